@@ -1,0 +1,183 @@
+//! Write a portolan analyzer plugin in a few lines of Rust.
+//!
+//! A plugin is a `wasm32-wasip2` component that implements the
+//! `portolan:analyzer` WIT world (see `wit/analyzer.wit`). This crate hides the
+//! bindings: you implement [`Analyzer`] for each technology, register them with
+//! [`plugin!`], and build with `cargo build --target wasm32-wasip2 --release`.
+//!
+//! ```no_run
+//! use portolan_plugin_sdk::prelude::*;
+//!
+//! struct Tiny;
+//!
+//! impl Analyzer for Tiny {
+//!     fn tech(&self) -> Tech {
+//!         Tech::new("python_tiny", "Python", "Tiny")
+//!             .files(["*.py"])
+//!             .detect(Detect::files(["*.py"]).contains(["import tiny"]))
+//!     }
+//!
+//!     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+//!         let code = file.code(Syntax::PYTHON);
+//!         for (offset, _) in code.text().match_indices("@route(") {
+//!             let Some(lit) = code.string_at(offset + "@route(".len()) else { continue };
+//!             out.endpoint(Endpoint::new("GET", lit.value).at(file, file.line_of(offset)));
+//!         }
+//!     }
+//! }
+//!
+//! portolan_plugin_sdk::plugin!(name: "tiny", analyzers: [Tiny]);
+//! ```
+//!
+//! Cross-file analysis (a prefix declared in one file, routes in another) uses
+//! the map/reduce pair: [`Analyzer::analyze`] records serialisable *facts*
+//! with [`Output::fact`], and [`Analyzer::link`] receives every batch's facts
+//! once all files were seen.
+
+pub mod lex;
+pub mod model;
+pub mod paths;
+pub mod text;
+
+#[doc(hidden)]
+pub mod runtime;
+
+#[doc(hidden)]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "plugin",
+        pub_export_macro: true,
+        default_bindings_module: "portolan_plugin_sdk::bindings",
+        export_macro_name: "export",
+    });
+}
+
+pub use lex::{Code, StringLit, Syntax};
+pub use model::{
+    AiContext, Location,
+    ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports, Tag,
+    Tech,
+};
+
+#[doc(hidden)]
+pub use serde_json as __serde_json;
+
+/// The `portolan:analyzer` interface version this SDK implements. The host
+/// refuses plugins built for an incompatible version.
+pub const INTERFACE_VERSION: &str = "0.1.0";
+
+/// Everything an analyzer usually needs.
+pub mod prelude {
+    pub use crate::host;
+    pub use crate::lex::{Code, StringLit, Syntax};
+    pub use crate::model::{
+        ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports,
+        Tag, Tech,
+    };
+    pub use crate::paths::{join as join_path, normalize as normalize_path};
+    pub use crate::Analyzer;
+}
+
+/// One technology's analyzer (e.g. `python_flask`). A plugin bundles several.
+pub trait Analyzer: Sync {
+    /// Identity, the files wanted, and the detection rules. Called once.
+    fn tech(&self) -> Tech;
+
+    /// Map step: look at one file. Runs on batches of files in parallel
+    /// instances, so keep no state between calls; put what other files need
+    /// to know into [`Output::fact`].
+    fn analyze(&self, file: &SourceFile, out: &mut Output);
+
+    /// Reduce step: called once with the facts of every file, in file order,
+    /// when at least one fact was recorded. Returns the endpoints that needed
+    /// the whole tree.
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let _ = facts;
+        Ok(Vec::new())
+    }
+}
+
+/// Services of the host, callable from an analyzer.
+pub mod host {
+    use crate::bindings::portolan::analyzer::host as imports;
+    use crate::bindings::portolan::analyzer::types::LogLevel;
+
+    /// Log a debug line (visible with `portolan --debug`).
+    pub fn debug(message: &str) {
+        imports::log(LogLevel::Debug, message);
+    }
+
+    /// Log an informational line.
+    pub fn info(message: &str) {
+        imports::log(LogLevel::Info, message);
+    }
+
+    /// Log a warning (shown to the user).
+    pub fn warn(message: &str) {
+        imports::log(LogLevel::Warn, message);
+    }
+
+    /// Read a file below the scanned base paths (see the WIT for the rules).
+    pub fn read_file(path: &str) -> Result<String, String> {
+        imports::read_file(path)
+    }
+}
+
+/// Declare the plugin: its name and the analyzers it bundles, one per line.
+///
+/// ```ignore
+/// portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask, fastapi::FastApi]);
+/// ```
+///
+/// The version is taken from the crate's `CARGO_PKG_VERSION`.
+#[macro_export]
+macro_rules! plugin {
+    (name: $name:expr, analyzers: [$($analyzer:expr),* $(,)?] $(,)?) => {
+        struct PortolanPlugin;
+
+        impl PortolanPlugin {
+            fn registry() -> &'static [&'static dyn $crate::Analyzer] {
+                &[$(&$analyzer),*]
+            }
+        }
+
+        impl $crate::bindings::exports::portolan::analyzer::analyzer::Guest for PortolanPlugin {
+            fn describe() -> $crate::bindings::portolan::analyzer::types::PluginInfo {
+                $crate::runtime::describe($name, env!("CARGO_PKG_VERSION"), Self::registry())
+            }
+
+            fn analyze(
+                tech: ::std::string::String,
+                files: ::std::vec::Vec<$crate::bindings::portolan::analyzer::types::SourceFile>,
+            ) -> ::std::result::Result<
+                $crate::bindings::portolan::analyzer::types::BatchOutput,
+                ::std::string::String,
+            > {
+                $crate::runtime::analyze(Self::registry(), &tech, files)
+            }
+
+            fn link(
+                tech: ::std::string::String,
+                facts: ::std::vec::Vec<::std::vec::Vec<u8>>,
+            ) -> ::std::result::Result<
+                ::std::vec::Vec<$crate::bindings::portolan::analyzer::types::Endpoint>,
+                ::std::string::String,
+            > {
+                $crate::runtime::link(Self::registry(), &tech, facts)
+            }
+        }
+
+        $crate::bindings::export!(PortolanPlugin with_types_in $crate::bindings);
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn interface_version_matches_wit_package() {
+        let wit = include_str!("../../wit/analyzer.wit");
+        let expected = format!("package portolan:analyzer@{};", super::INTERFACE_VERSION);
+        assert!(wit.contains(&expected), "wit/analyzer.wit must declare {expected}");
+    }
+}

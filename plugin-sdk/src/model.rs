@@ -1,0 +1,423 @@
+//! Plain Rust types for what an analyzer declares and reports.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::lex::{Code, Syntax};
+use crate::text::LineIndex;
+
+/// A file handed to the analyzer.
+pub struct SourceFile {
+    /// Display path (base path joined with the path below it).
+    pub path: String,
+    /// UTF-8 content.
+    pub content: String,
+    lines: std::sync::OnceLock<LineIndex>,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<String>, content: impl Into<String>) -> Self {
+        SourceFile {
+            path: path.into(),
+            content: content.into(),
+            lines: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// 1-based line of a byte offset in `content`.
+    pub fn line_of(&self, offset: usize) -> u32 {
+        self.lines
+            .get_or_init(|| LineIndex::new(&self.content))
+            .line_of(offset)
+    }
+
+    /// The content with comments blanked out (offsets and lines preserved),
+    /// for the given language syntax.
+    pub fn code(&self, syntax: Syntax) -> Code<'_> {
+        Code::new(&self.content, syntax)
+    }
+
+    /// The path relative to nothing in particular: the display path with `\`
+    /// turned into `/`. Handy for path-based conventions (`routes/api.php`).
+    pub fn slash_path(&self) -> String {
+        self.path.replace('\\', "/")
+    }
+}
+
+/// Where a parameter travels in the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamKind {
+    Query,
+    Json,
+    Form,
+    Header,
+    Cookie,
+    Path,
+    File,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    pub value: String,
+    pub kind: ParamKind,
+}
+
+impl Param {
+    pub fn new(kind: ParamKind, name: impl Into<String>) -> Self {
+        Param {
+            name: name.into(),
+            value: String::new(),
+            kind,
+        }
+    }
+    pub fn query(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Query, name)
+    }
+    pub fn json(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Json, name)
+    }
+    pub fn form(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Form, name)
+    }
+    pub fn header(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Header, name)
+    }
+    pub fn cookie(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Cookie, name)
+    }
+    pub fn path(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Path, name)
+    }
+    pub fn file(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::File, name)
+    }
+    /// Set an example/default value.
+    pub fn value(mut self, value: impl Into<String>) -> Self {
+        self.value = value.into();
+        self
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tag {
+    pub name: String,
+    pub description: String,
+    pub tagger: String,
+}
+
+/// One `ai_context` entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextEntry {
+    pub kind: String,
+    pub name: String,
+    pub source: Option<String>,
+    pub description: Option<String>,
+    pub path: Option<String>,
+    pub line: Option<u32>,
+    pub confidence: Option<u8>,
+    pub snippet: Option<String>,
+}
+
+/// The `ai_context` buckets of an endpoint.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiContext {
+    pub guards: Vec<ContextEntry>,
+    pub callees: Vec<ContextEntry>,
+    pub sources: Vec<ContextEntry>,
+    pub sinks: Vec<ContextEntry>,
+    pub validators: Vec<ContextEntry>,
+    pub signals: Vec<ContextEntry>,
+}
+
+impl AiContext {
+    pub fn is_empty(&self) -> bool {
+        self.guards.is_empty()
+            && self.callees.is_empty()
+            && self.sources.is_empty()
+            && self.sinks.is_empty()
+            && self.validators.is_empty()
+            && self.signals.is_empty()
+    }
+}
+
+/// A source location: display path and 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    pub path: String,
+    pub line: Option<u32>,
+}
+
+/// An endpoint found in the source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoint {
+    pub url: String,
+    pub method: String,
+    pub params: Vec<Param>,
+    pub protocol: String,
+    pub tags: Vec<Tag>,
+    pub code_paths: Vec<Location>,
+    pub internal: bool,
+    pub ai_context: Option<AiContext>,
+}
+
+impl Endpoint {
+    /// An HTTP endpoint; the method is upper-cased.
+    pub fn new(method: impl AsRef<str>, url: impl Into<String>) -> Self {
+        Endpoint {
+            url: url.into(),
+            method: method.as_ref().to_ascii_uppercase(),
+            params: Vec::new(),
+            protocol: "http".into(),
+            tags: Vec::new(),
+            code_paths: Vec::new(),
+            internal: false,
+            ai_context: None,
+        }
+    }
+
+    /// A WebSocket endpoint (`GET`, protocol `ws`).
+    pub fn websocket(url: impl Into<String>) -> Self {
+        let mut e = Endpoint::new("GET", url);
+        e.protocol = "ws".into();
+        e
+    }
+
+    /// Record where the endpoint is declared.
+    pub fn at(mut self, file: &SourceFile, line: u32) -> Self {
+        self.code_paths.push(Location {
+            path: file.path.clone(),
+            line: Some(line),
+        });
+        self
+    }
+
+    /// Record a location by path and line (for endpoints built in `link`).
+    pub fn at_path(mut self, path: impl Into<String>, line: u32) -> Self {
+        self.code_paths.push(Location {
+            path: path.into(),
+            line: Some(line),
+        });
+        self
+    }
+
+    /// Add a parameter unless one with the same name and kind exists.
+    pub fn param(mut self, param: Param) -> Self {
+        self.push_param(param);
+        self
+    }
+
+    /// Add parameters, skipping duplicates (same name and kind).
+    pub fn params(mut self, params: impl IntoIterator<Item = Param>) -> Self {
+        for p in params {
+            self.push_param(p);
+        }
+        self
+    }
+
+    /// In-place variant of [`Endpoint::param`].
+    pub fn push_param(&mut self, param: Param) {
+        if !self
+            .params
+            .iter()
+            .any(|p| p.name == param.name && p.kind == param.kind)
+        {
+            self.params.push(param);
+        }
+    }
+
+    pub fn tag(mut self, tag: Tag) -> Self {
+        self.tags.push(tag);
+        self
+    }
+
+    /// Mark as an outbound-client definition rather than a served route.
+    pub fn internal(mut self, internal: bool) -> Self {
+        self.internal = internal;
+        self
+    }
+}
+
+/// Which parameter locations an analyzer understands (for `--list-techs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Supports {
+    pub method: bool,
+    pub query: bool,
+    pub path: bool,
+    pub body: bool,
+    pub header: bool,
+    pub cookie: bool,
+    pub websocket: bool,
+}
+
+impl Supports {
+    /// Everything but WebSocket.
+    pub const HTTP: Supports = Supports {
+        method: true,
+        query: true,
+        path: true,
+        body: true,
+        header: true,
+        cookie: true,
+        websocket: false,
+    };
+    /// Everything.
+    pub const ALL: Supports = Supports {
+        websocket: true,
+        ..Supports::HTTP
+    };
+}
+
+/// A declarative detection rule; evaluated natively by the host.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Detect {
+    pub files: Vec<String>,
+    pub contains: Vec<String>,
+    pub regex: Vec<String>,
+}
+
+impl Detect {
+    /// Files (globs) the rule looks at. Alone, the rule matches on the name.
+    pub fn files<S: Into<String>>(globs: impl IntoIterator<Item = S>) -> Self {
+        Detect {
+            files: globs.into_iter().map(Into::into).collect(),
+            ..Detect::default()
+        }
+    }
+    /// The file must contain one of these literals.
+    pub fn contains<S: Into<String>>(mut self, literals: impl IntoIterator<Item = S>) -> Self {
+        self.contains.extend(literals.into_iter().map(Into::into));
+        self
+    }
+    /// The file must match one of these regexes (multi-line mode).
+    pub fn regex<S: Into<String>>(mut self, patterns: impl IntoIterator<Item = S>) -> Self {
+        self.regex.extend(patterns.into_iter().map(Into::into));
+        self
+    }
+}
+
+/// A technology as declared by an analyzer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tech {
+    pub id: String,
+    pub aliases: Vec<String>,
+    pub language: String,
+    pub framework: String,
+    pub files: Vec<String>,
+    pub detect: Vec<Detect>,
+    pub supports: Supports,
+}
+
+impl Tech {
+    /// `id` is `<language>_<framework>` (see the technology list in the docs).
+    pub fn new(id: &str, language: &str, framework: &str) -> Self {
+        Tech {
+            id: id.into(),
+            aliases: Vec::new(),
+            language: language.into(),
+            framework: framework.into(),
+            files: Vec::new(),
+            detect: Vec::new(),
+            supports: Supports::HTTP,
+        }
+    }
+    pub fn aliases<S: Into<String>>(mut self, aliases: impl IntoIterator<Item = S>) -> Self {
+        self.aliases.extend(aliases.into_iter().map(Into::into));
+        self
+    }
+    /// Globs of files to receive in `analyze`.
+    pub fn files<S: Into<String>>(mut self, globs: impl IntoIterator<Item = S>) -> Self {
+        self.files.extend(globs.into_iter().map(Into::into));
+        self
+    }
+    pub fn detect(mut self, rule: Detect) -> Self {
+        self.detect.push(rule);
+        self
+    }
+    pub fn supports(mut self, supports: Supports) -> Self {
+        self.supports = supports;
+        self
+    }
+}
+
+/// What `analyze` reports for a file: endpoints and facts for `link`.
+#[derive(Default)]
+pub struct Output {
+    pub(crate) endpoints: Vec<Endpoint>,
+    pub(crate) facts: Vec<u8>,
+}
+
+impl Output {
+    pub fn new() -> Self {
+        Output::default()
+    }
+
+    /// Report a complete endpoint.
+    pub fn endpoint(&mut self, endpoint: Endpoint) {
+        self.endpoints.push(endpoint);
+    }
+
+    /// Record a fact for [`crate::Analyzer::link`]. Facts are JSON-encoded,
+    /// one per line.
+    pub fn fact<T: Serialize>(&mut self, fact: &T) {
+        // Serialising plain data to a Vec cannot fail; a failing custom
+        // Serialize impl just loses that fact.
+        if serde_json::to_writer(&mut self.facts, fact).is_ok() {
+            self.facts.push(b'\n');
+        }
+    }
+
+    /// Endpoints reported so far (useful in tests).
+    pub fn endpoints(&self) -> &[Endpoint] {
+        &self.endpoints
+    }
+
+    /// Take the endpoints and the facts (useful in tests).
+    pub fn into_parts(self) -> (Vec<Endpoint>, Facts) {
+        let facts = if self.facts.is_empty() {
+            Vec::new()
+        } else {
+            vec![self.facts]
+        };
+        (self.endpoints, Facts::new(facts))
+    }
+}
+
+/// Every batch's facts, in file order.
+pub struct Facts {
+    chunks: Vec<Vec<u8>>,
+}
+
+impl Facts {
+    pub fn new(chunks: Vec<Vec<u8>>) -> Self {
+        Facts { chunks }
+    }
+
+    /// Decode every fact as `T`, skipping ones that do not decode (e.g. a
+    /// different fact type recorded by the same analyzer: use an enum).
+    pub fn iter<T: DeserializeOwned>(&self) -> impl Iterator<Item = T> + '_ {
+        self.chunks
+            .iter()
+            .flat_map(|chunk| chunk.split(|b| *b == b'\n'))
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| serde_json::from_slice(line).ok())
+    }
+
+    /// Collect every fact of type `T`.
+    pub fn all<T: DeserializeOwned>(&self) -> Vec<T> {
+        self.iter().collect()
+    }
+
+    /// Merge facts of several files (for tests that run `analyze` by hand).
+    pub fn extend(&mut self, other: Facts) {
+        self.chunks.extend(other.chunks);
+    }
+}
+
+impl SourceFile {
+    /// Convenience for analyzers: the code view with Python syntax.
+    pub fn python(&self) -> Code<'_> {
+        self.code(Syntax::PYTHON)
+    }
+}

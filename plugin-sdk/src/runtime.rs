@@ -1,0 +1,144 @@
+//! Glue between the WIT bindings and [`crate::Analyzer`]s. Used by
+//! [`crate::plugin!`]; not meant to be called directly.
+
+use crate::bindings::portolan::analyzer::types as wit;
+use crate::model::{self, Facts, Output, SourceFile};
+use crate::Analyzer;
+
+pub fn describe(name: &str, version: &str, analyzers: &[&dyn Analyzer]) -> wit::PluginInfo {
+    wit::PluginInfo {
+        name: name.to_string(),
+        version: version.to_string(),
+        interface_version: crate::INTERFACE_VERSION.to_string(),
+        techs: analyzers.iter().map(|a| tech_info(a.tech())).collect(),
+    }
+}
+
+fn tech_info(t: model::Tech) -> wit::TechInfo {
+    wit::TechInfo {
+        id: t.id,
+        aliases: t.aliases,
+        language: t.language,
+        framework: t.framework,
+        files: t.files,
+        detect: t
+            .detect
+            .into_iter()
+            .map(|d| wit::DetectRule {
+                files: d.files,
+                contains: d.contains,
+                regex: d.regex,
+            })
+            .collect(),
+        supports: wit::Supports {
+            method: t.supports.method,
+            query: t.supports.query,
+            path: t.supports.path,
+            body: t.supports.body,
+            header: t.supports.header,
+            cookie: t.supports.cookie,
+            websocket: t.supports.websocket,
+        },
+    }
+}
+
+fn find<'a>(analyzers: &[&'a dyn Analyzer], tech: &str) -> Result<&'a dyn Analyzer, String> {
+    analyzers
+        .iter()
+        .find(|a| a.tech().id == tech)
+        .copied()
+        .ok_or_else(|| format!("this plugin has no analyzer for technology `{tech}`"))
+}
+
+pub fn analyze(
+    analyzers: &[&dyn Analyzer],
+    tech: &str,
+    files: Vec<wit::SourceFile>,
+) -> Result<wit::BatchOutput, String> {
+    let analyzer = find(analyzers, tech)?;
+    let mut out = Output::new();
+    for f in files {
+        let file = SourceFile::new(f.path, f.content);
+        analyzer.analyze(&file, &mut out);
+    }
+    Ok(wit::BatchOutput {
+        endpoints: out.endpoints.into_iter().map(endpoint).collect(),
+        facts: out.facts,
+    })
+}
+
+pub fn link(
+    analyzers: &[&dyn Analyzer],
+    tech: &str,
+    facts: Vec<Vec<u8>>,
+) -> Result<Vec<wit::Endpoint>, String> {
+    let analyzer = find(analyzers, tech)?;
+    let endpoints = analyzer.link(&Facts::new(facts))?;
+    Ok(endpoints.into_iter().map(endpoint).collect())
+}
+
+fn endpoint(e: model::Endpoint) -> wit::Endpoint {
+    wit::Endpoint {
+        url: e.url,
+        method: e.method,
+        params: e
+            .params
+            .into_iter()
+            .map(|p| wit::Param {
+                name: p.name,
+                value: p.value,
+                kind: match p.kind {
+                    model::ParamKind::Query => wit::ParamKind::Query,
+                    model::ParamKind::Json => wit::ParamKind::Json,
+                    model::ParamKind::Form => wit::ParamKind::Form,
+                    model::ParamKind::Header => wit::ParamKind::Header,
+                    model::ParamKind::Cookie => wit::ParamKind::Cookie,
+                    model::ParamKind::Path => wit::ParamKind::Path,
+                    model::ParamKind::File => wit::ParamKind::File,
+                },
+            })
+            .collect(),
+        protocol: e.protocol,
+        tags: e
+            .tags
+            .into_iter()
+            .map(|t| wit::Tag {
+                name: t.name,
+                description: t.description,
+                tagger: t.tagger,
+            })
+            .collect(),
+        code_paths: e
+            .code_paths
+            .into_iter()
+            .map(|l| wit::CodeLocation {
+                path: l.path,
+                line: l.line,
+            })
+            .collect(),
+        internal: e.internal,
+        ai_context: e.ai_context.filter(|c| !c.is_empty()).map(|c| wit::AiContext {
+            guards: entries(c.guards),
+            callees: entries(c.callees),
+            sources: entries(c.sources),
+            sinks: entries(c.sinks),
+            validators: entries(c.validators),
+            signals: entries(c.signals),
+        }),
+    }
+}
+
+fn entries(v: Vec<model::ContextEntry>) -> Vec<wit::ContextEntry> {
+    v.into_iter()
+        .map(|e| wit::ContextEntry {
+            kind: e.kind,
+            name: e.name,
+            source: e.source,
+            description: e.description,
+            path: e.path,
+            line: e.line,
+            confidence: e.confidence,
+            snippet: e.snippet,
+        })
+        .collect()
+}

@@ -1,0 +1,81 @@
+//! Line numbers and small text helpers.
+
+/// Maps byte offsets to 1-based line numbers.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 1-based line containing `offset`.
+    pub fn line_of(&self, offset: usize) -> u32 {
+        let idx = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        u32::try_from(idx + 1).unwrap_or(u32::MAX)
+    }
+
+    /// Byte offset where 1-based `line` starts, if it exists.
+    pub fn line_start(&self, line: u32) -> Option<usize> {
+        self.starts.get((line as usize).checked_sub(1)?).copied()
+    }
+}
+
+/// Indentation width (spaces; a tab counts as 8... rounded like Python) of
+/// the line containing `offset`.
+pub fn indent_of_line(text: &str, offset: usize) -> usize {
+    let start = text[..offset.min(text.len())].rfind('\n').map_or(0, |p| p + 1);
+    indent_width(&text[start..])
+}
+
+/// Indentation width of a line's leading whitespace.
+pub fn indent_width(line: &str) -> usize {
+    let mut width = 0;
+    for b in line.bytes() {
+        match b {
+            b' ' => width += 1,
+            b'\t' => width = (width / 8 + 1) * 8,
+            _ => break,
+        }
+    }
+    width
+}
+
+/// Offset of the start of the line containing `offset`.
+pub fn line_start_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].rfind('\n').map_or(0, |p| p + 1)
+}
+
+/// Offset of the end (the `\n` or end of text) of the line containing `offset`.
+pub fn line_end_of(text: &str, offset: usize) -> usize {
+    text[offset.min(text.len())..].find('\n').map_or(text.len(), |p| offset + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_one_based() {
+        let idx = LineIndex::new("a\nbc\n\nd");
+        assert_eq!(idx.line_of(0), 1);
+        assert_eq!(idx.line_of(1), 1);
+        assert_eq!(idx.line_of(2), 2);
+        assert_eq!(idx.line_of(5), 3);
+        assert_eq!(idx.line_of(6), 4);
+        assert_eq!(idx.line_start(2), Some(2));
+    }
+
+    #[test]
+    fn indentation() {
+        assert_eq!(indent_width("    x"), 4);
+        assert_eq!(indent_width("\tx"), 8);
+        assert_eq!(indent_of_line("a\n  b", 4), 2);
+    }
+}

@@ -1,0 +1,4 @@
+//! Python web frameworks.
+mod flask;
+
+portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask]);
