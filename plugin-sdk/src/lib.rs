@@ -75,7 +75,7 @@ pub mod prelude {
         ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports,
         Tag, Tech,
     };
-    pub use crate::paths::{join as join_path, normalize as normalize_path};
+    pub use crate::paths::{is_test_path, join as join_path, normalize as normalize_path};
     pub use crate::Analyzer;
 }
 

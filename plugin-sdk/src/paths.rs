@@ -58,9 +58,53 @@ pub fn normalize(path: &str) -> String {
     out
 }
 
+/// Does this file path look like test, spec, fixture or mock code? Routes
+/// declared there belong to test doubles, not to the application.
+///
+/// ```
+/// use portolan_plugin_sdk::paths::is_test_path;
+/// assert!(is_test_path("app/tests/test_api.py"));
+/// assert!(is_test_path("src/user.spec.ts"));
+/// assert!(!is_test_path("app/contest/views.py"));
+/// ```
+pub fn is_test_path(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let lower = path.to_ascii_lowercase();
+    let mut segments = lower.split('/').collect::<Vec<_>>();
+    let file = segments.pop().unwrap_or("");
+    let dir_hit = segments.iter().any(|s| {
+        matches!(
+            *s,
+            "test" | "tests" | "__tests__" | "spec" | "specs" | "testing" | "__mocks__" | "mocks" | "fixtures" | "testdata" | "e2e"
+        )
+    });
+    let stem = file.split('.').next().unwrap_or("");
+    let file_hit = stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || file == "conftest.py"
+        || file.contains(".test.")
+        || file.contains(".spec.")
+        || path.rsplit('/').next().is_some_and(|f| {
+            let stem = f.split('.').next().unwrap_or("");
+            stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")
+        });
+    dir_hit || file_hit
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_paths() {
+        for p in ["tests/a.py", "a/test/b.go", "x_test.go", "UserControllerTest.java", "a/__tests__/x.js", "a/b.spec.ts", "spec/models/user_spec.rb", "conftest.py"] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in ["app/views.py", "src/latest.py", "attestation/x.go", "contest.py", "src/main.rs"] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
 
     #[test]
     fn join_cases() {
