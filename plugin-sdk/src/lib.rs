@@ -134,9 +134,11 @@ pub mod host {
 #[macro_export]
 macro_rules! plugin {
     (name: $name:expr, analyzers: [$($analyzer:expr),* $(,)?] $(,)?) => {
+        #[allow(dead_code)]
         struct PortolanPlugin;
 
         impl PortolanPlugin {
+            #[allow(dead_code)]
             fn registry() -> &'static [&'static dyn $crate::Analyzer] {
                 &[$(&$analyzer),*]
             }
@@ -168,6 +170,10 @@ macro_rules! plugin {
             }
         }
 
+        // The component exports only exist in the wasm build: native builds
+        // of a plugin crate (its unit tests, an `rlib` user) cannot link
+        // symbols named like `portolan:analyzer/analyzer@0.1.0#describe`.
+        #[cfg(target_family = "wasm")]
         $crate::bindings::export!(PortolanPlugin with_types_in $crate::bindings);
     };
 }
