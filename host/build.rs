@@ -1,0 +1,215 @@
+//! Builds the default plugin bundle (`plugins/`) as wasm32-wasip2 components
+//! with a nested cargo and embeds them in the binary; also builds the
+//! deliberately misbehaving plugins in `tests/plugins/` for the test suite.
+//!
+//! The nested cargo uses its own target directory (`target/wasm-plugins`) and
+//! a cleaned environment, so the outer build's RUSTFLAGS, target and jobserver
+//! do not leak into it. When nothing changed it finishes in well under a second.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    let manifest_dir =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = manifest_dir
+        .parent()
+        .expect("host/ lives in the workspace root")
+        .to_path_buf();
+    let target_dir = env::var_os("PORTOLAN_WASM_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target").join("wasm-plugins"));
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+
+    for dir in ["plugins", "plugin-sdk", "wit", "tests/plugins"] {
+        watch(&root.join(dir));
+    }
+    println!("cargo:rerun-if-env-changed=PORTOLAN_WASM_TARGET_DIR");
+    println!("cargo:rerun-if-env-changed=PORTOLAN_PREBUILT_PLUGINS");
+    // Packagers (or a developer mid-way through a plugin edit) can build the
+    // components separately and only embed what is in the target directory.
+    let prebuilt = env::var_os("PORTOLAN_PREBUILT_PLUGINS").is_some_and(|v| v == "1");
+
+    let bundle = build_workspace(&root.join("plugins"), &target_dir, prebuilt);
+    let test_plugins = build_workspace(&root.join("tests").join("plugins"), &target_dir, prebuilt);
+
+    let mut code = String::from(
+        "/// The default plugin bundle: (plugin crate directory name, component bytes).\n\
+         pub static BUILTIN_PLUGINS: &[(&str, &[u8])] = &[\n",
+    );
+    for (name, wasm) in &bundle {
+        let _ = writeln!(
+            code,
+            "    ({name:?}, include_bytes!({:?})),",
+            wasm.display().to_string()
+        );
+    }
+    code.push_str("];\n");
+    fs::write(out_dir.join("builtin_plugins.rs"), code).expect("write builtin_plugins.rs");
+
+    // Tests find the misbehaving plugins here.
+    let wasm_dir = target_dir.join("wasm32-wasip2").join("release");
+    println!(
+        "cargo:rustc-env=PORTOLAN_TEST_PLUGIN_DIR={}",
+        wasm_dir.display()
+    );
+    let _ = test_plugins;
+}
+
+/// Ask cargo to rerun this script when anything below `dir` changes, except
+/// build output.
+fn watch(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if name == "target" || name == ".git" {
+            continue;
+        }
+        if path.is_dir() {
+            watch(&path);
+        } else {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    println!("cargo:rerun-if-changed={}", dir.display());
+}
+
+/// Build every member of the workspace at `dir` for wasm32-wasip2 (release)
+/// and return (member directory name, path of its component).
+fn build_workspace(dir: &Path, target_dir: &Path, prebuilt: bool) -> Vec<(String, PathBuf)> {
+    let manifest = dir.join("Cargo.toml");
+    if !manifest.exists() {
+        return Vec::new();
+    }
+    if !prebuilt {
+        run_cargo(dir, &manifest, target_dir);
+    }
+    collect_components(dir, target_dir)
+}
+
+fn run_cargo(dir: &Path, manifest: &Path, target_dir: &Path) {
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.arg("build")
+        .arg("--release")
+        .arg("--target")
+        .arg("wasm32-wasip2")
+        .arg("--manifest-path")
+        .arg(manifest)
+        .arg("--target-dir")
+        .arg(target_dir)
+        .arg("--quiet");
+    // Keep the outer build's settings out of the nested one.
+    for (key, _) in env::vars_os() {
+        let Some(key) = key.to_str() else { continue };
+        let leaks = matches!(
+            key,
+            "RUSTFLAGS"
+                | "CARGO_ENCODED_RUSTFLAGS"
+                | "CARGO_BUILD_RUSTFLAGS"
+                | "CARGO_TARGET_DIR"
+                | "CARGO_BUILD_TARGET"
+                | "CARGO_BUILD_TARGET_DIR"
+                | "RUSTC_WORKSPACE_WRAPPER"
+                | "CARGO_MAKEFLAGS"
+                | "MAKEFLAGS"
+                | "MFLAGS"
+                | "TARGET"
+                | "HOST"
+                | "OUT_DIR"
+                | "PROFILE"
+                | "OPT_LEVEL"
+                | "DEBUG"
+                | "NUM_JOBS"
+                | "RUSTC"
+                | "RUSTDOC"
+                | "RUSTC_LINKER"
+                | "CARGO_PRIMARY_PACKAGE"
+                | "CARGO_MANIFEST_DIR"
+                | "CARGO_MANIFEST_PATH"
+                | "LLVM_PROFILE_FILE"
+        ) || key.starts_with("CARGO_CFG_")
+            || key.starts_with("CARGO_FEATURE_")
+            || key.starts_with("CARGO_PKG_")
+            || key.starts_with("DEP_")
+            || key.starts_with("CARGO_PROFILE_");
+        if leaks {
+            cmd.env_remove(key);
+        }
+    }
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cargo to build {}: {e}", dir.display()));
+    if !status.success() {
+        panic!(
+            "building the wasm plugins in {} failed (see the errors above).\n\
+             If the target is missing, install it with: rustup target add wasm32-wasip2",
+            dir.display()
+        );
+    }
+}
+
+fn collect_components(dir: &Path, target_dir: &Path) -> Vec<(String, PathBuf)> {
+    let wasm_dir = target_dir.join("wasm32-wasip2").join("release");
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return out;
+    };
+    let mut members: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("Cargo.toml").exists())
+        .collect();
+    members.sort();
+    for member in members {
+        let Some(crate_name) = package_name(&member.join("Cargo.toml")) else {
+            continue;
+        };
+        let wasm = wasm_dir.join(format!("{}.wasm", crate_name.replace('-', "_")));
+        if wasm.exists() {
+            let dir_name = member
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
+            out.push((dir_name, wasm));
+        } else {
+            panic!(
+                "expected {} after building {}",
+                wasm.display(),
+                member.display()
+            );
+        }
+    }
+    out
+}
+
+/// The `name = "…"` of a manifest's `[package]` table.
+fn package_name(manifest: &Path) -> Option<String> {
+    let text = fs::read_to_string(manifest).ok()?;
+    let mut in_package = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+            continue;
+        }
+        if in_package {
+            if let Some(rest) = line.strip_prefix("name") {
+                let value = rest
+                    .trim_start()
+                    .strip_prefix('=')?
+                    .trim()
+                    .trim_matches('"');
+                return Some(value.to_string());
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,219 @@
+//! Command line. `portolan -b DIR` and `portolan scan -b DIR` are the same.
+
+use std::path::PathBuf;
+
+use clap::{ArgAction, Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "portolan",
+    version,
+    about = "Map an application's HTTP attack surface (endpoints, methods, parameters, headers, cookies) from its source code.",
+    long_about = None,
+    args_conflicts_with_subcommands = true,
+    disable_version_flag = true,
+    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com --include-path\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub scan: ScanArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Scan source trees (the default command).
+    Scan(ScanArgs),
+}
+
+#[derive(Args, Debug, Default, Clone)]
+pub struct ScanArgs {
+    // ---- Basic
+    /// Directory to analyze (repeatable).
+    #[arg(
+        short = 'b',
+        long = "base-path",
+        value_name = "PATH",
+        help_heading = "Basic"
+    )]
+    pub base_path: Vec<String>,
+
+    /// Base URL prepended to every reported endpoint.
+    #[arg(short = 'u', long = "url", value_name = "URL", help_heading = "Basic")]
+    pub url: Option<String>,
+
+    // ---- Output
+    /// Output format: plain, json (more formats are coming).
+    #[arg(
+        short = 'f',
+        long = "format",
+        value_name = "FORMAT",
+        default_value = "plain",
+        help_heading = "Output"
+    )]
+    pub format: String,
+
+    /// Write the report to this file instead of stdout.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "PATH",
+        help_heading = "Output"
+    )]
+    pub output: Option<PathBuf>,
+
+    /// Value assigned to every identified parameter (not implemented yet).
+    #[arg(long = "set-pvalue", value_name = "VALUE", help_heading = "Output")]
+    pub set_pvalue: Vec<String>,
+
+    /// Include the source file and line of each endpoint in the plain report.
+    #[arg(long = "include-path", help_heading = "Output")]
+    pub include_path: bool,
+
+    /// Disable colour in logs.
+    #[arg(long = "no-color", help_heading = "Output")]
+    pub no_color: bool,
+
+    /// Print only the report: no progress or log lines.
+    #[arg(long = "no-log", help_heading = "Output")]
+    pub no_log: bool,
+
+    // ---- Deliver
+    /// Replay the endpoints as HTTP requests (not implemented yet).
+    #[arg(long = "send-req", help_heading = "Deliver")]
+    pub send_req: bool,
+
+    /// Replay the endpoints through this HTTP proxy (not implemented yet).
+    #[arg(long = "send-proxy", value_name = "URL", help_heading = "Deliver")]
+    pub send_proxy: Option<String>,
+
+    /// Send the endpoints to this Elasticsearch URL (not implemented yet).
+    #[arg(long = "send-es", value_name = "URL", help_heading = "Deliver")]
+    pub send_es: Option<String>,
+
+    // ---- Technologies
+    /// Also analyze these technologies (comma-separated ids or aliases).
+    #[arg(
+        short = 't',
+        long = "techs",
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Technologies"
+    )]
+    pub techs: Vec<String>,
+
+    /// Do not analyze these technologies (comma-separated ids or aliases).
+    #[arg(
+        long = "exclude-techs",
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Technologies"
+    )]
+    pub exclude_techs: Vec<String>,
+
+    /// List every supported technology and exit.
+    #[arg(long = "list-techs", help_heading = "Technologies")]
+    pub list_techs: bool,
+
+    // ---- Plugins
+    /// Load an analyzer plugin (a .wasm component, or a directory of them).
+    #[arg(long = "plugin", value_name = "PATH", help_heading = "Plugins")]
+    pub plugin: Vec<PathBuf>,
+
+    /// Do not read or write the compiled-plugin cache.
+    #[arg(long = "no-cache", help_heading = "Plugins")]
+    pub no_cache: bool,
+
+    /// Stop a plugin call that runs longer than this many seconds.
+    #[arg(
+        long = "plugin-timeout",
+        value_name = "SECS",
+        default_value_t = 60.0,
+        help_heading = "Plugins"
+    )]
+    pub plugin_timeout: f64,
+
+    /// Stop a plugin instance that uses more memory than this many MiB.
+    #[arg(
+        long = "plugin-memory",
+        value_name = "MIB",
+        default_value_t = 512,
+        help_heading = "Plugins"
+    )]
+    pub plugin_memory: usize,
+
+    // ---- Config and others
+    /// Skip files whose path below the base matches this glob (repeatable).
+    #[arg(
+        long = "exclude-path",
+        value_name = "GLOB",
+        help_heading = "Config and others"
+    )]
+    pub exclude_path: Vec<String>,
+
+    /// Number of worker threads (default: the number of CPU cores).
+    #[arg(
+        long = "concurrency",
+        value_name = "N",
+        help_heading = "Config and others"
+    )]
+    pub concurrency: Option<usize>,
+
+    /// Attach ai_context to endpoints (not implemented yet).
+    #[arg(long = "ai-context", help_heading = "Config and others")]
+    pub ai_context: bool,
+
+    /// Show debug messages.
+    #[arg(short = 'd', long = "debug", help_heading = "Config and others")]
+    pub debug: bool,
+
+    /// Print the version and exit.
+    #[arg(short = 'v', long = "version", action = ArgAction::Version, help_heading = "Config and others")]
+    pub version: Option<bool>,
+}
+
+impl ScanArgs {
+    /// Flags that exist but do nothing yet: refuse them clearly.
+    pub fn unimplemented(&self) -> Option<&'static str> {
+        if !self.set_pvalue.is_empty() {
+            return Some("--set-pvalue");
+        }
+        if self.send_req {
+            return Some("--send-req");
+        }
+        if self.send_proxy.is_some() {
+            return Some("--send-proxy");
+        }
+        if self.send_es.is_some() {
+            return Some("--send-es");
+        }
+        if self.ai_context {
+            return Some("--ai-context");
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn scan_subcommand_and_bare_flags_are_equivalent() {
+        let a = Cli::try_parse_from(["portolan", "-b", "x", "-f", "json"]).unwrap();
+        let b = Cli::try_parse_from(["portolan", "scan", "-b", "x", "-f", "json"]).unwrap();
+        let Some(Command::Scan(b)) = b.command else {
+            panic!("scan subcommand")
+        };
+        assert_eq!(a.scan.base_path, b.base_path);
+        assert_eq!(a.scan.format, b.format);
+    }
+}

@@ -1,0 +1,213 @@
+//! The report's data model. Field order is the JSON key order (Noir v0.28:
+//! `url, method, params, details, protocol, tags, internal`; `ai_context`
+//! last, only when present). Absent optionals are omitted, never `null`.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a parameter travels in the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamType {
+    Query,
+    Json,
+    Form,
+    Header,
+    Cookie,
+    Path,
+    File,
+}
+
+impl ParamType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamType::Query => "query",
+            ParamType::Json => "json",
+            ParamType::Form => "form",
+            ParamType::Header => "header",
+            ParamType::Cookie => "cookie",
+            ParamType::Path => "path",
+            ParamType::File => "file",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tag {
+    pub name: String,
+    pub description: String,
+    pub tagger: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    pub value: String,
+    pub param_type: ParamType,
+    pub tags: Vec<Tag>,
+}
+
+impl Param {
+    pub fn new(name: impl Into<String>, param_type: ParamType) -> Self {
+        Param {
+            name: name.into(),
+            value: String::new(),
+            param_type,
+            tags: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodePath {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub line: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Details {
+    pub code_paths: Vec<CodePath>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub status_code: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub technology: Option<String>,
+}
+
+/// One `ai_context` entry (seed §2.2). Key order is the seed's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextEntry {
+    pub kind: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub confidence: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub snippet: Option<String>,
+}
+
+/// `ai_context`: empty buckets omitted; `untrusted_fields` present whenever
+/// a bucket is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiContext {
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub guards: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub callees: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub sources: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub sinks: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub validators: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub signals: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub untrusted_fields: Vec<String>,
+}
+
+impl AiContext {
+    /// At most this many entries per bucket (seed §2.2).
+    pub const BUCKET_CAP: usize = 16;
+
+    pub fn is_empty(&self) -> bool {
+        self.buckets().iter().all(|b| b.is_empty())
+    }
+
+    fn buckets(&self) -> [&Vec<ContextEntry>; 6] {
+        [
+            &self.guards,
+            &self.callees,
+            &self.sources,
+            &self.sinks,
+            &self.validators,
+            &self.signals,
+        ]
+    }
+
+    /// Enforce the seed's invariants: bucket caps, clamped fields, and the
+    /// `untrusted_fields` list. Returns `None` when every bucket is empty.
+    pub fn normalized(mut self) -> Option<AiContext> {
+        for bucket in [
+            &mut self.guards,
+            &mut self.callees,
+            &mut self.sources,
+            &mut self.sinks,
+            &mut self.validators,
+            &mut self.signals,
+        ] {
+            bucket.truncate(Self::BUCKET_CAP);
+            for e in bucket.iter_mut() {
+                e.confidence = e.confidence.map(|c| c.min(100));
+                e.line = e.line.filter(|l| *l >= 1);
+            }
+        }
+        if self.is_empty() {
+            return None;
+        }
+        self.untrusted_fields = vec!["name".into(), "path".into(), "snippet".into()];
+        Some(self)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoint {
+    pub url: String,
+    pub method: String,
+    pub params: Vec<Param>,
+    pub details: Details,
+    pub protocol: String,
+    pub tags: Vec<Tag>,
+    pub internal: bool,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ai_context: Option<AiContext>,
+}
+
+impl Endpoint {
+    pub fn new(method: &str, url: &str) -> Self {
+        Endpoint {
+            url: url.to_string(),
+            method: method.to_string(),
+            params: Vec::new(),
+            details: Details::default(),
+            protocol: "http".into(),
+            tags: Vec::new(),
+            internal: false,
+            ai_context: None,
+        }
+    }
+
+    pub fn is_websocket(&self) -> bool {
+        self.protocol == "ws"
+    }
+
+    pub fn has_tag(&self, name: &str) -> bool {
+        self.tags.iter().any(|t| t.name == name)
+    }
+}
+
+/// A failure that did not stop the scan (a plugin that trapped, a file that
+/// could not be read by a plugin, …). Listed in the JSON report under
+/// `errors` when there is any.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScanError {
+    pub plugin: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tech: Option<String>,
+    pub message: String,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Report {
+    pub endpoints: Vec<Endpoint>,
+    pub passive_results: Vec<serde_json::Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub errors: Vec<ScanError>,
+}

@@ -1,0 +1,385 @@
+//! Stage 4: normalise, order, merge, prefix and complete the endpoint list.
+//!
+//! 1. Normalise each endpoint: method upper-cased (unknown verbs become
+//!    `GET`, as in Noir), params with empty names or names containing spaces
+//!    dropped, URLs without a leading `/` get one (absolute URLs are kept),
+//!    `//` collapsed in the path; endpoints with an empty URL dropped.
+//! 2. Order by (first code path, its line, url, method, technology), so the
+//!    report reads in source order and is stable across runs.
+//! 3. Merge endpoints with the same (method, url): params unioned by
+//!    (name, type), code paths and tags appended without duplicates.
+//! 4. `-u`: prefix every relative URL with the base URL (exactly one `/`).
+//! 5. Append a `path` param for each placeholder in the URL (`{id}`,
+//!    `{id:\d+}`, `:id`, `<id>`, `<int:id>`, `*rest`) unless the endpoint
+//!    already has a path param of that name. Placeholder syntaxes are not
+//!    unified here (they are in OpenAPI output).
+
+use std::collections::HashMap;
+
+use crate::model::{Endpoint, Param, ParamType};
+
+pub const METHODS: &[&str] = &[
+    "GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT",
+];
+
+pub struct Options<'a> {
+    pub base_url: Option<&'a str>,
+}
+
+pub fn optimize(endpoints: Vec<Endpoint>, opts: &Options) -> Vec<Endpoint> {
+    let mut list: Vec<Endpoint> = endpoints.into_iter().filter_map(normalize).collect();
+    list.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+    let mut merged = merge(list);
+    for e in &mut merged {
+        if let Some(base) = opts.base_url {
+            e.url = join_base(base, &e.url);
+        }
+        add_path_params(e);
+    }
+    merged
+}
+
+fn normalize(mut e: Endpoint) -> Option<Endpoint> {
+    let method = e.method.trim().to_ascii_uppercase();
+    e.method = if METHODS.contains(&method.as_str()) {
+        method
+    } else {
+        "GET".into()
+    };
+    e.params
+        .retain(|p| !p.name.trim().is_empty() && !p.name.contains(' '));
+    let url = e.url.trim();
+    if url.is_empty() {
+        return None;
+    }
+    e.url = normalize_url(url);
+    Some(e)
+}
+
+fn is_absolute(url: &str) -> bool {
+    url.find("://").is_some_and(|i| {
+        i > 0
+            && url[..i]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
+    })
+}
+
+/// Leading `/` unless absolute; `//` collapsed in the path (not the query).
+pub fn normalize_url(url: &str) -> String {
+    let (prefix, rest) = if is_absolute(url) {
+        let i = url.find("://").map_or(0, |i| i + 3);
+        let host_end = url[i..].find('/').map_or(url.len(), |j| i + j);
+        (&url[..host_end], &url[host_end..])
+    } else {
+        ("", url)
+    };
+    let (path, query) = match rest.find(['?', '#']) {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let mut out = String::with_capacity(url.len() + 1);
+    out.push_str(prefix);
+    if prefix.is_empty() && !path.starts_with('/') {
+        out.push('/');
+    }
+    let mut last_slash = out.ends_with('/');
+    for c in path.chars() {
+        if c == '/' && last_slash {
+            continue;
+        }
+        last_slash = c == '/';
+        out.push(c);
+    }
+    out.push_str(query);
+    out
+}
+
+fn sort_key(e: &Endpoint) -> (bool, String, u32, String, String, String) {
+    let first = e.details.code_paths.first();
+    (
+        first.is_none(),
+        first.map(|c| c.path.clone()).unwrap_or_default(),
+        first.and_then(|c| c.line).unwrap_or(0),
+        e.url.clone(),
+        e.method.clone(),
+        e.details.technology.clone().unwrap_or_default(),
+    )
+}
+
+fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
+    let mut out: Vec<Endpoint> = Vec::with_capacity(list.len());
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
+    for e in list {
+        let key = (e.method.clone(), e.url.clone());
+        match index.get(&key) {
+            Some(&i) => {
+                let target = &mut out[i];
+                for p in e.params {
+                    if !target
+                        .params
+                        .iter()
+                        .any(|q| q.name == p.name && q.param_type == p.param_type)
+                    {
+                        target.params.push(p);
+                    }
+                }
+                for c in e.details.code_paths {
+                    if !target.details.code_paths.contains(&c) {
+                        target.details.code_paths.push(c);
+                    }
+                }
+                for t in e.tags {
+                    if !target
+                        .tags
+                        .iter()
+                        .any(|u| u.name == t.name && u.tagger == t.tagger)
+                    {
+                        target.tags.push(t);
+                    }
+                }
+                if target.ai_context.is_none() {
+                    target.ai_context = e.ai_context;
+                }
+                target.internal &= e.internal;
+            }
+            None => {
+                let mut e = e;
+                dedup_params(&mut e.params);
+                index.insert(key, out.len());
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+fn dedup_params(params: &mut Vec<Param>) {
+    let mut seen: Vec<(String, ParamType)> = Vec::new();
+    params.retain(|p| {
+        let key = (p.name.clone(), p.param_type);
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    });
+}
+
+/// `http://h/` + `/a` → `http://h/a`; absolute URLs are left alone.
+pub fn join_base(base: &str, url: &str) -> String {
+    if is_absolute(url) {
+        return url.to_string();
+    }
+    format!(
+        "{}/{}",
+        base.trim_end_matches('/'),
+        url.trim_start_matches('/')
+    )
+}
+
+/// Names of the path placeholders in a URL, in order.
+pub fn path_placeholders(url: &str) -> Vec<String> {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let path = if is_absolute(path) {
+        let i = path.find("://").map_or(0, |i| i + 3);
+        path[i..].find('/').map_or("", |j| &path[i + j..])
+    } else {
+        path
+    };
+    let mut names = Vec::new();
+    for seg in path.split('/') {
+        let mut rest = seg;
+        // `{name}` / `{name:regex}`, possibly several per segment.
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            let inner = &rest[open + 1..open + close];
+            let name = inner
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_end_matches(['?', '*', '+']);
+            if is_ident(name) {
+                names.push(name.to_string());
+            }
+            rest = &rest[open + close + 1..];
+        }
+        // `<name>` / `<conv:name>`
+        let mut rest = seg;
+        while let Some(open) = rest.find('<') {
+            let Some(close) = rest[open..].find('>') else {
+                break;
+            };
+            let inner = &rest[open + 1..open + close];
+            let name = match inner.split_once(':') {
+                Some((conv, second))
+                    if matches!(
+                        conv,
+                        "int"
+                            | "str"
+                            | "string"
+                            | "slug"
+                            | "uuid"
+                            | "float"
+                            | "bool"
+                            | "path"
+                            | "any"
+                    ) || conv.contains('(') =>
+                {
+                    second
+                }
+                Some((first, _)) => first,
+                None => inner,
+            };
+            if is_ident(name.trim()) {
+                names.push(name.trim().to_string());
+            }
+            rest = &rest[open + close + 1..];
+        }
+        // `:name` (Express, Rails, Gin), optional `?` or a `(regex)` suffix.
+        if let Some(name) = seg.strip_prefix(':') {
+            let end = name
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(name.len());
+            if end > 0 {
+                names.push(name[..end].to_string());
+            }
+        }
+        // `*name` catch-all.
+        if let Some(name) = seg.strip_prefix('*') {
+            if is_ident(name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn add_path_params(e: &mut Endpoint) {
+    for name in path_placeholders(&e.url) {
+        if !e
+            .params
+            .iter()
+            .any(|p| p.param_type == ParamType::Path && p.name == name)
+        {
+            e.params.push(Param::new(name, ParamType::Path));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CodePath;
+
+    fn ep(method: &str, url: &str, path: &str, line: u32) -> Endpoint {
+        let mut e = Endpoint::new(method, url);
+        e.details.code_paths.push(CodePath {
+            path: path.into(),
+            line: Some(line),
+        });
+        e.details.technology = Some("t".into());
+        e
+    }
+
+    #[test]
+    fn urls_are_normalised() {
+        assert_eq!(normalize_url("users"), "/users");
+        assert_eq!(normalize_url("//a//b"), "/a/b");
+        assert_eq!(normalize_url("/a//b?x=//y"), "/a/b?x=//y");
+        assert_eq!(normalize_url("https://h//x"), "https://h/x");
+    }
+
+    #[test]
+    fn methods_and_params_are_cleaned() {
+        let mut e = ep("patch", "x", "a.py", 1);
+        e.params.push(Param::new("ok", ParamType::Query));
+        e.params.push(Param::new("has space", ParamType::Query));
+        e.params.push(Param::new(" ", ParamType::Query));
+        let mut odd = ep("FROB", "/y", "a.py", 2);
+        odd.params.clear();
+        let out = optimize(
+            vec![e, odd, ep("GET", "  ", "a.py", 3)],
+            &Options { base_url: None },
+        );
+        assert_eq!(out.len(), 2);
+        assert_eq!(
+            (out[0].method.as_str(), out[0].url.as_str()),
+            ("PATCH", "/x")
+        );
+        assert_eq!(out[0].params.len(), 1);
+        assert_eq!(out[1].method, "GET");
+    }
+
+    #[test]
+    fn merges_in_source_order() {
+        let mut a = ep("GET", "/u", "b.py", 9);
+        a.params.push(Param::new("q", ParamType::Query));
+        let mut b = ep("GET", "/u", "a.py", 5);
+        b.params.push(Param::new("q", ParamType::Query));
+        b.params.push(Param::new("q", ParamType::Header));
+        let c = ep("POST", "/u", "a.py", 1);
+        let out = optimize(vec![a, b, c], &Options { base_url: None });
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].method, "POST");
+        assert_eq!(out[1].details.code_paths.len(), 2);
+        assert_eq!(out[1].details.code_paths[0].path, "a.py");
+        let kinds: Vec<_> = out[1].params.iter().map(|p| p.param_type).collect();
+        assert_eq!(kinds, vec![ParamType::Query, ParamType::Header]);
+    }
+
+    #[test]
+    fn base_url_join() {
+        assert_eq!(join_base("http://h/", "/a"), "http://h/a");
+        assert_eq!(join_base("http://h", "a"), "http://h/a");
+        assert_eq!(join_base("http://h", "https://x/y"), "https://x/y");
+        let out = optimize(
+            vec![ep("GET", "/a/{id}", "a", 1)],
+            &Options {
+                base_url: Some("http://h:8080/"),
+            },
+        );
+        assert_eq!(out[0].url, "http://h:8080/a/{id}");
+        assert_eq!(out[0].params[0].name, "id");
+    }
+
+    #[test]
+    fn placeholders_of_every_syntax() {
+        assert_eq!(
+            path_placeholders("/a/{id}/b/{slug:[a-z]+}"),
+            vec!["id", "slug"]
+        );
+        assert_eq!(
+            path_placeholders("/u/<int:uid>/<name>/<x:y>"),
+            vec!["uid", "name", "x"]
+        );
+        assert_eq!(
+            path_placeholders("/u/:id/:opt?/:n(\\d+)"),
+            vec!["id", "opt", "n"]
+        );
+        assert_eq!(path_placeholders("/files/*path"), vec!["path"]);
+        assert_eq!(path_placeholders("/a/{b}.{c}?q={d}"), vec!["b", "c"]);
+        assert_eq!(path_placeholders("http://h:8080/a/{id}"), vec!["id"]);
+    }
+
+    #[test]
+    fn declared_path_params_are_not_duplicated() {
+        let mut e = ep("GET", "/u/{id}", "a", 1);
+        e.params.push(Param {
+            value: "7".into(),
+            ..Param::new("id", ParamType::Path)
+        });
+        let out = optimize(vec![e], &Options { base_url: None });
+        assert_eq!(out[0].params.len(), 1);
+    }
+}

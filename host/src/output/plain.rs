@@ -1,0 +1,139 @@
+//! `plain`: the seed's one-line layout, one endpoint per line:
+//!
+//! `METHOD URL [BODY] [Header: value …] [Cookie: a=1; b=2] [TAG …]`
+//!
+//! URL carries the query params (`?q=`); BODY is a compact JSON object of
+//! the json params, or `a=&b=` for form fields; each header is `Name:` plus
+//! its value when set; tags are bare words (`websocket` for WebSocket
+//! endpoints, then the endpoint's tags such as `shadow`). Empty parts are
+//! left out. `--include-path` appends `(path:line, …)`.
+
+use super::bake::bake;
+use super::RenderOptions;
+use crate::model::{Endpoint, Report};
+
+pub fn render(report: &Report, opts: &RenderOptions) -> String {
+    let mut out = String::new();
+    for e in &report.endpoints {
+        out.push_str(&line(e, opts));
+        out.push('\n');
+    }
+    out
+}
+
+pub fn line(e: &Endpoint, opts: &RenderOptions) -> String {
+    let baked = bake(e);
+    let mut parts = vec![e.method.clone(), baked.url];
+    if let Some(body) = baked.body {
+        parts.push(body);
+    }
+    for (name, value) in &baked.headers {
+        parts.push(if value.is_empty() {
+            format!("{name}:")
+        } else {
+            format!("{name}: {value}")
+        });
+    }
+    if !baked.cookies.is_empty() {
+        let jar: Vec<String> = baked
+            .cookies
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        parts.push(format!("Cookie: {}", jar.join("; ")));
+    }
+    let mut tags: Vec<&str> = Vec::new();
+    if e.is_websocket() {
+        tags.push("websocket");
+    }
+    for t in &e.tags {
+        if !tags.contains(&t.name.as_str()) {
+            tags.push(&t.name);
+        }
+    }
+    parts.extend(tags.into_iter().map(str::to_string));
+    if opts.include_path && !e.details.code_paths.is_empty() {
+        let places: Vec<String> = e
+            .details
+            .code_paths
+            .iter()
+            .map(|c| match c.line {
+                Some(l) => format!("{}:{l}", c.path),
+                None => c.path.clone(),
+            })
+            .collect();
+        parts.push(format!("({})", places.join(", ")));
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CodePath, Param, ParamType, Tag};
+
+    fn example() -> Endpoint {
+        let mut e = Endpoint::new("POST", "/users/{id}");
+        for (n, t) in [
+            ("page", ParamType::Query),
+            ("name", ParamType::Json),
+            ("X-API-Key", ParamType::Header),
+            ("session", ParamType::Cookie),
+            ("id", ParamType::Path),
+        ] {
+            e.params.push(Param::new(n, t));
+        }
+        e.details.code_paths.push(CodePath {
+            path: "app/main.py".into(),
+            line: Some(12),
+        });
+        e
+    }
+
+    #[test]
+    fn seed_one_line_layout() {
+        let opts = RenderOptions {
+            include_path: false,
+        };
+        assert_eq!(
+            line(&example(), &opts),
+            r#"POST /users/{id}?page= {"name":""} X-API-Key: Cookie: session="#
+        );
+        let mut ws = Endpoint::new("GET", "/ws");
+        ws.protocol = "ws".into();
+        ws.tags.push(Tag {
+            name: "shadow".into(),
+            description: "d".into(),
+            tagger: "shadow".into(),
+        });
+        assert_eq!(line(&ws, &opts), "GET /ws websocket shadow");
+    }
+
+    #[test]
+    fn values_forms_and_paths() {
+        let mut e = Endpoint::new("PUT", "/p?x=1");
+        e.params.push(Param {
+            value: "7".into(),
+            ..Param::new("a", ParamType::Form)
+        });
+        e.params.push(Param::new("f", ParamType::File));
+        e.params.push(Param {
+            value: "t".into(),
+            ..Param::new("X-T", ParamType::Header)
+        });
+        e.params.push(Param::new("q", ParamType::Query));
+        e.details.code_paths.push(CodePath {
+            path: "a.py".into(),
+            line: Some(3),
+        });
+        e.details.code_paths.push(CodePath {
+            path: "b.py".into(),
+            line: None,
+        });
+        let opts = RenderOptions { include_path: true };
+        assert_eq!(
+            line(&e, &opts),
+            "PUT /p?x=1&q= a=7&f= X-T: t (a.py:3, b.py)"
+        );
+    }
+}

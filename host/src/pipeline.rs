@@ -1,0 +1,325 @@
+//! The scan, stage by stage: plugins → walk + detect → analyze → optimize
+//! → report. Each stage lives in its own module; this file only wires them.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::analyze;
+use crate::cli::ScanArgs;
+use crate::detect::{Detector, Rule, TechRules};
+use crate::log;
+use crate::model::{Report, ScanError};
+use crate::optimize;
+use crate::plugin::cache::Cache;
+use crate::plugin::runtime::{Limits, Runtime};
+use crate::plugin::sandbox::Sandbox;
+use crate::plugin::{self, Catalog};
+use crate::walk::{self, Base};
+
+/// How a scan ended, for the exit status.
+pub struct Outcome {
+    pub report: Report,
+}
+
+/// Errors that stop the run, with their exit status.
+#[derive(Debug)]
+pub enum Failure {
+    Usage(String),
+    BasePathMissing(String),
+    Runtime(String),
+}
+
+impl Failure {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::Runtime(_) => 1,
+            Failure::Usage(_) => 2,
+            Failure::BasePathMissing(_) => 3,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Usage(m) | Failure::BasePathMissing(m) | Failure::Runtime(m) => m,
+        }
+    }
+}
+
+/// Plugins, runtime and catalog: everything that does not depend on a tree.
+pub struct Plugins {
+    pub runtime: Runtime,
+    pub catalog: Catalog,
+    pub errors: Vec<ScanError>,
+}
+
+pub fn load_plugins(
+    args: &ScanArgs,
+    bases: &[PathBuf],
+    max_file_size: u64,
+) -> Result<Plugins, Failure> {
+    let cache = if args.no_cache {
+        None
+    } else {
+        match Cache::default_dir().map(Cache::open) {
+            Some(Ok(c)) => Some(c),
+            Some(Err(e)) => {
+                log::warn(format!("plugin cache unavailable ({e}); plugins will be compiled on every run. Set PORTOLAN_CACHE_DIR to a writable directory"));
+                None
+            }
+            None => None,
+        }
+    };
+    if !(args.plugin_timeout > 0.0 && args.plugin_timeout.is_finite()) {
+        return Err(Failure::Usage(
+            "--plugin-timeout must be a positive number of seconds".into(),
+        ));
+    }
+    if args.plugin_memory < 16 {
+        return Err(Failure::Usage(
+            "--plugin-memory must be at least 16 (MiB)".into(),
+        ));
+    }
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(args.plugin_timeout),
+        memory_bytes: args.plugin_memory.saturating_mul(1024 * 1024),
+    };
+    let runtime = Runtime::new(cache, limits, Sandbox::new(bases, max_file_size))
+        .map_err(|e| Failure::Runtime(format!("cannot start the WebAssembly runtime: {e}")))?;
+    let mut sources = plugin::builtin_sources();
+    let plugin_dir = plugin::user_plugin_dir();
+    let (external, mut errors) = plugin::external_sources(&args.plugin, plugin_dir.as_deref());
+    for p in &args.plugin {
+        if !p.exists() {
+            return Err(Failure::Usage(format!(
+                "plugin {} does not exist",
+                p.display()
+            )));
+        }
+    }
+    sources.extend(external);
+    let (catalog, more) = Catalog::build(&runtime, runtime.cache(), sources);
+    errors.extend(more);
+    Ok(Plugins {
+        runtime,
+        catalog,
+        errors,
+    })
+}
+
+/// Resolve a technology name: id, alias, case-insensitive, `-` = `_`.
+pub fn resolve_tech(catalog: &Catalog, name: &str) -> Option<usize> {
+    let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+    catalog.tech_index(&wanted).or_else(|| {
+        catalog.techs.iter().position(|t| {
+            t.desc
+                .aliases
+                .iter()
+                .any(|a| a.to_ascii_lowercase().replace('-', "_") == wanted)
+        })
+    })
+}
+
+fn resolve_list(catalog: &Catalog, names: &[String], flag: &str) -> Result<Vec<usize>, Failure> {
+    let mut out = Vec::new();
+    for n in names.iter().filter(|n| !n.trim().is_empty()) {
+        match resolve_tech(catalog, n) {
+            Some(t) => out.push(t),
+            None => {
+                return Err(Failure::Usage(format!(
+                    "{flag}: unknown technology `{n}`; run `portolan --list-techs` to see the supported ones"
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
+    let started = Instant::now();
+    if args.base_path.is_empty() {
+        return Err(Failure::Usage(
+            "a base path is required: portolan -b <DIR> (or `portolan --help`)".into(),
+        ));
+    }
+    let bases: Vec<Base> = args.base_path.iter().map(|b| Base::new(b)).collect();
+    for b in &bases {
+        if !b.root.exists() {
+            return Err(Failure::BasePathMissing(format!(
+                "base path {} does not exist",
+                b.root.display()
+            )));
+        }
+    }
+    let max_file_size = walk::max_file_size_from_env().map_err(Failure::Usage)?;
+    let exclude = walk::exclude_globs(&args.exclude_path)
+        .map_err(|e| Failure::Usage(format!("--exclude-path: {e}")))?;
+    let threads = args.concurrency.unwrap_or_else(num_cpus).max(1);
+    // One pool for the walk and the analyzers.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+
+    log::stage("Loading analyzer plugins.");
+    let roots: Vec<PathBuf> = bases.iter().map(|b| b.root.clone()).collect();
+    let plugins = load_plugins(args, &roots, max_file_size)?;
+    let catalog = &plugins.catalog;
+    let mut errors = plugins.errors.clone();
+    for e in &errors {
+        log::error(&e.message);
+    }
+    log::info(format!(
+        "{} plugins, {} technologies.",
+        catalog.plugins.len(),
+        catalog.techs.len()
+    ));
+    let extra = resolve_list(catalog, &args.techs, "--techs")?;
+    let excluded = resolve_list(catalog, &args.exclude_techs, "--exclude-techs")?;
+
+    // Walk + detect, in one pass.
+    log::stage(format!(
+        "Detecting technologies in {}.",
+        bases
+            .iter()
+            .map(|b| b.display.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let tech_rules: Vec<(String, TechRules)> = catalog
+        .techs
+        .iter()
+        .map(|t| {
+            (
+                t.desc.id.clone(),
+                TechRules {
+                    files: t.desc.files.clone(),
+                    detect: t
+                        .desc
+                        .detect
+                        .iter()
+                        .map(|r| Rule {
+                            files: r.files.clone(),
+                            contains: r.contains.clone(),
+                            regex: r.regex.clone(),
+                        })
+                        .collect(),
+                },
+            )
+        })
+        .collect();
+    let detector =
+        Detector::new(&tech_rules).map_err(|e| Failure::Runtime(format!("plugin rules: {e}")))?;
+    let opts = walk::WalkOptions {
+        bases: &bases,
+        exclude: &exclude,
+        max_file_size,
+        threads,
+    };
+    let (files, skipped) = walk::walk(&opts, |_, rel, content| {
+        !detector.check(rel, content).wanted_by.is_empty()
+    });
+    log::debug(format!(
+        "kept {} files; skipped {} over the size cap, {} binary, {} media, {} symlinks, {} unreadable",
+        files.len(),
+        skipped.too_large,
+        skipped.binary,
+        skipped.media,
+        skipped.symlinks,
+        skipped.unreadable
+    ));
+
+    let detected = detector.detected();
+    let mut selected: Vec<usize> = detected.clone();
+    for t in extra {
+        if !selected.contains(&t) {
+            selected.push(t);
+        }
+    }
+    selected.sort_unstable();
+    if selected.is_empty() {
+        log::warn("No technologies detected.");
+        log::sub("➔ Check the base path, or name technologies with -t (see --list-techs).");
+    } else {
+        log::done(format!("Detected {} technologies.", selected.len()));
+        for (i, &t) in selected.iter().enumerate() {
+            let branch = if i + 1 == selected.len() {
+                "└──"
+            } else {
+                "├──"
+            };
+            let skip = if excluded.contains(&t) { " (skip)" } else { "" };
+            log::sub(format!("{branch} {}{skip}", catalog.techs[t].desc.id));
+        }
+    }
+    selected.retain(|t| !excluded.contains(t));
+
+    // Which files each technology wants.
+    let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); catalog.techs.len()];
+    for (i, f) in files.iter().enumerate() {
+        for t in detector.check_wanted(&f.relative) {
+            wanted[t].push(i);
+        }
+    }
+
+    let mut endpoints = Vec::new();
+    if !selected.is_empty() {
+        log::stage("Analyzing code with the detected technologies' analyzers.");
+        log::sub(format!("➔ Code analyzers: {} in use", selected.len()));
+        let analysis = analyze::run(catalog, &plugins.runtime, &selected, &files, &wanted);
+        for e in &analysis.errors {
+            log::error(&e.message);
+        }
+        log::debug(format!("{} analyzer calls", analysis.calls));
+        errors.extend(analysis.errors);
+        endpoints = analysis.endpoints;
+        log::info(format!("Found {} endpoints.", endpoints.len()));
+    }
+    drop(files);
+
+    log::stage("Optimizing endpoints.");
+    log::sub("➔ Removing duplicated endpoints and params.");
+    if args.url.is_some() {
+        log::sub("➔ Combining url and endpoints.");
+    }
+    log::sub("➔ Adding path parameters by URL.");
+    let base_url = args.url.as_deref().map(normalize_base_url);
+    let endpoints = optimize::optimize(
+        endpoints,
+        &optimize::Options {
+            base_url: base_url.as_deref(),
+        },
+    );
+    log::done(format!("Finally identified {} endpoints.", endpoints.len()));
+    if !errors.is_empty() {
+        log::warn(format!(
+            "{} plugin error(s); the report lists what the other analyzers found.",
+            errors.len()
+        ));
+    }
+    log::info(format!(
+        "Scan completed in {:.4} s.",
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(Outcome {
+        report: Report {
+            endpoints,
+            passive_results: Vec::new(),
+            errors,
+        },
+    })
+}
+
+/// `-u` without a scheme gets `https://` (with a warning), as in Noir.
+fn normalize_base_url(url: &str) -> String {
+    if url.contains("://") {
+        url.to_string()
+    } else {
+        log::warn(format!(
+            "The protocol (http or https) is missing in the URL '{url}'. Defaulting to 'https://'."
+        ));
+        format!("https://{url}")
+    }
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}

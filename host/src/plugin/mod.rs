@@ -1,0 +1,368 @@
+//! Analyzer plugins: where they come from, what they declare, and loading
+//! them lazily so only the plugins of detected technologies are compiled.
+
+pub mod cache;
+pub mod runtime;
+pub mod sandbox;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::log;
+use crate::model::ScanError;
+use cache::Cache;
+use runtime::{Loaded, Runtime};
+
+/// The `portolan:analyzer` interface version this host speaks.
+pub const INTERFACE_VERSION: &str = "0.1.0";
+
+mod builtin {
+    include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Builtin,
+    File(PathBuf),
+}
+
+/// A plugin's bytes and identity.
+#[derive(Clone)]
+pub struct PluginSource {
+    /// Short name used in messages until `describe()` says otherwise.
+    pub name: String,
+    pub origin: Origin,
+    pub bytes: Arc<[u8]>,
+    pub sha256: String,
+}
+
+impl PluginSource {
+    pub fn new(name: String, origin: Origin, bytes: Arc<[u8]>) -> PluginSource {
+        let sha256 = hex(&Sha256::digest(&bytes));
+        PluginSource {
+            name,
+            origin,
+            bytes,
+            sha256,
+        }
+    }
+
+    pub fn origin_label(&self) -> String {
+        match &self.origin {
+            Origin::Builtin => "built-in".into(),
+            Origin::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The default bundle embedded in the binary.
+pub fn builtin_sources() -> Vec<PluginSource> {
+    builtin::BUILTIN_PLUGINS
+        .iter()
+        .map(|(name, bytes)| {
+            PluginSource::new(name.to_string(), Origin::Builtin, Arc::from(*bytes))
+        })
+        .collect()
+}
+
+/// The user plugin directory: `$PORTOLAN_PLUGIN_DIR`, else the platform data
+/// directory (`~/.local/share/portolan/plugins` on Linux).
+pub fn user_plugin_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PORTOLAN_PLUGIN_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "portolan").map(|p| p.data_dir().join("plugins"))
+}
+
+/// Plugins given with `--plugin` (files, or directories of `*.wasm`) and
+/// those in the user plugin directory. Unreadable ones are errors.
+pub fn external_sources(
+    paths: &[PathBuf],
+    plugin_dir: Option<&Path>,
+) -> (Vec<PluginSource>, Vec<ScanError>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    let add_dir = |dir: &Path, files: &mut Vec<PathBuf>| {
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        }
+    };
+    if let Some(dir) = plugin_dir {
+        add_dir(dir, &mut files);
+    }
+    for p in paths {
+        if p.is_dir() {
+            add_dir(p, &mut files);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let mut sources = Vec::new();
+    for path in files {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        match std::fs::read(&path) {
+            Ok(bytes) => sources.push(PluginSource::new(
+                name,
+                Origin::File(path),
+                Arc::from(bytes),
+            )),
+            Err(e) => errors.push(ScanError {
+                plugin: name,
+                tech: None,
+                message: format!("cannot read plugin file {}: {e}", path.display()),
+            }),
+        }
+    }
+    (sources, errors)
+}
+
+/// What a plugin declares (a serialisable mirror of the WIT `plugin-info`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Descriptor {
+    pub name: String,
+    pub version: String,
+    pub interface_version: String,
+    pub techs: Vec<TechDescriptor>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TechDescriptor {
+    pub id: String,
+    pub aliases: Vec<String>,
+    pub language: String,
+    pub framework: String,
+    pub files: Vec<String>,
+    pub detect: Vec<RuleDescriptor>,
+    pub supports: Supports,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RuleDescriptor {
+    pub files: Vec<String>,
+    pub contains: Vec<String>,
+    pub regex: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Supports {
+    pub method: bool,
+    pub query: bool,
+    pub path: bool,
+    pub body: bool,
+    pub header: bool,
+    pub cookie: bool,
+    pub websocket: bool,
+}
+
+impl From<runtime::wit::PluginInfo> for Descriptor {
+    fn from(info: runtime::wit::PluginInfo) -> Descriptor {
+        Descriptor {
+            name: info.name,
+            version: info.version,
+            interface_version: info.interface_version,
+            techs: info
+                .techs
+                .into_iter()
+                .map(|t| TechDescriptor {
+                    id: t.id,
+                    aliases: t.aliases,
+                    language: t.language,
+                    framework: t.framework,
+                    files: t.files,
+                    detect: t
+                        .detect
+                        .into_iter()
+                        .map(|r| RuleDescriptor {
+                            files: r.files,
+                            contains: r.contains,
+                            regex: r.regex,
+                        })
+                        .collect(),
+                    supports: Supports {
+                        method: t.supports.method,
+                        query: t.supports.query,
+                        path: t.supports.path,
+                        body: t.supports.body,
+                        header: t.supports.header,
+                        cookie: t.supports.cookie,
+                        websocket: t.supports.websocket,
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A usable plugin: its source, its description, and (once needed) its
+/// compiled form.
+pub struct PluginEntry {
+    pub source: PluginSource,
+    pub descriptor: Descriptor,
+    loaded: OnceLock<Result<Arc<Loaded>, String>>,
+}
+
+/// A technology and the plugin providing it.
+pub struct TechEntry {
+    pub plugin: usize,
+    pub desc: TechDescriptor,
+}
+
+/// Every usable plugin and technology.
+pub struct Catalog {
+    pub plugins: Vec<PluginEntry>,
+    pub techs: Vec<TechEntry>,
+}
+
+impl Catalog {
+    /// Describe every source (from the descriptor cache when possible).
+    /// A plugin that cannot be loaded or described is reported and left out.
+    pub fn build(
+        runtime: &Runtime,
+        cache: Option<&Cache>,
+        sources: Vec<PluginSource>,
+    ) -> (Catalog, Vec<ScanError>) {
+        let described: Vec<_> = sources
+            .into_par_iter()
+            .map(|source| {
+                let result = describe(runtime, cache, &source);
+                (source, result)
+            })
+            .collect();
+        let mut plugins = Vec::new();
+        let mut errors = Vec::new();
+        for (source, result) in described {
+            match result {
+                Ok((descriptor, loaded)) => {
+                    let cell = OnceLock::new();
+                    if let Some(l) = loaded {
+                        let _ = cell.set(Ok(Arc::new(l)));
+                    }
+                    plugins.push(PluginEntry {
+                        source,
+                        descriptor,
+                        loaded: cell,
+                    });
+                }
+                Err(message) => errors.push(ScanError {
+                    plugin: source.name.clone(),
+                    tech: None,
+                    message: format!(
+                        "plugin `{}` ({}) {message}",
+                        source.name,
+                        source.origin_label()
+                    ),
+                }),
+            }
+        }
+        // Later plugins (external ones come after the built-ins) replace an
+        // earlier provider of the same technology.
+        let mut techs: Vec<TechEntry> = Vec::new();
+        for (p, entry) in plugins.iter().enumerate() {
+            for t in &entry.descriptor.techs {
+                if let Some(existing) = techs.iter_mut().find(|e| e.desc.id == t.id) {
+                    log::info(format!(
+                        "technology `{}` from plugin `{}` replaces the one from plugin `{}`",
+                        t.id, entry.descriptor.name, plugins[existing.plugin].descriptor.name
+                    ));
+                    *existing = TechEntry {
+                        plugin: p,
+                        desc: t.clone(),
+                    };
+                } else {
+                    techs.push(TechEntry {
+                        plugin: p,
+                        desc: t.clone(),
+                    });
+                }
+            }
+        }
+        (Catalog { plugins, techs }, errors)
+    }
+
+    /// The compiled plugin `p`, compiling (or loading from cache) on first use.
+    pub fn loaded(&self, runtime: &Runtime, p: usize) -> Result<Arc<Loaded>, String> {
+        let entry = &self.plugins[p];
+        entry
+            .loaded
+            .get_or_init(|| runtime.load(&entry.source).map(Arc::new))
+            .clone()
+    }
+
+    pub fn tech_index(&self, id: &str) -> Option<usize> {
+        self.techs.iter().position(|t| t.desc.id == id)
+    }
+
+    pub fn plugin_name(&self, p: usize) -> &str {
+        &self.plugins[p].descriptor.name
+    }
+}
+
+type Described = (Descriptor, Option<Loaded>);
+
+fn describe(
+    runtime: &Runtime,
+    cache: Option<&Cache>,
+    source: &PluginSource,
+) -> Result<Described, String> {
+    if let Some(cache) = cache {
+        let path = cache.descriptor_path(&source.sha256);
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            match serde_json::from_str::<Descriptor>(&text) {
+                Ok(d) if runtime::compatible(&d.interface_version) => {
+                    log::debug(format!("plugin `{}`: description from cache", d.name));
+                    return Ok((d, None));
+                }
+                _ => log::debug(format!(
+                    "ignoring stale plugin description {}",
+                    path.display()
+                )),
+            }
+        }
+    }
+    let loaded = runtime.load(source)?;
+    let descriptor = Descriptor::from(runtime.describe(&loaded)?);
+    validate(&descriptor)?;
+    if let Some(cache) = cache {
+        if let Ok(json) = serde_json::to_vec(&descriptor) {
+            let _ = cache.write_atomic(&cache.descriptor_path(&source.sha256), &json);
+        }
+    }
+    Ok((descriptor, Some(loaded)))
+}
+
+/// Reject descriptions the host cannot work with.
+fn validate(d: &Descriptor) -> Result<(), String> {
+    if d.name.trim().is_empty() {
+        return Err("describes itself with an empty name".into());
+    }
+    for t in &d.techs {
+        let ok = !t.id.is_empty()
+            && t.id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !ok {
+            return Err(format!(
+                "declares technology id `{}`; ids are lower-case `<language>_<framework>` (letters, digits, `_`)",
+                t.id
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,484 @@
+//! The wasmtime side: compile (or load from cache), check the interface
+//! version, and call plugins inside a sandbox.
+//!
+//! Every call gets a fresh `Store` instantiated from a pre-linked
+//! `InstancePre` (tens of microseconds), so a plugin keeps no state between
+//! batches, a trapped instance is simply dropped, and limits apply per call:
+//! - CPU: epoch interruption; a background thread ticks every 10 ms and each
+//!   call gets a deadline of `timeout` (default 60 s).
+//! - memory: `StoreLimits` with `trap_on_grow_failure` (default 512 MiB).
+//! - output: what a call returns is measured after lifting and refused over
+//!   [`MAX_OUTPUT_BYTES`]; the memory cap bounds what can be lifted at all.
+//! - capabilities: WASI with no preopened directories, no environment, no
+//!   arguments and no network; stdout/stderr go to a small in-memory pipe
+//!   whose tail is quoted when a plugin panics.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
+use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, Trap};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use super::cache::Cache;
+use super::sandbox::Sandbox;
+use super::{PluginSource, INTERFACE_VERSION};
+use crate::log;
+
+wasmtime::component::bindgen!({
+    path: "../wit",
+    world: "plugin",
+});
+
+pub use portolan::analyzer::types as wit;
+
+/// The pinned wasmtime version (see host/Cargo.toml); part of the cache key.
+pub const WASMTIME_VERSION: &str = "48.0.8";
+
+/// Cap on the bytes a single call may return (strings and facts).
+pub const MAX_OUTPUT_BYTES: usize = 32 * 1024 * 1024;
+
+const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Per-call sandbox limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub timeout: Duration,
+    pub memory_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: Duration::from_secs(60),
+            memory_bytes: 512 * 1024 * 1024,
+        }
+    }
+}
+
+pub struct HostState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    limits: StoreLimits,
+    plugin: Arc<str>,
+    sandbox: Arc<Sandbox>,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl portolan::analyzer::types::Host for HostState {}
+
+impl portolan::analyzer::host::Host for HostState {
+    fn log(&mut self, level: wit::LogLevel, message: String) {
+        let message: String = message.chars().take(2000).collect();
+        let line = format!("plugin `{}`: {message}", self.plugin);
+        match level {
+            wit::LogLevel::Trace | wit::LogLevel::Debug => log::debug(line),
+            wit::LogLevel::Info => log::debug(line),
+            wit::LogLevel::Warn => log::warn(line),
+            wit::LogLevel::Error => log::error(line),
+        }
+    }
+
+    fn read_file(&mut self, path: String) -> Result<String, String> {
+        let result = self.sandbox.read(&path);
+        if let Err(reason) = &result {
+            log::warn(format!(
+                "plugin `{}` asked to read `{path}`: refused ({reason})",
+                self.plugin
+            ));
+        }
+        result
+    }
+}
+
+/// A compiled plugin, ready to instantiate.
+pub struct Loaded {
+    pub name: String,
+    pre: PluginPre<HostState>,
+}
+
+/// The engine, the linker and the policies shared by every plugin.
+pub struct Runtime {
+    engine: Engine,
+    linker: Linker<HostState>,
+    cache: Option<Cache>,
+    limits: Limits,
+    sandbox: Arc<Sandbox>,
+}
+
+impl Runtime {
+    pub fn new(cache: Option<Cache>, limits: Limits, sandbox: Sandbox) -> Result<Runtime, String> {
+        let mut config = Config::new();
+        config.epoch_interruption(true);
+        config.wasm_component_model(true);
+        let engine = Engine::new(&config).map_err(|e| e.to_string())?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| e.to_string())?;
+        Plugin::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s)
+            .map_err(|e| e.to_string())?;
+        let ticker = engine.clone();
+        std::thread::Builder::new()
+            .name("portolan-epoch".into())
+            .spawn(move || loop {
+                std::thread::sleep(EPOCH_TICK);
+                ticker.increment_epoch();
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(Runtime {
+            engine,
+            linker,
+            cache,
+            limits,
+            sandbox: Arc::new(sandbox),
+        })
+    }
+
+    pub fn cache(&self) -> Option<&Cache> {
+        self.cache.as_ref()
+    }
+
+    /// Cache key part that changes with the engine and its settings.
+    fn engine_key(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        WASMTIME_VERSION.hash(&mut h);
+        self.engine.precompile_compatibility_hash().hash(&mut h);
+        format!("{:016x}", h.finish())
+    }
+
+    /// Compile `source` or load its compiled artefact from the cache.
+    pub fn load(&self, source: &PluginSource) -> Result<Loaded, String> {
+        let component = self.component(source)?;
+        check_interface(&self.engine, &component, &source.name)?;
+        let pre = self
+            .linker
+            .instantiate_pre(&component)
+            .map_err(|e| format!("cannot link: {}. It imports something portolan does not provide (only `portolan:analyzer/host` and WASI are available)", root_cause(&e)))?;
+        let pre = PluginPre::new(pre)
+            .map_err(|e| format!("is not a portolan analyzer: {}", root_cause(&e)))?;
+        Ok(Loaded {
+            name: source.name.clone(),
+            pre,
+        })
+    }
+
+    fn component(&self, source: &PluginSource) -> Result<Component, String> {
+        let artifact = self
+            .cache
+            .as_ref()
+            .map(|c| c.artifact_path(&source.sha256, &self.engine_key()));
+        if let Some(path) = &artifact {
+            if path.exists() {
+                // SAFETY: the artefact was written by `Component::serialize`
+                // of this same wasmtime version and engine configuration (both
+                // are in the file name) into the user's own cache directory;
+                // wasmtime still validates its header before use.
+                match unsafe { Component::deserialize_file(&self.engine, path) } {
+                    Ok(c) => {
+                        log::debug(format!(
+                            "loaded plugin `{}` from cache {}",
+                            source.name,
+                            path.display()
+                        ));
+                        return Ok(c);
+                    }
+                    Err(e) => log::debug(format!(
+                        "cached artefact {} is unusable ({}); recompiling",
+                        path.display(),
+                        root_cause(&e)
+                    )),
+                }
+            }
+        }
+        log::debug(format!(
+            "compiling plugin `{}` (sha256 {})",
+            source.name,
+            &source.sha256[..12]
+        ));
+        let started = std::time::Instant::now();
+        let component = Component::new(&self.engine, &*source.bytes)
+            .map_err(|e| format!("is not a valid WebAssembly component: {}", root_cause(&e)))?;
+        log::debug(format!(
+            "compiled plugin `{}` in {:.2} s",
+            source.name,
+            started.elapsed().as_secs_f64()
+        ));
+        if let (Some(cache), Some(path)) = (&self.cache, &artifact) {
+            match component.serialize() {
+                Ok(bytes) => {
+                    if let Err(e) = cache.write_atomic(path, &bytes) {
+                        log::debug(format!("cannot write plugin cache {}: {e}", path.display()));
+                    }
+                }
+                Err(e) => log::debug(format!("cannot serialize plugin `{}`: {e}", source.name)),
+            }
+        }
+        Ok(component)
+    }
+
+    fn store(&self, plugin: &str) -> (Store<HostState>, MemoryOutputPipe) {
+        let output = MemoryOutputPipe::new(64 * 1024);
+        let wasi = WasiCtxBuilder::new()
+            .stdout(output.clone())
+            .stderr(output.clone())
+            .build();
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(self.limits.memory_bytes)
+            .trap_on_grow_failure(true)
+            .build();
+        let mut store = Store::new(
+            &self.engine,
+            HostState {
+                wasi,
+                table: ResourceTable::new(),
+                limits,
+                plugin: Arc::from(plugin),
+                sandbox: self.sandbox.clone(),
+            },
+        );
+        store.limiter(|s| &mut s.limits);
+        let ticks = (self.limits.timeout.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
+        store.set_epoch_deadline(ticks);
+        store.epoch_deadline_trap();
+        (store, output)
+    }
+
+    /// Run `f` against a fresh instance; turn traps into readable errors.
+    fn call<R>(
+        &self,
+        plugin: &Loaded,
+        f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> Result<R, String> {
+        let (mut store, output) = self.store(&plugin.name);
+        let instance = plugin
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| self.explain(&e, &output))?;
+        f(&instance, &mut store).map_err(|e| self.explain(&e, &output))
+    }
+
+    pub fn describe(&self, plugin: &Loaded) -> Result<wit::PluginInfo, String> {
+        let info = self.call(plugin, |p, s| {
+            p.portolan_analyzer_analyzer().call_describe(s)
+        })?;
+        if !compatible(&info.interface_version) {
+            return Err(format!(
+                "was built for plugin interface {} but this portolan speaks {INTERFACE_VERSION}; rebuild it against portolan-plugin-sdk {INTERFACE_VERSION}",
+                info.interface_version
+            ));
+        }
+        Ok(info)
+    }
+
+    pub fn analyze(
+        &self,
+        plugin: &Loaded,
+        tech: &str,
+        files: &[wit::SourceFile],
+    ) -> Result<wit::BatchOutput, String> {
+        let out = self
+            .call(plugin, |p, s| {
+                p.portolan_analyzer_analyzer().call_analyze(s, tech, files)
+            })?
+            .map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
+        let size = out.facts.len() + out.endpoints.iter().map(endpoint_size).sum::<usize>();
+        check_output_size(size)?;
+        Ok(out)
+    }
+
+    pub fn link(
+        &self,
+        plugin: &Loaded,
+        tech: &str,
+        facts: &[Vec<u8>],
+    ) -> Result<Vec<wit::Endpoint>, String> {
+        let out = self
+            .call(plugin, |p, s| {
+                p.portolan_analyzer_analyzer().call_link(s, tech, facts)
+            })?
+            .map_err(|msg| format!("reported an error while linking: {}", clip(&msg, 500)))?;
+        check_output_size(out.iter().map(endpoint_size).sum())?;
+        Ok(out)
+    }
+
+    fn explain(&self, err: &wasmtime::Error, output: &MemoryOutputPipe) -> String {
+        if let Some(Trap::Interrupt) = err.downcast_ref::<Trap>() {
+            return format!(
+                "was stopped after running for {} s (the per-call time limit); it may loop forever. Raise the limit with --plugin-timeout if the input is just large",
+                self.limits.timeout.as_secs_f64()
+            );
+        }
+        let chain = format!("{err:#}");
+        if chain.contains("growing memory") {
+            return format!(
+                "was stopped for trying to use more than {} MiB of memory. Raise the limit with --plugin-memory if the input is just large",
+                self.limits.memory_bytes / (1024 * 1024)
+            );
+        }
+        let printed = String::from_utf8_lossy(&output.contents()).into_owned();
+        if let Some(panic) = panic_message(&printed) {
+            return format!("panicked: {panic}");
+        }
+        let tail = printed
+            .lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join(" | ");
+        if tail.is_empty() {
+            format!("trapped: {}", root_cause(err))
+        } else {
+            format!(
+                "trapped: {} (plugin output: {})",
+                root_cause(err),
+                clip(&tail, 500)
+            )
+        }
+    }
+}
+
+/// Is a plugin's declared interface version usable by this host? While the
+/// package is 0.x, major.minor must match.
+pub fn compatible(version: &str) -> bool {
+    let ours: Vec<&str> = INTERFACE_VERSION.split('.').collect();
+    let theirs: Vec<&str> = version.split('.').collect();
+    theirs.len() == 3
+        && theirs[0] == ours[0]
+        && theirs[1] == ours[1]
+        && theirs[2].parse::<u32>().is_ok()
+}
+
+/// Refuse a component whose `analyzer` export is for another version, before
+/// linking, so the message names both versions.
+fn check_interface(engine: &Engine, component: &Component, name: &str) -> Result<(), String> {
+    let ty = component.component_type();
+    let prefix = "portolan:analyzer/analyzer@";
+    let versions: Vec<String> = ty
+        .exports(engine)
+        .filter_map(|(n, _)| n.strip_prefix(prefix).map(str::to_string))
+        .collect();
+    match versions.first() {
+        None => Err(format!(
+            "does not export `portolan:analyzer/analyzer`; `{name}` is not a portolan analyzer plugin"
+        )),
+        Some(v) if !compatible(v) => Err(format!(
+            "was built for plugin interface {v} but this portolan speaks {INTERFACE_VERSION}; rebuild it against portolan-plugin-sdk {INTERFACE_VERSION} or use a portolan release that speaks {v}"
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+fn check_output_size(size: usize) -> Result<(), String> {
+    if size > MAX_OUTPUT_BYTES {
+        Err(format!(
+            "returned {:.1} MiB of results in one call, over the {} MiB limit; its results for this batch were dropped",
+            size as f64 / (1024.0 * 1024.0),
+            MAX_OUTPUT_BYTES / (1024 * 1024)
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn endpoint_size(e: &wit::Endpoint) -> usize {
+    let params: usize = e
+        .params
+        .iter()
+        .map(|p| p.name.len() + p.value.len() + 8)
+        .sum();
+    let tags: usize = e
+        .tags
+        .iter()
+        .map(|t| t.name.len() + t.description.len() + t.tagger.len())
+        .sum();
+    let paths: usize = e.code_paths.iter().map(|c| c.path.len() + 8).sum();
+    let ctx: usize = e.ai_context.as_ref().map_or(0, |c| {
+        [
+            &c.guards,
+            &c.callees,
+            &c.sources,
+            &c.sinks,
+            &c.validators,
+            &c.signals,
+        ]
+        .iter()
+        .flat_map(|b| b.iter())
+        .map(|x| {
+            x.kind.len()
+                + x.name.len()
+                + x.snippet.as_ref().map_or(0, String::len)
+                + x.description.as_ref().map_or(0, String::len)
+                + x.path.as_ref().map_or(0, String::len)
+                + 16
+        })
+        .sum()
+    });
+    e.url.len() + e.method.len() + e.protocol.len() + params + tags + paths + ctx + 16
+}
+
+/// Pull "message (location)" out of Rust's panic output.
+fn panic_message(printed: &str) -> Option<String> {
+    let idx = printed.find("panicked at ")?;
+    let rest = &printed[idx + "panicked at ".len()..];
+    let (location, message) = match rest.split_once(":\n") {
+        Some((loc, msg)) => (loc.trim(), msg.lines().next().unwrap_or("").trim()),
+        None => ("", rest.lines().next().unwrap_or("").trim()),
+    };
+    Some(if location.is_empty() {
+        clip(message, 500)
+    } else {
+        format!("{} (at {location})", clip(message, 500))
+    })
+}
+
+fn root_cause(err: &wasmtime::Error) -> String {
+    err.chain()
+        .last()
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| err.to_string())
+}
+
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(max).collect();
+        out.push('…');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interface_compatibility() {
+        assert!(compatible("0.1.0"));
+        assert!(compatible("0.1.7"));
+        assert!(!compatible("0.2.0"));
+        assert!(!compatible("9.0.0"));
+        assert!(!compatible("0.1"));
+    }
+
+    #[test]
+    fn panic_messages_are_extracted() {
+        let printed = "thread '<unnamed>' panicked at src/lib.rs:20:9:\ncannot parse x\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            panic_message(printed).unwrap(),
+            "cannot parse x (at src/lib.rs:20:9)"
+        );
+    }
+}

@@ -1,0 +1,452 @@
+//! Stage 1: walk the base paths and read each candidate file exactly once.
+//!
+//! Rules (see docs/architecture.md): symlinks are never followed; the usual
+//! dependency, build and tool directories are pruned by name; `--exclude-path`
+//! globs match base-relative paths; `.portolanignore` files use gitignore
+//! syntax; media/archive files, files over the size cap and binary files
+//! (a NUL byte in the first 8 KiB) are skipped; invalid UTF-8 is replaced.
+//! Unreadable files are reported and skipped, never fatal.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{WalkBuilder, WalkState};
+
+use crate::log;
+
+/// Directories pruned by name anywhere in the tree.
+pub const EXCLUDED_DIRS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    ".idea",
+    ".vscode",
+    ".claude",
+    "node_modules",
+    "vendor",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".pytest_cache",
+    ".tox",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".gradle",
+    ".bundle",
+    ".dart_tool",
+    ".cargo",
+    ".terraform",
+    ".zig-cache",
+    "zig-cache",
+    ".zig-out",
+    "zig-out",
+    "dist",
+    "build",
+    "target",
+    "out",
+    "tmp",
+    ".cache",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    ".turbo",
+    ".parcel-cache",
+    ".serverless",
+    ".expo",
+    "coverage",
+    ".coverage",
+    "Pods",
+    "__MACOSX",
+];
+
+/// Extensions that never hold routes (media, archives, office documents,
+/// compiled artefacts).
+pub const SKIPPED_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "svg", "tif", "tiff", "psd", "heic", "mp3",
+    "mp4", "m4a", "wav", "ogg", "flac", "avi", "mov", "mkv", "webm", "zip", "gz", "tgz", "bz2",
+    "xz", "7z", "rar", "tar", "jar", "war", "ear", "whl", "egg", "pdf", "doc", "docx", "xls",
+    "xlsx", "ppt", "pptx", "odt", "ods", "woff", "woff2", "ttf", "otf", "eot", "class", "pyc",
+    "pyo", "o", "a", "so", "dylib", "dll", "exe", "bin", "wasm", "cwasm", "lock", "min.js", "map",
+];
+
+/// Default size cap for a file (10 MiB), overridable with
+/// `PORTOLAN_MAX_FILE_SIZE` (bytes, or with a `K`/`M`/`G` suffix).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+
+/// A base path as given on the command line.
+#[derive(Clone, Debug)]
+pub struct Base {
+    /// The path to walk.
+    pub root: PathBuf,
+    /// The normalised spelling used as display prefix (`./app/` → `app`).
+    pub display: String,
+}
+
+impl Base {
+    pub fn new(arg: &str) -> Base {
+        Base {
+            root: PathBuf::from(arg),
+            display: normalize_display(arg),
+        }
+    }
+
+    /// Display path of a file below this base.
+    pub fn display_path(&self, relative: &str) -> String {
+        if self.display.is_empty() || self.display == "." {
+            relative.to_string()
+        } else if self.display.ends_with('/') {
+            format!("{}{relative}", self.display)
+        } else {
+            format!("{}/{relative}", self.display)
+        }
+    }
+}
+
+/// `./app/` → `app`, `a//b/./c/` → `a/b/c`, `/` stays `/`, `.` stays `.`.
+fn normalize_display(arg: &str) -> String {
+    let arg = arg.replace('\\', "/");
+    let absolute = arg.starts_with('/');
+    let parts: Vec<&str> = arg
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, true) => "/".into(),
+        (true, false) => format!("/{joined}"),
+        (false, true) => ".".into(),
+        (false, false) => joined,
+    }
+}
+
+/// A file kept for detection and analysis.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Index of the base it was found under.
+    pub base: usize,
+    /// Path below the base, `/`-separated.
+    pub relative: String,
+    /// Base display path joined with `relative`.
+    pub display: String,
+    /// Path on disk.
+    pub disk: PathBuf,
+    /// Content, UTF-8 (invalid bytes replaced).
+    pub content: String,
+}
+
+/// Why a file was not read.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SkipCounts {
+    pub too_large: usize,
+    pub binary: usize,
+    pub unreadable: usize,
+    pub symlinks: usize,
+    pub media: usize,
+}
+
+pub struct WalkOptions<'a> {
+    pub bases: &'a [Base],
+    pub exclude: &'a GlobSet,
+    pub max_file_size: u64,
+    pub threads: usize,
+}
+
+/// Build the `--exclude-path` matcher (globs on base-relative paths).
+pub fn exclude_globs(patterns: &[String]) -> Result<GlobSet, globset::Error> {
+    let mut builder = GlobSetBuilder::new();
+    for p in patterns {
+        builder.add(GlobBuilder::new(p).literal_separator(false).build()?);
+        // `dir/` or `dir` also excludes everything below it.
+        let trimmed = p.trim_end_matches('/');
+        builder.add(
+            GlobBuilder::new(&format!("{trimmed}/**"))
+                .literal_separator(false)
+                .build()?,
+        );
+    }
+    builder.build()
+}
+
+/// The size cap from `PORTOLAN_MAX_FILE_SIZE`, if set and valid.
+pub fn max_file_size_from_env() -> Result<u64, String> {
+    let Some(raw) = std::env::var_os("PORTOLAN_MAX_FILE_SIZE") else {
+        return Ok(DEFAULT_MAX_FILE_SIZE);
+    };
+    let raw = raw.to_string_lossy().trim().to_ascii_uppercase();
+    let (num, mult) = match raw.trim_end_matches('B').chars().last() {
+        Some('K') => (&raw[..raw.trim_end_matches('B').len() - 1], 1024),
+        Some('M') => (&raw[..raw.trim_end_matches('B').len() - 1], 1024 * 1024),
+        Some('G') => (
+            &raw[..raw.trim_end_matches('B').len() - 1],
+            1024 * 1024 * 1024,
+        ),
+        _ => (raw.trim_end_matches('B'), 1),
+    };
+    num.trim().parse::<u64>().map(|n| n * mult).map_err(|_| {
+        format!("PORTOLAN_MAX_FILE_SIZE must be a size like 5M or 1048576, not `{raw}`")
+    })
+}
+
+fn is_skipped_extension(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    SKIPPED_EXTENSIONS.iter().any(|ext| {
+        lower.len() > ext.len()
+            && lower.ends_with(ext)
+            && lower.as_bytes()[lower.len() - ext.len() - 1] == b'.'
+    })
+}
+
+/// Walk every base in parallel. `keep` is called for each readable text file
+/// with its relative path and content and decides whether the content is
+/// retained (the detector runs inside it, so each file is read once).
+pub fn walk<F>(opts: &WalkOptions, keep: F) -> (Vec<SourceFile>, SkipCounts)
+where
+    F: Fn(usize, &str, &str) -> bool + Sync,
+{
+    let kept = Mutex::new(Vec::new());
+    let counts = Mutex::new(SkipCounts::default());
+    for (base_idx, base) in opts.bases.iter().enumerate() {
+        let root = base.root.clone();
+        let mut builder = WalkBuilder::new(&root);
+        builder
+            .follow_links(false)
+            .hidden(false)
+            .ignore(false)
+            .git_ignore(false)
+            .git_global(false)
+            .git_exclude(false)
+            .parents(false)
+            .require_git(false)
+            .add_custom_ignore_filename(".portolanignore")
+            .threads(opts.threads.max(1));
+        let exclude = opts.exclude.clone();
+        let filter_root = root.clone();
+        builder.filter_entry(move |entry| {
+            if entry.depth() == 0 {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            if entry.file_type().is_some_and(|t| t.is_dir())
+                && EXCLUDED_DIRS.contains(&name.as_ref())
+            {
+                return false;
+            }
+            if !exclude.is_empty() {
+                if let Ok(rel) = entry.path().strip_prefix(&filter_root) {
+                    let rel = rel.to_string_lossy().replace('\\', "/");
+                    if exclude.is_match(&rel) {
+                        return false;
+                    }
+                }
+            }
+            true
+        });
+        let keep = &keep;
+        let kept = &kept;
+        let counts = &counts;
+        let root = &root;
+        builder.build_parallel().run(|| {
+            Box::new(move |entry| {
+                let entry = match entry {
+                    Ok(e) => e,
+                    Err(err) => {
+                        report_walk_error(&err);
+                        bump(counts, |c| c.unreadable += 1);
+                        return WalkState::Continue;
+                    }
+                };
+                let Some(file_type) = entry.file_type() else {
+                    return WalkState::Continue;
+                };
+                if file_type.is_symlink() {
+                    log::debug(format!(
+                        "skipping symlink {} (symlinks are not followed)",
+                        entry.path().display()
+                    ));
+                    bump(counts, |c| c.symlinks += 1);
+                    return WalkState::Continue;
+                }
+                if !file_type.is_file() {
+                    return WalkState::Continue;
+                }
+                let path = entry.path();
+                let name = entry.file_name().to_string_lossy();
+                if is_skipped_extension(&name) {
+                    bump(counts, |c| c.media += 1);
+                    return WalkState::Continue;
+                }
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap_or(path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                match read_text(path, opts.max_file_size) {
+                    Ok(content) => {
+                        if keep(base_idx, &relative, &content) {
+                            let display = opts.bases[base_idx].display_path(&relative);
+                            let file = SourceFile {
+                                base: base_idx,
+                                relative,
+                                display,
+                                disk: path.to_path_buf(),
+                                content,
+                            };
+                            if let Ok(mut v) = kept.lock() {
+                                v.push(file);
+                            }
+                        }
+                    }
+                    Err(Skip::TooLarge(size)) => {
+                        log::debug(format!(
+                            "skipping {} ({size} bytes, over the size cap)",
+                            path.display()
+                        ));
+                        bump(counts, |c| c.too_large += 1);
+                    }
+                    Err(Skip::Binary) => {
+                        log::debug(format!("skipping binary file {}", path.display()));
+                        bump(counts, |c| c.binary += 1);
+                    }
+                    Err(Skip::Io(err)) => {
+                        log::warn(format!(
+                            "cannot read {}: {err}; skipping it",
+                            path.display()
+                        ));
+                        bump(counts, |c| c.unreadable += 1);
+                    }
+                }
+                WalkState::Continue
+            })
+        });
+    }
+    let mut files = kept.into_inner().unwrap_or_default();
+    files.sort_by(|a, b| (a.base, &a.relative).cmp(&(b.base, &b.relative)));
+    (files, counts.into_inner().unwrap_or_default())
+}
+
+fn bump(counts: &Mutex<SkipCounts>, f: impl FnOnce(&mut SkipCounts)) {
+    if let Ok(mut c) = counts.lock() {
+        f(&mut c);
+    }
+}
+
+fn report_walk_error(err: &ignore::Error) {
+    match err {
+        ignore::Error::Loop { child, .. } => {
+            log::warn(format!("symlink loop at {}; skipping it", child.display()))
+        }
+        other => log::warn(format!("cannot walk: {other}; skipping that entry")),
+    }
+}
+
+enum Skip {
+    TooLarge(u64),
+    Binary,
+    Io(std::io::Error),
+}
+
+fn read_text(path: &Path, max: u64) -> Result<String, Skip> {
+    let meta = std::fs::metadata(path).map_err(Skip::Io)?;
+    if meta.len() > max {
+        return Err(Skip::TooLarge(meta.len()));
+    }
+    let bytes = std::fs::read(path).map_err(Skip::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(Skip::TooLarge(bytes.len() as u64));
+    }
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return Err(Skip::Binary);
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn scan(dir: &Path, exclude: &[String], max: u64) -> (Vec<SourceFile>, SkipCounts) {
+        let bases = vec![Base::new(&dir.to_string_lossy())];
+        let exclude = exclude_globs(exclude).unwrap();
+        let opts = WalkOptions {
+            bases: &bases,
+            exclude: &exclude,
+            max_file_size: max,
+            threads: 2,
+        };
+        walk(&opts, |_, _, _| true)
+    }
+
+    fn rels(files: &[SourceFile]) -> Vec<&str> {
+        files.iter().map(|f| f.relative.as_str()).collect()
+    }
+
+    #[test]
+    fn display_paths_are_normalised() {
+        assert_eq!(Base::new("./app/").display_path("main.py"), "app/main.py");
+        assert_eq!(Base::new(".").display_path("main.py"), "main.py");
+        assert_eq!(Base::new("a//b/./c/").display_path("x"), "a/b/c/x");
+        assert_eq!(Base::new("/srv/app").display_path("x"), "/srv/app/x");
+    }
+
+    #[test]
+    fn prunes_skips_and_reads_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("src/node_modules/x")).unwrap();
+        fs::create_dir_all(d.join("build")).unwrap();
+        fs::create_dir_all(d.join("gen")).unwrap();
+        fs::write(d.join("src/app.py"), "print('hi')").unwrap();
+        fs::write(d.join("src/node_modules/x/index.js"), "x").unwrap();
+        fs::write(d.join("build/out.py"), "x").unwrap();
+        fs::write(d.join("gen/api.py"), "x").unwrap();
+        fs::write(d.join("logo.png"), "x").unwrap();
+        fs::write(d.join("blob.dat"), b"ab\0cd").unwrap();
+        fs::write(d.join("big.txt"), vec![b'a'; 2048]).unwrap();
+        fs::write(d.join("latin1.py"), b"name = '\xe9t\xe9'").unwrap();
+        let (files, counts) = scan(d, &["gen".into()], 1024);
+        assert_eq!(rels(&files), vec!["latin1.py", "src/app.py"]);
+        assert_eq!(files[0].content, "name = '\u{fffd}t\u{fffd}'");
+        assert_eq!(counts.binary, 1);
+        assert_eq!(counts.too_large, 1);
+        assert_eq!(counts.media, 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_not_followed_and_loops_do_not_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(outside.path().join("secret.py"), "x").unwrap();
+        fs::create_dir_all(d.join("a")).unwrap();
+        fs::write(d.join("a/ok.py"), "x").unwrap();
+        std::os::unix::fs::symlink(d, d.join("a/loop")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), d.join("out")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.py"), d.join("s.py")).unwrap();
+        let (files, counts) = scan(d, &[], 1 << 20);
+        assert_eq!(rels(&files), vec!["a/ok.py"]);
+        assert_eq!(counts.symlinks, 3);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unreadable_files_are_skipped() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("locked.py");
+        fs::write(&f, "x").unwrap();
+        fs::set_permissions(&f, fs::Permissions::from_mode(0o000)).unwrap();
+        if fs::read(&f).is_ok() {
+            return; // running as root: permissions are not enforced
+        }
+        let (files, counts) = scan(dir.path(), &[], 1 << 20);
+        assert!(files.is_empty());
+        assert_eq!(counts.unreadable, 1);
+    }
+}
