@@ -99,28 +99,69 @@ pub trait Analyzer: Sync {
 }
 
 /// Services of the host, callable from an analyzer.
+///
+/// Outside the wasm component (native `cargo test` of a plugin) there is no
+/// host: log lines are kept per thread and can be read back with
+/// [`host::take_logs`], and [`host::read_file`] fails.
 pub mod host {
+    #[cfg(target_arch = "wasm32")]
     use crate::bindings::portolan::analyzer::host as imports;
     use crate::bindings::portolan::analyzer::types::LogLevel;
 
     /// Log a debug line (visible with `portolan --debug`).
     pub fn debug(message: &str) {
-        imports::log(LogLevel::Debug, message);
+        log(LogLevel::Debug, message);
     }
 
     /// Log an informational line.
     pub fn info(message: &str) {
-        imports::log(LogLevel::Info, message);
+        log(LogLevel::Info, message);
     }
 
     /// Log a warning (shown to the user).
     pub fn warn(message: &str) {
-        imports::log(LogLevel::Warn, message);
+        log(LogLevel::Warn, message);
     }
 
     /// Read a file below the scanned base paths (see the WIT for the rules).
     pub fn read_file(path: &str) -> Result<String, String> {
-        imports::read_file(path)
+        #[cfg(target_arch = "wasm32")]
+        {
+            imports::read_file(path)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Err(format!("{path}: no host to read files from outside the plugin component"))
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn log(level: LogLevel, message: &str) {
+        imports::log(level, message);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn log(level: LogLevel, message: &str) {
+        let level = match level {
+            LogLevel::Trace => "trace",
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Warn => "warn",
+            LogLevel::Error => "error",
+        };
+        NATIVE_LOG.with(|log| log.borrow_mut().push(format!("{level}: {message}")));
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    thread_local! {
+        static NATIVE_LOG: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// Native builds only (plugin unit tests): take the lines logged so far
+    /// on this thread, formatted `level: message`.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn take_logs() -> Vec<String> {
+        NATIVE_LOG.with(|log| std::mem::take(&mut *log.borrow_mut()))
     }
 }
 
@@ -180,6 +221,15 @@ macro_rules! plugin {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn native_host_keeps_log_lines() {
+        super::host::warn("a.yaml: broken");
+        super::host::debug("x");
+        assert_eq!(super::host::take_logs(), ["warn: a.yaml: broken", "debug: x"]);
+        assert!(super::host::take_logs().is_empty());
+        assert!(super::host::read_file("a.yaml").is_err());
+    }
+
     #[test]
     fn interface_version_matches_wit_package() {
         let wit = include_str!("../../wit/analyzer.wit");
