@@ -1,4 +1,9 @@
 //! Python web frameworks.
-mod flask;
+//!
+//! Adding a framework: a module next to [`flask`] (reusing [`py`]) and one
+//! entry in the `plugin!` registration below.
+
+pub mod flask;
+pub mod py;
 
 portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask]);

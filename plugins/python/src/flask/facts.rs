@@ -1,0 +1,138 @@
+//! What the map step records about one module for the link step.
+
+use portolan_plugin_sdk::Param;
+use serde::{Deserialize, Serialize};
+
+use crate::py::module::ModuleInfo;
+use crate::py::strexpr::StrExpr;
+
+/// One scanned module.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FlaskModule {
+    pub info: ModuleInfo,
+    /// The module imports from `flask` (so unknown receivers of `.route`
+    /// are taken to be Flask objects).
+    #[serde(default)]
+    pub flask: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<Obj>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<Route>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub registrations: Vec<Registration>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<Func>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<Class>,
+}
+
+impl FlaskModule {
+    /// Nothing another module or the link step could need.
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+            && self.routes.is_empty()
+            && self.registrations.is_empty()
+            && self.functions.is_empty()
+            && self.classes.is_empty()
+            && self.info.consts.is_empty()
+            && self.info.imports.is_empty()
+    }
+
+    /// Does the module define `name` as an object, class or function?
+    pub fn defines(&self, name: &str) -> bool {
+        self.objects.iter().any(|o| o.name == name)
+            || self.classes.iter().any(|c| c.name == name)
+            || self.functions.iter().any(|f| f.name == name)
+    }
+}
+
+/// A URL prefix argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Prefix {
+    /// Not given, or `None`.
+    Absent,
+    Expr(StrExpr),
+    /// Given but not understood (a call, a config lookup, …).
+    Unknown,
+}
+
+/// What a name is bound to by `name = Callee(...)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjKind {
+    /// `Flask(__name__)`.
+    App,
+    /// `Blueprint('name', __name__, url_prefix=…)`.
+    Blueprint(Prefix),
+    /// `SomeView.as_view('name')`: the dotted class name.
+    AsView(String),
+    /// An instance of another class (`Api(app)`, `Sock(app)`): its
+    /// `.route` is not Flask's.
+    Foreign,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Obj {
+    pub name: String,
+    pub kind: ObjKind,
+}
+
+/// What handles a route.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum View {
+    /// A decorated function, with the parameters its body reads.
+    Params(Vec<Param>),
+    /// A class (decorated, or `Class.as_view(...)`): dotted name as seen
+    /// from the module.
+    Class(String),
+    /// `view_func=name`: a function or an `as_view` result, resolved in link.
+    Ref(String),
+    /// No view (`add_url_rule('/', endpoint='index')`).
+    None,
+}
+
+/// A route decorator or an `add_url_rule` call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub line: u32,
+    /// Dotted receiver (`app`, `bp`, `users.bp`).
+    pub receiver: String,
+    pub rule: StrExpr,
+    /// Explicit methods, upper-case; `None` = Flask's default.
+    pub methods: Option<Vec<String>>,
+    pub view: View,
+    /// Declared with a method shortcut (`@app.get`) rather than `.route` /
+    /// `add_url_rule`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shortcut: bool,
+}
+
+/// `receiver.register_blueprint(blueprint, url_prefix=…)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Registration {
+    pub receiver: String,
+    pub blueprint: String,
+    pub prefix: Prefix,
+}
+
+/// A function whose body reads request parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Func {
+    pub name: String,
+    pub params: Vec<Param>,
+}
+
+/// A class that may be a view (`MethodView`, `View`) or a base of one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Class {
+    pub name: String,
+    /// Dotted base class names as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<String>,
+    /// A `methods = [...]` class attribute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub methods: Option<Vec<String>>,
+    /// HTTP method functions (`get`, `post`, …) and `dispatch_request`,
+    /// with the parameters their bodies read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub funcs: Vec<Func>,
+}

@@ -1,0 +1,428 @@
+//! Reduce step: resolve receivers, blueprint registrations and prefixes,
+//! view classes and constants across modules, and build the endpoints.
+//!
+//! Prefix semantics follow Flask (`sansio/blueprints.py`):
+//! - a registration's `url_prefix` overrides the blueprint's own;
+//! - a nested blueprint's prefix is `parent.rstrip('/') + '/' + child.lstrip('/')`
+//!   when both exist, else whichever exists;
+//! - a rule under a prefix is `prefix.rstrip('/') + '/' + rule.lstrip('/')`,
+//!   or the prefix itself for an empty rule (so `@bp.route('/')` under
+//!   `/users` is `/users/`).
+//!
+//! A blueprint never registered (or registered in a way we cannot follow,
+//! e.g. in a loop) keeps its own prefix.
+
+use std::collections::HashMap;
+
+use portolan_plugin_sdk::{Endpoint, Param};
+
+use super::facts::{Class, FlaskModule, ObjKind, Prefix, Route, View};
+use super::scan::HTTP_METHOD_FUNCS;
+use crate::py::project::{Binding, Project};
+
+/// Blueprint id: (module index, object index).
+type BpId = (usize, usize);
+
+/// What a receiver or view name refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Target {
+    App,
+    Blueprint(BpId),
+    AsView {
+        module: usize,
+        class: String,
+    },
+    Class {
+        module: usize,
+        index: usize,
+    },
+    Func {
+        module: usize,
+        index: usize,
+    },
+    /// An instance of some other class: not Flask's.
+    Foreign,
+    /// Outside the tree or not understood.
+    Unknown,
+}
+
+struct Linker<'a> {
+    modules: &'a [FlaskModule],
+    project: Project<'a>,
+    /// (child, parent or None for the app, registration prefix).
+    registrations: Vec<(BpId, Option<BpId>, Option<String>)>,
+    mounts: HashMap<BpId, Vec<Option<String>>>,
+}
+
+pub fn link(modules: &[FlaskModule]) -> Vec<Endpoint> {
+    let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let mut linker = Linker {
+        modules,
+        project,
+        registrations: Vec::new(),
+        mounts: HashMap::new(),
+    };
+    linker.collect_registrations();
+    let mut out = Vec::new();
+    for (m, module) in modules.iter().enumerate() {
+        for route in &module.routes {
+            linker.route_endpoints(m, route, &mut out);
+        }
+    }
+    out
+}
+
+impl Linker<'_> {
+    fn is_local(&self) -> impl Fn(usize, &str) -> bool + '_ {
+        |m: usize, name: &str| {
+            self.modules
+                .get(m)
+                .is_some_and(|module| module.defines(name))
+        }
+    }
+
+    fn eval(&self, module: usize, prefix: &Prefix) -> Option<String> {
+        match prefix {
+            Prefix::Expr(e) => self.project.eval(module, e, &self.is_local()),
+            Prefix::Absent | Prefix::Unknown => None,
+        }
+    }
+
+    fn resolve(&self, module: usize, name: &str) -> Target {
+        if name == "current_app" && self.modules.get(module).is_some_and(|m| m.flask) {
+            return Target::App;
+        }
+        match self.project.resolve(module, name, &self.is_local()) {
+            Some(Binding::Local { module, name }) => self.local(module, &name),
+            Some(Binding::External(path)) if path == "flask.current_app" => Target::App,
+            _ => Target::Unknown,
+        }
+    }
+
+    fn local(&self, m: usize, name: &str) -> Target {
+        let Some(module) = self.modules.get(m) else {
+            return Target::Unknown;
+        };
+        // Prefer Flask objects when a name is bound several times (an app
+        // made in a factory and wrapped elsewhere).
+        let objs = || {
+            module
+                .objects
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.name == name)
+        };
+        if let Some((i, _)) = objs().find(|(_, o)| matches!(o.kind, ObjKind::Blueprint(_))) {
+            return Target::Blueprint((m, i));
+        }
+        if objs().any(|(_, o)| o.kind == ObjKind::App) {
+            return Target::App;
+        }
+        if let Some((_, o)) = objs().find(|(_, o)| matches!(o.kind, ObjKind::AsView(_))) {
+            if let ObjKind::AsView(class) = &o.kind {
+                return Target::AsView {
+                    module: m,
+                    class: class.clone(),
+                };
+            }
+        }
+        if let Some(index) = module.classes.iter().position(|c| c.name == name) {
+            return Target::Class { module: m, index };
+        }
+        if let Some(index) = module.functions.iter().position(|f| f.name == name) {
+            return Target::Func { module: m, index };
+        }
+        if objs().next().is_some() {
+            return Target::Foreign;
+        }
+        Target::Unknown
+    }
+
+    fn collect_registrations(&mut self) {
+        let mut regs = Vec::new();
+        for (m, module) in self.modules.iter().enumerate() {
+            for reg in &module.registrations {
+                let Target::Blueprint(child) = self.resolve(m, &reg.blueprint) else {
+                    continue;
+                };
+                let parent = match self.resolve(m, &reg.receiver) {
+                    Target::Blueprint(p) => Some(p),
+                    _ => None,
+                };
+                regs.push((child, parent, self.eval(m, &reg.prefix)));
+            }
+        }
+        self.registrations = regs;
+    }
+
+    fn own_prefix(&self, bp: BpId) -> Option<String> {
+        let obj = self.modules.get(bp.0)?.objects.get(bp.1)?;
+        match &obj.kind {
+            ObjKind::Blueprint(prefix) => self.eval(bp.0, prefix),
+            _ => None,
+        }
+    }
+
+    /// Every effective URL prefix of a blueprint (`None` = no prefix).
+    fn mounts(&mut self, bp: BpId, visiting: &mut Vec<BpId>) -> Vec<Option<String>> {
+        if let Some(m) = self.mounts.get(&bp) {
+            return m.clone();
+        }
+        if visiting.contains(&bp) || visiting.len() > 32 {
+            return Vec::new();
+        }
+        visiting.push(bp);
+        let own = self.own_prefix(bp);
+        let regs: Vec<_> = self
+            .registrations
+            .iter()
+            .filter(|r| r.0 == bp)
+            .cloned()
+            .collect();
+        let mut out: Vec<Option<String>> = Vec::new();
+        for (_, parent, reg_prefix) in &regs {
+            let prefix = reg_prefix.clone().or_else(|| own.clone());
+            match parent {
+                None => push_unique(&mut out, prefix),
+                Some(p) => {
+                    for parent_prefix in self.mounts(*p, visiting) {
+                        push_unique(&mut out, nest(parent_prefix.as_deref(), prefix.as_deref()));
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push(own);
+        }
+        visiting.pop();
+        self.mounts.insert(bp, out.clone());
+        out
+    }
+
+    fn route_endpoints(&mut self, m: usize, route: &Route, out: &mut Vec<Endpoint>) {
+        let Some(module) = self.modules.get(m) else {
+            return;
+        };
+        let mounts = match self.resolve(m, &route.receiver) {
+            Target::App => vec![None],
+            Target::Blueprint(bp) => self.mounts(bp, &mut Vec::new()),
+            Target::Unknown if module.flask || looks_like_flask_object(&route.receiver, route) => {
+                vec![None]
+            }
+            _ => return,
+        };
+        let Some(rule) = self.project.eval(m, &route.rule, &self.is_local()) else {
+            return;
+        };
+        let handlers = self.handlers(m, route);
+        for mount in mounts {
+            let url = apply_prefix(mount.as_deref(), &rule);
+            for (method, params) in &handlers {
+                out.push(
+                    Endpoint::new(method, url.clone())
+                        .at_path(module.info.path.clone(), route.line)
+                        .params(params.iter().cloned()),
+                );
+            }
+        }
+    }
+
+    /// (method, params) for each method the route serves.
+    fn handlers(&self, m: usize, route: &Route) -> Vec<(String, Vec<Param>)> {
+        let explicit = route.methods.as_deref();
+        let simple = |params: &[Param]| -> Vec<(String, Vec<Param>)> {
+            let methods = explicit.map_or_else(|| vec!["GET".to_string()], <[String]>::to_vec);
+            methods
+                .into_iter()
+                .map(|method| (method, params.to_vec()))
+                .collect()
+        };
+        match &route.view {
+            View::Params(params) => simple(params),
+            View::None => simple(&[]),
+            View::Class(name) => match self.resolve(m, name) {
+                Target::Class { module, index } => self.class_handlers(module, index, explicit),
+                _ => simple(&[]),
+            },
+            View::Ref(name) => match self.resolve(m, name) {
+                Target::Func { module, index } => {
+                    let params = self
+                        .modules
+                        .get(module)
+                        .and_then(|md| md.functions.get(index))
+                        .map(|f| f.params.clone())
+                        .unwrap_or_default();
+                    simple(&params)
+                }
+                Target::AsView { module, class } => match self.resolve(module, &class) {
+                    Target::Class { module, index } => self.class_handlers(module, index, explicit),
+                    _ => simple(&[]),
+                },
+                _ => simple(&[]),
+            },
+        }
+    }
+
+    /// The class and its ancestors, nearest first, plus whether a
+    /// `MethodView` / plain `View` base was seen outside the tree.
+    fn ancestry(&self, module: usize, index: usize) -> (Vec<&Class>, ViewFlavor) {
+        let mut chain: Vec<&Class> = Vec::new();
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        let mut flavor = ViewFlavor::Unknown;
+        let mut stack = vec![(module, index)];
+        while let Some((m, i)) = stack.pop() {
+            if seen.contains(&(m, i)) || seen.len() > 32 {
+                continue;
+            }
+            seen.push((m, i));
+            let Some(class) = self.modules.get(m).and_then(|md| md.classes.get(i)) else {
+                continue;
+            };
+            chain.push(class);
+            let mut parents = Vec::new();
+            for base in &class.bases {
+                match self.resolve(m, base) {
+                    Target::Class { module, index } => parents.push((module, index)),
+                    _ => {
+                        let last = base.rsplit('.').next().unwrap_or(base);
+                        if last == "MethodView" {
+                            flavor = ViewFlavor::MethodView;
+                        } else if last == "View" && flavor == ViewFlavor::Unknown {
+                            flavor = ViewFlavor::View;
+                        }
+                    }
+                }
+            }
+            // Depth-first, left base first.
+            stack.extend(parents.into_iter().rev());
+        }
+        (chain, flavor)
+    }
+
+    fn class_handlers(
+        &self,
+        module: usize,
+        index: usize,
+        explicit: Option<&[String]>,
+    ) -> Vec<(String, Vec<Param>)> {
+        let (chain, flavor) = self.ancestry(module, index);
+        let func = |name: &str| {
+            chain
+                .iter()
+                .find_map(|c| c.funcs.iter().find(|f| f.name == name))
+        };
+        let attr = chain.iter().find_map(|c| c.methods.clone());
+        let dispatching = flavor != ViewFlavor::View;
+        let methods: Vec<String> = match (explicit, attr) {
+            (Some(e), _) => e.to_vec(),
+            (None, Some(a)) => a,
+            (None, None) if dispatching => HTTP_METHOD_FUNCS
+                .iter()
+                .filter(|f| func(f).is_some())
+                .map(|f| f.to_ascii_uppercase())
+                .collect(),
+            (None, None) => Vec::new(),
+        };
+        let methods = if methods.is_empty() {
+            vec!["GET".to_string()]
+        } else {
+            methods
+        };
+        methods
+            .into_iter()
+            .map(|method| {
+                let lower = method.to_ascii_lowercase();
+                let f = if dispatching {
+                    func(&lower)
+                        .or_else(|| (lower == "head").then(|| func("get")).flatten())
+                        .or_else(|| func("dispatch_request"))
+                } else {
+                    func("dispatch_request")
+                };
+                (method, f.map(|f| f.params.clone()).unwrap_or_default())
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ViewFlavor {
+    /// Dispatches to `get`, `post`, … (`MethodView`).
+    MethodView,
+    /// Calls `dispatch_request` for every method (`View`).
+    View,
+    Unknown,
+}
+
+fn push_unique(out: &mut Vec<Option<String>>, prefix: Option<String>) {
+    if !out.contains(&prefix) {
+        out.push(prefix);
+    }
+}
+
+/// Nested blueprint prefix (Flask's `Blueprint.register`).
+fn nest(parent: Option<&str>, child: Option<&str>) -> Option<String> {
+    match (parent, child) {
+        (Some(p), Some(c)) => Some(format!(
+            "{}/{}",
+            p.trim_end_matches('/'),
+            c.trim_start_matches('/')
+        )),
+        (None, Some(c)) => Some(c.to_string()),
+        (Some(p), None) => Some(p.to_string()),
+        (None, None) => None,
+    }
+}
+
+/// A rule under a prefix (Flask's `BlueprintSetupState.add_url_rule`).
+pub fn apply_prefix(prefix: Option<&str>, rule: &str) -> String {
+    let url = match prefix {
+        Some(p) if !rule.is_empty() => format!(
+            "{}/{}",
+            p.trim_end_matches('/'),
+            rule.trim_start_matches('/')
+        ),
+        Some(p) => p.to_string(),
+        None => rule.to_string(),
+    };
+    if url.starts_with('/') {
+        url
+    } else {
+        format!("/{url}")
+    }
+}
+
+/// An unresolved receiver in a module that does not import flask (routes
+/// registered by `def init_routes(app): @app.route(...)`): accepted for
+/// `.route` / `add_url_rule` (not the `@x.get` shortcuts, which other
+/// frameworks share) when the name reads like a Flask object.
+fn looks_like_flask_object(receiver: &str, route: &Route) -> bool {
+    let last = receiver.rsplit('.').next().unwrap_or(receiver);
+    !route.shortcut
+        && (matches!(last, "app" | "application" | "bp" | "blueprint" | "blp")
+            || last.ends_with("_bp")
+            || last.ends_with("_blueprint")
+            || last.ends_with("_app"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flask_prefix_rules() {
+        assert_eq!(apply_prefix(Some("/users"), "/"), "/users/");
+        assert_eq!(
+            apply_prefix(Some("/users/"), "/<int:id>"),
+            "/users/<int:id>"
+        );
+        assert_eq!(apply_prefix(Some("/users"), ""), "/users");
+        assert_eq!(apply_prefix(None, "/x"), "/x");
+        assert_eq!(apply_prefix(Some(""), "x"), "/x");
+        assert_eq!(apply_prefix(None, ""), "/");
+        assert_eq!(nest(Some("/api/"), Some("/v1")), Some("/api/v1".into()));
+        assert_eq!(nest(None, Some("/v1")), Some("/v1".into()));
+        assert_eq!(nest(Some("/api"), None), Some("/api".into()));
+        assert_eq!(nest(None, None), None);
+    }
+}

@@ -1,0 +1,57 @@
+//! Flask (`python_flask`).
+//!
+//! Routes: `@app.route(rule, methods=[...])` and `@x.get/post/put/patch/delete`
+//! decorators on any Flask or Blueprint object, `x.add_url_rule(rule,
+//! endpoint, view_func, methods=[...])` including `View.as_view()` /
+//! `MethodView.as_view()` classes (one endpoint per method the class
+//! serves, with the parameters its method functions read), blueprints with
+//! `url_prefix` registered (and nested) anywhere in the tree, and rules
+//! built from constants (also imported ones), concatenation and f-strings.
+//!
+//! The map step ([`scan`]) records one [`facts::FlaskModule`] per module;
+//! every endpoint is built in the link step ([`link`]), where receivers,
+//! imports, prefixes and view classes can be resolved across files.
+//!
+//! Parameters are those the handler body reads from `request` (see
+//! [`crate::py::request`]). A handler that branches on `request.method`
+//! gets all its parameters on every method it serves: telling which branch
+//! reads what would need control flow analysis, and over-reporting a
+//! parameter is cheaper for a reviewer than missing one.
+
+pub mod facts;
+pub mod link;
+pub mod scan;
+
+use portolan_plugin_sdk::prelude::*;
+
+pub struct Flask;
+
+impl Analyzer for Flask {
+    fn tech(&self) -> Tech {
+        Tech::new("python_flask", "Python", "Flask")
+            .aliases(["flask", "python-flask"])
+            .files(["*.py"])
+            .detect(
+                Detect::files(["*.py"])
+                    .regex([r"^\s*(from\s+flask\b.*\bimport\b|import\s+flask\b)"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        let module = scan::scan(file);
+        if !module.is_empty() {
+            out.fact(&module);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<facts::FlaskModule> = facts.all();
+        Ok(link::link(&modules))
+    }
+}
+
+#[cfg(test)]
+mod tests;

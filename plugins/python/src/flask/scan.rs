@@ -1,0 +1,314 @@
+//! Map step: read one module into a [`FlaskModule`].
+
+use portolan_plugin_sdk::{Code, Param, SourceFile};
+use std::ops::Range;
+
+use super::facts::{Class, FlaskModule, Func, Obj, ObjKind, Prefix, Registration, Route, View};
+use crate::py::call::{call_at, dotted_at, dotted_before, string_list, Call};
+use crate::py::lines::{logical_lines, LogicalLine};
+use crate::py::module::{assignment_target, ModuleInfo};
+use crate::py::outline::{outline, Def, DefKind};
+use crate::py::request::request_params;
+use crate::py::strexpr::{StrExpr, MAX_DEPTH};
+
+/// Functions a `MethodView` dispatches to (Flask's `http_method_funcs`).
+pub const HTTP_METHOD_FUNCS: [&str; 8] = [
+    "get", "post", "put", "patch", "delete", "head", "options", "trace",
+];
+
+/// Route decorator shortcuts (`@app.get`) and their method.
+fn shortcut(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "get" => "GET",
+        "post" => "POST",
+        "put" => "PUT",
+        "patch" => "PATCH",
+        "delete" => "DELETE",
+        _ => return None,
+    })
+}
+
+/// Read one module. Test files must be filtered out by the caller.
+pub fn scan(file: &SourceFile) -> FlaskModule {
+    let code = file.python();
+    let lines = logical_lines(&code);
+    let info = ModuleInfo::parse(&file.path, &code, &lines);
+    let defs = outline(&code, &lines);
+    let mut request_names = vec!["request".to_string()];
+    request_names.extend(
+        info.names_for("flask", "request")
+            .into_iter()
+            .filter(|n| n != "request"),
+    );
+    let key = |e: &StrExpr| e.resolve(&mut |n| local_const(&info, n, 0));
+    let params = |body: Range<usize>| request_params(&code, body, &request_names, &key);
+
+    let mut module = FlaskModule {
+        flask: info.imports_from("flask"),
+        objects: objects(&code, &lines),
+        ..FlaskModule::default()
+    };
+
+    for (i, def) in defs.iter().enumerate() {
+        for deco in &def.decorators {
+            let Some(call) = &deco.call else { continue };
+            let Some(route) = decorator_route(&code, call, def, &params) else {
+                continue;
+            };
+            module.routes.push(Route {
+                line: file.line_of(deco.at),
+                ..route
+            });
+        }
+        match def.kind {
+            DefKind::Function => {
+                let in_class = def
+                    .parent
+                    .and_then(|p| defs.get(p))
+                    .is_some_and(|p| p.kind == DefKind::Class);
+                if !in_class {
+                    let params = params(def.body.clone());
+                    if !params.is_empty() {
+                        module.functions.push(Func {
+                            name: def.name.clone(),
+                            params,
+                        });
+                    }
+                }
+            }
+            DefKind::Class => {
+                if let Some(class) = class_fact(&code, &lines, &defs, i, &params) {
+                    module.classes.push(class);
+                }
+            }
+        }
+    }
+
+    for at in code.find_all(".add_url_rule(") {
+        let Some(call) = method_call(&code, at) else {
+            continue;
+        };
+        let Some(route) = add_url_rule(&code, &call) else {
+            continue;
+        };
+        module.routes.push(Route {
+            line: file.line_of(call.start),
+            ..route
+        });
+    }
+
+    for at in code.find_all(".register_blueprint(") {
+        let Some(call) = method_call(&code, at) else {
+            continue;
+        };
+        let Some(receiver) = call.receiver() else {
+            continue;
+        };
+        let Some(bp) = call
+            .arg(0, "blueprint")
+            .and_then(|r| whole_dotted(&code, r))
+        else {
+            continue;
+        };
+        module.registrations.push(Registration {
+            receiver: receiver.to_string(),
+            blueprint: bp,
+            prefix: prefix_arg(&code, call.keyword("url_prefix")),
+        });
+    }
+
+    module.info = info;
+    module
+}
+
+/// A constant of this module only (for parameter names in the map step).
+fn local_const(info: &ModuleInfo, name: &str, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    info.constant(name)?
+        .value
+        .resolve(&mut |n| local_const(info, n, depth + 1))
+}
+
+/// The call `receiver.method(...)` whose `.method(` is at `dot`.
+fn method_call(code: &Code<'_>, dot: usize) -> Option<Call> {
+    let (_, start) = dotted_before(code, dot)?;
+    call_at(code, start)
+}
+
+/// The value at `range` when it is exactly a dotted name.
+fn whole_dotted(code: &Code<'_>, range: Range<usize>) -> Option<String> {
+    let (name, r) = dotted_at(code, range.start)?;
+    (r.end == range.end).then_some(name)
+}
+
+/// A `url_prefix=` value.
+fn prefix_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Prefix {
+    match value {
+        None => Prefix::Absent,
+        Some(r) if code.slice(r.clone()) == "None" => Prefix::Absent,
+        Some(r) => StrExpr::parse(code, r).map_or(Prefix::Unknown, Prefix::Expr),
+    }
+}
+
+/// `methods=[...]`, upper-cased and deduplicated; `None` when absent or
+/// not a literal list.
+fn methods_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Option<Vec<String>> {
+    let list = string_list(code, value?)?;
+    let mut out: Vec<String> = Vec::new();
+    for m in list {
+        let m = m.trim().to_ascii_uppercase();
+        if !m.is_empty() && !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Assignments `name = Callee(...)` anywhere in the file that make Flask
+/// apps, blueprints, `as_view` results, or instances of other classes.
+fn objects(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<Obj> {
+    let mut out = Vec::new();
+    for line in lines {
+        let Some((name, value)) = assignment_target(code, line) else {
+            continue;
+        };
+        let Some(call) = call_at(code, value) else {
+            continue;
+        };
+        if code.skip_ws(call.close + 1) < line.end {
+            // `x = Flask(__name__).something` or `x = f(...) or g`.
+            continue;
+        }
+        let method = call.method();
+        let kind = match method {
+            "Flask" | "APIFlask" => ObjKind::App,
+            "Blueprint" | "APIBlueprint" => {
+                ObjKind::Blueprint(prefix_arg(code, call.arg(5, "url_prefix")))
+            }
+            "as_view" => match call.receiver() {
+                Some(class) => ObjKind::AsView(class.to_string()),
+                None => continue,
+            },
+            m if m.starts_with(|c: char| c.is_ascii_uppercase()) => ObjKind::Foreign,
+            _ => continue,
+        };
+        out.push(Obj { name, kind });
+    }
+    out
+}
+
+/// A route from a decorator call on `def`, line unset.
+fn decorator_route(
+    code: &Code<'_>,
+    call: &Call,
+    def: &Def,
+    params: &dyn Fn(Range<usize>) -> Vec<Param>,
+) -> Option<Route> {
+    let receiver = call.receiver()?;
+    let method = call.method();
+    let methods = if method == "route" {
+        methods_arg(code, call.keyword("methods"))
+    } else {
+        Some(vec![shortcut(method)?.to_string()])
+    };
+    let rule = StrExpr::parse(code, call.arg(0, "rule")?)?;
+    let view = match def.kind {
+        DefKind::Function => View::Params(params(def.body.clone())),
+        DefKind::Class => View::Class(def.name.clone()),
+    };
+    Some(Route {
+        line: 0,
+        receiver: receiver.to_string(),
+        rule,
+        methods,
+        view,
+        shortcut: method != "route",
+    })
+}
+
+/// `recv.add_url_rule(rule, endpoint=None, view_func=None, **options)`.
+fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
+    let receiver = call.receiver()?;
+    let rule = StrExpr::parse(code, call.arg(0, "rule")?)?;
+    let view = match call.arg(2, "view_func") {
+        None => View::None,
+        Some(r) => match whole_dotted(code, r.clone()) {
+            Some(name) => View::Ref(name),
+            None => match call_at(code, r.start) {
+                Some(c) if c.method() == "as_view" && code.skip_ws(c.close + 1) >= r.end => {
+                    match c.receiver() {
+                        Some(class) => View::Class(class.to_string()),
+                        None => View::None,
+                    }
+                }
+                _ => View::None,
+            },
+        },
+    };
+    Some(Route {
+        line: 0,
+        receiver: receiver.to_string(),
+        rule,
+        methods: methods_arg(code, call.keyword("methods")),
+        view,
+        shortcut: false,
+    })
+}
+
+/// A class that could be a view or a view's base.
+fn class_fact(
+    code: &Code<'_>,
+    lines: &[LogicalLine],
+    defs: &[Def],
+    index: usize,
+    params: &dyn Fn(Range<usize>) -> Vec<Param>,
+) -> Option<Class> {
+    let class = defs.get(index)?;
+    let bases: Vec<String> = class
+        .open_paren
+        .map(|open| {
+            crate::py::call::split_args(code, open)
+                .into_iter()
+                .filter(|a| a.name.is_none() && !a.star)
+                .filter_map(|a| whole_dotted(code, a.value))
+                .filter(|b| b != "object")
+                .collect()
+        })
+        .unwrap_or_default();
+    let funcs: Vec<Func> = defs
+        .iter()
+        .filter(|d| d.is_child_of(index) && d.kind == DefKind::Function)
+        .filter(|d| HTTP_METHOD_FUNCS.contains(&d.name.as_str()) || d.name == "dispatch_request")
+        .map(|d| Func {
+            name: d.name.clone(),
+            params: params(d.body.clone()),
+        })
+        .collect();
+    // `methods = [...]` directly in the class body.
+    let first = lines.partition_point(|l| l.start < class.body.start);
+    let body_lines: Vec<&LogicalLine> = lines[first..]
+        .iter()
+        .take_while(|l| l.end <= class.body.end)
+        .filter(|l| l.indent > class.indent)
+        .collect();
+    let body_indent = body_lines.iter().map(|l| l.indent).min();
+    let methods = body_lines
+        .iter()
+        .filter(|l| Some(l.indent) == body_indent)
+        .filter_map(|l| {
+            let (name, value) = assignment_target(code, l)?;
+            (name == "methods").then(|| methods_arg(code, Some(value..l.end)))?
+        })
+        .next_back();
+    if bases.is_empty() && funcs.is_empty() && methods.is_none() {
+        return None;
+    }
+    Some(Class {
+        name: class.name.clone(),
+        bases,
+        methods,
+        funcs,
+    })
+}

@@ -1,0 +1,19 @@
+//! Python source helpers shared by the Python framework analyzers.
+//!
+//! - [`lines`]: logical lines (brackets, backslashes, multi-line strings)
+//!   and indentation blocks;
+//! - [`outline`]: defs and classes with decorators and bodies;
+//! - [`call`]: dotted names, call arguments, string lists;
+//! - [`strexpr`]: string expressions (`API + '/x'`, `f"{API}/x"`) kept
+//!   symbolic until link;
+//! - [`module`]: a module's imports and string constants (serialisable);
+//! - [`project`]: cross-module name resolution for `link`;
+//! - [`request`]: parameters read from a Werkzeug-style `request`.
+
+pub mod call;
+pub mod lines;
+pub mod module;
+pub mod outline;
+pub mod project;
+pub mod request;
+pub mod strexpr;
