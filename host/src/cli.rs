@@ -12,6 +12,7 @@ use clap::{ArgAction, Args, Parser, Subcommand};
     long_about = None,
     args_conflicts_with_subcommands = true,
     disable_version_flag = true,
+    propagate_version = true,
     after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com --include-path\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed."
 )]
 pub struct Cli {

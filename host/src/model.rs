@@ -17,20 +17,6 @@ pub enum ParamType {
     File,
 }
 
-impl ParamType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ParamType::Query => "query",
-            ParamType::Json => "json",
-            ParamType::Form => "form",
-            ParamType::Header => "header",
-            ParamType::Cookie => "cookie",
-            ParamType::Path => "path",
-            ParamType::File => "file",
-        }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tag {
     pub name: String,
@@ -170,6 +156,7 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
+    #[cfg(test)]
     pub fn new(method: &str, url: &str) -> Self {
         Endpoint {
             url: url.to_string(),
@@ -185,10 +172,6 @@ impl Endpoint {
 
     pub fn is_websocket(&self) -> bool {
         self.protocol == "ws"
-    }
-
-    pub fn has_tag(&self, name: &str) -> bool {
-        self.tags.iter().any(|t| t.name == name)
     }
 }
 

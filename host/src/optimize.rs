@@ -28,7 +28,7 @@ pub struct Options<'a> {
 
 pub fn optimize(endpoints: Vec<Endpoint>, opts: &Options) -> Vec<Endpoint> {
     let mut list: Vec<Endpoint> = endpoints.into_iter().filter_map(normalize).collect();
-    list.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+    list.sort_by_key(sort_key);
     let mut merged = merge(list);
     for e in &mut merged {
         if let Some(base) = opts.base_url {
@@ -74,10 +74,7 @@ pub fn normalize_url(url: &str) -> String {
     } else {
         ("", url)
     };
-    let (path, query) = match rest.find(['?', '#']) {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, ""),
-    };
+    let (path, query) = split_query(rest);
     let mut out = String::with_capacity(url.len() + 1);
     out.push_str(prefix);
     if prefix.is_empty() && !path.starts_with('/') {
@@ -93,6 +90,37 @@ pub fn normalize_url(url: &str) -> String {
     }
     out.push_str(query);
     out
+}
+
+/// Split a URL at its query (`?`) or fragment (`#`). A `?` inside `{…}` or
+/// `<…>` (`{id?}`) or right after a `:name` segment (Express's optional
+/// `:name?`) belongs to the path.
+pub fn split_query(url: &str) -> (&str, &str) {
+    let bytes = url.as_bytes();
+    let mut depth = 0i32;
+    let mut seg_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' | b'<' | b'(' => depth += 1,
+            b'}' | b'>' | b')' => depth -= 1,
+            b'/' => seg_start = i + 1,
+            b'#' if depth <= 0 => return (&url[..i], &url[i..]),
+            b'?' if depth <= 0 => {
+                let seg = &url[seg_start..i];
+                let optional_param = seg.len() > 1
+                    && seg.starts_with(':')
+                    && seg[1..]
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    && matches!(bytes.get(i + 1), None | Some(b'/'));
+                if !optional_param {
+                    return (&url[..i], &url[i..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    (url, "")
 }
 
 fn sort_key(e: &Endpoint) -> (bool, String, u32, String, String, String) {
@@ -181,7 +209,7 @@ pub fn join_base(base: &str, url: &str) -> String {
 
 /// Names of the path placeholders in a URL, in order.
 pub fn path_placeholders(url: &str) -> Vec<String> {
-    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let (path, _) = split_query(url);
     let path = if is_absolute(path) {
         let i = path.find("://").map_or(0, |i| i + 3);
         path[i..].find('/').map_or("", |j| &path[i + j..])
@@ -368,6 +396,9 @@ mod tests {
             vec!["id", "opt", "n"]
         );
         assert_eq!(path_placeholders("/files/*path"), vec!["path"]);
+        assert_eq!(path_placeholders("/a/{id?}/:x?"), vec!["id", "x"]);
+        assert_eq!(split_query("/a/:x?/b?q=1"), ("/a/:x?/b", "?q=1"));
+        assert_eq!(split_query("/a?:x"), ("/a", "?:x"));
         assert_eq!(path_placeholders("/a/{b}.{c}?q={d}"), vec!["b", "c"]);
         assert_eq!(path_placeholders("http://h:8080/a/{id}"), vec!["id"]);
     }

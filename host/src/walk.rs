@@ -129,8 +129,6 @@ pub struct SourceFile {
     pub relative: String,
     /// Base display path joined with `relative`.
     pub display: String,
-    /// Path on disk.
-    pub disk: PathBuf,
     /// Content, UTF-8 (invalid bytes replaced).
     pub content: String,
 }
@@ -289,7 +287,6 @@ where
                                 base: base_idx,
                                 relative,
                                 display,
-                                disk: path.to_path_buf(),
                                 content,
                             };
                             if let Ok(mut v) = kept.lock() {

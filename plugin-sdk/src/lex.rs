@@ -43,7 +43,7 @@ impl Syntax {
         line_comments: &[],
         block_comments: &[],
         nested_block_comments: false,
-        quotes: &[b'"', b'\''],
+        quotes: b"\"'",
         triple_quotes: false,
         prefixes: &[],
         char_literals: false,
@@ -66,7 +66,7 @@ impl Syntax {
     pub const JAVASCRIPT: Syntax = Syntax {
         line_comments: &["//"],
         block_comments: &[("/*", "*/")],
-        quotes: &[b'"', b'\'', b'`'],
+        quotes: b"\"'`",
         dollar_brace_in_backtick: true,
         ..Syntax::BASE
     };
@@ -88,7 +88,7 @@ impl Syntax {
     pub const GO: Syntax = Syntax {
         line_comments: &["//"],
         block_comments: &[("/*", "*/")],
-        quotes: &[b'"', b'\'', b'`'],
+        quotes: b"\"'`",
         raw_backtick: true,
         char_literals: true,
         ..Syntax::BASE
@@ -98,7 +98,7 @@ impl Syntax {
         line_comments: &["//"],
         block_comments: &[("/*", "*/")],
         nested_block_comments: true,
-        quotes: &[b'"', b'\''],
+        quotes: b"\"'",
         prefixes: b"b",
         char_literals: true,
         rust_raw: true,
@@ -375,7 +375,10 @@ impl<'a> Code<'a> {
 
     /// If the argument at `range` is `name=value` / `name: value` (keyword
     /// argument or object property), return the name and the value range.
-    pub fn keyword_arg(&self, range: std::ops::Range<usize>) -> Option<(&str, std::ops::Range<usize>)> {
+    pub fn keyword_arg(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> Option<(&str, std::ops::Range<usize>)> {
         let text = self.slice(range.clone());
         let bytes = text.as_bytes();
         let mut i = 0;
@@ -475,7 +478,8 @@ fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
         }
         if let Some(lc) = syn.line_comments.iter().find(|lc| starts(bytes, i, lc)) {
             // `#` in PHP attributes `#[Route(...)]` is code, not a comment.
-            let php_attribute = *lc == "#" && syn.line_comments.contains(&"//") && bytes.get(i + 1) == Some(&b'[');
+            let php_attribute =
+                *lc == "#" && syn.line_comments.contains(&"//") && bytes.get(i + 1) == Some(&b'[');
             if !php_attribute {
                 let end = line_end(bytes, i);
                 mark(&mut class, i, end, Class::Comment);
@@ -496,11 +500,15 @@ fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
             while j < bytes.len() && j - i < 2 && syn.prefixes.contains(&bytes[j]) {
                 j += 1;
             }
-            if syn.rust_raw && bytes.get(j) == Some(&b'r') && matches!(bytes.get(j + 1), Some(b'"') | Some(b'#')) {
+            if syn.rust_raw
+                && bytes.get(j) == Some(&b'r')
+                && matches!(bytes.get(j + 1), Some(b'"') | Some(b'#'))
+            {
                 j += 1;
             }
         }
-        let verbatim = syn.verbatim_at && bytes.get(j) == Some(&b'@') && bytes.get(j + 1) == Some(&b'"');
+        let verbatim =
+            syn.verbatim_at && bytes.get(j) == Some(&b'@') && bytes.get(j + 1) == Some(&b'"');
         let quote = j < bytes.len() && syn.quotes.contains(&bytes[j]);
         let rust_raw = syn.rust_raw && j > i && bytes.get(j) == Some(&b'#');
         if verbatim || quote || rust_raw {
@@ -610,7 +618,11 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
         }
         return (bytes.get(k) == Some(&b'\'')).then_some((q, k + 1 - i));
     }
-    if syn.triple_quotes && (q == b'"' || q == b'\'') && bytes.get(i + 1) == Some(&q) && bytes.get(i + 2) == Some(&q) {
+    if syn.triple_quotes
+        && (q == b'"' || q == b'\'')
+        && bytes.get(i + 1) == Some(&q)
+        && bytes.get(i + 2) == Some(&q)
+    {
         let closing = [q, q, q];
         let mut k = i + 3;
         while k < bytes.len() {
@@ -633,7 +645,9 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
     let raw = q == b'`' && syn.raw_backtick;
     let interp_dollar = q == b'`' && syn.dollar_brace_in_backtick;
     let interp_hash = q == b'"' && syn.hash_brace_in_double;
-    let multiline = q == b'`' || syn.hash_brace_in_double || syn.line_comments.contains(&"#") && !syn.triple_quotes;
+    let multiline = q == b'`'
+        || syn.hash_brace_in_double
+        || syn.line_comments.contains(&"#") && !syn.triple_quotes;
     let mut k = i + 1;
     while k < bytes.len() {
         let b = bytes[k];
@@ -648,7 +662,9 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
             // Unterminated single-line literal: stop at the line end.
             return Some((q, k - i));
         }
-        if (interp_dollar && b == b'$' || interp_hash && b == b'#') && bytes.get(k + 1) == Some(&b'{') {
+        if (interp_dollar && b == b'$' || interp_hash && b == b'#')
+            && bytes.get(k + 1) == Some(&b'{')
+        {
             k = skip_interpolation(bytes, k + 1, syn);
             continue;
         }
@@ -697,7 +713,9 @@ fn decode_literal(raw: &str, start: usize, syn: &Syntax) -> StringLit {
     let mut i = 0;
     let mut is_raw = false;
     let mut interpolated = false;
-    while i < bytes.len() && (syn.prefixes.contains(&bytes[i]) || (syn.rust_raw && bytes[i] == b'r')) {
+    while i < bytes.len()
+        && (syn.prefixes.contains(&bytes[i]) || (syn.rust_raw && bytes[i] == b'r'))
+    {
         match bytes[i] {
             b'r' | b'R' => is_raw = true,
             b'f' | b'F' => interpolated = true,
@@ -710,7 +728,9 @@ fn decode_literal(raw: &str, start: usize, syn: &Syntax) -> StringLit {
         is_raw = true;
         let _ = rest;
         (2, 1, b'@')
-    } else if body_and_quotes.starts_with('#') || (is_raw && syn.rust_raw && body_and_quotes.starts_with('"')) {
+    } else if body_and_quotes.starts_with('#')
+        || (is_raw && syn.rust_raw && body_and_quotes.starts_with('"'))
+    {
         let hashes = body_and_quotes.bytes().take_while(|b| *b == b'#').count();
         is_raw = true;
         (hashes + 1, hashes + 1, b'r')
@@ -733,13 +753,21 @@ fn decode_literal(raw: &str, start: usize, syn: &Syntax) -> StringLit {
     if kind == b'"' && syn.hash_brace_in_double && body_and_quotes.contains("#{") {
         interpolated = true;
     }
-    let inner_end = body_and_quotes.len().saturating_sub(close_len).max(open_len.min(body_and_quotes.len()));
+    let inner_end = body_and_quotes
+        .len()
+        .saturating_sub(close_len)
+        .max(open_len.min(body_and_quotes.len()));
     let closed = body_and_quotes.len() >= open_len + close_len
-        && body_and_quotes.as_bytes().last().is_some_and(|b| *b == b'"' || *b == b'\'' || *b == b'`' || *b == b'#');
+        && body_and_quotes
+            .as_bytes()
+            .last()
+            .is_some_and(|b| *b == b'"' || *b == b'\'' || *b == b'`' || *b == b'#');
     let inner = if closed {
         body_and_quotes.get(open_len..inner_end).unwrap_or("")
     } else {
-        body_and_quotes.get(open_len.min(body_and_quotes.len())..).unwrap_or("")
+        body_and_quotes
+            .get(open_len.min(body_and_quotes.len())..)
+            .unwrap_or("")
     };
     let value = if kind == b'@' {
         inner.replace("\"\"", "\"")
@@ -837,7 +865,11 @@ mod tests {
     #[test]
     fn python_prefixes_and_escapes() {
         let code = Code::new(r#"a(r"\d+", f"/u/{x}", 'it\'s', b"x")"#, Syntax::PYTHON);
-        let strs: Vec<_> = code.strings().into_iter().map(|s| (s.value, s.interpolated)).collect();
+        let strs: Vec<_> = code
+            .strings()
+            .into_iter()
+            .map(|s| (s.value, s.interpolated))
+            .collect();
         assert_eq!(
             strs,
             vec![
@@ -855,7 +887,10 @@ mod tests {
         let code = Code::new(src, Syntax::PYTHON);
         let args = code.args(5);
         let texts: Vec<_> = args.iter().map(|r| code.slice(r.clone())).collect();
-        assert_eq!(texts, vec!["'/a'", "methods=['GET', 'POST']", "defaults={'a': (1, 2)}"]);
+        assert_eq!(
+            texts,
+            vec!["'/a'", "methods=['GET', 'POST']", "defaults={'a': (1, 2)}"]
+        );
         let (name, value) = code.keyword_arg(args[1].clone()).unwrap();
         assert_eq!(name, "methods");
         assert_eq!(code.slice(value), "['GET', 'POST']");

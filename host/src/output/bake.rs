@@ -9,7 +9,6 @@ pub struct Baked {
     /// Compact JSON object of json params, or `a=1&b=2` for form/file params
     /// (json wins when both exist), or `None`.
     pub body: Option<String>,
-    pub body_is_json: bool,
     /// (name, value) of header params.
     pub headers: Vec<(String, String)>,
     /// (name, value) of cookie params.
@@ -37,20 +36,20 @@ pub fn bake(e: &Endpoint) -> Baked {
         .iter()
         .filter(|p| matches!(p.param_type, ParamType::Form | ParamType::File))
         .collect();
-    let (body, body_is_json) = if !json.is_empty() {
+    let body = if !json.is_empty() {
         let mut map = serde_json::Map::new();
         for p in json {
             map.insert(p.name.clone(), serde_json::Value::String(p.value.clone()));
         }
-        (Some(serde_json::Value::Object(map).to_string()), true)
+        Some(serde_json::Value::Object(map).to_string())
     } else if !form.is_empty() {
         let pairs: Vec<String> = form
             .iter()
             .map(|p| format!("{}={}", p.name, p.value))
             .collect();
-        (Some(pairs.join("&")), false)
+        Some(pairs.join("&"))
     } else {
-        (None, false)
+        None
     };
     let pairs = |t: ParamType| -> Vec<(String, String)> {
         e.params
@@ -62,7 +61,6 @@ pub fn bake(e: &Endpoint) -> Baked {
     Baked {
         url,
         body,
-        body_is_json,
         headers: pairs(ParamType::Header),
         cookies: pairs(ParamType::Cookie),
     }

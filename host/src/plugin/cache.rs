@@ -34,6 +34,7 @@ impl Cache {
         Ok(Cache { dir })
     }
 
+    #[cfg(test)]
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -277,9 +277,14 @@ impl Catalog {
         for (p, entry) in plugins.iter().enumerate() {
             for t in &entry.descriptor.techs {
                 if let Some(existing) = techs.iter_mut().find(|e| e.desc.id == t.id) {
+                    let old = &plugins[existing.plugin];
                     log::info(format!(
-                        "technology `{}` from plugin `{}` replaces the one from plugin `{}`",
-                        t.id, entry.descriptor.name, plugins[existing.plugin].descriptor.name
+                        "technology `{}`: plugin `{}` ({}) replaces plugin `{}` ({})",
+                        t.id,
+                        entry.descriptor.name,
+                        entry.source.origin_label(),
+                        old.descriptor.name,
+                        old.source.origin_label()
                     ));
                     *existing = TechEntry {
                         plugin: p,
@@ -301,7 +306,11 @@ impl Catalog {
         let entry = &self.plugins[p];
         entry
             .loaded
-            .get_or_init(|| runtime.load(&entry.source).map(Arc::new))
+            .get_or_init(|| {
+                runtime
+                    .load(&entry.source, &entry.descriptor.name)
+                    .map(Arc::new)
+            })
             .clone()
     }
 
@@ -336,9 +345,10 @@ fn describe(
             }
         }
     }
-    let loaded = runtime.load(source)?;
+    let mut loaded = runtime.load(source, &source.name)?;
     let descriptor = Descriptor::from(runtime.describe(&loaded)?);
     validate(&descriptor)?;
+    loaded.name = descriptor.name.clone();
     if let Some(cache) = cache {
         if let Ok(json) = serde_json::to_vec(&descriptor) {
             let _ = cache.write_atomic(&cache.descriptor_path(&source.sha256), &json);

@@ -156,7 +156,8 @@ impl Runtime {
     }
 
     /// Compile `source` or load its compiled artefact from the cache.
-    pub fn load(&self, source: &PluginSource) -> Result<Loaded, String> {
+    /// `name` is what messages call the plugin (its declared name once known).
+    pub fn load(&self, source: &PluginSource, name: &str) -> Result<Loaded, String> {
         let component = self.component(source)?;
         check_interface(&self.engine, &component, &source.name)?;
         let pre = self
@@ -166,7 +167,7 @@ impl Runtime {
         let pre = PluginPre::new(pre)
             .map_err(|e| format!("is not a portolan analyzer: {}", root_cause(&e)))?;
         Ok(Loaded {
-            name: source.name.clone(),
+            name: name.to_string(),
             pre,
         })
     }

@@ -77,7 +77,7 @@ mod tests {
         fs::create_dir_all(base.join("cfg")).unwrap();
         fs::write(base.join("cfg/settings.yml"), "prefix: /api").unwrap();
         fs::write(outer.path().join("secret.txt"), "s3cret").unwrap();
-        let sb = Sandbox::new(&[base.clone()], 1 << 20);
+        let sb = Sandbox::new(std::slice::from_ref(&base), 1 << 20);
         assert_eq!(sb.read("cfg/settings.yml").unwrap(), "prefix: /api");
         assert_eq!(
             sb.read(&base.join("cfg/settings.yml").to_string_lossy())
