@@ -24,6 +24,10 @@ pub struct FlaskModule {
     pub functions: Vec<Func>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<Class>,
+    /// Statement-level calls passing a name (`register_api(app, "tags")`),
+    /// to instantiate routes declared inside functions with the arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<CallSite>,
 }
 
 impl FlaskModule {
@@ -36,6 +40,7 @@ impl FlaskModule {
             && self.classes.is_empty()
             && self.info.consts.is_empty()
             && self.info.imports.is_empty()
+            && self.calls.is_empty()
     }
 
     /// Does the module define `name` as an object, class or function?
@@ -104,6 +109,34 @@ pub struct Route {
     /// `add_url_rule`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shortcut: bool,
+    /// The function the route is declared in, when the route uses that
+    /// function's parameters (receiver, rule or view class).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+}
+
+/// A function whose parameters a route depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope {
+    pub function: String,
+    /// Parameter names in order.
+    pub params: Vec<String>,
+}
+
+/// `callee(args…)` as a statement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallSite {
+    pub callee: String,
+    pub args: Vec<CallArg>,
+}
+
+/// One argument of a [`CallSite`]: a string expression or a (dotted) name
+/// (a name is a one-reference expression); `None` when neither.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallArg {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    pub value: Option<StrExpr>,
 }
 
 /// `receiver.register_blueprint(blueprint, url_prefix=…)`.

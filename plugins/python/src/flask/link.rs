@@ -16,9 +16,10 @@ use std::collections::HashMap;
 
 use portolan_plugin_sdk::{Endpoint, Param};
 
-use super::facts::{Class, FlaskModule, ObjKind, Prefix, Route, View};
+use super::facts::{CallSite, Class, FlaskModule, ObjKind, Prefix, Route, Scope, View};
 use super::scan::HTTP_METHOD_FUNCS;
 use crate::py::project::{Binding, Project};
+use crate::py::strexpr::StrExpr;
 
 /// Blueprint id: (module index, object index).
 type BpId = (usize, usize);
@@ -52,6 +53,30 @@ struct Linker<'a> {
     /// (child, parent or None for the app, registration prefix).
     registrations: Vec<(BpId, Option<BpId>, Option<String>)>,
     mounts: HashMap<BpId, Vec<Option<String>>>,
+}
+
+/// The arguments of one call of a function that declares routes from its
+/// parameters: parameter name → argument, evaluated in the caller's module.
+struct Env {
+    module: usize,
+    args: HashMap<String, StrExpr>,
+}
+
+impl Env {
+    fn bind(module: usize, scope: &Scope, site: &CallSite) -> Env {
+        let mut args = HashMap::new();
+        let mut positional = scope.params.iter();
+        for arg in &site.args {
+            let param = match &arg.keyword {
+                Some(k) => scope.params.iter().find(|p| *p == k),
+                None => positional.next(),
+            };
+            if let (Some(param), Some(value)) = (param, &arg.value) {
+                args.insert(param.clone(), value.clone());
+            }
+        }
+        Env { module, args }
+    }
 }
 
 pub fn link(modules: &[FlaskModule]) -> Vec<Endpoint> {
@@ -199,11 +224,76 @@ impl Linker<'_> {
         out
     }
 
+    /// Calls of the function `function` of module `m`, anywhere.
+    fn call_sites(&self, m: usize, function: &str) -> Vec<(usize, &CallSite)> {
+        let mut out = Vec::new();
+        for (cm, module) in self.modules.iter().enumerate() {
+            for site in &module.calls {
+                if let Target::Func { module, index } = self.resolve(cm, &site.callee) {
+                    let name = self
+                        .modules
+                        .get(module)
+                        .and_then(|md| md.functions.get(index))
+                        .map(|f| f.name.as_str());
+                    if module == m && name == Some(function) {
+                        out.push((cm, site));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn route_endpoints(&mut self, m: usize, route: &Route, out: &mut Vec<Endpoint>) {
+        if let Some(scope) = &route.scope {
+            let envs: Vec<Env> = self
+                .call_sites(m, &scope.function)
+                .into_iter()
+                .map(|(cm, site)| Env::bind(cm, scope, site))
+                .collect();
+            if !envs.is_empty() {
+                for env in &envs {
+                    self.instantiate(m, route, Some(env), out);
+                }
+                return;
+            }
+        }
+        self.instantiate(m, route, None, out);
+    }
+
+    /// Resolve `name` in module `m`, or through a call's arguments when its
+    /// first segment is a parameter bound by `env`.
+    fn resolve_in(&self, m: usize, name: &str, env: Option<&Env>) -> Target {
+        if let Some(env) = env {
+            let (first, rest) = name
+                .split_once('.')
+                .map_or((name, None), |(f, r)| (f, Some(r)));
+            if let Some(arg) = env.args.get(first) {
+                let Some(arg_name) = arg.as_name() else {
+                    return Target::Unknown;
+                };
+                let full = rest.map_or_else(|| arg_name.to_string(), |r| format!("{arg_name}.{r}"));
+                return self.resolve(env.module, &full);
+            }
+        }
+        self.resolve(m, name)
+    }
+
+    fn eval_in(&self, m: usize, expr: &StrExpr, env: Option<&Env>) -> Option<String> {
+        let is_local = self.is_local();
+        expr.resolve(&mut |name| {
+            if let Some((module, arg)) = env.and_then(|e| e.args.get(name).map(|a| (e.module, a))) {
+                return self.project.eval(module, arg, &is_local);
+            }
+            self.project.const_value(m, name, &is_local)
+        })
+    }
+
+    fn instantiate(&mut self, m: usize, route: &Route, env: Option<&Env>, out: &mut Vec<Endpoint>) {
         let Some(module) = self.modules.get(m) else {
             return;
         };
-        let mounts = match self.resolve(m, &route.receiver) {
+        let mounts = match self.resolve_in(m, &route.receiver, env) {
             Target::App => vec![None],
             Target::Blueprint(bp) => self.mounts(bp, &mut Vec::new()),
             Target::Unknown if module.flask || looks_like_flask_object(&route.receiver, route) => {
@@ -211,10 +301,10 @@ impl Linker<'_> {
             }
             _ => return,
         };
-        let Some(rule) = self.project.eval(m, &route.rule, &self.is_local()) else {
+        let Some(rule) = self.eval_in(m, &route.rule, env) else {
             return;
         };
-        let handlers = self.handlers(m, route);
+        let handlers = self.handlers(m, route, env);
         for mount in mounts {
             let url = apply_prefix(mount.as_deref(), &rule);
             for (method, params) in &handlers {
@@ -228,7 +318,7 @@ impl Linker<'_> {
     }
 
     /// (method, params) for each method the route serves.
-    fn handlers(&self, m: usize, route: &Route) -> Vec<(String, Vec<Param>)> {
+    fn handlers(&self, m: usize, route: &Route, env: Option<&Env>) -> Vec<(String, Vec<Param>)> {
         let explicit = route.methods.as_deref();
         let simple = |params: &[Param]| -> Vec<(String, Vec<Param>)> {
             let methods = explicit.map_or_else(|| vec!["GET".to_string()], <[String]>::to_vec);
@@ -240,11 +330,11 @@ impl Linker<'_> {
         match &route.view {
             View::Params(params) => simple(params),
             View::None => simple(&[]),
-            View::Class(name) => match self.resolve(m, name) {
+            View::Class(name) => match self.resolve_in(m, name, env) {
                 Target::Class { module, index } => self.class_handlers(module, index, explicit),
                 _ => simple(&[]),
             },
-            View::Ref(name) => match self.resolve(m, name) {
+            View::Ref(name) => match self.resolve_in(m, name, env) {
                 Target::Func { module, index } => {
                     let params = self
                         .modules
@@ -254,10 +344,14 @@ impl Linker<'_> {
                         .unwrap_or_default();
                     simple(&params)
                 }
-                Target::AsView { module, class } => match self.resolve(module, &class) {
-                    Target::Class { module, index } => self.class_handlers(module, index, explicit),
-                    _ => simple(&[]),
-                },
+                Target::AsView { module, class } => {
+                    match self.resolve_in(module, &class, env.filter(|_| module == m)) {
+                        Target::Class { module, index } => {
+                            self.class_handlers(module, index, explicit)
+                        }
+                        _ => simple(&[]),
+                    }
+                }
                 _ => simple(&[]),
             },
         }

@@ -3,7 +3,10 @@
 use portolan_plugin_sdk::{Code, Param, SourceFile};
 use std::ops::Range;
 
-use super::facts::{Class, FlaskModule, Func, Obj, ObjKind, Prefix, Registration, Route, View};
+use super::facts::{
+    CallArg, CallSite, Class, FlaskModule, Func, Obj, ObjKind, Prefix, Registration, Route, Scope,
+    View,
+};
 use crate::py::call::{call_at, dotted_at, dotted_before, string_list, Call};
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
@@ -55,8 +58,13 @@ pub fn scan(file: &SourceFile) -> FlaskModule {
             let Some(route) = decorator_route(&code, call, def, &params) else {
                 continue;
             };
+            let enclosing = def
+                .parent
+                .and_then(|p| defs.get(p))
+                .filter(|p| p.kind == DefKind::Function);
             module.routes.push(Route {
                 line: file.line_of(deco.at),
+                scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
                 ..route
             });
         }
@@ -91,10 +99,31 @@ pub fn scan(file: &SourceFile) -> FlaskModule {
         let Some(route) = add_url_rule(&code, &call) else {
             continue;
         };
+        let enclosing = enclosing_def(&defs, call.start).filter(|d| d.kind == DefKind::Function);
         module.routes.push(Route {
             line: file.line_of(call.start),
+            scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
             ..route
         });
+    }
+
+    // Functions that declare routes from their parameters must be
+    // resolvable as call targets in link.
+    let scoped: Vec<String> = module
+        .routes
+        .iter()
+        .filter_map(|r| r.scope.as_ref().map(|s| s.function.clone()))
+        .collect();
+    for function in scoped {
+        if !module.functions.iter().any(|f| f.name == function) {
+            module.functions.push(Func {
+                name: function,
+                params: Vec::new(),
+            });
+        }
+    }
+    if module.flask {
+        module.calls = call_sites(&code, &lines);
     }
 
     for at in code.find_all(".register_blueprint(") {
@@ -225,6 +254,7 @@ fn decorator_route(
         methods,
         view,
         shortcut: method != "route",
+        scope: None,
     })
 }
 
@@ -254,6 +284,7 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
         methods: methods_arg(code, call.keyword("methods")),
         view,
         shortcut: false,
+        scope: None,
     })
 }
 
@@ -311,4 +342,94 @@ fn class_fact(
         methods,
         funcs,
     })
+}
+
+/// The innermost def or class whose body contains `offset`.
+fn enclosing_def(defs: &[Def], offset: usize) -> Option<&Def> {
+    defs.iter()
+        .rev()
+        .find(|d| d.body.start <= offset && offset < d.body.end)
+}
+
+/// Parameter names of a function, in order (`*args`, `**kw` without stars;
+/// the bare `*` and `/` markers skipped).
+pub fn function_params(code: &Code<'_>, def: &Def) -> Vec<String> {
+    let Some(open) = def.open_paren else {
+        return Vec::new();
+    };
+    code.args(open)
+        .into_iter()
+        .filter_map(|r| {
+            let text = code.slice(r).trim_start_matches('*');
+            let end = text
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(text.len());
+            let name = &text[..end];
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// The route's scope when it uses parameters of the function `f` it is
+/// declared in: as receiver, in the rule, or as the view (class).
+fn scope_for(code: &Code<'_>, f: &Def, route: &Route, objects: &[Obj]) -> Option<Scope> {
+    let params = function_params(code, f);
+    let first = |name: &str| name.split('.').next().unwrap_or(name).to_string();
+    let is_param = |name: &str| params.contains(&first(name));
+    let view_uses = match &route.view {
+        View::Class(c) => is_param(c),
+        View::Ref(r) => {
+            is_param(r)
+                || objects.iter().any(|o| {
+                    o.name == *r && matches!(&o.kind, ObjKind::AsView(class) if is_param(class))
+                })
+        }
+        View::Params(_) | View::None => false,
+    };
+    let rule_uses = route.rule.0.iter().any(|p| match p {
+        crate::py::strexpr::Piece::Ref(name) => is_param(name),
+        crate::py::strexpr::Piece::Lit(_) => false,
+    });
+    (is_param(&route.receiver) || rule_uses || view_uses).then(|| Scope {
+        function: f.name.clone(),
+        params,
+    })
+}
+
+/// Statement-level calls that pass at least one name positionally
+/// (`register_api(app, "tags")`, `init_routes(bp)`).
+fn call_sites(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<CallSite> {
+    let mut out = Vec::new();
+    for line in lines {
+        let Some(call) = call_at(code, line.start) else {
+            continue;
+        };
+        if code.skip_ws(call.close + 1) < line.end
+            || matches!(
+                call.method(),
+                "add_url_rule" | "register_blueprint" | "route"
+            )
+        {
+            continue;
+        }
+        let args: Vec<CallArg> = call
+            .args
+            .iter()
+            .filter(|a| !a.star)
+            .map(|a| CallArg {
+                keyword: a.name.clone(),
+                value: StrExpr::parse(code, a.value.clone()),
+            })
+            .collect();
+        let passes_name = args
+            .iter()
+            .any(|a| a.keyword.is_none() && a.value.as_ref().and_then(StrExpr::as_name).is_some());
+        if passes_name {
+            out.push(CallSite {
+                callee: call.callee.clone(),
+                args,
+            });
+        }
+    }
+    out
 }

@@ -270,3 +270,43 @@ fn large_generated_module() {
     assert_eq!(got.len(), 9000);
     eprintln!("large module: {:?}", started.elapsed());
 }
+
+#[test]
+fn routes_declared_from_function_parameters_are_instantiated_per_call() {
+    let helpers = "from flask import request\n\ndef crud(bp, name, view=None):\n    @bp.route(f'/{name}', methods=['GET', 'POST'])\n    def collection():\n        return request.args.get('page')\n\ndef init_health(app):\n    app.add_url_rule('/health', 'health', lambda: 'ok')\n\ndef never_called(app, name):\n    app.add_url_rule('/' + name, 'x', lambda: 'x')\n";
+    let app = "from flask import Flask, Blueprint\nfrom .helpers import crud, init_health\napp = Flask(__name__)\nusers = Blueprint('users', __name__, url_prefix='/users')\napp.register_blueprint(users)\ncrud(users, 'admins')\ncrud(app, name='teams')\ninit_health(users)\n";
+    assert_eq!(
+        run(&[("pkg/helpers.py", helpers), ("pkg/main.py", app)]),
+        vec![
+            ("GET".into(), "/teams".into(), 4, vec!["page:query".into()]),
+            (
+                "GET".into(),
+                "/users/admins".into(),
+                4,
+                vec!["page:query".into()]
+            ),
+            ("GET".into(), "/users/health".into(), 9, vec![]),
+            ("POST".into(), "/teams".into(), 4, vec!["page:query".into()]),
+            (
+                "POST".into(),
+                "/users/admins".into(),
+                4,
+                vec!["page:query".into()]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn view_classes_passed_as_arguments() {
+    let src = "from flask import Flask, request\nfrom flask.views import MethodView\n\nclass Things(MethodView):\n    def delete(self, id):\n        return request.args['why']\n\ndef register(app, view, url):\n    app.add_url_rule(url, view_func=view.as_view(url))\n\napp = Flask(__name__)\nregister(app, Things, '/things/<int:id>')\n";
+    assert_eq!(
+        run(&[("app/main.py", src)]),
+        vec![(
+            "DELETE".into(),
+            "/things/<int:id>".into(),
+            9,
+            vec!["why:query".into()]
+        )]
+    );
+}
