@@ -4,10 +4,13 @@
 //!    `GET`, as in Noir), params with empty names or names containing spaces
 //!    dropped, URLs without a leading `/` get one (absolute URLs are kept),
 //!    `//` collapsed in the path; endpoints with an empty URL dropped.
-//! 2. Order by (first code path, its line, url, method, technology), so the
-//!    report reads in source order and is stable across runs.
-//! 3. Merge endpoints with the same (method, url): params unioned by
-//!    (name, type), code paths and tags appended without duplicates.
+//! 2. Order code-derived endpoints before document-derived ones (OpenAPI,
+//!    …), each by (first code path, its line, url, method, technology), so
+//!    the report reads in source order and is stable across runs.
+//! 3. Merge endpoints with the same method and the same URL once placeholder
+//!    syntaxes are unified (`<int:id>` = `:id` = `{id}`): the first keeps its
+//!    spelling; params are unioned by (name, type), code paths and tags
+//!    appended without duplicates.
 //! 4. `-u`: prefix every relative URL with the base URL (exactly one `/`).
 //! 5. Append a `path` param for each placeholder in the URL (`{id}`,
 //!    `{id:\d+}`, `:id`, `<id>`, `<int:id>`, `*rest`) unless the endpoint
@@ -24,11 +27,17 @@ pub const METHODS: &[&str] = &[
 
 pub struct Options<'a> {
     pub base_url: Option<&'a str>,
+    /// Technologies that read API documents (OpenAPI, Postman, …) rather
+    /// than code. Their endpoints sort after code-derived ones, so when both
+    /// describe the same route the merged endpoint is the code's (its
+    /// technology, URL spelling and first location) with the document's
+    /// location added.
+    pub spec_techs: &'a [String],
 }
 
 pub fn optimize(endpoints: Vec<Endpoint>, opts: &Options) -> Vec<Endpoint> {
     let mut list: Vec<Endpoint> = endpoints.into_iter().filter_map(normalize).collect();
-    list.sort_by_key(sort_key);
+    list.sort_by_key(|e| sort_key(e, opts.spec_techs));
     let mut merged = merge(list);
     for e in &mut merged {
         if let Some(base) = opts.base_url {
@@ -123,9 +132,17 @@ pub fn split_query(url: &str) -> (&str, &str) {
     (url, "")
 }
 
-fn sort_key(e: &Endpoint) -> (bool, String, u32, String, String, String) {
+type SortKey = (bool, bool, String, u32, String, String, String);
+
+fn sort_key(e: &Endpoint, spec_techs: &[String]) -> SortKey {
     let first = e.details.code_paths.first();
+    let from_spec = e
+        .details
+        .technology
+        .as_ref()
+        .is_some_and(|t| spec_techs.contains(t));
     (
+        from_spec,
         first.is_none(),
         first.map(|c| c.path.clone()).unwrap_or_default(),
         first.and_then(|c| c.line).unwrap_or(0),
@@ -139,7 +156,7 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
     let mut out: Vec<Endpoint> = Vec::with_capacity(list.len());
     let mut index: HashMap<(String, String), usize> = HashMap::new();
     for e in list {
-        let key = (e.method.clone(), e.url.clone());
+        let key = (e.method.clone(), unify_placeholders(&e.url));
         match index.get(&key) {
             Some(&i) => {
                 let target = &mut out[i];
@@ -287,6 +304,91 @@ pub fn path_placeholders(url: &str) -> Vec<String> {
     names
 }
 
+/// The URL with every placeholder syntax written as `{name}`:
+/// `<int:id>`, `<id>`, `:id`, `:id?`, `{id:\d+}` and `*id` all become `{id}`.
+/// Used to recognise the same route spelled by different sources.
+pub fn unify_placeholders(url: &str) -> String {
+    let (path, query) = split_query(url);
+    let (origin, path) = if is_absolute(path) {
+        let i = path.find("://").map_or(0, |i| i + 3);
+        let end = path[i..].find('/').map_or(path.len(), |j| i + j);
+        (&path[..end], &path[end..])
+    } else {
+        ("", path)
+    };
+    let segments: Vec<String> = path.split('/').map(unify_segment).collect();
+    format!("{origin}{}{query}", segments.join("/"))
+}
+
+fn unify_segment(seg: &str) -> String {
+    if let Some(rest) = seg.strip_prefix(':') {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if end > 0 {
+            return format!("{{{}}}", &rest[..end]);
+        }
+    }
+    if let Some(rest) = seg.strip_prefix('*') {
+        if is_ident(rest) {
+            return format!("{{{rest}}}");
+        }
+    }
+    let mut out = String::with_capacity(seg.len());
+    let mut rest = seg;
+    while let Some(open) = rest.find(['{', '<']) {
+        let close_ch = if rest.as_bytes()[open] == b'{' {
+            '}'
+        } else {
+            '>'
+        };
+        let Some(len) = rest[open..].find(close_ch) else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let inner = &rest[open + 1..open + len];
+        let name = if close_ch == '}' {
+            inner
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_end_matches(['?', '*', '+'])
+        } else {
+            match inner.split_once(':') {
+                Some((conv, second))
+                    if matches!(
+                        conv,
+                        "int"
+                            | "str"
+                            | "string"
+                            | "slug"
+                            | "uuid"
+                            | "float"
+                            | "bool"
+                            | "path"
+                            | "any"
+                    ) || conv.contains('(') =>
+                {
+                    second.trim()
+                }
+                Some((first, _)) => first.trim(),
+                None => inner.trim(),
+            }
+        };
+        if is_ident(name) {
+            out.push('{');
+            out.push_str(name);
+            out.push('}');
+        } else {
+            out.push_str(&rest[open..open + len + 1]);
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
@@ -338,7 +440,10 @@ mod tests {
         odd.params.clear();
         let out = optimize(
             vec![e, odd, ep("GET", "  ", "a.py", 3)],
-            &Options { base_url: None },
+            &Options {
+                base_url: None,
+                spec_techs: &[],
+            },
         );
         assert_eq!(out.len(), 2);
         assert_eq!(
@@ -357,13 +462,54 @@ mod tests {
         b.params.push(Param::new("q", ParamType::Query));
         b.params.push(Param::new("q", ParamType::Header));
         let c = ep("POST", "/u", "a.py", 1);
-        let out = optimize(vec![a, b, c], &Options { base_url: None });
+        let out = optimize(
+            vec![a, b, c],
+            &Options {
+                base_url: None,
+                spec_techs: &[],
+            },
+        );
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].method, "POST");
         assert_eq!(out[1].details.code_paths.len(), 2);
         assert_eq!(out[1].details.code_paths[0].path, "a.py");
         let kinds: Vec<_> = out[1].params.iter().map(|p| p.param_type).collect();
         assert_eq!(kinds, vec![ParamType::Query, ParamType::Header]);
+    }
+
+    #[test]
+    fn code_and_document_spellings_of_a_route_merge_code_first() {
+        let mut spec = ep("GET", "/o/{order_id}", "api/openapi.yaml", 3);
+        spec.details.technology = Some("oas3".into());
+        spec.params.push(Param::new("order_id", ParamType::Path));
+        spec.params.push(Param::new("expand", ParamType::Query));
+        let code = ep("GET", "/o/<int:order_id>", "app/views.py", 40);
+        let only_spec = {
+            let mut e = ep("GET", "/health", "api/openapi.yaml", 1);
+            e.details.technology = Some("oas3".into());
+            e
+        };
+        let specs = vec!["oas3".to_string()];
+        let out = optimize(
+            vec![spec, only_spec, code],
+            &Options {
+                base_url: None,
+                spec_techs: &specs,
+            },
+        );
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].url, "/o/<int:order_id>");
+        assert_eq!(out[0].details.technology.as_deref(), Some("t"));
+        let places: Vec<_> = out[0]
+            .details
+            .code_paths
+            .iter()
+            .map(|c| c.path.as_str())
+            .collect();
+        assert_eq!(places, vec!["app/views.py", "api/openapi.yaml"]);
+        let params: Vec<_> = out[0].params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(params, vec!["order_id", "expand"]);
+        assert_eq!(out[1].url, "/health");
     }
 
     #[test]
@@ -375,6 +521,7 @@ mod tests {
             vec![ep("GET", "/a/{id}", "a", 1)],
             &Options {
                 base_url: Some("http://h:8080/"),
+                spec_techs: &[],
             },
         );
         assert_eq!(out[0].url, "http://h:8080/a/{id}");
@@ -399,6 +546,25 @@ mod tests {
         assert_eq!(path_placeholders("/a/{id?}/:x?"), vec!["id", "x"]);
         assert_eq!(split_query("/a/:x?/b?q=1"), ("/a/:x?/b", "?q=1"));
         assert_eq!(split_query("/a?:x"), ("/a", "?:x"));
+    }
+
+    #[test]
+    fn placeholder_syntaxes_unify() {
+        for url in [
+            "/o/<int:id>/x",
+            "/o/<id>/x",
+            "/o/:id/x",
+            "/o/{id:[0-9]+}/x",
+            "/o/{id}/x",
+        ] {
+            assert_eq!(unify_placeholders(url), "/o/{id}/x", "{url}");
+        }
+        assert_eq!(unify_placeholders("/files/*path"), "/files/{path}");
+        assert_eq!(unify_placeholders("/a/:x?/b?q=<v>"), "/a/{x}/b?q=<v>");
+        assert_eq!(
+            unify_placeholders("http://h:80/u/<uuid:u>.json"),
+            "http://h:80/u/{u}.json"
+        );
         assert_eq!(path_placeholders("/a/{b}.{c}?q={d}"), vec!["b", "c"]);
         assert_eq!(path_placeholders("http://h:8080/a/{id}"), vec!["id"]);
     }
@@ -410,7 +576,13 @@ mod tests {
             value: "7".into(),
             ..Param::new("id", ParamType::Path)
         });
-        let out = optimize(vec![e], &Options { base_url: None });
+        let out = optimize(
+            vec![e],
+            &Options {
+                base_url: None,
+                spec_techs: &[],
+            },
+        );
         assert_eq!(out[0].params.len(), 1);
     }
 }

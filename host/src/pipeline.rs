@@ -282,10 +282,17 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     }
     log::sub("➔ Adding path parameters by URL.");
     let base_url = args.url.as_deref().map(normalize_base_url);
+    let spec_techs: Vec<String> = catalog
+        .techs
+        .iter()
+        .filter(|t| t.desc.specification)
+        .map(|t| t.desc.id.clone())
+        .collect();
     let endpoints = optimize::optimize(
         endpoints,
         &optimize::Options {
             base_url: base_url.as_deref(),
+            spec_techs: &spec_techs,
         },
     );
     log::done(format!("Finally identified {} endpoints.", endpoints.len()));

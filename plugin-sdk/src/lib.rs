@@ -55,9 +55,8 @@ pub mod bindings {
 
 pub use lex::{Code, StringLit, Syntax};
 pub use model::{
-    AiContext, Location,
-    ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports, Tag,
-    Tech,
+    AiContext, ContextEntry, Detect, Endpoint, Facts, Location, Output, Param, ParamKind,
+    SourceFile, Supports, Tag, Tech,
 };
 
 #[doc(hidden)]
@@ -72,8 +71,8 @@ pub mod prelude {
     pub use crate::host;
     pub use crate::lex::{Code, StringLit, Syntax};
     pub use crate::model::{
-        ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports,
-        Tag, Tech,
+        ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports, Tag,
+        Tech,
     };
     pub use crate::paths::{is_test_path, join as join_path, normalize as normalize_path};
     pub use crate::Analyzer;
@@ -131,7 +130,9 @@ pub mod host {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            Err(format!("{path}: no host to read files from outside the plugin component"))
+            Err(format!(
+                "{path}: no host to read files from outside the plugin component"
+            ))
         }
     }
 
@@ -225,7 +226,10 @@ mod tests {
     fn native_host_keeps_log_lines() {
         super::host::warn("a.yaml: broken");
         super::host::debug("x");
-        assert_eq!(super::host::take_logs(), ["warn: a.yaml: broken", "debug: x"]);
+        assert_eq!(
+            super::host::take_logs(),
+            ["warn: a.yaml: broken", "debug: x"]
+        );
         assert!(super::host::take_logs().is_empty());
         assert!(super::host::read_file("a.yaml").is_err());
     }
@@ -234,6 +238,9 @@ mod tests {
     fn interface_version_matches_wit_package() {
         let wit = include_str!("../../wit/analyzer.wit");
         let expected = format!("package portolan:analyzer@{};", super::INTERFACE_VERSION);
-        assert!(wit.contains(&expected), "wit/analyzer.wit must declare {expected}");
+        assert!(
+            wit.contains(&expected),
+            "wit/analyzer.wit must declare {expected}"
+        );
     }
 }

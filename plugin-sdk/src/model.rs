@@ -304,6 +304,8 @@ pub struct Tech {
     pub aliases: Vec<String>,
     pub language: String,
     pub framework: String,
+    /// Reads API documents rather than code (OpenAPI, Postman, …).
+    pub specification: bool,
     pub files: Vec<String>,
     pub detect: Vec<Detect>,
     pub supports: Supports,
@@ -317,6 +319,7 @@ impl Tech {
             aliases: Vec::new(),
             language: language.into(),
             framework: framework.into(),
+            specification: false,
             files: Vec::new(),
             detect: Vec::new(),
             supports: Supports::HTTP,
@@ -333,6 +336,12 @@ impl Tech {
     }
     pub fn detect(mut self, rule: Detect) -> Self {
         self.detect.push(rule);
+        self
+    }
+    /// Mark the technology as reading API documents (OpenAPI, Postman,
+    /// HAR, …) rather than code: its endpoints count as documented.
+    pub fn specification(mut self) -> Self {
+        self.specification = true;
         self
     }
     pub fn supports(mut self, supports: Supports) -> Self {

@@ -75,7 +75,17 @@ pub fn is_test_path(path: &str) -> bool {
     let dir_hit = segments.iter().any(|s| {
         matches!(
             *s,
-            "test" | "tests" | "__tests__" | "spec" | "specs" | "testing" | "__mocks__" | "mocks" | "fixtures" | "testdata" | "e2e"
+            "test"
+                | "tests"
+                | "__tests__"
+                | "spec"
+                | "specs"
+                | "testing"
+                | "__mocks__"
+                | "mocks"
+                | "fixtures"
+                | "testdata"
+                | "e2e"
         )
     });
     let stem = file.split('.').next().unwrap_or("");
@@ -98,10 +108,25 @@ mod tests {
 
     #[test]
     fn test_paths() {
-        for p in ["tests/a.py", "a/test/b.go", "x_test.go", "UserControllerTest.java", "a/__tests__/x.js", "a/b.spec.ts", "spec/models/user_spec.rb", "conftest.py"] {
+        for p in [
+            "tests/a.py",
+            "a/test/b.go",
+            "x_test.go",
+            "UserControllerTest.java",
+            "a/__tests__/x.js",
+            "a/b.spec.ts",
+            "spec/models/user_spec.rb",
+            "conftest.py",
+        ] {
             assert!(is_test_path(p), "{p}");
         }
-        for p in ["app/views.py", "src/latest.py", "attestation/x.go", "contest.py", "src/main.rs"] {
+        for p in [
+            "app/views.py",
+            "src/latest.py",
+            "attestation/x.go",
+            "contest.py",
+            "src/main.rs",
+        ] {
             assert!(!is_test_path(p), "{p}");
         }
     }

@@ -20,6 +20,7 @@ fn tech_info(t: model::Tech) -> wit::TechInfo {
         aliases: t.aliases,
         language: t.language,
         framework: t.framework,
+        specification: t.specification,
         files: t.files,
         detect: t
             .detect
@@ -117,14 +118,17 @@ fn endpoint(e: model::Endpoint) -> wit::Endpoint {
             })
             .collect(),
         internal: e.internal,
-        ai_context: e.ai_context.filter(|c| !c.is_empty()).map(|c| wit::AiContext {
-            guards: entries(c.guards),
-            callees: entries(c.callees),
-            sources: entries(c.sources),
-            sinks: entries(c.sinks),
-            validators: entries(c.validators),
-            signals: entries(c.signals),
-        }),
+        ai_context: e
+            .ai_context
+            .filter(|c| !c.is_empty())
+            .map(|c| wit::AiContext {
+                guards: entries(c.guards),
+                callees: entries(c.callees),
+                sources: entries(c.sources),
+                sinks: entries(c.sinks),
+                validators: entries(c.validators),
+                signals: entries(c.signals),
+            }),
     }
 }
 

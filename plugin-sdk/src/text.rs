@@ -8,7 +8,12 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { starts }
     }
 
@@ -30,7 +35,9 @@ impl LineIndex {
 /// Indentation width (spaces; a tab counts as 8... rounded like Python) of
 /// the line containing `offset`.
 pub fn indent_of_line(text: &str, offset: usize) -> usize {
-    let start = text[..offset.min(text.len())].rfind('\n').map_or(0, |p| p + 1);
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |p| p + 1);
     indent_width(&text[start..])
 }
 
@@ -49,12 +56,16 @@ pub fn indent_width(line: &str) -> usize {
 
 /// Offset of the start of the line containing `offset`.
 pub fn line_start_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].rfind('\n').map_or(0, |p| p + 1)
+    text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |p| p + 1)
 }
 
 /// Offset of the end (the `\n` or end of text) of the line containing `offset`.
 pub fn line_end_of(text: &str, offset: usize) -> usize {
-    text[offset.min(text.len())..].find('\n').map_or(text.len(), |p| offset + p)
+    text[offset.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |p| offset + p)
 }
 
 #[cfg(test)]

@@ -148,6 +148,9 @@ pub struct TechDescriptor {
     pub aliases: Vec<String>,
     pub language: String,
     pub framework: String,
+    /// Reads API documents rather than code (see `tech-info.specification`).
+    #[serde(default)]
+    pub specification: bool,
     pub files: Vec<String>,
     pub detect: Vec<RuleDescriptor>,
     pub supports: Supports,
@@ -185,6 +188,7 @@ impl From<runtime::wit::PluginInfo> for Descriptor {
                     aliases: t.aliases,
                     language: t.language,
                     framework: t.framework,
+                    specification: t.specification,
                     files: t.files,
                     detect: t
                         .detect

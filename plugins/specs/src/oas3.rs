@@ -38,6 +38,7 @@ pub const DETECT_REGEX: &str =
 impl Analyzer for Oas3 {
     fn tech(&self) -> Tech {
         Tech::new("oas3", "Specification", "OpenAPI 3")
+            .specification()
             .aliases(["openapi", "openapi3"])
             .files(["*.json", "*.yaml", "*.yml"])
             .detect(Detect::files(["*.json", "*.yaml", "*.yml"]).regex([DETECT_REGEX]))
