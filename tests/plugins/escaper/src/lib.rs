@@ -13,10 +13,17 @@ impl Analyzer for Bad {
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
         // Try to read outside the scanned base paths in several ways; report
         // what leaked (nothing should) and what was refused.
-        let attempts = ["/etc/hostname", "../outside.txt", "../../../../../../etc/hostname", "link-out/secret.txt"];
+        let attempts = [
+            "/etc/hostname",
+            "../outside.txt",
+            "../../../../../../etc/hostname",
+            "link-out/secret.txt",
+        ];
         for target in attempts {
             match host::read_file(target) {
-                Ok(_) => out.endpoint(Endpoint::new("GET", format!("/leaked/{target}")).at(file, 1)),
+                Ok(_) => {
+                    out.endpoint(Endpoint::new("GET", format!("/leaked/{target}")).at(file, 1))
+                }
                 Err(e) => host::warn(&format!("refused as expected: {e}")),
             }
         }
