@@ -224,129 +224,53 @@ pub fn join_base(base: &str, url: &str) -> String {
     )
 }
 
-/// Names of the path placeholders in a URL, in order.
-pub fn path_placeholders(url: &str) -> Vec<String> {
-    let (path, _) = split_query(url);
-    let path = if is_absolute(path) {
-        let i = path.find("://").map_or(0, |i| i + 3);
-        path[i..].find('/').map_or("", |j| &path[i + j..])
-    } else {
-        path
-    };
-    let mut names = Vec::new();
-    for seg in path.split('/') {
-        let mut rest = seg;
-        // `{name}` / `{name:regex}`, possibly several per segment.
-        while let Some(open) = rest.find('{') {
-            let Some(close) = rest[open..].find('}') else {
-                break;
-            };
-            let inner = &rest[open + 1..open + close];
-            let name = inner
-                .split(':')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .trim_end_matches(['?', '*', '+']);
-            if is_ident(name) {
-                names.push(name.to_string());
-            }
-            rest = &rest[open + close + 1..];
-        }
-        // `<name>` / `<conv:name>`
-        let mut rest = seg;
-        while let Some(open) = rest.find('<') {
-            let Some(close) = rest[open..].find('>') else {
-                break;
-            };
-            let inner = &rest[open + 1..open + close];
-            let name = match inner.split_once(':') {
-                Some((conv, second))
-                    if matches!(
-                        conv,
-                        "int"
-                            | "str"
-                            | "string"
-                            | "slug"
-                            | "uuid"
-                            | "float"
-                            | "bool"
-                            | "path"
-                            | "any"
-                    ) || conv.contains('(') =>
-                {
-                    second
-                }
-                Some((first, _)) => first,
-                None => inner,
-            };
-            if is_ident(name.trim()) {
-                names.push(name.trim().to_string());
-            }
-            rest = &rest[open + close + 1..];
-        }
-        // `:name` (Express, Rails, Gin), optional `?` or a `(regex)` suffix.
-        if let Some(name) = seg.strip_prefix(':') {
-            let end = name
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(name.len());
-            if end > 0 {
-                names.push(name[..end].to_string());
-            }
-        }
-        // `*name` catch-all.
-        if let Some(name) = seg.strip_prefix('*') {
-            if is_ident(name) {
-                names.push(name.to_string());
-            }
-        }
-    }
-    names
-}
-
-/// The URL with every placeholder syntax written as `{name}`:
-/// `<int:id>`, `<id>`, `:id`, `:id?`, `{id:\d+}` and `*id` all become `{id}`.
-/// Used to recognise the same route spelled by different sources.
-pub fn unify_placeholders(url: &str) -> String {
+/// The path part of a URL (no origin, no query or fragment).
+fn path_of(url: &str) -> (&str, &str, &str) {
     let (path, query) = split_query(url);
-    let (origin, path) = if is_absolute(path) {
+    if is_absolute(path) {
         let i = path.find("://").map_or(0, |i| i + 3);
         let end = path[i..].find('/').map_or(path.len(), |j| i + j);
-        (&path[..end], &path[end..])
+        (&path[..end], &path[end..], query)
     } else {
-        ("", path)
-    };
-    let segments: Vec<String> = path.split('/').map(unify_segment).collect();
-    format!("{origin}{}{query}", segments.join("/"))
+        ("", path, query)
+    }
 }
 
-fn unify_segment(seg: &str) -> String {
+/// Path-parameter placeholders in one path segment: the byte range of each
+/// and its name. Recognises `{name}` / `{name:regex}` / `{name?}`, `<name>` /
+/// `<conv:name>`, a leading `:name` (optionally `?` or `(regex)` after it)
+/// and a leading `*name`.
+fn segment_placeholders(seg: &str) -> Vec<(std::ops::Range<usize>, &str)> {
     if let Some(rest) = seg.strip_prefix(':') {
         let end = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
-        if end > 0 {
-            return format!("{{{}}}", &rest[..end]);
-        }
+        return if end > 0 {
+            vec![(0..seg.len(), &rest[..end])]
+        } else {
+            vec![]
+        };
     }
     if let Some(rest) = seg.strip_prefix('*') {
-        if is_ident(rest) {
-            return format!("{{{rest}}}");
-        }
+        return if is_ident(rest) {
+            vec![(0..seg.len(), rest)]
+        } else {
+            vec![]
+        };
     }
-    let mut out = String::with_capacity(seg.len());
-    let mut rest = seg;
-    while let Some(open) = rest.find(['{', '<']) {
-        let close_ch = if rest.as_bytes()[open] == b'{' {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(rel) = seg[at..].find(['{', '<']) {
+        let open = at + rel;
+        let close_ch = if seg.as_bytes()[open] == b'{' {
             '}'
         } else {
             '>'
         };
-        let Some(len) = rest[open..].find(close_ch) else {
+        let Some(len) = seg[open..].find(close_ch) else {
             break;
         };
-        out.push_str(&rest[..open]);
-        let inner = &rest[open + 1..open + len];
+        let inner = &seg[open + 1..open + len];
         let name = if close_ch == '}' {
             inner
                 .split(':')
@@ -356,37 +280,61 @@ fn unify_segment(seg: &str) -> String {
                 .trim_end_matches(['?', '*', '+'])
         } else {
             match inner.split_once(':') {
-                Some((conv, second))
-                    if matches!(
-                        conv,
-                        "int"
-                            | "str"
-                            | "string"
-                            | "slug"
-                            | "uuid"
-                            | "float"
-                            | "bool"
-                            | "path"
-                            | "any"
-                    ) || conv.contains('(') =>
-                {
-                    second.trim()
-                }
+                Some((conv, second)) if is_converter(conv) => second.trim(),
                 Some((first, _)) => first.trim(),
                 None => inner.trim(),
             }
         };
         if is_ident(name) {
-            out.push('{');
-            out.push_str(name);
-            out.push('}');
-        } else {
-            out.push_str(&rest[open..open + len + 1]);
+            found.push((open..open + len + 1, name));
         }
-        rest = &rest[open + len + 1..];
+        at = open + len + 1;
     }
-    out.push_str(rest);
-    out
+    found
+}
+
+/// Flask/Werkzeug and Django path converters (`<int:id>`).
+fn is_converter(conv: &str) -> bool {
+    matches!(
+        conv,
+        "int" | "str" | "string" | "slug" | "uuid" | "float" | "bool" | "path" | "any"
+    ) || conv.contains('(')
+}
+
+/// Names of the path placeholders in a URL, in order.
+pub fn path_placeholders(url: &str) -> Vec<String> {
+    let (_, path, _) = path_of(url);
+    path.split('/')
+        .flat_map(|seg| {
+            segment_placeholders(seg)
+                .into_iter()
+                .map(|(_, name)| name.to_string())
+        })
+        .collect()
+}
+
+/// The URL with every placeholder syntax written as `{name}`:
+/// `<int:id>`, `<id>`, `:id`, `:id?`, `{id:\d+}` and `*id` all become `{id}`.
+/// Used to recognise the same route spelled by different sources.
+pub fn unify_placeholders(url: &str) -> String {
+    let (origin, path, query) = path_of(url);
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|seg| {
+            let mut out = String::with_capacity(seg.len());
+            let mut last = 0;
+            for (range, name) in segment_placeholders(seg) {
+                out.push_str(&seg[last..range.start]);
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+                last = range.end;
+            }
+            out.push_str(&seg[last..]);
+            out
+        })
+        .collect();
+    format!("{origin}{}{query}", segments.join("/"))
 }
 
 fn is_ident(s: &str) -> bool {
