@@ -36,6 +36,10 @@ pub struct Syntax {
     pub ruby_block_comments: bool,
     /// C# verbatim strings `@"…"` (with `""` as the escaped quote).
     pub verbatim_at: bool,
+    /// JavaScript regular expression literals (`/'/g`): a `/` where an
+    /// operand is expected opens one; its bytes are neither code nor a
+    /// string, so quotes and comment markers inside it change nothing.
+    pub regex_literals: bool,
 }
 
 impl Syntax {
@@ -53,6 +57,7 @@ impl Syntax {
         hash_brace_in_double: false,
         ruby_block_comments: false,
         verbatim_at: false,
+        regex_literals: false,
     };
 
     pub const PYTHON: Syntax = Syntax {
@@ -68,6 +73,7 @@ impl Syntax {
         block_comments: &[("/*", "*/")],
         quotes: b"\"'`",
         dollar_brace_in_backtick: true,
+        regex_literals: true,
         ..Syntax::BASE
     };
 
@@ -138,6 +144,8 @@ enum Class {
     Code,
     Comment,
     Str,
+    /// A regular expression literal (JavaScript).
+    Regex,
 }
 
 /// A string literal found in the code.
@@ -493,6 +501,13 @@ fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
             i = end;
             continue;
         }
+        if syn.regex_literals && b == b'/' && regex_may_start(bytes, &class, i) {
+            if let Some(len) = scan_regex(bytes, i) {
+                mark(&mut class, i, i + len, Class::Regex);
+                i += len;
+                continue;
+            }
+        }
         // String literal, possibly prefixed.
         let prev_ident = i > 0 && is_ident_byte(bytes[i - 1]);
         let mut j = i;
@@ -521,6 +536,80 @@ fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
         i += 1;
     }
     class
+}
+
+/// Can a `/` at `i` open a regular expression literal? Yes where an
+/// operand is expected: at the start, after an operator or opening
+/// bracket, after `=>`, or after a keyword such as `return`; not after an
+/// identifier, a number, a closing bracket or a literal (division), nor
+/// after `<` (JSX closing tags).
+fn regex_may_start(bytes: &[u8], class: &[Class], i: usize) -> bool {
+    let mut p = i;
+    while p > 0 {
+        p -= 1;
+        if class[p] == Class::Comment || bytes[p].is_ascii_whitespace() {
+            continue;
+        }
+        if class[p] != Class::Code {
+            return false;
+        }
+        let c = bytes[p];
+        return match c {
+            b'(' | b',' | b'=' | b':' | b'[' | b'!' | b'&' | b'|' | b'?' | b'{' | b';' | b'+'
+            | b'-' | b'*' | b'%' | b'~' | b'^' => true,
+            b'>' => p > 0 && bytes[p - 1] == b'=',
+            _ if is_ident_byte(c) => {
+                let mut s = p + 1;
+                while s > 0 && is_ident_byte(bytes[s - 1]) {
+                    s -= 1;
+                }
+                matches!(
+                    &bytes[s..=p],
+                    b"return"
+                        | b"typeof"
+                        | b"case"
+                        | b"do"
+                        | b"else"
+                        | b"in"
+                        | b"of"
+                        | b"new"
+                        | b"delete"
+                        | b"void"
+                        | b"throw"
+                        | b"instanceof"
+                        | b"yield"
+                        | b"await"
+                )
+            }
+            _ => false,
+        };
+    }
+    true
+}
+
+/// Length of the regular expression literal (with flags) opening at `i`,
+/// or `None` when no closing `/` follows on the same line.
+fn scan_regex(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut k = i + 1;
+    let mut in_class = false;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' => k += 1,
+            b'\n' | b'\r' => return None,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'/' if !in_class => {
+                k += 1;
+                while k < bytes.len() && bytes[k].is_ascii_alphabetic() {
+                    k += 1;
+                }
+                return Some(k - i);
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 fn mark(class: &mut [Class], start: usize, end: usize, c: Class) {
@@ -905,6 +994,21 @@ mod tests {
         let lit = code.string_at(8).unwrap();
         assert!(lit.interpolated);
         assert_eq!(lit.value, "/u/${id + \"}\"}");
+    }
+
+    #[test]
+    fn javascript_regex_literals() {
+        let src = "const q = s.replace(/'/g, \"\\\\'\").split(/[/`]/);\nconst r = x => /\\/\\*/.test(x);\nlet half = a / 2 / b; // c\nif (ok) return /\"/;\napp.get('/a', h);\n";
+        let code = Code::new(src, Syntax::JAVASCRIPT);
+        assert_eq!(code.find_all("app.get(").count(), 1);
+        let strs: Vec<_> = code.strings().into_iter().map(|s| s.value).collect();
+        assert_eq!(strs, vec!["\\'", "/a"]);
+        assert!(code.is_code(src.find("a / 2").unwrap() + 2));
+        assert!(!code.text().contains(" c"));
+        // JSX closing tags are not regular expressions.
+        let jsx = "const v = <p>{x}</p>;\nrouter.get('/b', h);\n";
+        let code = Code::new(jsx, Syntax::JAVASCRIPT);
+        assert_eq!(code.find_all("router.get(").count(), 1);
     }
 
     #[test]
