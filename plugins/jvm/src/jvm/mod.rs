@@ -1,0 +1,12 @@
+//! Reusable Java/Kotlin helpers shared by the framework analyzers: a
+//! token stream ([`tokens`]), string expressions with constants and
+//! Kotlin templates ([`expr`]), a declaration outline with annotations,
+//! supertypes, fields and methods ([`outline`]), a cross-file index that
+//! resolves types, constants, inheritance and DTO fields ([`index`]), and
+//! Spring-style configuration files ([`config`]).
+
+pub mod config;
+pub mod expr;
+pub mod index;
+pub mod outline;
+pub mod tokens;

@@ -1,0 +1,12 @@
+//! JVM web frameworks (Java and Kotlin).
+//!
+//! Adding a framework: a module next to [`spring`] (reusing [`jvm`]) and
+//! one entry in the `plugin!` registration below.
+
+pub mod jvm;
+pub mod spring;
+
+portolan_plugin_sdk::plugin!(
+    name: "jvm",
+    analyzers: [spring::JavaSpring, spring::KotlinSpring],
+);

@@ -1,0 +1,383 @@
+//! Link step: controllers with their inherited mappings, class prefixes,
+//! context paths, Feign clients and functional routes.
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::params::{method_params, Consumes};
+use super::scan::{Fact, RouterRoute};
+use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
+use crate::jvm::index::{Index, TypeId};
+use crate::jvm::outline::{find, Annotation, JFile, Lang, Method, TypeKind};
+
+/// Methods of a `@RequestMapping` without `method`.
+pub const ANY_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// Context-path keys (relaxed), outermost first.
+const PREFIX_KEYS: [&[&str]; 3] = [
+    &["server.servlet.context-path", "server.context-path"],
+    &["spring.mvc.servlet.path", "server.servlet-path"],
+    &["spring.webflux.base-path"],
+];
+
+fn shortcut(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "GetMapping" => "GET",
+        "PostMapping" => "POST",
+        "PutMapping" => "PUT",
+        "PatchMapping" => "PATCH",
+        "DeleteMapping" => "DELETE",
+        _ => return None,
+    })
+}
+
+/// A mapping annotation (`@RequestMapping` or a shortcut).
+fn mapping(anns: &[Annotation]) -> Option<&Annotation> {
+    anns.iter()
+        .find(|a| a.name == "RequestMapping" || shortcut(&a.name).is_some())
+}
+
+struct Linker<'a> {
+    idx: Index<'a>,
+    cfg: Configs,
+}
+
+pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
+    let mut files: Vec<JFile> = Vec::new();
+    let mut docs: Vec<ConfigDoc> = Vec::new();
+    let mut routers: Vec<RouterRoute> = Vec::new();
+    for f in facts {
+        match f {
+            Fact::File(j) => files.push(j),
+            Fact::Config(c) => docs.push(c),
+            Fact::Router(r) => routers.push(r),
+        }
+    }
+    let l = Linker {
+        idx: Index::new(&files),
+        cfg: Configs::new(docs),
+    };
+    let mut out = Vec::new();
+    let ids: Vec<TypeId> = l.idx.all().collect();
+    for id in ids {
+        if l.idx.file(id).lang != lang {
+            continue;
+        }
+        let t = l.idx.ty(id);
+        if matches!(
+            t.kind,
+            TypeKind::Annotation | TypeKind::Enum | TypeKind::Record
+        ) {
+            continue;
+        }
+        if t.kind == TypeKind::Interface && t.annotation("FeignClient").is_some() {
+            l.client(id, &mut out);
+            continue;
+        }
+        if t.is_abstract() {
+            let derived = l
+                .idx
+                .descendants(id)
+                .into_iter()
+                .any(|d| l.is_controller(d) || l.is_client(d));
+            let own = t.methods.iter().any(|m| mapping(&m.annotations).is_some());
+            if derived || !own || (t.kind != TypeKind::Interface && !l.is_controller(id)) {
+                continue;
+            }
+        } else if !l.is_controller(id) {
+            continue;
+        }
+        l.controller(id, &mut out);
+    }
+    for r in routers.iter().filter(|r| r.lang == lang) {
+        l.router(r, &files, &mut out);
+    }
+    out
+}
+
+impl Linker<'_> {
+    /// Annotations of `id`, plus those of custom annotation types it
+    /// carries (meta-annotations, one level).
+    fn class_annotations(&self, id: TypeId) -> Vec<(TypeId, &Annotation)> {
+        let mut out = Vec::new();
+        for a in &self.idx.ty(id).annotations {
+            out.push((id, a));
+            if let Some(meta) = self.idx.resolve_type(id.0, &a.name) {
+                let m = self.idx.ty(meta);
+                if m.kind == TypeKind::Annotation {
+                    out.extend(m.annotations.iter().map(|x| (meta, x)));
+                }
+            }
+        }
+        out
+    }
+
+    fn is_controller(&self, id: TypeId) -> bool {
+        let t = self.idx.ty(id);
+        if matches!(t.kind, TypeKind::Annotation | TypeKind::Enum) {
+            return false;
+        }
+        self.class_annotations(id).iter().any(|(_, a)| {
+            matches!(
+                a.name.as_str(),
+                "RestController" | "Controller" | "RequestMapping"
+            )
+        })
+    }
+
+    fn is_client(&self, id: TypeId) -> bool {
+        self.idx.ty(id).annotation("FeignClient").is_some()
+    }
+
+    /// Evaluate path expressions written in `owner`, resolving `${…}` with
+    /// the configuration of `module_path`'s module.
+    fn paths(&self, owner: TypeId, a: &Annotation, module_path: &str) -> Vec<String> {
+        let items = a.items(&["value", "path"]);
+        if items.is_empty() {
+            return vec![String::new()];
+        }
+        items
+            .iter()
+            .filter_map(|e| {
+                let v = self.idx.eval(owner.0, Some(owner), e);
+                if v.is_none() {
+                    host::debug(&format!(
+                        "{}: unresolved path expression {e:?}",
+                        self.idx.file(owner).path
+                    ));
+                }
+                v
+            })
+            .map(|v| self.placeholders(&v, module_path))
+            .collect()
+    }
+
+    fn placeholders(&self, s: &str, module_path: &str) -> String {
+        strip_patterns(&resolve_placeholders(s, &mut |k| {
+            self.cfg.get(module_path, k)
+        }))
+    }
+
+    /// Context path + servlet path of the module of `path`.
+    fn context(&self, path: &str) -> String {
+        let mut parts = Vec::new();
+        for keys in PREFIX_KEYS {
+            if let Some(v) = keys.iter().find_map(|k| self.cfg.get(path, k)) {
+                parts.push(v);
+            }
+        }
+        join_path(&parts)
+    }
+
+    /// Class-level mapping: from the class itself, its meta-annotations,
+    /// or the nearest supertype that has one.
+    fn class_mapping(&self, id: TypeId) -> Option<(TypeId, &Annotation)> {
+        for t in self.idx.lineage(id) {
+            if let Some(found) = self
+                .class_annotations(t)
+                .into_iter()
+                .find(|(_, a)| a.name == "RequestMapping")
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// Mapped methods of `id` and its supertypes (an override hides the
+    /// inherited mapping).
+    fn mapped_methods(&self, id: TypeId) -> Vec<(TypeId, &Method)> {
+        let mut out: Vec<(TypeId, &Method)> = Vec::new();
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for t in self.idx.lineage(id) {
+            for m in &self.idx.ty(t).methods {
+                if mapping(&m.annotations).is_none()
+                    && find(&m.annotations, "RequestLine").is_none()
+                {
+                    continue;
+                }
+                let key = (m.name.as_str(), m.params.len());
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                out.push((t, m));
+            }
+        }
+        out
+    }
+
+    fn controller(&self, id: TypeId, out: &mut Vec<Endpoint>) {
+        let path = self.idx.file(id).path.clone();
+        let context = self.context(&path);
+        let class = self.class_mapping(id);
+        let class_paths = match class {
+            Some((owner, a)) => self.paths(owner, a, &path),
+            None => vec![String::new()],
+        };
+        let class_methods = class.map(|(_, a)| methods_of(a)).unwrap_or_default();
+        for (owner, m) in self.mapped_methods(id) {
+            let Some(a) = mapping(&m.annotations) else {
+                continue;
+            };
+            let mut methods = methods_of(a);
+            if methods.is_empty() {
+                methods = class_methods.clone();
+            }
+            if methods.is_empty() {
+                methods = ANY_METHODS.iter().map(|s| s.to_string()).collect();
+            }
+            let consumes = Consumes::of(Some(a)).or(Consumes::of(class.map(|c| c.1)));
+            let file = &self.idx.file(owner).path;
+            for cp in &class_paths {
+                for mp in self.paths(owner, a, &path) {
+                    let url = join_path(&[context.as_str(), cp, &mp]);
+                    for method in &methods {
+                        let params = method_params(&self.idx, owner, m, method, consumes);
+                        out.push(
+                            Endpoint::new(method, url.clone())
+                                .at_path(file.clone(), a.line)
+                                .params(params),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A `@FeignClient` interface: outbound calls, `internal`.
+    fn client(&self, id: TypeId, out: &mut Vec<Endpoint>) {
+        let t = self.idx.ty(id);
+        let path = self.idx.file(id).path.clone();
+        let prefix = t
+            .annotation("FeignClient")
+            .and_then(|a| a.items(&["path"]).first().cloned())
+            .and_then(|e| self.idx.eval(id.0, Some(id), &e))
+            .map(|v| self.placeholders(&v, &path))
+            .unwrap_or_default();
+        let class_paths = match self.class_mapping(id) {
+            Some((owner, a)) => self.paths(owner, a, &path),
+            None => vec![String::new()],
+        };
+        for (owner, m) in self.mapped_methods(id) {
+            let file = &self.idx.file(owner).path;
+            if let Some(a) = mapping(&m.annotations) {
+                let mut methods = methods_of(a);
+                if methods.is_empty() {
+                    methods.push("GET".into());
+                }
+                for cp in &class_paths {
+                    for mp in self.paths(owner, a, &path) {
+                        let url = join_path(&[prefix.as_str(), cp, &mp]);
+                        for method in &methods {
+                            let params =
+                                method_params(&self.idx, owner, m, method, Consumes::of(Some(a)));
+                            out.push(
+                                Endpoint::new(method, url.clone())
+                                    .at_path(file.clone(), a.line)
+                                    .params(params)
+                                    .internal(true),
+                            );
+                        }
+                    }
+                }
+            } else if let Some(a) = find(&m.annotations, "RequestLine") {
+                // `@RequestLine("GET /users/{id}?q={q}")`
+                let Some(line) = a
+                    .items(&["value"])
+                    .first()
+                    .and_then(|e| self.idx.eval(owner.0, Some(owner), e))
+                else {
+                    continue;
+                };
+                let mut it = line.split_whitespace();
+                let (Some(method), Some(target)) = (it.next(), it.next()) else {
+                    continue;
+                };
+                let (p, query) = target.split_once('?').unwrap_or((target, ""));
+                let url = join_path(&[prefix.as_str(), p]);
+                let mut e = Endpoint::new(method, url)
+                    .at_path(file.clone(), a.line)
+                    .internal(true);
+                for q in query.split('&').filter(|q| !q.is_empty()) {
+                    e.push_param(Param::query(q.split('=').next().unwrap_or(q)));
+                }
+                out.push(e);
+            }
+        }
+    }
+
+    fn router(&self, r: &RouterRoute, files: &[JFile], out: &mut Vec<Endpoint>) {
+        let fi = files.iter().position(|f| f.path == r.path);
+        let ctx = fi.filter(|&f| !files[f].types.is_empty()).map(|f| (f, 0));
+        let mut parts = vec![self.context(&r.path)];
+        for p in &r.parts {
+            let v = match fi {
+                Some(f) => self.idx.eval(f, ctx, p),
+                None => p.literal(),
+            };
+            let Some(v) = v else { return };
+            parts.push(self.placeholders(&v, &r.path));
+        }
+        out.push(Endpoint::new(&r.method, join_path(&parts)).at_path(r.path.clone(), r.line));
+    }
+}
+
+impl Consumes {
+    fn or(self, other: Consumes) -> Consumes {
+        if self == Consumes::default() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// HTTP methods of a mapping annotation (empty = not restricted).
+fn methods_of(a: &Annotation) -> Vec<String> {
+    if let Some(m) = shortcut(&a.name) {
+        return vec![m.to_string()];
+    }
+    a.items(&["method"])
+        .iter()
+        .filter_map(|e| e.as_name())
+        .map(|n| n.rsplit('.').next().unwrap_or(n).to_ascii_uppercase())
+        .collect()
+}
+
+/// `{id:\d+}` → `{id}`; Spring's regex constraints are not part of the
+/// placeholder name.
+pub fn strip_patterns(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let mut depth = 0;
+        let mut close = None;
+        for (i, c) in after.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            out.push_str(after);
+            return out;
+        };
+        let inner = &after[1..close];
+        let name = inner.split(':').next().unwrap_or(inner).trim();
+        out.push('{');
+        out.push_str(name);
+        out.push('}');
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
