@@ -3,10 +3,11 @@
 //! Adding a framework: a module next to [`spring`] (reusing [`jvm`]) and
 //! one entry in the `plugin!` registration below.
 
+pub mod jaxrs;
 pub mod jvm;
 pub mod spring;
 
 portolan_plugin_sdk::plugin!(
     name: "jvm",
-    analyzers: [spring::JavaSpring, spring::KotlinSpring],
+    analyzers: [spring::JavaSpring, spring::KotlinSpring, jaxrs::JavaJaxrs],
 );

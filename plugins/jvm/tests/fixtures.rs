@@ -10,7 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_jvm::spring;
+use portolan_plugin_jvm::{jaxrs, spring};
 use portolan_plugin_sdk::{Analyzer, Endpoint, Facts, Output, Param, ParamKind, SourceFile};
 use serde_json::{json, Value};
 
@@ -223,4 +223,9 @@ fn java_spring_fixtures() {
 #[test]
 fn kotlin_spring_fixtures() {
     check_tech(&spring::KotlinSpring);
+}
+
+#[test]
+fn java_jaxrs_fixtures() {
+    check_tech(&jaxrs::JavaJaxrs);
 }

@@ -1,0 +1,311 @@
+//! Link step: resources with inherited annotations, sub-resource locators
+//! and application paths.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::jvm::config::{module_root, resolve_placeholders, ConfigDoc, Configs};
+use crate::jvm::index::{element_type, Index, TypeId};
+use crate::jvm::outline::{find, Annotation, JFile, Method, TypeKind};
+use crate::spring::link::strip_patterns;
+use crate::spring::params::is_file_type;
+use crate::spring::scan::Fact;
+
+const VERBS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+/// Deepest chain of sub-resource locators followed.
+const MAX_LOCATOR_DEPTH: usize = 4;
+
+struct Linker<'a> {
+    idx: Index<'a>,
+    cfg: Configs,
+    /// `@ApplicationPath` values by module root.
+    apps: Vec<(String, String)>,
+}
+
+pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
+    let mut files: Vec<JFile> = Vec::new();
+    let mut docs: Vec<ConfigDoc> = Vec::new();
+    for f in facts {
+        match f {
+            Fact::File(j) => files.push(j),
+            Fact::Config(c) => docs.push(c),
+            Fact::Router(_) => {}
+        }
+    }
+    let idx = Index::new(&files);
+    let mut apps = Vec::new();
+    for id in idx.all() {
+        if let Some(a) = idx.ty(id).annotation("ApplicationPath") {
+            if let Some(v) = a
+                .items(&["value"])
+                .first()
+                .and_then(|e| idx.eval(id.0, Some(id), e))
+            {
+                let v = v.trim_end_matches('*').to_string();
+                apps.push((module_root(&idx.file(id).path), v));
+            }
+        }
+    }
+    let l = Linker {
+        idx,
+        cfg: Configs::new(docs),
+        apps,
+    };
+    let mut out = Vec::new();
+    let ids: Vec<TypeId> = l.idx.all().collect();
+    for id in ids {
+        let t = l.idx.ty(id);
+        if !matches!(t.kind, TypeKind::Class | TypeKind::Interface) {
+            continue;
+        }
+        if l.class_path(id).is_none() {
+            continue;
+        }
+        if t.is_abstract()
+            && l.idx
+                .descendants(id)
+                .into_iter()
+                .any(|d| !l.idx.ty(d).is_abstract())
+        {
+            continue;
+        }
+        let path = l.idx.file(id).path.clone();
+        let prefix = l.context(&path);
+        l.resource(id, &prefix, true, 0, &path, &mut out);
+    }
+    out
+}
+
+impl Linker<'_> {
+    /// Root path of the module of `path`: Quarkus root path, REST path and
+    /// the `@ApplicationPath`.
+    fn context(&self, path: &str) -> String {
+        let mut parts = Vec::new();
+        if let Some(v) = self.cfg.get(path, "quarkus.http.root-path") {
+            parts.push(v);
+        }
+        if let Some(v) = ["quarkus.rest.path", "quarkus.resteasy.path"]
+            .iter()
+            .find_map(|k| self.cfg.get(path, k))
+        {
+            parts.push(v);
+        }
+        let app = self
+            .apps
+            .iter()
+            .filter(|(root, _)| path.starts_with(root.as_str()))
+            .max_by_key(|(root, _)| root.len())
+            .or(if self.apps.len() == 1 {
+                self.apps.first()
+            } else {
+                None
+            });
+        if let Some((_, v)) = app {
+            parts.push(v.clone());
+        }
+        join_path(&parts)
+    }
+
+    /// Type-level `@Path` of `id` or its nearest supertype.
+    fn class_path(&self, id: TypeId) -> Option<(TypeId, &Annotation)> {
+        self.idx
+            .lineage(id)
+            .into_iter()
+            .find_map(|t| self.idx.ty(t).annotation("Path").map(|a| (t, a)))
+    }
+
+    fn eval_path(&self, owner: TypeId, a: &Annotation, module: &str) -> Option<String> {
+        let v = match a.items(&["value"]).first() {
+            Some(e) => self.idx.eval(owner.0, Some(owner), e)?,
+            None => String::new(),
+        };
+        let v = resolve_placeholders(&v, &mut |k| self.cfg.get(module, k));
+        Some(strip_patterns(&v))
+    }
+
+    /// The HTTP method of a resource method, if any.
+    fn verb(&self, owner: TypeId, m: &Method) -> Option<String> {
+        for a in &m.annotations {
+            if VERBS.contains(&a.name.as_str()) {
+                return Some(a.name.clone());
+            }
+            if let Some(t) = self.idx.resolve_type(owner.0, &a.name) {
+                let decl = self.idx.ty(t);
+                if decl.kind == TypeKind::Annotation {
+                    if let Some(v) = decl
+                        .annotation("HttpMethod")
+                        .and_then(|h| h.items(&["value"]).first().cloned())
+                        .and_then(|e| self.idx.eval(t.0, Some(t), &e))
+                    {
+                        return Some(v.to_ascii_uppercase());
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Resource methods and locators of `id` and its supertypes.
+    fn methods(&self, id: TypeId) -> Vec<(TypeId, &Method)> {
+        let mut out: Vec<(TypeId, &Method)> = Vec::new();
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for t in self.idx.lineage(id) {
+            for m in &self.idx.ty(t).methods {
+                if self.verb(t, m).is_none() && find(&m.annotations, "Path").is_none() {
+                    continue;
+                }
+                let key = (m.name.as_str(), m.params.len());
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                out.push((t, m));
+            }
+        }
+        out
+    }
+
+    fn resource(
+        &self,
+        id: TypeId,
+        prefix: &str,
+        with_class_path: bool,
+        depth: usize,
+        module: &str,
+        out: &mut Vec<Endpoint>,
+    ) {
+        let class = self.class_path(id);
+        let class_path = match class {
+            Some((owner, a)) if with_class_path => match self.eval_path(owner, a, module) {
+                Some(p) => p,
+                None => return,
+            },
+            _ => String::new(),
+        };
+        let class_form =
+            class.is_some_and(|(owner, _)| consumes_form(&self.idx.ty(owner).annotations));
+        for (owner, m) in self.methods(id) {
+            let method_path = match find(&m.annotations, "Path") {
+                Some(a) => match self.eval_path(owner, a, module) {
+                    Some(p) => p,
+                    None => continue,
+                },
+                None => String::new(),
+            };
+            let url = join_path(&[prefix, &class_path, &method_path]);
+            match self.verb(owner, m) {
+                Some(verb) => {
+                    let form = class_form || consumes_form(&m.annotations);
+                    let line = find(&m.annotations, &verb)
+                        .or_else(|| m.annotations.first())
+                        .map_or(m.line, |a| a.line);
+                    out.push(
+                        Endpoint::new(&verb, url)
+                            .at_path(self.idx.file(owner).path.clone(), line)
+                            .params(self.params(owner, m, form)),
+                    );
+                }
+                None if depth < MAX_LOCATOR_DEPTH => {
+                    if let Some(target) = self.idx.resolve_type(owner.0, element_type(&m.ret)) {
+                        if target != id {
+                            self.resource(target, &url, false, depth + 1, module, out);
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+
+    fn params(&self, owner: TypeId, m: &Method, form: bool) -> Vec<Param> {
+        let mut out = Vec::new();
+        for p in &m.params {
+            if find(&p.annotations, "Context").is_some()
+                || find(&p.annotations, "Suspended").is_some()
+            {
+                continue;
+            }
+            if let Some(param) = self.annotated(owner, &p.annotations, &p.name, &p.ty) {
+                out.push(param);
+                continue;
+            }
+            if let Some(bean) = find(&p.annotations, "BeanParam") {
+                let _ = bean;
+                if let Some(t) = self.idx.resolve_type(owner.0, element_type(&p.ty)) {
+                    for b in self.idx.lineage(t) {
+                        for f in &self.idx.ty(b).fields {
+                            if let Some(param) = self.annotated(b, &f.annotations, &f.name, &f.ty) {
+                                out.push(param);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            if p.annotations.iter().any(|a| a.name == "MatrixParam") {
+                continue;
+            }
+            // The entity.
+            let kind = if form {
+                ParamKind::Form
+            } else {
+                ParamKind::Json
+            };
+            for name in self.idx.dto_fields(owner.0, &p.ty).unwrap_or_default() {
+                out.push(Param::new(kind, name));
+            }
+        }
+        out
+    }
+
+    /// A parameter from `@QueryParam("x")`-style annotations.
+    fn annotated(&self, owner: TypeId, anns: &[Annotation], name: &str, ty: &str) -> Option<Param> {
+        let kinds: [(&[&str], ParamKind); 5] = [
+            (&["QueryParam", "RestQuery"], ParamKind::Query),
+            (&["PathParam", "RestPath"], ParamKind::Path),
+            (&["HeaderParam", "RestHeader"], ParamKind::Header),
+            (&["CookieParam", "RestCookie"], ParamKind::Cookie),
+            (
+                &["FormParam", "RestForm", "FormDataParam", "MultipartForm"],
+                ParamKind::Form,
+            ),
+        ];
+        let (a, mut kind) = kinds.iter().find_map(|(names, kind)| {
+            anns.iter()
+                .find(|a| names.contains(&a.name.as_str()))
+                .map(|a| (a, *kind))
+        })?;
+        if kind == ParamKind::Form && is_upload(ty) {
+            kind = ParamKind::File;
+        }
+        let eval = |a: &Annotation| {
+            a.items(&["value"])
+                .first()
+                .and_then(|e| self.idx.eval(owner.0, Some(owner), e))
+                .filter(|v| !v.is_empty())
+        };
+        let value = find(anns, "DefaultValue")
+            .and_then(eval)
+            .unwrap_or_default();
+        Some(Param::new(kind, eval(a).unwrap_or_else(|| name.to_string())).value(value))
+    }
+}
+
+fn is_upload(ty: &str) -> bool {
+    is_file_type(ty)
+        || matches!(
+            element_type(ty).rsplit('.').next().unwrap_or(""),
+            "InputStream" | "File" | "FileUpload" | "EntityPart" | "Path" | "Attachment"
+        )
+}
+
+fn consumes_form(anns: &[Annotation]) -> bool {
+    find(anns, "Consumes").is_some_and(|a| {
+        let raw = a
+            .args
+            .iter()
+            .map(|x| x.raw.to_ascii_lowercase())
+            .collect::<String>();
+        raw.contains("form")
+    })
+}
