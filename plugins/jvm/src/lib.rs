@@ -5,9 +5,12 @@
 
 pub mod jaxrs;
 pub mod jvm;
+pub mod ktor;
 pub mod spring;
 
 portolan_plugin_sdk::plugin!(
     name: "jvm",
-    analyzers: [spring::JavaSpring, spring::KotlinSpring, jaxrs::JavaJaxrs],
+    analyzers: [spring::JavaSpring, spring::KotlinSpring, jaxrs::JavaJaxrs,
+        ktor::KotlinKtor,
+    ],
 );

@@ -10,7 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_jvm::{jaxrs, spring};
+use portolan_plugin_jvm::{jaxrs, ktor, spring};
 use portolan_plugin_sdk::{Analyzer, Endpoint, Facts, Output, Param, ParamKind, SourceFile};
 use serde_json::{json, Value};
 
@@ -228,4 +228,9 @@ fn kotlin_spring_fixtures() {
 #[test]
 fn java_jaxrs_fixtures() {
     check_tech(&jaxrs::JavaJaxrs);
+}
+
+#[test]
+fn kotlin_ktor_fixtures() {
+    check_tech(&ktor::KotlinKtor);
 }

@@ -1,0 +1,173 @@
+//! Link step: expand routing functions at their call sites.
+
+use std::collections::{HashMap, HashSet};
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::scan::{Fact, Item, KFun, KParam};
+use crate::jvm::expr::StrExpr;
+use crate::jvm::index::Index;
+use crate::jvm::outline::JFile;
+
+/// Deepest chain of routing functions calling each other.
+const MAX_DEPTH: usize = 8;
+
+struct Linker<'a> {
+    idx: Index<'a>,
+    by_path: HashMap<&'a str, usize>,
+    funs: HashMap<&'a str, Vec<(&'a str, &'a KFun)>>,
+}
+
+pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
+    let mut files: Vec<JFile> = Vec::new();
+    let mut routes = Vec::new();
+    for f in facts {
+        match f {
+            Fact::File(j) => files.push(j),
+            Fact::Routes(r) => routes.push(r),
+        }
+    }
+    let mut funs: HashMap<&str, Vec<(&str, &KFun)>> = HashMap::new();
+    for r in &routes {
+        for f in &r.funs {
+            funs.entry(f.name.as_str())
+                .or_default()
+                .push((r.path.as_str(), f));
+        }
+    }
+    let mounted: HashSet<&str> = routes
+        .iter()
+        .flat_map(|r| r.funs.iter())
+        .flat_map(|f| f.items.iter())
+        .filter_map(|i| match i {
+            Item::Mount { name, .. } if funs.contains_key(name.as_str()) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let l = Linker {
+        idx: Index::new(&files),
+        by_path: files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.as_str(), i))
+            .collect(),
+        funs,
+    };
+    let mut out = Vec::new();
+    for r in &routes {
+        for f in &r.funs {
+            if mounted.contains(f.name.as_str()) {
+                continue;
+            }
+            l.expand(&r.path, f, &[], 0, &mut out);
+        }
+    }
+    out
+}
+
+impl Linker<'_> {
+    fn eval(&self, path: &str, e: &StrExpr) -> Option<String> {
+        match self.by_path.get(path) {
+            Some(&fi) => self.idx.eval(fi, None, e),
+            None => e.literal(),
+        }
+    }
+
+    fn expand(
+        &self,
+        path: &str,
+        f: &KFun,
+        prefix: &[String],
+        depth: usize,
+        out: &mut Vec<Endpoint>,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for item in &f.items {
+            match item {
+                Item::Endpoint {
+                    method,
+                    prefix: local,
+                    path: p,
+                    line,
+                    params,
+                } => {
+                    let mut parts = prefix.to_vec();
+                    for e in local.iter().chain(std::iter::once(p)) {
+                        match self.eval(path, e) {
+                            Some(v) => parts.push(v),
+                            None => return,
+                        }
+                    }
+                    let url = placeholders(&join_path(&parts));
+                    let mut e = Endpoint::new(method, url.clone()).at_path(path, *line);
+                    for p in params {
+                        for param in self.param(path, &url, p) {
+                            e.push_param(param);
+                        }
+                    }
+                    out.push(e);
+                }
+                Item::Mount {
+                    name,
+                    prefix: local,
+                } => {
+                    let Some(targets) = self.funs.get(name.as_str()) else {
+                        continue;
+                    };
+                    let mut parts = prefix.to_vec();
+                    let mut ok = true;
+                    for e in local {
+                        match self.eval(path, e) {
+                            Some(v) => parts.push(v),
+                            None => ok = false,
+                        }
+                    }
+                    if !ok {
+                        continue;
+                    }
+                    for (tpath, target) in targets {
+                        if std::ptr::eq(*target, f) {
+                            continue;
+                        }
+                        self.expand(tpath, target, &parts, depth + 1, out);
+                    }
+                }
+            }
+        }
+    }
+
+    fn param(&self, path: &str, url: &str, p: &KParam) -> Vec<Param> {
+        match p {
+            KParam::Parameter(n) => {
+                if url.contains(&format!("{{{n}}}")) {
+                    vec![Param::path(n.clone())]
+                } else {
+                    vec![Param::query(n.clone())]
+                }
+            }
+            KParam::Query(n) => vec![Param::query(n.clone())],
+            KParam::Form(n) => vec![Param::form(n.clone())],
+            KParam::Header(n) => vec![Param::header(n.clone())],
+            KParam::Cookie(n) => vec![Param::cookie(n.clone())],
+            KParam::Body(ty) => {
+                let fi = self.by_path.get(path).copied().unwrap_or(0);
+                if self.idx.files.is_empty() {
+                    return Vec::new();
+                }
+                self.idx
+                    .dto_fields(fi, ty)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(Param::json)
+                    .collect()
+            }
+        }
+    }
+}
+
+/// `{id?}` → `{id}`, `{path...}` → `{path}`.
+fn placeholders(url: &str) -> String {
+    url.replace("?}", "}").replace("...}", "}")
+}

@@ -1,0 +1,357 @@
+//! Map step: routing items of each function of a Kotlin file.
+
+use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::jvm::expr::StrExpr;
+use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    File(JFile),
+    Routes(KtorFile),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KtorFile {
+    pub path: String,
+    pub funs: Vec<KFun>,
+}
+
+/// A top-level function and the routing items in its body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KFun {
+    pub name: String,
+    pub receiver: Option<String>,
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Item {
+    Endpoint {
+        method: String,
+        prefix: Vec<StrExpr>,
+        path: StrExpr,
+        line: u32,
+        params: Vec<KParam>,
+    },
+    /// A call of a (possibly routing) function inside routing blocks.
+    Mount { name: String, prefix: Vec<StrExpr> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KParam {
+    /// `call.parameters[name]`: path or query, decided with the URL.
+    Parameter(String),
+    Query(String),
+    Form(String),
+    Header(String),
+    Cookie(String),
+    /// `call.receive<T>()`.
+    Body(String),
+}
+
+const VERBS: [&str; 7] = ["get", "post", "put", "delete", "patch", "head", "options"];
+
+pub fn analyze(file: &SourceFile, out: &mut Output) {
+    if is_test_path(&file.path) || !file.path.ends_with(".kt") {
+        return;
+    }
+    let outline = outline::parse(file, Lang::Kotlin);
+    let funs = scan(file);
+    // Files with routes keep their outline too: their imports resolve the
+    // constants and DTOs they use.
+    if !outline.types.is_empty() || !outline.consts.is_empty() || !funs.is_empty() {
+        out.fact(&Fact::File(outline));
+    }
+    if !funs.is_empty() {
+        out.fact(&Fact::Routes(KtorFile {
+            path: file.path.clone(),
+            funs,
+        }));
+    }
+}
+
+enum Frame {
+    Route(StrExpr),
+    Handler(usize),
+    Other,
+}
+
+pub fn scan(file: &SourceFile) -> Vec<KFun> {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    let src = file.content.as_str();
+    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, true);
+    let mut funs: Vec<KFun> = Vec::new();
+    let mut fun_end = 0usize;
+    let mut stack: Vec<(usize, Frame)> = Vec::new();
+    let mut form_vars: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        while stack.last().is_some_and(|(close, _)| *close < i) {
+            stack.pop();
+        }
+        let prev_dot = i > 0 && (t[i - 1].is('.') || t[i - 1].is(':'));
+        let word = (t[i].kind == Kind::Ident).then_some(t[i].text.as_str());
+        // A new top-level function.
+        if word == Some("fun") && i >= fun_end {
+            if let Some((name, receiver, open)) = fun_header(&t, i) {
+                fun_end = close_of(&t, open).unwrap_or(t.len());
+                funs.push(KFun {
+                    name,
+                    receiver,
+                    items: Vec::new(),
+                });
+                stack.clear();
+                form_vars.clear();
+                i = open + 1;
+                continue;
+            }
+        }
+        if i >= fun_end || funs.is_empty() {
+            i += 1;
+            continue;
+        }
+        let in_handler = stack.iter().rev().find_map(|(_, f)| match f {
+            Frame::Handler(ix) => Some(*ix),
+            _ => None,
+        });
+        let prefix = || -> Vec<StrExpr> {
+            stack
+                .iter()
+                .filter_map(|(_, f)| match f {
+                    Frame::Route(e) => Some(e.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        if let (Some(ix), Some("call")) = (in_handler, word) {
+            if let Some((p, next)) = call_param(&t, i, &expr) {
+                if let Some(Item::Endpoint { params, .. }) =
+                    funs.last_mut().and_then(|f| f.items.get_mut(ix))
+                {
+                    if !params.contains(&p) {
+                        params.push(p);
+                    }
+                }
+                i = next;
+                continue;
+            }
+        }
+        if let (Some(ix), Some(var)) = (in_handler, word) {
+            // `val form = call.receiveParameters()`
+            if t.get(i + 1).is_some_and(|x| x.is('='))
+                && seq(&t, i + 2, &["call", ".", "receiveParameters"])
+            {
+                form_vars.push(var.to_string());
+            } else if form_vars.iter().any(|v| v == var)
+                && !prev_dot
+                && t.get(i + 1).is_some_and(|x| x.is('['))
+            {
+                if let Some(name) = t.get(i + 2).filter(|x| x.kind == Kind::Str) {
+                    if let Some(Item::Endpoint { params, .. }) =
+                        funs.last_mut().and_then(|f| f.items.get_mut(ix))
+                    {
+                        let p = KParam::Form(name.text.clone());
+                        if !params.contains(&p) {
+                            params.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        if t[i].is('{') {
+            let close = close_of(&t, i).unwrap_or(t.len());
+            stack.push((close, Frame::Other));
+            i += 1;
+            continue;
+        }
+        let Some(w) = word else {
+            i += 1;
+            continue;
+        };
+        if prev_dot || in_handler.is_some() {
+            i += 1;
+            continue;
+        }
+        let mut k = i + 1;
+        if t.get(k).is_some_and(|x| x.is('<')) {
+            k = close_of(&t, k).map_or(k, |c| c + 1);
+        }
+        let mut args = Vec::new();
+        if t.get(k).is_some_and(|x| x.is('(')) {
+            let close = close_of(&t, k).unwrap_or(t.len());
+            args = split_commas(&t, k + 1, close);
+            k = close + 1;
+        }
+        let lambda = t.get(k).is_some_and(|x| x.is('{'));
+        let is_verb = VERBS.contains(&w);
+        if lambda && (is_verb || w == "route" || w == "handle") {
+            let close = close_of(&t, k).unwrap_or(t.len());
+            let first = args.first().and_then(|r| expr(r.clone()));
+            let method_arg = args
+                .get(1)
+                .map(|r| {
+                    t[r.clone()]
+                        .iter()
+                        .map(|x| x.text.as_str())
+                        .collect::<String>()
+                })
+                .and_then(|s| s.strip_prefix("HttpMethod.").map(str::to_ascii_uppercase));
+            let line = file.line_of(t[i].start);
+            let endpoint = |method: String, path: StrExpr| Item::Endpoint {
+                method,
+                prefix: prefix(),
+                path,
+                line,
+                params: Vec::new(),
+            };
+            let frame = if is_verb {
+                let Some(f) = funs.last_mut() else { break };
+                f.items.push(endpoint(
+                    w.to_ascii_uppercase(),
+                    first.unwrap_or_else(|| StrExpr::lit("")),
+                ));
+                Frame::Handler(f.items.len() - 1)
+            } else if w == "route" {
+                match (first, method_arg) {
+                    (Some(path), Some(m)) => {
+                        let Some(f) = funs.last_mut() else { break };
+                        f.items.push(endpoint(m, path));
+                        Frame::Handler(f.items.len() - 1)
+                    }
+                    (Some(path), None) => Frame::Route(path),
+                    (None, _) => Frame::Other,
+                }
+            } else {
+                Frame::Other
+            };
+            stack.push((close, frame));
+            i = k + 1;
+            continue;
+        }
+        if !lambda
+            && t.get(i + 1).is_some_and(|x| x.is('('))
+            && w.starts_with(|c: char| c.is_ascii_lowercase())
+            && !stack.is_empty()
+        {
+            if let Some(f) = funs.last_mut() {
+                let m = Item::Mount {
+                    name: w.to_string(),
+                    prefix: prefix(),
+                };
+                if !f.items.contains(&m) {
+                    f.items.push(m);
+                }
+            }
+        }
+        i += 1;
+    }
+    funs.retain(|f| !f.items.is_empty());
+    funs
+}
+
+fn seq(t: &[Token], i: usize, words: &[&str]) -> bool {
+    words.iter().enumerate().all(|(k, w)| {
+        t.get(i + k)
+            .is_some_and(|x| x.text == *w && x.kind != Kind::Str)
+    })
+}
+
+/// `fun [<T>] [Receiver.]name(…)[: T] {` → (name, receiver, index of `{`).
+fn fun_header(t: &[Token], i: usize) -> Option<(String, Option<String>, usize)> {
+    let mut k = i + 1;
+    if t.get(k)?.is('<') {
+        k = close_of(t, k)? + 1;
+    }
+    let (dotted, mut k) = crate::jvm::tokens::dotted(t, k)?;
+    if !t.get(k)?.is('(') {
+        return None;
+    }
+    k = close_of(t, k)? + 1;
+    while k < t.len() && !t[k].is('{') && !t[k].is('=') && !t[k].is('}') {
+        k += 1;
+    }
+    if !t.get(k)?.is('{') {
+        return None;
+    }
+    let (receiver, name) = match dotted.rsplit_once('.') {
+        Some((r, n)) => (Some(r.to_string()), n.to_string()),
+        None => (None, dotted),
+    };
+    Some((name, receiver, k))
+}
+
+/// Builds a [`KParam`] from a name.
+type MakeParam = fn(String) -> KParam;
+
+/// A `call.…` parameter read at `i`; returns it and the index after.
+fn call_param(
+    t: &[Token],
+    i: usize,
+    expr: &dyn Fn(std::ops::Range<usize>) -> Option<StrExpr>,
+) -> Option<(KParam, usize)> {
+    let sources: [(&[&str], MakeParam); 6] = [
+        (&["call", ".", "parameters"], KParam::Parameter),
+        (
+            &["call", ".", "request", ".", "queryParameters"],
+            KParam::Query,
+        ),
+        (&["call", ".", "request", ".", "headers"], KParam::Header),
+        (&["call", ".", "request", ".", "cookies"], KParam::Cookie),
+        (&["call", ".", "request", ".", "header"], KParam::Header),
+        (&["call", ".", "receiveParameters", "(", ")"], KParam::Form),
+    ];
+    for (words, make) in sources {
+        if !seq(t, i, words) {
+            continue;
+        }
+        let mut k = i + words.len();
+        if words.last() == Some(&"header") {
+            // call.request.header("X")
+            if t.get(k)?.is('(') {
+                let name = t.get(k + 1).filter(|x| x.kind == Kind::Str)?;
+                return Some((make(name.text.clone()), k + 2));
+            }
+            return None;
+        }
+        if t.get(k)?.is('[') {
+            let close = close_of(t, k)?;
+            let name = expr(k + 1..close)?.literal()?;
+            return Some((make(name), close + 1));
+        }
+        if t.get(k)?.is('.')
+            && matches!(t.get(k + 1)?.text.as_str(), "get" | "getOrFail" | "getAll")
+        {
+            k += 2;
+            if t.get(k)?.is('<') {
+                k = close_of(t, k)? + 1;
+            }
+            if t.get(k)?.is('(') {
+                let name = t.get(k + 1).filter(|x| x.kind == Kind::Str)?;
+                return Some((make(name.text.clone()), k + 2));
+            }
+        }
+        return None;
+    }
+    // call.receive<T>() / call.receiveNullable<T>() / call.receive(T::class)
+    if seq(t, i, &["call", "."])
+        && matches!(
+            t.get(i + 2)?.text.as_str(),
+            "receive" | "receiveNullable" | "receiveOrNull"
+        )
+    {
+        let k = i + 3;
+        if t.get(k)?.is('<') {
+            let close = close_of(t, k)?;
+            let ty: String = t[k + 1..close].iter().map(|x| x.text.as_str()).collect();
+            return Some((KParam::Body(ty), close + 1));
+        }
+        if t.get(k)?.is('(') && t.get(k + 2).is_some_and(|x| x.is(':')) {
+            return Some((KParam::Body(t.get(k + 1)?.text.clone()), k + 3));
+        }
+    }
+    None
+}
