@@ -1,0 +1,110 @@
+//! Gin (`go_gin`).
+//!
+//! Routes: `r.GET/POST/PUT/PATCH/DELETE/HEAD/OPTIONS(path, handlers…)`,
+//! `r.Handle("METHOD", path, …)`, `r.Match([]string{…}, path, …)` and
+//! `r.Any(path, …)` on engines (`gin.New()`, `gin.Default()`) and groups
+//! (`v1 := r.Group("/api/v1")`, nested), including groups passed into
+//! functions and methods of other files and packages, returned from them,
+//! stored in package variables or struct fields.
+//!
+//! `Any` is reported with the nine methods Gin registers for it (GET, POST,
+//! PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE).
+//!
+//! Parameters come from what the handler (a function, a method, a factory
+//! returning a closure, or a function literal) reads from its
+//! `*gin.Context`: `Query`/`DefaultQuery`/`GetQuery`/`QueryArray` (query),
+//! `PostForm`/`DefaultPostForm`/`GetPostForm`/`PostFormArray` (form),
+//! `Param` (path), `GetHeader`/`Request.Header.Get` (header), `Cookie`,
+//! `FormFile` (file), and structs bound with `ShouldBindJSON`/`BindJSON`
+//! (`json` tags), `ShouldBindQuery` (`form` tags), `ShouldBindUri` (`uri`),
+//! `ShouldBindHeader` (`header`) and `ShouldBind`/`Bind` (content
+//! negotiated: `json` tags, else `form`), also through helpers called
+//! with the context.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::facts::BindKind;
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::{self, FILES};
+
+pub struct Gin;
+
+const READS: &[Read] = &[
+    read("{}", "Query", ParamKind::Query, 0),
+    read("{}", "DefaultQuery", ParamKind::Query, 0),
+    read("{}", "GetQuery", ParamKind::Query, 0),
+    read("{}", "QueryArray", ParamKind::Query, 0),
+    read("{}", "GetQueryArray", ParamKind::Query, 0),
+    read("{}", "QueryMap", ParamKind::Query, 0),
+    read("{}.Request.URL.Query()", "Get", ParamKind::Query, 0),
+    read("{}", "PostForm", ParamKind::Form, 0),
+    read("{}", "DefaultPostForm", ParamKind::Form, 0),
+    read("{}", "GetPostForm", ParamKind::Form, 0),
+    read("{}", "PostFormArray", ParamKind::Form, 0),
+    read("{}", "GetPostFormArray", ParamKind::Form, 0),
+    read("{}", "PostFormMap", ParamKind::Form, 0),
+    read("{}.Request", "FormValue", ParamKind::Form, 0),
+    read("{}", "Param", ParamKind::Path, 0),
+    read("{}", "GetHeader", ParamKind::Header, 0),
+    read("{}.Request.Header", "Get", ParamKind::Header, 0),
+    read("{}", "Cookie", ParamKind::Cookie, 0),
+    read("{}", "FormFile", ParamKind::File, 0),
+    bind("{}", "ShouldBindJSON", BindKind::Json, 0),
+    bind("{}", "BindJSON", BindKind::Json, 0),
+    bind("{}", "ShouldBindBodyWithJSON", BindKind::Json, 0),
+    bind("{}", "ShouldBindQuery", BindKind::Query, 0),
+    bind("{}", "BindQuery", BindKind::Query, 0),
+    bind("{}", "ShouldBindUri", BindKind::Path, 0),
+    bind("{}", "BindUri", BindKind::Path, 0),
+    bind("{}", "ShouldBindHeader", BindKind::Header, 0),
+    bind("{}", "BindHeader", BindKind::Header, 0),
+    bind("{}", "ShouldBind", BindKind::Auto, 0),
+    bind("{}", "Bind", BindKind::Auto, 0),
+    bind("{}", "ShouldBindWith", BindKind::Auto, 0),
+    bind(
+        "json.NewDecoder({}.Request.Body)",
+        "Decode",
+        BindKind::Json,
+        0,
+    ),
+];
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["gin.New", "gin.Default"],
+    routes: &[
+        route("GET", Shape::Fixed(&["GET"])),
+        route("POST", Shape::Fixed(&["POST"])),
+        route("PUT", Shape::Fixed(&["PUT"])),
+        route("PATCH", Shape::Fixed(&["PATCH"])),
+        route("DELETE", Shape::Fixed(&["DELETE"])),
+        route("HEAD", Shape::Fixed(&["HEAD"])),
+        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
+        route("Any", Shape::Fixed(ANY)),
+        route("Handle", Shape::MethodArg),
+        route("Match", Shape::MethodList),
+    ],
+    groups: &["Group"],
+    passthrough: &[],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["*gin.Context"],
+    reads: READS,
+};
+
+impl Analyzer for Gin {
+    fn tech(&self) -> Tech {
+        Tech::new("go_gin", "Go", "Gin")
+            .aliases(["gin", "go-gin"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&["github.com/gin-gonic/gin"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}

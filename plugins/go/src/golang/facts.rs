@@ -1,0 +1,271 @@
+//! What the map step records about each Go file (and `go.mod`) for the
+//! link step. Router values are symbolic: an [`Origin`] (where the router
+//! object comes from) plus the path prefix added on the way
+//! (`v1 := r.Group("/api/v1")` is `r`'s origin plus `/api/v1`).
+
+use portolan_plugin_sdk::Param;
+use serde::{Deserialize, Serialize};
+
+use super::strexpr::StrExpr;
+
+/// One fact per file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Fact {
+    /// A `go.mod`: its directory and module path.
+    Mod {
+        dir: String,
+        module: String,
+    },
+    File(Box<GoFile>),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GoFile {
+    pub path: String,
+    /// Directory of the file (its package), `/`-separated.
+    pub dir: String,
+    pub package: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<Import>,
+    /// Package-level `const` / `var` strings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consts: Vec<(String, StrExpr)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structs: Vec<Struct>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub funcs: Vec<Func>,
+    /// Package-level router variables (`var router = gin.Default()`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<Assign>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Import {
+    /// Explicit alias (`api "example.com/x/handlers"`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+    pub path: String,
+}
+
+impl Import {
+    /// The name the package is referred to by when no alias is given and
+    /// its package clause is unknown: the last path element, skipping a
+    /// `/vN` major-version suffix and `go-` / `.go` decorations.
+    pub fn default_name(&self) -> String {
+        let mut parts = self.path.rsplit('/');
+        let mut last = parts.next().unwrap_or("");
+        if last.len() > 1 && last.starts_with('v') && last[1..].bytes().all(|b| b.is_ascii_digit())
+        {
+            last = parts.next().unwrap_or(last);
+        }
+        let last = last.strip_prefix("go-").unwrap_or(last);
+        let last = last.strip_suffix(".go").unwrap_or(last);
+        last.replace(['-', '.'], "_")
+    }
+}
+
+/// A struct type with its fields (for request binding).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Struct {
+    pub name: String,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    /// Go field name; for an embedded field, the type name.
+    pub name: String,
+    pub ty: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub embedded: bool,
+}
+
+impl Field {
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.split(',').next().unwrap_or(""))
+    }
+}
+
+/// A reference to a function or method as written at a call site.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FuncRef {
+    /// `routes` in `routes.Register`, `h` in `h.List`; `None` for a plain
+    /// `Register`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qual: Option<String>,
+    pub name: String,
+    /// For a method call on a variable: the variable's type name, when the
+    /// scan could tell (`h := handlers.NewUserHandler()` → `UserHandler`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// Where a router value comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// The default router (`http.HandleFunc`), or anything rooted at `/`.
+    Root,
+    /// A router created here (`gin.New()`, `chi.NewRouter()`), by site id.
+    New(String),
+    /// The function's n-th parameter.
+    Param(usize),
+    /// What a call returns (`api := newAPI(r)`).
+    Ret(FuncRef),
+    /// A package-level variable (optionally `pkg.Var`).
+    Global(Option<String>, String),
+    /// A struct field (`s.router`), matched by name across the module.
+    Field(String),
+}
+
+/// A router value: an origin plus a path prefix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RVal {
+    pub origin: Origin,
+    #[serde(default, skip_serializing_if = "StrExpr::is_empty")]
+    pub prefix: StrExpr,
+}
+
+/// What handles a route.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Handler {
+    /// A function literal, with what it reads.
+    Inline(Reads),
+    /// Named functions (a handler, its factory or wrappers around it).
+    Refs(Vec<FuncRef>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Route {
+    pub line: u32,
+    pub recv: RVal,
+    /// Upper-case methods; empty for a net/http pattern whose method (if
+    /// any) is part of the path text.
+    pub methods: Vec<String>,
+    pub path: StrExpr,
+    /// The path is a net/http `ServeMux` pattern (`"GET /items/{id}"`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pattern: bool,
+    pub handler: Handler,
+}
+
+/// `parent.Mount(prefix, child)`: the child's routes live below the prefix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mount {
+    pub parent: RVal,
+    pub prefix: StrExpr,
+    pub child: RVal,
+}
+
+/// A call passing router values: `routes.Register(v1, db)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Call {
+    pub callee: FuncRef,
+    pub args: Vec<Option<RVal>>,
+}
+
+/// Assignment of a router value to a package variable or struct field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assign {
+    pub target: Origin,
+    pub val: RVal,
+}
+
+/// What a handler reads from the request.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reads {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub binds: Vec<Bind>,
+    /// Functions called with the request context (`parsePaging(c)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helpers: Vec<FuncRef>,
+}
+
+impl Reads {
+    pub fn is_empty(&self) -> bool {
+        self.params.is_empty() && self.binds.is_empty() && self.helpers.is_empty()
+    }
+}
+
+/// How a struct is bound from the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BindKind {
+    /// JSON body, `json` tags.
+    Json,
+    /// Query string, named by `form` (gin) or `query` (echo, fiber) tags.
+    Query,
+    /// Form body, `form` tags.
+    Form,
+    /// Headers, `header` / `reqHeader` tags.
+    Header,
+    /// Path parameters, `uri` / `param` / `params` tags.
+    Path,
+    /// Content-negotiated body (`c.ShouldBind`, `c.Bind`): `json` tags as
+    /// JSON, and fields tagged only for the query, path or headers there.
+    Auto,
+}
+
+/// A struct type as written (`CreateUserRequest`, `dto.Login`), or an
+/// anonymous struct declared in place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TypeRef {
+    Named {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        qual: Option<String>,
+        name: String,
+    },
+    Inline(Vec<Field>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bind {
+    pub kind: BindKind,
+    pub ty: TypeRef,
+}
+
+/// A function or method declaration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Func {
+    pub name: String,
+    /// Receiver type name for a method (`UserHandler` for `(h *UserHandler)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recv: Option<String>,
+    #[serde(default, skip_serializing_if = "Reads::is_empty")]
+    pub reads: Reads,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<Route>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mounts: Vec<Mount>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Call>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returns: Vec<RVal>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assigns: Vec<Assign>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn import_default_names() {
+        let name = |p: &str| {
+            Import {
+                alias: None,
+                path: p.into(),
+            }
+            .default_name()
+        };
+        assert_eq!(name("example.com/app/internal/routes"), "routes");
+        assert_eq!(name("github.com/labstack/echo/v4"), "echo");
+        assert_eq!(name("github.com/go-chi/chi/v5"), "chi");
+        assert_eq!(name("github.com/gofiber/fiber/v2"), "fiber");
+    }
+}

@@ -1,0 +1,770 @@
+//! The reduce step: resolve imports through `go.mod` module paths, string
+//! constants across packages, router origins through calls, returns,
+//! package variables, struct fields and mounts, and handlers to the
+//! functions whose request reads become the endpoint's parameters.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use portolan_plugin_sdk::paths::join;
+use portolan_plugin_sdk::{Endpoint, Param};
+
+use super::facts::{
+    Bind, BindKind, Fact, Field, Func, FuncRef, GoFile, Handler, Origin, RVal, Reads, Route,
+    Struct, TypeRef,
+};
+use super::strexpr::{Piece, StrExpr};
+
+/// Bounds on how far references are followed.
+const MAX_DEPTH: usize = 10;
+const MAX_PREFIXES: usize = 64;
+
+type FuncId = (usize, usize);
+
+/// Where an expression is evaluated: a file, and a function in it (for
+/// parameters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Ctx {
+    file: usize,
+    func: Option<usize>,
+}
+
+/// A concrete router origin.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Root,
+    New(String),
+    Param(FuncId, usize),
+    Global(String, String),
+    Field(String, String),
+}
+
+pub struct Linker {
+    mods: Vec<(String, String)>,
+    files: Vec<GoFile>,
+    /// Function name → ids.
+    by_name: HashMap<String, Vec<FuncId>>,
+    /// Callee → (caller, call index).
+    callers: HashMap<FuncId, Vec<(FuncId, usize)>>,
+    /// Mounted origin → (context, parent router, mount prefix).
+    mounts: HashMap<Key, Vec<(Ctx, RVal, String)>>,
+    memo: RefCell<HashMap<Key, Vec<String>>>,
+    busy: RefCell<HashSet<Key>>,
+}
+
+impl Linker {
+    pub fn new(facts: Vec<Fact>) -> Self {
+        let mut mods = Vec::new();
+        let mut files = Vec::new();
+        for f in facts {
+            match f {
+                Fact::Mod { dir, module } => mods.push((dir, module)),
+                Fact::File(file) => files.push(*file),
+            }
+        }
+        let mut l = Linker {
+            mods,
+            files,
+            by_name: HashMap::new(),
+            callers: HashMap::new(),
+            mounts: HashMap::new(),
+            memo: RefCell::new(HashMap::new()),
+            busy: RefCell::new(HashSet::new()),
+        };
+        for (fi, file) in l.files.iter().enumerate() {
+            for (fj, func) in file.funcs.iter().enumerate() {
+                l.by_name
+                    .entry(func.name.clone())
+                    .or_default()
+                    .push((fi, fj));
+            }
+        }
+        let mut callers: HashMap<FuncId, Vec<(FuncId, usize)>> = HashMap::new();
+        let mut mounts: HashMap<Key, Vec<(Ctx, RVal, String)>> = HashMap::new();
+        for (fi, file) in l.files.iter().enumerate() {
+            for (fj, func) in file.funcs.iter().enumerate() {
+                let ctx = Ctx {
+                    file: fi,
+                    func: Some(fj),
+                };
+                for (ci, call) in func.calls.iter().enumerate() {
+                    for callee in l.resolve_func(ctx, &call.callee, false) {
+                        callers.entry(callee).or_default().push(((fi, fj), ci));
+                    }
+                }
+                for m in &func.mounts {
+                    let prefix = l.resolve_str(ctx.file, &m.prefix);
+                    for (key, _) in l.concretize(ctx, &m.child.origin, 0) {
+                        mounts.entry(key).or_default().push((
+                            ctx,
+                            m.parent.clone(),
+                            prefix.clone(),
+                        ));
+                    }
+                }
+            }
+        }
+        l.callers = callers;
+        l.mounts = mounts;
+        l
+    }
+
+    /// Every endpoint of every route.
+    pub fn endpoints(&self) -> Vec<Endpoint> {
+        let mut out = Vec::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            for (fj, func) in file.funcs.iter().enumerate() {
+                let ctx = Ctx {
+                    file: fi,
+                    func: Some(fj),
+                };
+                for route in &func.routes {
+                    self.route_endpoints(ctx, route, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn route_endpoints(&self, ctx: Ctx, route: &Route, out: &mut Vec<Endpoint>) {
+        let file = &self.files[ctx.file];
+        let mut path = self.resolve_str(ctx.file, &route.path);
+        let mut methods = route.methods.clone();
+        if route.pattern {
+            let (m, p) = split_pattern(&path);
+            path = p;
+            methods = vec![m.unwrap_or_else(|| "GET".into())];
+        }
+        let recv_prefix = self.resolve_str(ctx.file, &route.recv.prefix);
+        let params = self.handler_params(ctx, &route.handler);
+        let mut urls = Vec::new();
+        for (key, extra) in self.concretize(ctx, &route.recv.origin, 0) {
+            for pre in self.prefixes(&key) {
+                let url = join(&[
+                    pre.as_str(),
+                    extra.as_str(),
+                    recv_prefix.as_str(),
+                    path.as_str(),
+                ]);
+                if !urls.contains(&url) {
+                    urls.push(url);
+                }
+            }
+        }
+        for url in urls {
+            for m in &methods {
+                out.push(
+                    Endpoint::new(m, url.clone())
+                        .at_path(file.path.clone(), route.line)
+                        .params(params.iter().cloned()),
+                );
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ packages
+
+    /// The `go.mod` governing a directory: (dir, module) of the nearest one.
+    fn module_of(&self, dir: &str) -> Option<&(String, String)> {
+        self.mods
+            .iter()
+            .filter(|(d, _)| is_within(dir, d))
+            .max_by_key(|(d, _)| d.len())
+    }
+
+    /// Directories an import path maps to (through the `go.mod` of the
+    /// importing file first, then any other module in the tree).
+    fn import_dirs(&self, from_dir: &str, path: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let own = self.module_of(from_dir);
+        let mut mods: Vec<&(String, String)> = own.into_iter().collect();
+        mods.extend(self.mods.iter().filter(|m| Some(*m) != own));
+        for (dir, module) in mods {
+            let rest = if path == module {
+                Some("")
+            } else {
+                path.strip_prefix(module.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+            };
+            if let Some(rest) = rest {
+                let d = if rest.is_empty() {
+                    dir.clone()
+                } else if dir.is_empty() {
+                    rest.to_string()
+                } else {
+                    format!("{dir}/{rest}")
+                };
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+                break;
+            }
+        }
+        out
+    }
+
+    /// The package directory a qualifier (`routes` in `routes.Register`)
+    /// names in a file; `Some(empty)` for an import outside the tree.
+    fn qualifier_dirs(&self, file: usize, qual: &str) -> Option<Vec<String>> {
+        let f = &self.files[file];
+        for imp in &f.imports {
+            let dirs = self.import_dirs(&f.dir, &imp.path);
+            let matches = match &imp.alias {
+                Some(a) => a == qual,
+                None => {
+                    imp.default_name() == qual
+                        || dirs
+                            .iter()
+                            .any(|d| self.files.iter().any(|g| &g.dir == d && g.package == qual))
+                }
+            };
+            if matches {
+                return Some(dirs);
+            }
+        }
+        None
+    }
+
+    fn files_in<'s>(&'s self, dir: &str) -> impl Iterator<Item = (usize, &'s GoFile)> + 's {
+        let dir = dir.to_string();
+        self.files
+            .iter()
+            .enumerate()
+            .filter(move |(_, f)| f.dir == dir)
+    }
+
+    // ------------------------------------------------------------ strings
+
+    fn resolve_str(&self, file: usize, e: &StrExpr) -> String {
+        self.resolve_str_depth(file, e, 0).unwrap_or_default()
+    }
+
+    fn resolve_str_depth(&self, file: usize, e: &StrExpr, depth: usize) -> Option<String> {
+        let mut out = String::new();
+        for p in &e.0 {
+            match p {
+                Piece::Lit(s) => out.push_str(s),
+                Piece::Ref(name) => {
+                    // Unknown names resolve to nothing rather than dropping
+                    // the route.
+                    out.push_str(&self.constant(file, name, depth).unwrap_or_default());
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn constant(&self, file: usize, name: &str, depth: usize) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let (dirs, local) = match name.split_once('.') {
+            Some((q, n)) => (self.qualifier_dirs(file, q)?, n),
+            None => (vec![self.files[file].dir.clone()], name),
+        };
+        for dir in &dirs {
+            for (gi, g) in self.files_in(dir) {
+                if let Some((_, e)) = g.consts.iter().find(|(n, _)| n == local) {
+                    return self.resolve_str_depth(gi, e, depth + 1);
+                }
+            }
+        }
+        None
+    }
+
+    // ------------------------------------------------------------ funcs
+
+    fn func(&self, id: FuncId) -> &Func {
+        &self.files[id.0].funcs[id.1]
+    }
+
+    /// Functions a reference may call. `strict` (for handlers) refuses
+    /// ambiguous method names.
+    fn resolve_func(&self, ctx: Ctx, r: &FuncRef, strict: bool) -> Vec<FuncId> {
+        let Some(cands) = self.by_name.get(&r.name) else {
+            return Vec::new();
+        };
+        let here = &self.files[ctx.file];
+        match &r.qual {
+            None => cands
+                .iter()
+                .copied()
+                .filter(|id| self.func(*id).recv.is_none() && self.files[id.0].dir == here.dir)
+                .collect(),
+            Some(q) => {
+                if !q.contains('.') {
+                    if let Some(dirs) = self.qualifier_dirs(ctx.file, q) {
+                        return cands
+                            .iter()
+                            .copied()
+                            .filter(|id| {
+                                self.func(*id).recv.is_none()
+                                    && dirs.contains(&self.files[id.0].dir)
+                            })
+                            .collect();
+                    }
+                }
+                // A method on a value.
+                let root = self.module_of(&here.dir).map(|(d, _)| d.clone());
+                let methods: Vec<FuncId> = cands
+                    .iter()
+                    .copied()
+                    .filter(|id| {
+                        self.func(*id).recv.is_some()
+                            && root
+                                .as_deref()
+                                .is_none_or(|d| is_within(&self.files[id.0].dir, d))
+                    })
+                    .collect();
+                if let Some(h) = &r.hint {
+                    let hinted: Vec<FuncId> = methods
+                        .iter()
+                        .copied()
+                        .filter(|id| self.func(*id).recv.as_deref() == Some(h.as_str()))
+                        .collect();
+                    if !hinted.is_empty() {
+                        return hinted;
+                    }
+                }
+                if methods.len() <= 1 || !strict {
+                    return methods;
+                }
+                let same_dir: Vec<FuncId> = methods
+                    .iter()
+                    .copied()
+                    .filter(|id| self.files[id.0].dir == here.dir)
+                    .collect();
+                if same_dir.len() == 1 {
+                    return same_dir;
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ origins
+
+    /// Concrete origins of a symbolic one, with the prefix added on the way
+    /// (a function returning `r.Group("/x")`).
+    fn concretize(&self, ctx: Ctx, o: &Origin, depth: usize) -> Vec<(Key, String)> {
+        if depth > MAX_DEPTH {
+            return vec![(Key::Root, String::new())];
+        }
+        let dir = self.files[ctx.file].dir.clone();
+        match o {
+            Origin::Root => vec![(Key::Root, String::new())],
+            Origin::New(s) => vec![(Key::New(s.clone()), String::new())],
+            Origin::Param(i) => match ctx.func {
+                Some(f) => vec![(Key::Param((ctx.file, f), *i), String::new())],
+                None => vec![(Key::Root, String::new())],
+            },
+            Origin::Global(None, name) => vec![(Key::Global(dir, name.clone()), String::new())],
+            Origin::Global(Some(q), name) => match self.qualifier_dirs(ctx.file, q) {
+                Some(dirs) if !dirs.is_empty() => dirs
+                    .into_iter()
+                    .map(|d| (Key::Global(d, name.clone()), String::new()))
+                    .collect(),
+                _ => vec![(Key::Root, String::new())],
+            },
+            Origin::Field(name) => {
+                let root = self
+                    .module_of(&dir)
+                    .map(|(d, _)| d.clone())
+                    .unwrap_or_default();
+                vec![(Key::Field(root, name.clone()), String::new())]
+            }
+            Origin::Ret(r) => {
+                let mut out = Vec::new();
+                for id in self.resolve_func(ctx, r, false) {
+                    let callee = Ctx {
+                        file: id.0,
+                        func: Some(id.1),
+                    };
+                    for rv in &self.func(id).returns {
+                        let p = self.resolve_str(id.0, &rv.prefix);
+                        for (k, extra) in self.concretize(callee, &rv.origin, depth + 1) {
+                            let e = join_prefix(&extra, &p);
+                            if !out.contains(&(k.clone(), e.clone())) {
+                                out.push((k, e));
+                            }
+                        }
+                    }
+                }
+                if out.is_empty() {
+                    out.push((Key::Root, String::new()));
+                }
+                out
+            }
+        }
+    }
+
+    /// Every full prefix a concrete origin is served under.
+    fn prefixes(&self, key: &Key) -> Vec<String> {
+        if let Some(v) = self.memo.borrow().get(key) {
+            return v.clone();
+        }
+        if !self.busy.borrow_mut().insert(key.clone()) {
+            // A cycle: contribute nothing.
+            return Vec::new();
+        }
+        let mut out: Vec<String> = Vec::new();
+        let add = |out: &mut Vec<String>, s: String| {
+            if out.len() < MAX_PREFIXES && !out.contains(&s) {
+                out.push(s);
+            }
+        };
+        match key {
+            Key::Root | Key::New(_) => {}
+            Key::Param(id, i) => {
+                for (caller, ci) in self.callers.get(id).into_iter().flatten() {
+                    let call = &self.func(*caller).calls[*ci];
+                    let Some(Some(rv)) = call.args.get(*i) else {
+                        continue;
+                    };
+                    let cctx = Ctx {
+                        file: caller.0,
+                        func: Some(caller.1),
+                    };
+                    for p in self.rval_prefixes(cctx, rv) {
+                        add(&mut out, p);
+                    }
+                }
+            }
+            Key::Global(dir, name) => {
+                for (fi, f) in self.files_in(dir) {
+                    for a in &f.globals {
+                        if a.target == Origin::Global(None, name.clone()) {
+                            let c = Ctx {
+                                file: fi,
+                                func: None,
+                            };
+                            for p in self.rval_prefixes(c, &a.val) {
+                                add(&mut out, p);
+                            }
+                        }
+                    }
+                    for (fj, func) in f.funcs.iter().enumerate() {
+                        for a in &func.assigns {
+                            if a.target == Origin::Global(None, name.clone()) {
+                                let c = Ctx {
+                                    file: fi,
+                                    func: Some(fj),
+                                };
+                                for p in self.rval_prefixes(c, &a.val) {
+                                    add(&mut out, p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Key::Field(root, name) => {
+                for (fi, f) in self.files.iter().enumerate() {
+                    if !is_within(&f.dir, root) {
+                        continue;
+                    }
+                    for (fj, func) in f.funcs.iter().enumerate() {
+                        for a in &func.assigns {
+                            if a.target == Origin::Field(name.clone()) {
+                                let c = Ctx {
+                                    file: fi,
+                                    func: Some(fj),
+                                };
+                                for p in self.rval_prefixes(c, &a.val) {
+                                    add(&mut out, p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (ctx, parent, mprefix) in self.mounts.get(key).into_iter().flatten() {
+            for p in self.rval_prefixes(*ctx, parent) {
+                add(&mut out, join_prefix(&p, mprefix));
+            }
+        }
+        if out.is_empty() {
+            out.push(String::new());
+        }
+        self.busy.borrow_mut().remove(key);
+        self.memo.borrow_mut().insert(key.clone(), out.clone());
+        out
+    }
+
+    /// Full prefixes of a router value evaluated in `ctx`.
+    fn rval_prefixes(&self, ctx: Ctx, rv: &RVal) -> Vec<String> {
+        let own = self.resolve_str(ctx.file, &rv.prefix);
+        let mut out = Vec::new();
+        for (k, extra) in self.concretize(ctx, &rv.origin, 0) {
+            for p in self.prefixes(&k) {
+                let s = join_prefix(&join_prefix(&p, &extra), &own);
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ params
+
+    fn handler_params(&self, ctx: Ctx, h: &Handler) -> Vec<Param> {
+        let mut out = Vec::new();
+        match h {
+            Handler::Inline(reads) => self.expand(ctx, reads, 0, &mut out),
+            Handler::Refs(refs) => {
+                let mut seen = HashSet::new();
+                for r in refs {
+                    for id in self.resolve_func(ctx, r, true) {
+                        if seen.insert(id) {
+                            let c = Ctx {
+                                file: id.0,
+                                func: Some(id.1),
+                            };
+                            self.expand(c, &self.func(id).reads, 0, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn expand(&self, ctx: Ctx, reads: &Reads, depth: usize, out: &mut Vec<Param>) {
+        for p in &reads.params {
+            push(out, p.clone());
+        }
+        for b in &reads.binds {
+            for p in self.bind_params(ctx.file, b, 0) {
+                push(out, p);
+            }
+        }
+        if depth < 2 {
+            for h in &reads.helpers {
+                for id in self.resolve_func(ctx, h, true) {
+                    let c = Ctx {
+                        file: id.0,
+                        func: Some(id.1),
+                    };
+                    self.expand(c, &self.func(id).reads, depth + 1, out);
+                }
+            }
+        }
+    }
+
+    fn find_struct(&self, file: usize, qual: Option<&str>, name: &str) -> Option<(usize, &Struct)> {
+        let dirs = match qual {
+            Some(q) => self.qualifier_dirs(file, q)?,
+            None => vec![self.files[file].dir.clone()],
+        };
+        for d in &dirs {
+            for (gi, g) in self.files_in(d) {
+                if let Some(s) = g.structs.iter().find(|s| s.name == name) {
+                    return Some((gi, s));
+                }
+            }
+        }
+        None
+    }
+
+    fn bind_params(&self, file: usize, b: &Bind, depth: usize) -> Vec<Param> {
+        let (fields, ffile): (&[Field], usize) = match &b.ty {
+            TypeRef::Inline(f) => (f, file),
+            TypeRef::Named { qual, name } => match self.find_struct(file, qual.as_deref(), name) {
+                Some((fi, s)) => (&s.fields, fi),
+                None => return Vec::new(),
+            },
+        };
+        let mut out = Vec::new();
+        for f in fields {
+            if f.embedded && f.tag("json").is_none_or(|t| t.is_empty()) {
+                if depth < 4 {
+                    let (qual, name) = super::scan::type_name(&f.ty);
+                    let inner = Bind {
+                        kind: b.kind,
+                        ty: TypeRef::Named { qual, name },
+                    };
+                    for p in self.bind_params(ffile, &inner, depth + 1) {
+                        push(&mut out, p);
+                    }
+                }
+                continue;
+            }
+            if let Some(p) = field_param(f, b.kind) {
+                push(&mut out, p);
+            }
+        }
+        out
+    }
+}
+
+/// The parameter a struct field becomes when bound as `kind`.
+fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
+    let exported = f.name.starts_with(|c: char| c.is_ascii_uppercase());
+    let named = |tags: &[&str]| -> Option<Option<String>> {
+        for t in tags {
+            if let Some(v) = f.tag(t) {
+                if v == "-" {
+                    return Some(None);
+                }
+                if !v.is_empty() {
+                    return Some(Some(v.to_string()));
+                }
+            }
+        }
+        None
+    };
+    let other_source = [
+        "form",
+        "query",
+        "uri",
+        "param",
+        "params",
+        "header",
+        "reqHeader",
+    ]
+    .iter()
+    .any(|t| f.tag(t).is_some_and(|v| !v.is_empty() && v != "-"));
+    let go_name = exported.then(|| f.name.clone());
+    match kind {
+        BindKind::Json => match named(&["json"]) {
+            Some(n) => n.map(Param::json),
+            None if other_source => None,
+            None => go_name.map(Param::json),
+        },
+        BindKind::Query => match named(&["query", "form"]) {
+            Some(n) => n.map(Param::query),
+            None => go_name.map(Param::query),
+        },
+        BindKind::Form => match named(&["form"]) {
+            Some(n) => n.map(Param::form),
+            None => go_name.map(Param::form),
+        },
+        BindKind::Header => match named(&["header", "reqHeader"]) {
+            Some(n) => n.map(Param::header),
+            None => go_name.map(Param::header),
+        },
+        BindKind::Path => match named(&["uri", "param", "params"]) {
+            Some(n) => n.map(Param::path),
+            None => go_name.map(Param::path),
+        },
+        BindKind::Auto => {
+            if let Some(n) = named(&["json"]) {
+                return n.map(Param::json);
+            }
+            if let Some(n) = named(&["query"]) {
+                return n.map(Param::query);
+            }
+            if let Some(n) = named(&["uri", "param", "params"]) {
+                return n.map(Param::path);
+            }
+            if let Some(n) = named(&["header", "reqHeader"]) {
+                return n.map(Param::header);
+            }
+            if let Some(n) = named(&["form"]) {
+                return n.map(Param::form);
+            }
+            go_name.map(Param::json)
+        }
+    }
+}
+
+fn push(out: &mut Vec<Param>, p: Param) {
+    if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+        out.push(p);
+    }
+}
+
+/// Concatenate route prefixes without doubling or dropping slashes; empty
+/// parts vanish. Unlike [`join`], an empty result stays empty.
+fn join_prefix(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_string(),
+        (_, true) => a.to_string(),
+        _ => join(&[a, b]),
+    }
+}
+
+/// `dir` is `root` or below it.
+fn is_within(dir: &str, root: &str) -> bool {
+    root.is_empty()
+        || dir == root
+        || dir
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// A net/http pattern: `[METHOD ][HOST]/PATH` → (method, path).
+fn split_pattern(p: &str) -> (Option<String>, String) {
+    let p = p.trim();
+    let (method, rest) = match p.split_once([' ', '\t']) {
+        Some((m, rest)) if !m.is_empty() && m.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            (Some(m.to_ascii_uppercase()), rest.trim())
+        }
+        _ => (None, p),
+    };
+    let path = match rest.find('/') {
+        Some(0) | None => rest.to_string(),
+        Some(i) => rest[i..].to_string(),
+    };
+    // `{path...}` wildcards and the `{$}` end anchor.
+    let path = path.replace("{$}", "").replace("...}", "}");
+    (method, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_split() {
+        assert_eq!(
+            split_pattern("GET /items/{id}"),
+            (Some("GET".into()), "/items/{id}".into())
+        );
+        assert_eq!(split_pattern("/static/"), (None, "/static/".into()));
+        assert_eq!(
+            split_pattern("POST api.example.com/x/{rest...}"),
+            (Some("POST".into()), "/x/{rest}".into())
+        );
+        assert_eq!(split_pattern("GET /{$}"), (Some("GET".into()), "/".into()));
+    }
+
+    #[test]
+    fn within() {
+        assert!(is_within("a/b", "a"));
+        assert!(is_within("a", ""));
+        assert!(!is_within("ab", "a"));
+    }
+
+    #[test]
+    fn field_params_by_kind() {
+        let f = Field {
+            name: "Name".into(),
+            ty: "string".into(),
+            tags: vec![
+                ("json".into(), "name,omitempty".into()),
+                ("form".into(), "n".into()),
+            ],
+            embedded: false,
+        };
+        assert_eq!(field_param(&f, BindKind::Json), Some(Param::json("name")));
+        assert_eq!(field_param(&f, BindKind::Query), Some(Param::query("n")));
+        let id = Field {
+            name: "ID".into(),
+            ty: "string".into(),
+            tags: vec![("uri".into(), "id".into())],
+            embedded: false,
+        };
+        assert_eq!(field_param(&id, BindKind::Json), None);
+        assert_eq!(field_param(&id, BindKind::Path), Some(Param::path("id")));
+        let hidden = Field {
+            name: "secret".into(),
+            ty: "string".into(),
+            tags: vec![],
+            embedded: false,
+        };
+        assert_eq!(field_param(&hidden, BindKind::Json), None);
+    }
+}

@@ -1,0 +1,1907 @@
+//! The map step for Go files: package clause, imports, package-level
+//! string constants and router variables, struct types, and for every
+//! function its route registrations, groups, mounts, calls passing routers,
+//! returned routers and request reads. Driven by a [`Framework`].
+//!
+//! Function bodies are read as a flat sequence of *sites* (assignments,
+//! calls, `return`s) in source order with a scoped environment of local
+//! bindings (`v1 := r.Group("/v1")`, `base := "/api"`, parameters and
+//! function-literal parameters of `r.Route("/x", func(r chi.Router) {…})`).
+
+use std::ops::Range;
+
+use portolan_plugin_sdk::{Code, Param, SourceFile, Syntax};
+
+use super::facts::{
+    Assign, Bind, Call, Fact, Field, Func, FuncRef, GoFile, Handler, Import, Mount, Origin, RVal,
+    Reads, Route, Struct, TypeRef,
+};
+use super::framework::{Framework, ReadArg, ReadKind, Shape};
+use super::strexpr::StrExpr;
+use super::syntax::{
+    as_func_literal, bytes, chain_start, compact, func_literals, ident_here, is_ident_start,
+    is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end, trim, Signature,
+};
+use portolan_plugin_sdk::lex::is_ident_byte;
+
+/// Scan a `go.mod`: its module path.
+pub fn scan_gomod(file: &SourceFile) -> Option<Fact> {
+    let code = file.code(Syntax::GO);
+    for line in code.text().lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("module") {
+            let module = rest.trim().trim_matches('"').trim();
+            if !module.is_empty() && rest.starts_with(char::is_whitespace) {
+                return Some(Fact::Mod {
+                    dir: dir_of(&file.slash_path()),
+                    module: module.to_string(),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The directory part of a `/`-separated path (`""` for a bare name).
+pub fn dir_of(path: &str) -> String {
+    path.rsplit_once('/')
+        .map(|(d, _)| d.to_string())
+        .unwrap_or_default()
+}
+
+/// Scan one Go source file.
+pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
+    let code = file.code(Syntax::GO);
+    let path = file.slash_path();
+    let mut out = GoFile {
+        path: file.path.clone(),
+        dir: dir_of(&path),
+        ..GoFile::default()
+    };
+    let mut s = Scanner {
+        code: &code,
+        file,
+        fw,
+        imports: Vec::new(),
+        hints: Vec::new(),
+    };
+    s.top_level(&mut out);
+    out.imports = s.imports;
+    out
+}
+
+struct Scanner<'a, 'c> {
+    code: &'a Code<'c>,
+    file: &'a SourceFile,
+    fw: &'a Framework,
+    imports: Vec<Import>,
+    /// Variable → type name hints of the function being scanned.
+    hints: Vec<(String, String)>,
+}
+
+/// A local binding in a function body.
+#[derive(Clone, Debug)]
+enum Val {
+    Router(RVal),
+    Str(StrExpr),
+    /// A request context (`c *gin.Context`, `r *http.Request`).
+    Ctx,
+    /// Anything else: shadows outer bindings of the same name.
+    Opaque,
+}
+
+#[derive(Clone, Debug)]
+struct Binding {
+    name: String,
+    val: Val,
+    from: usize,
+    until: usize,
+}
+
+#[derive(Default)]
+struct Env {
+    bindings: Vec<Binding>,
+}
+
+impl Env {
+    fn lookup(&self, name: &str, pos: usize) -> Option<&Val> {
+        self.bindings
+            .iter()
+            .filter(|b| b.name == name && b.from <= pos && pos <= b.until)
+            .max_by_key(|b| b.from)
+            .map(|b| &b.val)
+    }
+
+    fn bind(&mut self, name: &str, val: Val, from: usize, until: usize) {
+        if name == "_" || name.is_empty() {
+            return;
+        }
+        self.bindings.push(Binding {
+            name: name.to_string(),
+            val,
+            from,
+            until,
+        });
+    }
+}
+
+enum SiteKind {
+    Assign {
+        lhs: Vec<String>,
+        define: bool,
+        rhs: Range<usize>,
+    },
+    Call {
+        open: usize,
+    },
+    Return {
+        expr: Range<usize>,
+    },
+}
+
+impl<'a, 'c> Scanner<'a, 'c> {
+    fn text(&self) -> &'a str {
+        self.code.text()
+    }
+
+    fn is_package(&self, name: &str) -> bool {
+        self.imports
+            .iter()
+            .any(|i| i.alias.as_deref().unwrap_or(&i.default_name()) == name)
+    }
+
+    // ------------------------------------------------------------ top level
+
+    fn top_level(&mut self, out: &mut GoFile) {
+        let b = bytes(self.code);
+        let mut i = 0;
+        let mut line_start = true;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'\n' {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            if c == b' ' || c == b'\t' || c == b'\r' || !self.code.is_code(i) {
+                if !self.code.is_code(i) && !self.code.is_comment(i) {
+                    line_start = false;
+                }
+                i += 1;
+                continue;
+            }
+            if !line_start {
+                // Skip bracketed groups we are not interested in.
+                if matches!(c, b'(' | b'[' | b'{') {
+                    i = self.code.matching(i).map_or(i + 1, |e| e + 1);
+                } else {
+                    i += 1;
+                }
+                continue;
+            }
+            line_start = false;
+            let Some((word, end)) = ident_here(self.code, i) else {
+                i += 1;
+                continue;
+            };
+            i = match word {
+                "package" => {
+                    if let Some((name, e)) = ident_here(self.code, skip_ws(self.code, end)) {
+                        out.package = name.to_string();
+                        e
+                    } else {
+                        end
+                    }
+                }
+                "import" => self.imports_at(end),
+                "func" => self.func_decl(i, end, out),
+                "const" | "var" => self.value_decls(end, word == "var", out),
+                "type" => self.type_decls(end, out),
+                _ => end,
+            };
+        }
+    }
+
+    fn imports_at(&mut self, after: usize) -> usize {
+        let b = bytes(self.code);
+        let start = skip_ws(self.code, after);
+        let (range, next) = if b.get(start) == Some(&b'(') {
+            let close = self.code.matching(start).unwrap_or(b.len());
+            (start + 1..close, close + 1)
+        } else {
+            let end = statement_end(self.code, start, b.len());
+            (start..end, end)
+        };
+        for line in self.code.split_top_level(range.start, range.end, b'\n') {
+            for spec in self.code.split_top_level(line.start, line.end, b';') {
+                let lit_at = self.code.text()[spec.clone()]
+                    .find(['"', '`'])
+                    .map(|p| spec.start + p);
+                let Some(lit_at) = lit_at else { continue };
+                let Some(lit) = self.code.string_at(lit_at) else {
+                    continue;
+                };
+                let alias = self.code.slice(spec.start..lit_at).trim().to_string();
+                self.imports.push(Import {
+                    alias: (!alias.is_empty()).then_some(alias),
+                    path: lit.value,
+                });
+            }
+        }
+        next.min(b.len())
+    }
+
+    /// `func (recv) Name[T any](params) results { body }` at `at`.
+    fn func_decl(&mut self, at: usize, after_kw: usize, out: &mut GoFile) -> usize {
+        let b = bytes(self.code);
+        let mut i = skip_ws(self.code, after_kw);
+        let mut recv = None;
+        let mut recv_name = None;
+        if b.get(i) == Some(&b'(') {
+            let Some(close) = self.code.matching(i) else {
+                return after_kw;
+            };
+            let params = parse_params(self.code, i + 1, close);
+            if let Some((name, ty)) = params.first() {
+                recv = Some(type_name(ty).1);
+                recv_name = Some(name.clone());
+            }
+            i = skip_ws(self.code, close + 1);
+        }
+        let Some((name, end)) = ident_here(self.code, i) else {
+            return after_kw;
+        };
+        let name = name.to_string();
+        let mut open = skip_ws(self.code, end);
+        if b.get(open) == Some(&b'[') {
+            match self.code.matching(open) {
+                Some(close) => open = skip_ws(self.code, close + 1),
+                None => return end,
+            }
+        }
+        let Some(sig) = signature_at(self.code, open) else {
+            return end;
+        };
+        let _ = at;
+        let mut func = Func {
+            name,
+            recv: recv.clone(),
+            ..Func::default()
+        };
+        let mut receiver_binding = None;
+        if let (Some(n), Some(t)) = (recv_name, recv) {
+            if !n.is_empty() {
+                receiver_binding = Some((n, t));
+            }
+        }
+        self.body(&sig, receiver_binding, &mut func);
+        out.funcs.push(func);
+        sig.body_close + 1
+    }
+
+    /// `const X = …`, `var ( … )`: string constants and router variables.
+    fn value_decls(&mut self, after_kw: usize, is_var: bool, out: &mut GoFile) -> usize {
+        let b = bytes(self.code);
+        let start = skip_ws(self.code, after_kw);
+        let (specs, next) = if b.get(start) == Some(&b'(') {
+            let close = self.code.matching(start).unwrap_or(b.len());
+            (
+                self.code.split_top_level(start + 1, close, b'\n'),
+                close + 1,
+            )
+        } else {
+            let end = statement_end(self.code, start, b.len());
+            (std::iter::once(start..end).collect::<Vec<_>>(), end)
+        };
+        let env = Env::default();
+        for spec in specs {
+            for spec in self.code.split_top_level(spec.start, spec.end, b';') {
+                let Some(eq) = find_assign_op(self.code, spec.clone()) else {
+                    continue;
+                };
+                let names: Vec<String> = self
+                    .code
+                    .split_top_level(spec.start, eq, b',')
+                    .into_iter()
+                    .filter_map(|r| ident_here(self.code, r.start).map(|(n, _)| n.to_string()))
+                    .collect();
+                let values = self.code.split_top_level(eq + 1, spec.end, b',');
+                if names.len() != values.len() {
+                    continue;
+                }
+                for (name, value) in names.iter().zip(values) {
+                    if let Some(e) = StrExpr::parse(self.code, value.clone()) {
+                        out.consts.push((name.clone(), e));
+                    } else if is_var {
+                        if let Some(val) = self.eval(&env, value.clone(), value.start, 0) {
+                            out.globals.push(Assign {
+                                target: Origin::Global(None, name.clone()),
+                                val,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        next.min(b.len())
+    }
+
+    /// `type X struct { … }` (also inside `type ( … )`).
+    fn type_decls(&mut self, after_kw: usize, out: &mut GoFile) -> usize {
+        let b = bytes(self.code);
+        let start = skip_ws(self.code, after_kw);
+        if b.get(start) == Some(&b'(') {
+            let close = self.code.matching(start).unwrap_or(b.len());
+            let mut i = start + 1;
+            while i < close {
+                i = skip_ws(self.code, i);
+                if i >= close {
+                    break;
+                }
+                i = self.type_spec(i, out).max(i + 1);
+            }
+            return (close + 1).min(b.len());
+        }
+        self.type_spec(start, out)
+    }
+
+    fn type_spec(&mut self, at: usize, out: &mut GoFile) -> usize {
+        let b = bytes(self.code);
+        let Some((name, end)) = ident_here(self.code, at) else {
+            return statement_end(self.code, at, b.len());
+        };
+        let mut i = skip_ws(self.code, end);
+        if b.get(i) == Some(&b'[') {
+            if let Some(c) = self.code.matching(i) {
+                i = skip_ws(self.code, c + 1);
+            }
+        }
+        if let Some((kw, kw_end)) = ident_here(self.code, i) {
+            if kw == "struct" {
+                let open = skip_ws(self.code, kw_end);
+                if b.get(open) == Some(&b'{') {
+                    if let Some(close) = self.code.matching(open) {
+                        out.structs.push(Struct {
+                            name: name.to_string(),
+                            fields: struct_fields(self.code, open, close),
+                        });
+                        return close + 1;
+                    }
+                }
+            }
+        }
+        statement_end(self.code, i, b.len())
+    }
+
+    // ------------------------------------------------------------ bodies
+
+    fn body(&mut self, sig: &Signature, receiver: Option<(String, String)>, func: &mut Func) {
+        let body = sig.body_open..sig.body_close + 1;
+        let mut env = Env::default();
+        let mut hints: Vec<(String, String)> = Vec::new();
+        if let Some((n, t)) = &receiver {
+            env.bind(n, Val::Opaque, body.start, body.end);
+            hints.push((n.clone(), t.clone()));
+        }
+        for (idx, (name, ty)) in sig.params.iter().enumerate() {
+            let val = if self.fw.is_context_type(ty) {
+                Val::Ctx
+            } else if is_string_type(ty) {
+                Val::Str(StrExpr(vec![super::strexpr::Piece::Ref(name.clone())]))
+            } else {
+                Val::Router(RVal {
+                    origin: Origin::Param(idx),
+                    prefix: StrExpr::default(),
+                })
+            };
+            env.bind(name, val, body.start, body.end);
+            hints.push((name.clone(), type_name(ty).1));
+        }
+        let literals = func_literals(self.code, body.clone());
+        // Parameters of function literals: contexts shadow outer names.
+        for (_, lit) in &literals {
+            for (name, ty) in &lit.params {
+                let val = if self.fw.is_context_type(ty) {
+                    Val::Ctx
+                } else {
+                    Val::Opaque
+                };
+                env.bind(name, val, lit.body_open, lit.body_close);
+            }
+        }
+        hints.extend(var_hints(self.code, body.clone()));
+        self.hints = hints.clone();
+        let blocks = blocks(self.code, body.clone());
+        let mut sites = self.sites(body.clone(), &literals);
+        sites.sort_by_key(|(pos, _)| *pos);
+        for (pos, site) in sites {
+            match site {
+                SiteKind::Assign { lhs, define, rhs } => {
+                    self.assign(&mut env, &blocks, &lhs, define, rhs, pos, func);
+                }
+                SiteKind::Call { open } => {
+                    self.call(&mut env, &hints, open, func);
+                }
+                SiteKind::Return { expr } => {
+                    if let Some(v) = self.eval(&env, expr.clone(), pos, 0) {
+                        func.returns.push(v);
+                    } else {
+                        self.composite_fields(&env, expr, pos, func);
+                    }
+                }
+            }
+        }
+        func.reads = self.reads(body, &hints);
+    }
+
+    fn sites(&self, body: Range<usize>, literals: &[(usize, Signature)]) -> Vec<(usize, SiteKind)> {
+        let b = bytes(self.code);
+        let mut out = Vec::new();
+        let inner = body.start + 1..body.end.saturating_sub(1);
+        let mut i = inner.start;
+        while i < inner.end {
+            if !self.code.is_code(i) {
+                i += 1;
+                continue;
+            }
+            let c = b[i];
+            if c == b'(' {
+                if let Some(p) = prev_non_ws(self.code, i) {
+                    if is_ident_byte(b[p]) && p >= inner.start {
+                        let mut s = p;
+                        while s > 0 && is_ident_byte(b[s - 1]) {
+                            s -= 1;
+                        }
+                        if !is_keyword(&self.text()[s..=p]) {
+                            out.push((i, SiteKind::Call { open: i }));
+                        }
+                    }
+                }
+            } else if c == b'=' || (c == b':' && b.get(i + 1) == Some(&b'=')) {
+                if let Some((site_pos, site)) = self.assignment_at(i, inner.clone()) {
+                    out.push((site_pos, site));
+                }
+                if c == b':' {
+                    i += 2;
+                    continue;
+                }
+            } else if is_ident_start(c) && (i == 0 || !is_ident_byte(b[i - 1])) {
+                if let Some((w, end)) = ident_here(self.code, i) {
+                    if w == "return" {
+                        // Only returns of the function itself, not of a
+                        // function literal inside it.
+                        let nested = literals
+                            .iter()
+                            .any(|(_, l)| l.body_open < i && i < l.body_close);
+                        if !nested {
+                            let e = statement_end(self.code, end, inner.end);
+                            let first = self.code.split_top_level(end, e, b',').into_iter().next();
+                            if let Some(expr) = first {
+                                out.push((i, SiteKind::Return { expr }));
+                            }
+                        }
+                    }
+                    i = end;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// An assignment whose operator (`=` or `:=`) is at `op`.
+    fn assignment_at(&self, op: usize, inner: Range<usize>) -> Option<(usize, SiteKind)> {
+        let b = bytes(self.code);
+        let define = b[op] == b':';
+        if !define {
+            // Not `==`, `!=`, `<=`, `>=`, `+=`…
+            let prev = op.checked_sub(1).map(|p| b[p]).unwrap_or(b' ');
+            if b.get(op + 1) == Some(&b'=')
+                || matches!(
+                    prev,
+                    b'=' | b'!'
+                        | b'<'
+                        | b'>'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'/'
+                        | b'%'
+                        | b'&'
+                        | b'|'
+                        | b'^'
+                        | b':'
+                )
+            {
+                return None;
+            }
+        }
+        let op_len = if define { 2 } else { 1 };
+        // The left-hand side: back to the line start, `;` or `{`.
+        let mut s = op;
+        while s > inner.start {
+            let c = b[s - 1];
+            if (c == b'\n' || c == b';' || c == b'{' || c == b'(') && self.code.is_code(s - 1) {
+                break;
+            }
+            s -= 1;
+        }
+        let mut lhs_text = self.code.slice(s..op).trim();
+        for kw in ["var ", "if ", "for ", "switch ", "else if "] {
+            if let Some(rest) = lhs_text.strip_prefix(kw) {
+                lhs_text = rest.trim();
+            }
+        }
+        let mut lhs = Vec::new();
+        for part in lhs_text.split(',') {
+            let part = part.trim();
+            // `var x T = …`: the name is the first word.
+            let name = part.split_whitespace().next().unwrap_or("");
+            if name.is_empty()
+                || !name.bytes().all(|c| is_ident_byte(c) || c == b'.')
+                || !name.bytes().next().is_some_and(is_ident_start)
+            {
+                return None;
+            }
+            lhs.push(name.to_string());
+        }
+        let rhs_start = op + op_len;
+        let rhs_end = statement_end(self.code, rhs_start, inner.end);
+        let rhs = trim(self.code, rhs_start..rhs_end);
+        if self.code.slice(rhs.clone()).starts_with("range ") {
+            return None;
+        }
+        Some((rhs.end, SiteKind::Assign { lhs, define, rhs }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
+        &mut self,
+        env: &mut Env,
+        blocks: &[(usize, usize)],
+        lhs: &[String],
+        define: bool,
+        rhs: Range<usize>,
+        pos: usize,
+        func: &mut Func,
+    ) {
+        let values = self.code.split_top_level(rhs.start, rhs.end, b',');
+        let until = enclosing_block(blocks, pos).unwrap_or(usize::MAX);
+        for (k, name) in lhs.iter().enumerate() {
+            let value = if values.len() == lhs.len() {
+                values.get(k).cloned()
+            } else if k == 0 && values.len() == 1 {
+                values.first().cloned()
+            } else {
+                None
+            };
+            let val = match value.clone() {
+                Some(v) => self.value_of(env, v, pos),
+                None => Val::Opaque,
+            };
+            if let Some((_, field)) = name.rsplit_once('.') {
+                if let Val::Router(rv) = &val {
+                    func.assigns.push(Assign {
+                        target: Origin::Field(field.to_string()),
+                        val: rv.clone(),
+                    });
+                }
+                continue;
+            }
+            if !define && env.lookup(name, pos).is_none() {
+                if let Val::Router(rv) = &val {
+                    func.assigns.push(Assign {
+                        target: Origin::Global(None, name.clone()),
+                        val: rv.clone(),
+                    });
+                }
+            }
+            if let (Val::Opaque, Some(v)) = (&val, value) {
+                self.composite_fields(env, v, pos, func);
+            }
+            env.bind(name, val, pos, until);
+        }
+    }
+
+    /// `&Server{router: r}` / `App{Router: api}`: router values stored in
+    /// struct fields.
+    fn composite_fields(&self, env: &Env, r: Range<usize>, pos: usize, func: &mut Func) {
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        let Some(brace) = text.find('{') else { return };
+        let head = text[..brace].trim().trim_start_matches('&');
+        if head.is_empty() || !head.bytes().all(|c| is_ident_byte(c) || c == b'.') {
+            return;
+        }
+        let open = r.start + brace;
+        for arg in self.code.args(open) {
+            if let Some((key, value)) = self.code.keyword_arg(arg) {
+                if let Some(val) = self.eval(env, value, pos, 0) {
+                    if matches!(val.origin, Origin::Global(None, ref n) if n == key) {
+                        // `{router: router}` with an unknown name: nothing.
+                        continue;
+                    }
+                    func.assigns.push(Assign {
+                        target: Origin::Field(key.to_string()),
+                        val,
+                    });
+                }
+            }
+        }
+    }
+
+    fn value_of(&self, env: &Env, r: Range<usize>, pos: usize) -> Val {
+        if let Some(e) = StrExpr::parse(self.code, r.clone()) {
+            // A lone name may be a router: prefer the environment.
+            if let Some(name) = e.as_ref_name() {
+                if let Some(v) = env.lookup(name, pos) {
+                    return v.clone();
+                }
+                if !name.contains('.') {
+                    if let Some(v) = self.eval(env, r.clone(), pos, 0) {
+                        return Val::Router(v);
+                    }
+                }
+            } else {
+                return Val::Str(self.local_str(env, &e, pos));
+            }
+        }
+        match self.eval(env, r, pos, 0) {
+            Some(v) => Val::Router(v),
+            None => Val::Opaque,
+        }
+    }
+
+    /// Substitute local string variables.
+    fn local_str(&self, env: &Env, e: &StrExpr, pos: usize) -> StrExpr {
+        e.substitute(&mut |name| match env.lookup(name, pos) {
+            Some(Val::Str(s)) if s.as_ref_name() != Some(name) => Some(s.clone()),
+            _ => None,
+        })
+    }
+
+    fn str_arg(&self, env: &Env, r: &Range<usize>, pos: usize) -> Option<StrExpr> {
+        let e = StrExpr::parse(self.code, r.clone())?;
+        Some(self.local_str(env, &e, pos))
+    }
+
+    /// Evaluate a router-valued expression.
+    fn eval(&self, env: &Env, r: Range<usize>, pos: usize, depth: usize) -> Option<RVal> {
+        if depth > 8 {
+            return None;
+        }
+        let b = bytes(self.code);
+        let mut r = trim(self.code, r);
+        while b.get(r.start) == Some(&b'&') || b.get(r.start) == Some(&b'*') {
+            r = trim(self.code, r.start + 1..r.end);
+        }
+        if b.get(r.start) == Some(&b'(') {
+            let close = self.code.matching(r.start)?;
+            if close + 1 == r.end {
+                return self.eval(env, r.start + 1..close, pos, depth + 1);
+            }
+        }
+        let (first, mut i) = ident_here(self.code, r.start)?;
+        if is_keyword(first) || matches!(first, "nil" | "true" | "false") {
+            return None;
+        }
+        #[derive(Debug)]
+        enum S {
+            Val(RVal),
+            Pkg(String),
+            Name(String),
+            /// A local variable that is not a router (a receiver `s`).
+            Var(String),
+            Sel(String),
+        }
+        let mut state = match env.lookup(first, pos) {
+            Some(Val::Router(v)) => S::Val(v.clone()),
+            Some(Val::Opaque) => S::Var(first.to_string()),
+            Some(_) => return None,
+            None if self.is_package(first) => S::Pkg(first.to_string()),
+            None => S::Name(first.to_string()),
+        };
+        loop {
+            let j = skip_ws(self.code, i);
+            if j >= r.end {
+                break;
+            }
+            match b[j] {
+                b'.' => {
+                    let (name, e) = ident_here(self.code, skip_ws(self.code, j + 1))?;
+                    let open = skip_ws(self.code, e);
+                    let called = open < r.end && b.get(open) == Some(&b'(');
+                    if !called {
+                        state = match state {
+                            S::Pkg(p) => S::Val(RVal {
+                                origin: Origin::Global(Some(p), name.to_string()),
+                                prefix: StrExpr::default(),
+                            }),
+                            S::Name(_) | S::Var(_) | S::Sel(_) => S::Sel(name.to_string()),
+                            S::Val(_) => return None,
+                        };
+                        i = e;
+                        continue;
+                    }
+                    let close = self.code.matching(open)?;
+                    let args = self.code.args(open);
+                    state = match state {
+                        S::Pkg(p) => {
+                            let full = format!("{p}.{name}");
+                            if self.fw.constructors.contains(&full.as_str()) {
+                                S::Val(RVal {
+                                    origin: Origin::New(format!("{}:{}", self.file.path, j)),
+                                    prefix: StrExpr::default(),
+                                })
+                            } else {
+                                S::Val(RVal {
+                                    origin: Origin::Ret(FuncRef {
+                                        qual: Some(p),
+                                        name: name.to_string(),
+                                        hint: None,
+                                    }),
+                                    prefix: StrExpr::default(),
+                                })
+                            }
+                        }
+                        S::Name(x) | S::Var(x) => S::Val(RVal {
+                            origin: Origin::Ret(FuncRef {
+                                hint: hint_for(&self.hints, &x),
+                                qual: Some(x),
+                                name: name.to_string(),
+                            }),
+                            prefix: StrExpr::default(),
+                        }),
+                        S::Sel(field) => {
+                            let v = RVal {
+                                origin: Origin::Field(field),
+                                prefix: StrExpr::default(),
+                            };
+                            S::Val(self.apply_method(env, v, name, &args, pos)?)
+                        }
+                        S::Val(v) => S::Val(self.apply_method(env, v, name, &args, pos)?),
+                    };
+                    i = close + 1;
+                }
+                b'(' => {
+                    let close = self.code.matching(j)?;
+                    state = match state {
+                        S::Name(x) => S::Val(RVal {
+                            origin: Origin::Ret(FuncRef {
+                                qual: None,
+                                name: x,
+                                hint: None,
+                            }),
+                            prefix: StrExpr::default(),
+                        }),
+                        _ => return None,
+                    };
+                    i = close + 1;
+                }
+                _ => return None,
+            }
+        }
+        match state {
+            S::Val(v) => Some(v),
+            S::Name(x) => Some(RVal {
+                origin: Origin::Global(None, x),
+                prefix: StrExpr::default(),
+            }),
+            S::Sel(f) => Some(RVal {
+                origin: Origin::Field(f),
+                prefix: StrExpr::default(),
+            }),
+            S::Pkg(_) | S::Var(_) => None,
+        }
+    }
+
+    /// The router a method call on a router returns, if any.
+    fn apply_method(
+        &self,
+        env: &Env,
+        v: RVal,
+        name: &str,
+        args: &[Range<usize>],
+        pos: usize,
+    ) -> Option<RVal> {
+        if self.fw.groups.contains(&name) {
+            let prefix = args
+                .first()
+                .and_then(|a| self.str_arg(env, a, pos))
+                .unwrap_or_default();
+            return Some(RVal {
+                origin: v.origin,
+                prefix: v.prefix.concat(&prefix),
+            });
+        }
+        if self.fw.passthrough.contains(&name) {
+            return Some(v);
+        }
+        None
+    }
+
+    // ------------------------------------------------------------ calls
+
+    fn call(&mut self, env: &mut Env, hints: &[(String, String)], open: usize, func: &mut Func) {
+        let b = bytes(self.code);
+        let Some(name_end) = prev_non_ws(self.code, open).map(|p| p + 1) else {
+            return;
+        };
+        let mut name_start = name_end;
+        while name_start > 0 && is_ident_byte(b[name_start - 1]) {
+            name_start -= 1;
+        }
+        let name = &self.text()[name_start..name_end];
+        if name == "func" {
+            return;
+        }
+        // Receiver: the chain before `.name`.
+        let mut k = name_start;
+        while k > 0 && b[k - 1].is_ascii_whitespace() {
+            k -= 1;
+        }
+        let dot = (k > 0 && b[k - 1] == b'.').then(|| k - 1);
+        let recv_range = dot.map(|d| chain_start(self.code, d)..d);
+        let Some(close) = self.code.matching(open) else {
+            return;
+        };
+        let args = self.code.args(open);
+        let pos = open;
+
+        if let Some(recv_range) = recv_range.clone() {
+            let recv_text = self.code.slice(recv_range.clone()).trim().to_string();
+            let recv_val = self.eval(env, recv_range.clone(), pos, 0);
+            let recv_val = match recv_val {
+                Some(v) => Some(v),
+                None if self.fw.package_routers.contains(&recv_text.as_str())
+                    && env.lookup(&recv_text, pos).is_none() =>
+                {
+                    Some(RVal {
+                        origin: Origin::Root,
+                        prefix: StrExpr::default(),
+                    })
+                }
+                None => None,
+            };
+            let is_pkg = self.is_package(&recv_text) && env.lookup(&recv_text, pos).is_none();
+            let recv_val = if is_pkg && !self.fw.package_routers.contains(&recv_text.as_str()) {
+                None
+            } else {
+                recv_val
+            };
+            if let Some(rv) = recv_val {
+                if let Some(shape) = self.fw.route_shape(name) {
+                    if let Some(route) = self.route(
+                        env,
+                        &rv,
+                        recv_range.clone(),
+                        shape,
+                        name_start,
+                        &args,
+                        close,
+                        pos,
+                    ) {
+                        // A route whose handler strips a prefix off a
+                        // router mounts it (`http.StripPrefix("/api", api)`).
+                        let handler_arg = args.last().cloned();
+                        if let Some(h) = handler_arg {
+                            if let Some(m) = self.strip_prefix_mount(env, &route, h, pos) {
+                                func.mounts.push(m);
+                            }
+                        }
+                        func.routes.push(route);
+                    }
+                    return;
+                }
+                if self.fw.groups.contains(&name) {
+                    // Function-literal arguments receive the sub-router.
+                    let prefix = args
+                        .first()
+                        .and_then(|a| self.str_arg(env, a, pos))
+                        .unwrap_or_default();
+                    for a in &args {
+                        if let Some(sig) = as_func_literal(self.code, a.clone()) {
+                            if let Some((pname, _)) = sig.params.first() {
+                                env.bind(
+                                    pname,
+                                    Val::Router(RVal {
+                                        origin: rv.origin.clone(),
+                                        prefix: rv.prefix.concat(&prefix),
+                                    }),
+                                    sig.body_open,
+                                    sig.body_close,
+                                );
+                            }
+                        }
+                    }
+                    return;
+                }
+                if self.fw.mounts.contains(&name) && args.len() >= 2 {
+                    let prefix = self.str_arg(env, &args[0], pos).unwrap_or_default();
+                    if let Some(child) = self.eval(env, args[1].clone(), pos, 0) {
+                        func.mounts.push(Mount {
+                            parent: rv,
+                            prefix,
+                            child,
+                        });
+                    }
+                    return;
+                }
+                if !matches!(
+                    rv.origin,
+                    Origin::Ret(_) | Origin::Global(..) | Origin::Field(_)
+                ) {
+                    // Another method on a router (`r.Use(mw)`).
+                    return;
+                }
+            }
+        }
+        // A call passing routers to a function defined elsewhere.
+        if args.is_empty() {
+            return;
+        }
+        let mut any = false;
+        let mut vals = Vec::new();
+        for a in &args {
+            let v = self.arg_router(env, a.clone(), pos);
+            any |= v.is_some();
+            vals.push(v);
+        }
+        if !any {
+            return;
+        }
+        let callee = match &recv_range {
+            Some(rr) => {
+                let q = self.code.slice(rr.clone()).trim().to_string();
+                if !q.bytes().all(|c| is_ident_byte(c) || c == b'.') {
+                    return;
+                }
+                let hint = hint_for(hints, &q);
+                FuncRef {
+                    qual: Some(q),
+                    name: name.to_string(),
+                    hint,
+                }
+            }
+            None => FuncRef {
+                qual: None,
+                name: name.to_string(),
+                hint: None,
+            },
+        };
+        if is_builtin(&callee) {
+            return;
+        }
+        func.calls.push(Call { callee, args: vals });
+    }
+
+    /// An argument that is a router: a local router variable or a call
+    /// whose result may be one, or a package-level/field router.
+    fn arg_router(&self, env: &Env, r: Range<usize>, pos: usize) -> Option<RVal> {
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        if text.is_empty() || text.starts_with('"') || text.starts_with('`') {
+            return None;
+        }
+        if as_func_literal(self.code, r.clone()).is_some() {
+            return None;
+        }
+        let v = self.eval(env, r, pos, 0)?;
+        Some(v)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn route(
+        &self,
+        env: &Env,
+        rv: &RVal,
+        recv_range: Range<usize>,
+        shape: Shape,
+        name_start: usize,
+        args: &[Range<usize>],
+        close: usize,
+        pos: usize,
+    ) -> Option<Route> {
+        let (methods, path_idx): (Vec<String>, Option<usize>) = match shape {
+            Shape::Fixed(m) => (m.iter().map(|s| s.to_string()).collect(), Some(0)),
+            Shape::MethodArg => (vec![self.method_value(args.first()?)?], Some(1)),
+            Shape::MethodList => (self.method_list(args.first()?.clone()), Some(1)),
+            Shape::Pattern => (Vec::new(), Some(0)),
+            Shape::Chained => {
+                let m = self.chained_methods(close + 1);
+                (if m.is_empty() { vec!["GET".into()] } else { m }, Some(0))
+            }
+            Shape::Builder => {
+                let m = self.chained_methods_in(recv_range.clone());
+                (if m.is_empty() { vec!["GET".into()] } else { m }, None)
+            }
+        };
+        let path = match path_idx {
+            Some(idx) => {
+                // A route needs a path and a handler after it.
+                if args.len() < idx + 2 {
+                    return None;
+                }
+                let p = self.str_arg(env, &args[idx], pos)?;
+                if let Some(lit) = p.literal() {
+                    // `c.Get("X-Key", "default")` is not a route.
+                    let path_like = lit.is_empty()
+                        || lit.starts_with(['/', '*', ':'])
+                        || (shape == Shape::Pattern && lit.contains(' '));
+                    if !path_like {
+                        return None;
+                    }
+                }
+                let handler = args.last()?;
+                if self.code.string_at(handler.start).is_some() && !self.code.is_code(handler.start)
+                {
+                    return None;
+                }
+                p
+            }
+            None => {
+                if args.is_empty() {
+                    return None;
+                }
+                StrExpr::default()
+            }
+        };
+        let handler = self.handler_of(args.last()?.clone(), 0)?;
+        Some(Route {
+            line: self.file.line_of(name_start),
+            recv: rv.clone(),
+            methods,
+            path,
+            pattern: shape == Shape::Pattern,
+            handler,
+        })
+    }
+
+    /// `"GET"`, `http.MethodGet`, `fiber.MethodPost`.
+    fn method_value(&self, r: &Range<usize>) -> Option<String> {
+        let text = self.code.slice(r.clone()).trim();
+        if let Some(lit) = self.code.string_at(r.start) {
+            if !self.code.is_code(r.start) {
+                return Some(lit.value.to_ascii_uppercase());
+            }
+        }
+        let last = text.rsplit('.').next().unwrap_or(text);
+        let m = last.strip_prefix("Method")?;
+        (!m.is_empty()).then(|| m.to_ascii_uppercase())
+    }
+
+    fn method_list(&self, r: Range<usize>) -> Vec<String> {
+        let text = self.code.slice(r.clone());
+        let Some(brace) = text.find('{') else {
+            return self.method_value(&r).into_iter().collect();
+        };
+        self.code
+            .args(r.start + brace)
+            .iter()
+            .filter_map(|a| self.method_value(a))
+            .collect()
+    }
+
+    /// `.Methods("GET", "POST")` (possibly after `.Name("x")`) following a
+    /// gorilla/mux registration ending at `after`.
+    fn chained_methods(&self, after: usize) -> Vec<String> {
+        let b = bytes(self.code);
+        let mut i = after;
+        let mut out = Vec::new();
+        loop {
+            let j = skip_ws(self.code, i);
+            if b.get(j) != Some(&b'.') {
+                break;
+            }
+            let Some((name, e)) = ident_here(self.code, skip_ws(self.code, j + 1)) else {
+                break;
+            };
+            let open = skip_ws(self.code, e);
+            if b.get(open) != Some(&b'(') {
+                break;
+            }
+            let Some(close) = self.code.matching(open) else {
+                break;
+            };
+            if name == "Methods" {
+                out.extend(
+                    self.code
+                        .args(open)
+                        .iter()
+                        .filter_map(|a| self.method_value(a)),
+                );
+            }
+            i = close + 1;
+        }
+        out
+    }
+
+    /// `.Methods(…)` calls inside a builder chain.
+    fn chained_methods_in(&self, r: Range<usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        for at in self.code.find_all(".Methods(") {
+            if at >= r.start && at < r.end {
+                let open = at + ".Methods".len();
+                out.extend(
+                    self.code
+                        .args(open)
+                        .iter()
+                        .filter_map(|a| self.method_value(a)),
+                );
+            }
+        }
+        out
+    }
+
+    fn strip_prefix_mount(
+        &self,
+        env: &Env,
+        route: &Route,
+        h: Range<usize>,
+        pos: usize,
+    ) -> Option<Mount> {
+        let h = trim(self.code, h);
+        let text = self.code.slice(h.clone());
+        let paren = text.find('(')?;
+        let callee: String = text[..paren]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if !self.fw.strip_prefix.contains(&callee.as_str()) {
+            return None;
+        }
+        let args = self.code.args(h.start + paren);
+        let prefix = self.str_arg(env, args.first()?, pos)?;
+        let child = self.eval(env, args.get(1)?.clone(), pos, 0)?;
+        if !matches!(
+            child.origin,
+            Origin::New(_) | Origin::Param(_) | Origin::Ret(_)
+        ) {
+            return None;
+        }
+        Some(Mount {
+            parent: route.recv.clone(),
+            prefix,
+            child,
+        })
+    }
+
+    /// What handles a route given its handler argument.
+    fn handler_of(&self, r: Range<usize>, depth: usize) -> Option<Handler> {
+        if depth > 4 {
+            return None;
+        }
+        let r = trim(self.code, r);
+        if let Some(sig) = as_func_literal(self.code, r.clone()) {
+            let body = sig.body_open..sig.body_close + 1;
+            let mut hints: Vec<(String, String)> = sig
+                .params
+                .iter()
+                .map(|(n, t)| (n.clone(), type_name(t).1))
+                .collect();
+            hints.extend(var_hints(self.code, body.clone()));
+            return Some(Handler::Inline(self.reads(body, &hints)));
+        }
+        let mut refs = Vec::new();
+        self.handler_refs(r, depth, &mut refs);
+        Some(Handler::Refs(refs))
+    }
+
+    fn handler_refs(&self, r: Range<usize>, depth: usize, out: &mut Vec<FuncRef>) {
+        if depth > 4 {
+            return;
+        }
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        let b = bytes(self.code);
+        if text.is_empty() || !b.get(r.start).copied().is_some_and(is_ident_start) {
+            return;
+        }
+        // The callee or name: a selector chain up to the first `(`.
+        let mut i = r.start;
+        let mut dotted = String::new();
+        while let Some((n, e)) = ident_here(self.code, i) {
+            if !dotted.is_empty() {
+                dotted.push('.');
+            }
+            dotted.push_str(n);
+            let j = skip_ws(self.code, e);
+            if b.get(j) == Some(&b'.') {
+                i = skip_ws(self.code, j + 1);
+            } else {
+                i = j;
+                break;
+            }
+        }
+        if dotted.is_empty() {
+            return;
+        }
+        let fr = match dotted.rsplit_once('.') {
+            Some((q, n)) => FuncRef {
+                qual: Some(q.to_string()),
+                name: n.to_string(),
+                hint: None,
+            },
+            None => FuncRef {
+                qual: None,
+                name: dotted.clone(),
+                hint: None,
+            },
+        };
+        out.push(fr);
+        if b.get(i) == Some(&b'(') && i < r.end {
+            for a in self.code.args(i) {
+                if let Some(sig) = as_func_literal(self.code, a.clone()) {
+                    let _ = sig;
+                    continue;
+                }
+                self.handler_refs(a, depth + 1, out);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ reads
+
+    /// What the code in `body` reads from the request through the
+    /// framework's accessors.
+    fn reads(&self, body: Range<usize>, hints: &[(String, String)]) -> Reads {
+        let mut reads = Reads::default();
+        let ctx: Vec<String> = self.context_names(body.clone());
+        if ctx.is_empty() {
+            return reads;
+        }
+        let aliases = self.aliases(body.clone(), &ctx);
+        let b = bytes(self.code);
+        let types = var_types(self.code, body.clone());
+        let mut i = body.start;
+        while i < body.end.min(b.len()) {
+            let c = b[i];
+            if !self.code.is_code(i) || (c != b'(' && c != b'[') {
+                i += 1;
+                continue;
+            }
+            if c == b'[' {
+                self.index_read(i, &ctx, &aliases, &mut reads);
+                i += 1;
+                continue;
+            }
+            let Some(p) = prev_non_ws(self.code, i) else {
+                i += 1;
+                continue;
+            };
+            if !is_ident_byte(b[p]) {
+                i += 1;
+                continue;
+            }
+            let mut s = p;
+            while s > 0 && is_ident_byte(b[s - 1]) {
+                s -= 1;
+            }
+            let method = &self.text()[s..=p];
+            let mut k = s;
+            while k > 0 && b[k - 1].is_ascii_whitespace() {
+                k -= 1;
+            }
+            let args = self.code.args(i);
+            if k > 0 && b[k - 1] == b'.' {
+                let start = chain_start(self.code, k - 1);
+                let chain = normalize(&compact(self.code, start..k - 1), &ctx, &aliases);
+                for rd in self.fw.reads {
+                    if rd.chain != chain || rd.method != method {
+                        continue;
+                    }
+                    let ReadArg::Arg(n) = rd.arg else { continue };
+                    let Some(a) = args.get(n) else { continue };
+                    match rd.kind {
+                        ReadKind::Param(kind) => {
+                            if let Some(lit) = self.literal_arg(a) {
+                                push_param(&mut reads.params, Param::new(kind, lit));
+                            }
+                        }
+                        ReadKind::Bind(kind) => {
+                            let var = self.code.slice(a.clone()).trim().trim_start_matches('&');
+                            let ty = types
+                                .iter()
+                                .rev()
+                                .find(|(n, _)| n == var)
+                                .map(|(_, t)| t.clone());
+                            if let Some(ty) = ty {
+                                let bind = Bind { kind, ty };
+                                if !reads.binds.contains(&bind) {
+                                    reads.binds.push(bind);
+                                }
+                            }
+                        }
+                    }
+                }
+                // A helper called with the context: `bindPage(c)`.
+                let chain_text = compact(self.code, start..k - 1);
+                if !ctx.contains(&chain_text)
+                    && args
+                        .iter()
+                        .any(|a| ctx.iter().any(|c| self.code.slice(a.clone()).trim() == c))
+                    && chain_text.bytes().all(|c| is_ident_byte(c) || c == b'.')
+                {
+                    let fr = FuncRef {
+                        qual: Some(chain_text.clone()),
+                        name: method.to_string(),
+                        hint: hint_for(hints, &chain_text),
+                    };
+                    if !reads.helpers.contains(&fr) {
+                        reads.helpers.push(fr);
+                    }
+                }
+            } else if !is_keyword(method)
+                && args
+                    .iter()
+                    .any(|a| ctx.iter().any(|c| self.code.slice(a.clone()).trim() == c))
+            {
+                let fr = FuncRef {
+                    qual: None,
+                    name: method.to_string(),
+                    hint: None,
+                };
+                if !reads.helpers.contains(&fr) {
+                    reads.helpers.push(fr);
+                }
+            }
+            i += 1;
+        }
+        reads
+    }
+
+    fn literal_arg(&self, a: &Range<usize>) -> Option<String> {
+        StrExpr::parse(self.code, a.clone())?.literal()
+    }
+
+    /// `mux.Vars(r)["id"]`, `vars["id"]`, `r.URL.Query()["tags"]`.
+    fn index_read(
+        &self,
+        open: usize,
+        ctx: &[String],
+        aliases: &[(String, String)],
+        reads: &mut Reads,
+    ) {
+        let b = bytes(self.code);
+        let Some(p) = prev_non_ws(self.code, open) else {
+            return;
+        };
+        if !(is_ident_byte(b[p]) || b[p] == b')') {
+            return;
+        }
+        let start = chain_start(self.code, p + 1);
+        let chain = normalize(&compact(self.code, start..p + 1), ctx, aliases);
+        let Some(close) = self.code.matching(open) else {
+            return;
+        };
+        for rd in self.fw.reads {
+            if rd.arg != ReadArg::Index || rd.chain != chain {
+                continue;
+            }
+            if let (ReadKind::Param(kind), Some(lit)) =
+                (rd.kind, self.literal_arg(&(open + 1..close)))
+            {
+                push_param(&mut reads.params, Param::new(kind, lit));
+            }
+        }
+    }
+
+    /// Names of request-context parameters declared in `body`'s function
+    /// and the function literals inside it.
+    fn context_names(&self, body: Range<usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        // The enclosing signature: walk back from the body to `func`.
+        let search_from = body.start.saturating_sub(400);
+        let head = &self.text()[search_from..body.start];
+        if let Some(f) = head.rfind("func") {
+            let at = search_from + f;
+            let mut open = skip_ws(self.code, at + 4);
+            let b = bytes(self.code);
+            if b.get(open) == Some(&b'(') {
+                // A method receiver, then the name.
+                if let Some(sig) = signature_at(self.code, open) {
+                    if sig.body_open == body.start {
+                        collect_ctx(self.fw, &sig.params, &mut out);
+                    }
+                }
+                if let Some(c) = self.code.matching(open) {
+                    open = skip_ws(self.code, c + 1);
+                    if let Some((_, e)) = ident_here(self.code, open) {
+                        let o = skip_ws(self.code, e);
+                        if let Some(sig) = signature_at(self.code, o) {
+                            if sig.body_open == body.start {
+                                collect_ctx(self.fw, &sig.params, &mut out);
+                            }
+                        }
+                    }
+                }
+            } else if let Some((_, e)) = ident_here(self.code, open) {
+                let mut o = skip_ws(self.code, e);
+                if b.get(o) == Some(&b'[') {
+                    o = self
+                        .code
+                        .matching(o)
+                        .map_or(o, |c| skip_ws(self.code, c + 1));
+                }
+                if let Some(sig) = signature_at(self.code, o) {
+                    if sig.body_open == body.start {
+                        collect_ctx(self.fw, &sig.params, &mut out);
+                    }
+                }
+            }
+        }
+        for (_, lit) in func_literals(self.code, body) {
+            collect_ctx(self.fw, &lit.params, &mut out);
+        }
+        out
+    }
+
+    /// `q := r.URL.Query()`, `vars := mux.Vars(r)`: variables standing for
+    /// an accessor expression on a context.
+    fn aliases(&self, body: Range<usize>, ctx: &[String]) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for at in self.code.find_all(":=") {
+            if at < body.start || at >= body.end {
+                continue;
+            }
+            let Some(name) = self.code.ident_before(at) else {
+                continue;
+            };
+            let end = statement_end(self.code, at + 2, body.end);
+            let norm = normalize(&compact(self.code, at + 2..end), ctx, &out);
+            if norm.contains("{}") && !ctx.iter().any(|c| c == name) {
+                out.push((name.to_string(), norm));
+            }
+        }
+        out
+    }
+}
+
+fn push_param(params: &mut Vec<Param>, p: Param) {
+    if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) && !p.name.is_empty() {
+        params.push(p);
+    }
+}
+
+fn collect_ctx(fw: &Framework, params: &[(String, String)], out: &mut Vec<String>) {
+    for (n, t) in params {
+        if !n.is_empty() && fw.is_context_type(t) && !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+}
+
+/// Replace context variables (`{}`) and aliases in a compacted chain.
+fn normalize(chain: &str, ctx: &[String], aliases: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(chain.len());
+    let bytes = chain.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if is_ident_start(c) && (i == 0 || (!is_ident_byte(bytes[i - 1]) && bytes[i - 1] != b'.')) {
+            let mut e = i;
+            while e < bytes.len() && is_ident_byte(bytes[e]) {
+                e += 1;
+            }
+            let word = &chain[i..e];
+            if ctx.iter().any(|c| c == word) {
+                out.push_str("{}");
+            } else if let Some((_, a)) = aliases.iter().rev().find(|(n, _)| n == word) {
+                out.push_str(a);
+            } else {
+                out.push_str(word);
+            }
+            i = e;
+            continue;
+        }
+        if is_ident_byte(c) {
+            let mut e = i;
+            while e < bytes.len() && is_ident_byte(bytes[e]) {
+                e += 1;
+            }
+            out.push_str(&chain[i..e]);
+            i = e;
+            continue;
+        }
+        out.push(c as char);
+        i += 1;
+    }
+    out
+}
+
+fn hint_for(hints: &[(String, String)], var: &str) -> Option<String> {
+    hints
+        .iter()
+        .rev()
+        .find(|(n, _)| n == var)
+        .map(|(_, t)| t.clone())
+        .filter(|t| !t.is_empty())
+}
+
+fn is_builtin(f: &FuncRef) -> bool {
+    f.qual.is_none()
+        && matches!(
+            f.name.as_str(),
+            "append"
+                | "len"
+                | "cap"
+                | "make"
+                | "new"
+                | "panic"
+                | "print"
+                | "println"
+                | "delete"
+                | "copy"
+                | "close"
+                | "string"
+                | "int"
+                | "min"
+                | "max"
+        )
+}
+
+fn is_string_type(ty: &str) -> bool {
+    matches!(ty.trim(), "string" | "...string")
+}
+
+/// (qualifier, name) of a type: `*dto.User` → (Some("dto"), "User"),
+/// `[]Item` → (None, "Item"), `Handler[T]` → (None, "Handler").
+pub fn type_name(ty: &str) -> (Option<String>, String) {
+    let t = ty.trim().trim_start_matches(['*', '&', '[', ']', '.']);
+    let t = t.split('[').next().unwrap_or(t);
+    let t = t
+        .split(|c: char| c == '{' || c == '(' || c.is_whitespace())
+        .next()
+        .unwrap_or(t);
+    match t.rsplit_once('.') {
+        Some((q, n)) => (Some(q.to_string()), n.to_string()),
+        None => (None, t.to_string()),
+    }
+}
+
+/// The operator of `names [Type] = values` in a value spec.
+fn find_assign_op(code: &Code<'_>, r: Range<usize>) -> Option<usize> {
+    let b = bytes(code);
+    let mut depth = 0i32;
+    for i in r {
+        if !code.is_code(i) {
+            continue;
+        }
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 => {
+                let prev = i.checked_sub(1).map(|p| b[p]).unwrap_or(b' ');
+                if b.get(i + 1) != Some(&b'=') && !matches!(prev, b'!' | b'<' | b'>' | b'=' | b':')
+                {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `{`…`}` pairs inside `r`, for the scope of local variables.
+fn blocks(code: &Code<'_>, r: Range<usize>) -> Vec<(usize, usize)> {
+    let b = bytes(code);
+    let mut out = Vec::new();
+    for i in r {
+        if b[i] == b'{' && code.is_code(i) {
+            if let Some(c) = code.matching(i) {
+                out.push((i, c));
+            }
+        }
+    }
+    out
+}
+
+fn enclosing_block(blocks: &[(usize, usize)], pos: usize) -> Option<usize> {
+    blocks
+        .iter()
+        .filter(|(o, c)| *o < pos && pos < *c)
+        .max_by_key(|(o, _)| *o)
+        .map(|(_, c)| *c)
+}
+
+/// Struct fields between the braces at `open`..`close`.
+pub fn struct_fields(code: &Code<'_>, open: usize, close: usize) -> Vec<Field> {
+    let mut out = Vec::new();
+    for line in code.split_top_level(open + 1, close, b'\n') {
+        for decl in code.split_top_level(line.start, line.end, b';') {
+            if let Some(f) = field_decl(code, decl) {
+                out.extend(f);
+            }
+        }
+    }
+    out
+}
+
+fn field_decl(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Field>> {
+    let text = code.slice(r.clone());
+    // The tag: a trailing string literal.
+    let mut tags = Vec::new();
+    let mut decl_end = r.end;
+    if text.ends_with(['`', '"']) {
+        // Where the literal starts: the first non-code byte.
+        let start = (r.start..r.end).find(|&i| !code.is_code(i) && !code.is_comment(i));
+        if let Some(lit) = start.and_then(|s| code.string_at(s)) {
+            if lit.end == r.end {
+                tags = parse_tag(&lit.value);
+                decl_end = lit.start;
+            }
+        }
+    }
+    let decl = code.slice(r.start..decl_end).trim();
+    if decl.is_empty() {
+        return None;
+    }
+    let (names, ty) = match decl.find(|c: char| c.is_whitespace()) {
+        Some(sp) if decl[..sp].bytes().all(|c| is_ident_byte(c) || c == b',') => {
+            let names_part = &decl[..sp];
+            let rest = decl[sp..].trim();
+            if names_part.ends_with(',') || rest.starts_with(',') {
+                // `A, B string`
+                let (n, t) = split_names_type(decl);
+                (n, t)
+            } else {
+                (vec![names_part.to_string()], rest.to_string())
+            }
+        }
+        _ => {
+            // Embedded field: `Base`, `*dto.Page`.
+            let (_, name) = type_name(decl);
+            return Some(vec![Field {
+                name,
+                ty: decl.to_string(),
+                tags,
+                embedded: true,
+            }]);
+        }
+    };
+    Some(
+        names
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .map(|name| Field {
+                name,
+                ty: ty.clone(),
+                tags: tags.clone(),
+                embedded: false,
+            })
+            .collect(),
+    )
+}
+
+fn split_names_type(decl: &str) -> (Vec<String>, String) {
+    let mut names = Vec::new();
+    let mut rest = decl;
+    loop {
+        let r = rest.trim_start();
+        let end = r
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(r.len());
+        names.push(r[..end].to_string());
+        let after = r[end..].trim_start();
+        if let Some(more) = after.strip_prefix(',') {
+            rest = more;
+        } else {
+            return (names, after.to_string());
+        }
+    }
+}
+
+/// `json:"name,omitempty" form:"name"` → pairs.
+pub fn parse_tag(tag: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = tag.trim();
+    while !rest.is_empty() {
+        let Some(colon) = rest.find(':') else { break };
+        let key = rest[..colon].trim().to_string();
+        let after = &rest[colon + 1..];
+        let Some(stripped) = after.strip_prefix('"') else {
+            break;
+        };
+        let mut value = String::new();
+        let mut end = None;
+        let mut chars = stripped.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => {
+                    if let Some((_, n)) = chars.next() {
+                        value.push(n);
+                    }
+                }
+                '"' => {
+                    end = Some(i);
+                    break;
+                }
+                _ => value.push(c),
+            }
+        }
+        let Some(end) = end else { break };
+        out.push((key, value));
+        rest = stripped[end + 1..].trim_start();
+    }
+    out
+}
+
+/// Declared types of local variables: `var req T`, `req := T{…}`,
+/// `req := &pkg.T{}`, `req := new(T)`, `var req struct{…}`, parameters.
+fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
+    let mut out = Vec::new();
+    let text = code.text();
+    let b = bytes(code);
+    for at in code.find_word("var") {
+        if at < body.start || at >= body.end {
+            continue;
+        }
+        let Some((name, e)) = ident_here(code, skip_ws(code, at + 3)) else {
+            continue;
+        };
+        let t = skip_ws(code, e);
+        if let Some((kw, ke)) = ident_here(code, t) {
+            if kw == "struct" {
+                let open = skip_ws(code, ke);
+                if b.get(open) == Some(&b'{') {
+                    if let Some(close) = code.matching(open) {
+                        out.push((
+                            name.to_string(),
+                            TypeRef::Inline(struct_fields(code, open, close)),
+                        ));
+                    }
+                }
+                continue;
+            }
+        }
+        let end = statement_end(code, t, body.end);
+        let ty_text = text[t..end].split('=').next().unwrap_or("").trim();
+        if !ty_text.is_empty() {
+            let (qual, n) = type_name(ty_text);
+            if !n.is_empty() {
+                out.push((name.to_string(), TypeRef::Named { qual, name: n }));
+            }
+        } else if let Some(eq) = text[t..end].find('=') {
+            if let Some(tr) = composite_type(code, t + eq + 1..end) {
+                out.push((name.to_string(), tr));
+            }
+        }
+    }
+    for at in code.find_all(":=") {
+        if at < body.start || at >= body.end {
+            continue;
+        }
+        let Some(name) = code.ident_before(at) else {
+            continue;
+        };
+        let end = statement_end(code, at + 2, body.end);
+        if let Some(tr) = composite_type(code, at + 2..end) {
+            out.push((name.to_string(), tr));
+        }
+    }
+    // Parameters of the function and its literals.
+    for (_, sig) in func_literals(code, body.clone()) {
+        for (n, t) in &sig.params {
+            let (qual, name) = type_name(t);
+            if !n.is_empty() && !name.is_empty() {
+                out.push((n.clone(), TypeRef::Named { qual, name }));
+            }
+        }
+    }
+    out
+}
+
+/// `T{…}`, `&pkg.T{…}`, `new(T)`, `&struct{…}{…}`.
+fn composite_type(code: &Code<'_>, r: Range<usize>) -> Option<TypeRef> {
+    let r = trim(code, r);
+    let text = code.slice(r.clone());
+    let t = text.trim_start_matches('&').trim_start();
+    let offset = r.start + (text.len() - t.len());
+    if let Some(inner) = t.strip_prefix("new(") {
+        let ty = inner.split(')').next()?;
+        let (qual, name) = type_name(ty);
+        return Some(TypeRef::Named { qual, name });
+    }
+    if t.starts_with("struct") {
+        let open = offset + t.find('{')?;
+        let close = code.matching(open)?;
+        return Some(TypeRef::Inline(struct_fields(code, open, close)));
+    }
+    let brace = t.find('{')?;
+    let head = t[..brace].trim();
+    if head.is_empty() || !head.bytes().all(|c| is_ident_byte(c) || c == b'.') {
+        return None;
+    }
+    let (qual, name) = type_name(head);
+    Some(TypeRef::Named { qual, name })
+}
+
+/// Type names of local variables for method resolution: declared types,
+/// composite literals and constructor calls (`NewUserHandler(…)` →
+/// `UserHandler`).
+fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = var_types(code, body.clone())
+        .into_iter()
+        .filter_map(|(n, t)| match t {
+            TypeRef::Named { name, .. } => Some((n, name)),
+            TypeRef::Inline(_) => None,
+        })
+        .collect();
+    for at in code.find_all(":=") {
+        if at < body.start || at >= body.end {
+            continue;
+        }
+        let Some(name) = code.ident_before(at) else {
+            continue;
+        };
+        let end = statement_end(code, at + 2, body.end);
+        let rhs = code.slice(at + 2..end).trim();
+        let callee = rhs.split('(').next().unwrap_or("");
+        let last = callee.rsplit('.').next().unwrap_or(callee);
+        if let Some(ty) = last.strip_prefix("New") {
+            if !ty.is_empty() && ty.starts_with(|c: char| c.is_ascii_uppercase()) {
+                out.push((name.to_string(), ty.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_parse() {
+        assert_eq!(
+            parse_tag(r#"json:"name,omitempty" form:"n" binding:"required""#),
+            vec![
+                ("json".to_string(), "name,omitempty".to_string()),
+                ("form".to_string(), "n".to_string()),
+                ("binding".to_string(), "required".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn type_names() {
+        assert_eq!(type_name("*dto.User"), (Some("dto".into()), "User".into()));
+        assert_eq!(type_name("[]Item"), (None, "Item".into()));
+        assert_eq!(type_name("Page[T]"), (None, "Page".into()));
+    }
+
+    #[test]
+    fn struct_fields_with_tags_and_embedding() {
+        let src = "type X struct {\n\tBase\n\t*dto.Page\n\tName, Email string `json:\"name\"`\n\tAge int `json:\"age\" form:\"age\"`\n\tAddr struct {\n\t\tCity string\n\t} `json:\"addr\"`\n}";
+        let code = Code::new(src, Syntax::GO);
+        let open = src.find('{').unwrap();
+        let close = code.matching(open).unwrap();
+        let f = struct_fields(&code, open, close);
+        let names: Vec<_> = f.iter().map(|f| (f.name.as_str(), f.embedded)).collect();
+        assert_eq!(
+            names,
+            vec![
+                ("Base", true),
+                ("Page", true),
+                ("Name", false),
+                ("Email", false),
+                ("Age", false),
+                ("Addr", false)
+            ]
+        );
+        assert_eq!(f[4].tag("form"), Some("age"));
+        assert_eq!(f[5].tag("json"), Some("addr"));
+    }
+
+    #[test]
+    fn chain_normalisation() {
+        let ctx = vec!["r".to_string()];
+        assert_eq!(normalize("r.URL.Query()", &ctx, &[]), "{}.URL.Query()");
+        assert_eq!(normalize("mux.Vars(r)", &ctx, &[]), "mux.Vars({})");
+        let aliases = vec![("q".to_string(), "{}.URL.Query()".to_string())];
+        assert_eq!(normalize("q", &ctx, &aliases), "{}.URL.Query()");
+        assert_eq!(normalize("x.r", &ctx, &[]), "x.r");
+    }
+}
