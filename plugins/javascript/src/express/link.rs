@@ -1,0 +1,195 @@
+//! Reduce step: resolve receivers, mounts and handlers across modules and
+//! build the endpoints.
+
+use portolan_plugin_sdk::paths::join;
+use portolan_plugin_sdk::{Endpoint, Param};
+
+use super::scan::ExpressModule;
+use crate::js::module::Value;
+use crate::js::mount::Graph;
+use crate::js::project::{Project, Target};
+use crate::js::strexpr::{Piece, StrExpr};
+
+/// Resolve a path expression; names that are not constants become
+/// `{name}` (last segment), like an unknown template interpolation.
+pub fn path_value(project: &Project<'_>, m: usize, e: &StrExpr) -> String {
+    let mut out = String::new();
+    for p in &e.0 {
+        match p {
+            Piece::Lit(s) => out.push_str(s),
+            Piece::Ref(n) => match project.constant(m, n, 0) {
+                Some(v) => out.push_str(&v),
+                None => {
+                    let last = n.rsplit(['.', '#']).next().unwrap_or(n);
+                    out.push('{');
+                    out.push_str(last);
+                    out.push('}');
+                }
+            },
+        }
+    }
+    out
+}
+
+/// Mount targets: a function stands for its first parameter (a router or
+/// app passed in), a call for what the function returns.
+pub fn node_of(project: &Project<'_>, t: Target) -> Option<Target> {
+    match t {
+        Target::Func(fm, f) => {
+            let func = project
+                .modules
+                .get(fm)?
+                .functions
+                .iter()
+                .find(|x| x.name == f)?;
+            let p = func.params.first().filter(|p| !p.is_empty())?;
+            Some(Target::Node(fm, p.clone()))
+        }
+        t @ Target::Node(..) => Some(t),
+        _ => None,
+    }
+}
+
+/// Router-like names accepted as receivers when nothing says otherwise
+/// (a function parameter `app`, an undeclared global `router`).
+fn routerish(name: &str) -> bool {
+    let last = name
+        .rsplit(['.', '#'])
+        .next()
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "app" | "router" | "api" | "server" | "routes" | "route" | "r"
+    ) || last.ends_with("router")
+        || last.ends_with("app")
+        || last.ends_with("routes")
+}
+
+pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
+    let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let mut graph = Graph::new();
+    for (mi, m) in modules.iter().enumerate() {
+        for mount in &m.mounts {
+            let Some(parent) = project
+                .resolve(mi, &Value::Name(mount.receiver.clone()))
+                .and_then(|t| node_of(&project, t))
+            else {
+                continue;
+            };
+            let prefixes: Vec<String> = if mount.prefixes.is_empty() {
+                vec![String::new()]
+            } else {
+                mount
+                    .prefixes
+                    .iter()
+                    .map(|p| path_value(&project, mi, p))
+                    .collect()
+            };
+            for child in &mount.children {
+                let Some(c) = project
+                    .resolve(mi, child)
+                    .and_then(|t| node_of(&project, t))
+                else {
+                    continue;
+                };
+                for p in &prefixes {
+                    graph.mount(parent.clone(), p.clone(), c.clone());
+                }
+            }
+        }
+        for call in &m.info.calls {
+            let Value::Call { callee, args } = call else {
+                continue;
+            };
+            let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
+                continue;
+            };
+            let Some(func) = modules
+                .get(fm)
+                .and_then(|x| x.info.functions.iter().find(|x| x.name == f))
+            else {
+                continue;
+            };
+            for (arg, param) in args.iter().zip(&func.params) {
+                let (Some(arg @ Value::Name(_)), false) = (arg, param.is_empty()) else {
+                    continue;
+                };
+                if let Some(a) = project.resolve(mi, arg).and_then(|t| node_of(&project, t)) {
+                    graph.mount(a, String::new(), Target::Node(fm, param.clone()));
+                }
+            }
+        }
+    }
+    let is_object = |t: &Target| match t {
+        Target::Node(m, n) => modules.get(*m).is_some_and(|x| x.objects.contains(n)),
+        _ => false,
+    };
+    let is_bound = |t: &Target| match t {
+        Target::Node(m, n) => modules.get(*m).is_some_and(|x| {
+            x.info.bindings.iter().any(|b| &b.name == n)
+                || x.info.imports.iter().any(|i| &i.local == n)
+        }),
+        _ => true,
+    };
+    let mut out = Vec::new();
+    for (mi, m) in modules.iter().enumerate() {
+        for route in &m.routes {
+            let Some(node) = project.resolve(mi, &Value::Name(route.receiver.clone())) else {
+                continue;
+            };
+            let Target::Node(_, name) = &node else {
+                continue;
+            };
+            let accepted = is_object(&node)
+                || graph.is_mounted(&node)
+                || (!is_bound(&node)
+                    && routerish(name)
+                    && (m.express || name.contains('#') || modules.iter().any(|x| x.express)));
+            if !accepted {
+                continue;
+            }
+            let mut params: Vec<Param> = route.params.clone();
+            for h in &route.handlers {
+                for p in handler_params(&project, modules, mi, h) {
+                    if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+                        params.push(p);
+                    }
+                }
+            }
+            for prefix in graph.prefixes(&node) {
+                for path in &route.paths {
+                    let path = path_value(&project, mi, path);
+                    let url = join(&[prefix.as_str(), path.as_str()]);
+                    for method in &route.methods {
+                        out.push(
+                            Endpoint::new(method, url.clone())
+                                .params(params.clone())
+                                .at_path(m.info.path.clone(), route.line),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Parameters read by a named handler, wherever it is defined.
+fn handler_params(
+    project: &Project<'_>,
+    modules: &[ExpressModule],
+    m: usize,
+    name: &str,
+) -> Vec<Param> {
+    let key = match project.resolve(m, &Value::Name(name.to_string())) {
+        Some(Target::Func(fm, f)) => (fm, f),
+        Some(Target::Node(fm, n)) => (fm, n),
+        _ => return Vec::new(),
+    };
+    modules
+        .get(key.0)
+        .and_then(|x| x.handlers.iter().find(|h| h.name == key.1))
+        .map(|h| h.params.clone())
+        .unwrap_or_default()
+}

@@ -1,0 +1,354 @@
+//! Map step: what one module declares for Express.
+
+use portolan_plugin_sdk::{Code, Param, SourceFile, Syntax};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+use crate::js::module::{self, ModuleInfo, Value};
+use crate::js::outline::{
+    function_parts, methods, object_entries, param_names, Outline, ScopeKind,
+};
+use crate::js::request::request_params;
+use crate::js::strexpr::StrExpr;
+use crate::js::syntax::{dotted_before, next_code_byte};
+
+/// One scanned module.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExpressModule {
+    pub info: ModuleInfo,
+    /// The module imports `express`.
+    #[serde(default)]
+    pub express: bool,
+    /// Names bound to `express()` (apps) or `Router()` (routers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<Route>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mounts: Vec<Mount>,
+    /// Functions reading request parameters, by scoped name (`list`,
+    /// `exports.list`, `UserController.list`, `ctrl.create`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub handlers: Vec<Handler>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub line: u32,
+    pub receiver: String,
+    pub methods: Vec<String>,
+    pub paths: Vec<StrExpr>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+    /// Named handlers (scoped dotted names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub handlers: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mount {
+    pub receiver: String,
+    /// `None` when the first argument is not a path.
+    pub prefixes: Vec<StrExpr>,
+    pub children: Vec<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handler {
+    pub name: String,
+    pub params: Vec<Param>,
+}
+
+pub const METHODS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "del", "all", "options", "head",
+];
+
+/// Route path arguments: a string expression or an array of them.
+pub fn paths_of(code: &Code<'_>, outline: &Outline, r: std::ops::Range<usize>) -> Vec<StrExpr> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    let scope = |e: StrExpr| e.map_refs(&mut |n| outline.scoped(n, s));
+    if bytes.get(s) == Some(&b'[') {
+        return code
+            .args(s)
+            .into_iter()
+            .filter_map(|a| StrExpr::parse(code, a))
+            .map(scope)
+            .collect();
+    }
+    StrExpr::parse(code, r).map(scope).into_iter().collect()
+}
+
+/// Parameters of an inline handler (`(req, res) => …`, `function (req) {…}`).
+pub fn inline_params(code: &Code<'_>, r: std::ops::Range<usize>) -> Option<Vec<Param>> {
+    let (params, body) = function_parts(code, r)?;
+    let names = param_names(code, params);
+    let req = names.first().cloned().unwrap_or_default();
+    Some(request_params(code, body, &req))
+}
+
+pub fn scan(file: &SourceFile) -> ExpressModule {
+    let code = file.code(Syntax::JAVASCRIPT);
+    let outline = Outline::new(&code);
+    let info = module::scan(&file.path, &code, &outline);
+    let express = info.imports.iter().any(|i| i.spec == "express")
+        || code.text().contains("require('express')")
+        || code.text().contains("require(\"express\")");
+    let mut out = ExpressModule {
+        express,
+        ..ExpressModule::default()
+    };
+    let express_locals: Vec<&str> = info
+        .imports
+        .iter()
+        .filter(|i| i.spec == "express")
+        .map(|i| i.local.as_str())
+        .collect();
+    for b in &info.bindings {
+        if is_express_ctor(&b.value, &express_locals) {
+            out.objects.push(b.name.clone());
+        }
+    }
+    let text = code.text();
+    let bytes = text.as_bytes();
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    let call = CALL.get_or_init(|| {
+        Regex::new(r"\.\s*(get|post|put|patch|delete|del|all|options|head|route|use)\s*\(")
+            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+    });
+    for c in call.captures_iter(text) {
+        let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let Some((receiver, _)) = dotted_before(&code, all.start()) else {
+            continue;
+        };
+        let receiver = outline.scoped(&receiver, all.start());
+        let open = all.end() - 1;
+        let args = code.args(open);
+        let method = m.as_str();
+        match method {
+            "use" => {
+                let Some(first) = args.first() else { continue };
+                let prefixes = paths_of(&code, &outline, first.clone());
+                let rest = if prefixes.is_empty() {
+                    &args[..]
+                } else {
+                    &args[1..]
+                };
+                let mut children = Vec::new();
+                for a in rest {
+                    let s = code.skip_ws(a.start);
+                    if bytes.get(s) == Some(&b'[') {
+                        for x in code.args(s) {
+                            children.extend(module::parse_value(&code, &outline, x));
+                        }
+                    } else {
+                        children.extend(module::parse_value(&code, &outline, a.clone()));
+                    }
+                }
+                if !children.is_empty() {
+                    out.mounts.push(Mount {
+                        receiver,
+                        prefixes,
+                        children,
+                    });
+                }
+            }
+            "route" => {
+                let Some(first) = args.first() else { continue };
+                let paths = paths_of(&code, &outline, first.clone());
+                if paths.is_empty() {
+                    continue;
+                }
+                let Some(mut close) = code.matching(open) else {
+                    continue;
+                };
+                // `.get(h).post(h2)…`
+                loop {
+                    let d = code.skip_ws(close + 1);
+                    if bytes.get(d) != Some(&b'.') {
+                        break;
+                    }
+                    let name_start = code.skip_ws(d + 1);
+                    let Some(name) = code.ident_at(name_start) else {
+                        break;
+                    };
+                    let name = name.to_string();
+                    let Some(p) = next_code_byte(
+                        &code,
+                        name_start + name.len(),
+                        name_start + name.len() + 1,
+                        b'(',
+                    ) else {
+                        break;
+                    };
+                    let Some(c2) = code.matching(p) else { break };
+                    if METHODS.contains(&name.as_str()) {
+                        let (params, handlers) = handler_args(&code, &outline, &code.args(p));
+                        out.routes.push(Route {
+                            line: file.line_of(name_start),
+                            receiver: receiver.clone(),
+                            methods: methods_of(&name),
+                            paths: paths.clone(),
+                            params,
+                            handlers,
+                        });
+                    }
+                    close = c2;
+                }
+            }
+            _ => {
+                if args.len() < 2 {
+                    continue;
+                }
+                let paths = paths_of(&code, &outline, args[0].clone());
+                if paths.is_empty() {
+                    continue;
+                }
+                let (params, handlers) = handler_args(&code, &outline, &args[1..]);
+                out.routes.push(Route {
+                    line: file.line_of(code.skip_ws(all.start() + 1)),
+                    receiver,
+                    methods: methods_of(method),
+                    paths,
+                    params,
+                    handlers,
+                });
+            }
+        }
+    }
+    handlers(&code, &outline, &mut out.handlers);
+    out.info = info;
+    out
+}
+
+/// `express()`, `express.Router()`, `Router()` (imported from express),
+/// `require('express').Router()`.
+fn is_express_ctor(v: &Value, locals: &[&str]) -> bool {
+    let Value::Call { callee, .. } = v else {
+        return false;
+    };
+    match callee.as_ref() {
+        Value::Name(n) => {
+            let last = n.rsplit('.').next().unwrap_or(n);
+            let head = n.split('.').next().unwrap_or(n);
+            locals.contains(&n.as_str())
+                || (last == "Router" && (locals.contains(&head) || n == "Router"))
+        }
+        Value::Require { spec, member } => {
+            spec == "express" && matches!(member.as_deref(), None | Some("Router"))
+        }
+        _ => false,
+    }
+}
+
+pub fn methods_of(name: &str) -> Vec<String> {
+    match name {
+        "all" => ["GET", "POST", "PUT", "PATCH", "DELETE"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        "del" => vec!["DELETE".into()],
+        m => vec![m.to_ascii_uppercase()],
+    }
+}
+
+/// Parameters of inline handlers and names of the others.
+fn handler_args(
+    code: &Code<'_>,
+    outline: &Outline,
+    args: &[std::ops::Range<usize>],
+) -> (Vec<Param>, Vec<String>) {
+    let mut params: Vec<Param> = Vec::new();
+    let mut names = Vec::new();
+    for a in args {
+        if let Some(ps) = inline_params(code, a.clone()) {
+            for p in ps {
+                if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+                    params.push(p);
+                }
+            }
+        } else if let Some(Value::Name(n)) = module::parse_value(code, outline, a.clone()) {
+            names.push(n);
+        } else if let Some(Value::Call { callee, .. }) =
+            module::parse_value(code, outline, a.clone())
+        {
+            // `asyncHandler(controller.list)` wraps: look inside.
+            let _ = callee;
+            let s = code.skip_ws(a.start);
+            if let Some(open) = next_code_byte(code, s, a.end, b'(') {
+                let inner = code.args(open);
+                let (p2, n2) = handler_args(code, outline, &inner);
+                for p in p2 {
+                    if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+                        params.push(p);
+                    }
+                }
+                names.extend(n2);
+            }
+        }
+    }
+    (params, names)
+}
+
+/// Functions, class methods and object-literal methods that read the
+/// request, keyed by their scoped name.
+fn handlers(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>) {
+    let mut push = |name: String, params: Vec<Param>| {
+        if !params.is_empty() {
+            out.push(Handler { name, params });
+        }
+    };
+    for s in &outline.scopes {
+        match s.kind {
+            ScopeKind::Function => {
+                let req = s.params.first().cloned().unwrap_or_default();
+                push(s.name.clone(), request_params(code, s.body.clone(), &req));
+            }
+            ScopeKind::Class => {
+                for m in methods(code, outline, s.body.clone()) {
+                    let req = param_names(code, m.params.clone())
+                        .first()
+                        .cloned()
+                        .unwrap_or_default();
+                    let ps = request_params(code, m.body.clone(), &req);
+                    push(format!("{}#this.{}", s.name, m.name), ps.clone());
+                    push(format!("{}.{}", s.name, m.name), ps);
+                }
+            }
+        }
+    }
+    // Object literals: `module.exports = { list(req, res) {…} }`,
+    // `const ctrl = { create: async (req, res) => {…} }`.
+    static OBJ: OnceLock<Regex> = OnceLock::new();
+    let obj = OBJ.get_or_init(|| {
+        Regex::new(r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\bmodule\.(exports))\s*=\s*\{")
+            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+    });
+    for c in obj.captures_iter(code.text()) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let name = outline.scoped(name.as_str(), all.start());
+        for e in object_entries(code, all.end() - 1) {
+            if let Some((params, body)) = e.function {
+                let req = param_names(code, params)
+                    .first()
+                    .cloned()
+                    .unwrap_or_default();
+                push(
+                    format!("{name}.{}", e.key),
+                    request_params(code, body, &req),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+use super::*;
+
+fn run(files: &[(&str, &str)]) -> Vec<(String, String, u32, Vec<(String, String)>)> {
+    let mut facts = Facts::new(Vec::new());
+    for (path, src) in files {
+        let mut out = Output::new();
+        Express.analyze(&SourceFile::new(*path, *src), &mut out);
+        let (_, f) = out.into_parts();
+        facts.extend(f);
+    }
+    let mut eps: Vec<_> = Express
+        .link(&facts)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| {
+            let line = e.code_paths[0].line.unwrap_or(0);
+            let ps = e
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), format!("{:?}", p.kind).to_lowercase()))
+                .collect();
+            (e.method, e.url, line, ps)
+        })
+        .collect();
+    eps.sort();
+    eps
+}
+
+fn urls(files: &[(&str, &str)]) -> Vec<String> {
+    run(files)
+        .into_iter()
+        .map(|(m, u, _, _)| format!("{m} {u}"))
+        .collect()
+}
+
+#[test]
+fn mounts_across_modules() {
+    let got = urls(&[
+        (
+            "app/app.js",
+            "const express = require('express');\nconst app = express();\nconst api = require('./routes');\nconst { API } = require('./config');\napp.use(express.json());\napp.use(API, api);\napp.get('/health', (req, res) => res.send('ok'));\nconsole.log(app.get('env'));\n",
+        ),
+        ("app/config.js", "exports.API = '/api/' + 'v1';\n"),
+        (
+            "app/routes/index.js",
+            "const router = require('express').Router();\nconst users = require('./users');\nrouter.use('/users', auth, users);\nrequire('./items')(router);\nmodule.exports = router;\n",
+        ),
+        (
+            "app/routes/users.js",
+            "import { Router } from 'express';\nconst r = Router();\nr.route('/:id').get(ctrl.show).put((req, res) => req.body.name);\nr.all('/any', h);\nexport default r;\n",
+        ),
+        (
+            "app/routes/items.js",
+            "module.exports = function (router) {\n  router.post('/items', async (req, res) => { const { sku, qty } = req.body; });\n};\n",
+        ),
+        (
+            "app/client.js",
+            "const axios = require('axios');\naxios.get('/ext', {});\nfetchMock.get('/mock', 200);\nnock('http://x').get('/nock').reply(200);\nrequest(app).get('/st').expect(200);\n",
+        ),
+        ("app/__tests__/a.test.js", "const express = require('express');\nconst app = express();\napp.get('/test-only', h);\n"),
+    ]);
+    assert_eq!(
+        got,
+        vec![
+            "DELETE /api/v1/users/any",
+            "GET /api/v1/users/:id",
+            "GET /api/v1/users/any",
+            "GET /health",
+            "PATCH /api/v1/users/any",
+            "POST /api/v1/items",
+            "POST /api/v1/users/any",
+            "PUT /api/v1/users/:id",
+            "PUT /api/v1/users/any",
+        ]
+    );
+}
+
+#[test]
+fn params_and_named_handlers() {
+    let got = run(&[
+        (
+            "src/server.ts",
+            "import express from 'express';\nimport * as ctrl from './controllers/users';\nconst app = express();\napp.get('/users', ctrl.list);\napp.post('/users', asyncHandler(ctrl.create));\n",
+        ),
+        (
+            "src/controllers/users.ts",
+            "export async function list(req: Request, res: Response) {\n  const { page, limit } = req.query;\n  const t = req.get('X-Tenant');\n}\nexport const create = async (req, res) => {\n  res.json(req.body.email, req.cookies.sid);\n};\n",
+        ),
+    ]);
+    assert_eq!(
+        got,
+        vec![
+            (
+                "GET".to_string(),
+                "/users".to_string(),
+                4,
+                vec![
+                    ("page".to_string(), "query".to_string()),
+                    ("limit".into(), "query".into()),
+                    ("X-Tenant".into(), "header".into())
+                ]
+            ),
+            (
+                "POST".into(),
+                "/users".into(),
+                5,
+                vec![
+                    ("email".into(), "json".into()),
+                    ("sid".into(), "cookie".into())
+                ]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn class_routers_and_factories() {
+    let got = urls(&[
+        (
+            "src/app.ts",
+            "import express from 'express';\nimport UsersRoute from './routes/users.route';\nimport { makeOrders } from './routes/orders';\nclass App {\n  public app = express();\n  constructor(routes) {\n    this.app.use('/api', new UsersRoute().router);\n    this.app.use('/api/orders', makeOrders());\n  }\n}\n",
+        ),
+        (
+            "src/routes/users.route.ts",
+            "import { Router } from 'express';\nclass UsersRoute {\n  public path = '/users';\n  public router = Router();\n  constructor() { this.initializeRoutes(); }\n  private initializeRoutes() {\n    this.router.get(`${this.path}`, this.list);\n    this.router.delete(`${this.path}/:id`, this.remove);\n  }\n}\nexport default UsersRoute;\n",
+        ),
+        (
+            "src/routes/orders.ts",
+            "import express from 'express';\nexport function makeOrders() {\n  const router = express.Router();\n  router.get('/', list);\n  return router;\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        got,
+        vec!["DELETE /api/users/:id", "GET /api/orders", "GET /api/users"]
+    );
+}
+
+#[test]
+fn constants_from_exported_object_literals() {
+    let got = urls(&[
+        (
+            "a/server.js",
+            "const express = require('express');\nconst { API_PREFIX } = require('./paths');\nconst app = express();\napp.use(API_PREFIX, require('./r'));\n",
+        ),
+        (
+            "a/paths.js",
+            "const ROOT = '/api';\nmodule.exports = { API_PREFIX: `${ROOT}/v1`, ROUTES: { USERS: '/users' } };\n",
+        ),
+        (
+            "a/r.js",
+            "const { ROUTES } = require('./paths');\nconst router = require('express').Router();\nrouter.get(ROUTES.USERS + '/:id', h);\nmodule.exports = router;\n",
+        ),
+    ]);
+    assert_eq!(got, vec!["GET /api/v1/users/:id"]);
+}

@@ -1,0 +1,21 @@
+//! JavaScript/TypeScript helpers shared by every JS framework analyzer.
+//!
+//! - [`syntax`]: dotted names, brackets matched backwards, depths;
+//! - [`strexpr`]: string expressions (`API + '/x'`, `` `${BASE}/x` ``)
+//!   kept symbolic until link;
+//! - [`outline`]: top-level functions and classes (scopes), class members,
+//!   object literals;
+//! - [`module`]: a module's imports, exports, constants, bindings,
+//!   functions and calls (serialisable);
+//! - [`project`]: cross-module resolution for `link` (relative paths,
+//!   index files, path aliases, re-exports);
+//! - [`request`]: parameters an Express-style handler reads from `req`;
+//! - [`mount`]: prefixes of routers mounted on routers, across files.
+
+pub mod module;
+pub mod mount;
+pub mod outline;
+pub mod project;
+pub mod request;
+pub mod strexpr;
+pub mod syntax;

@@ -1,0 +1,9 @@
+//! JavaScript and TypeScript web frameworks.
+//!
+//! Adding a framework: a module next to [`express`] (reusing [`js`]) and
+//! one entry in the `plugin!` registration below.
+
+pub mod express;
+pub mod js;
+
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express]);
