@@ -44,7 +44,7 @@ impl Analyzer for Express {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) || file.path.ends_with(".d.ts") {
+        if is_test_path(&file.path) || is_generated(file) {
             return;
         }
         let module = scan::scan(file);
@@ -57,6 +57,17 @@ impl Analyzer for Express {
         let modules: Vec<scan::ExpressModule> = facts.all();
         Ok(link::link(&modules))
     }
+}
+
+/// Type declarations, minified bundles and other generated code: no
+/// routes of the application, and costly to scan.
+pub fn is_generated(file: &SourceFile) -> bool {
+    let p = file.path.as_str();
+    p.ends_with(".d.ts")
+        || p.ends_with(".min.js")
+        || p.ends_with(".bundle.js")
+        || (file.content.len() > 20_000
+            && file.content.lines().count() < file.content.len() / 1_000)
 }
 
 #[cfg(test)]

@@ -153,3 +153,18 @@ fn constants_from_exported_object_literals() {
     ]);
     assert_eq!(got, vec!["GET /api/v1/users/:id"]);
 }
+
+#[test]
+fn minified_bundles_are_skipped() {
+    let line = "a.get('/x',function(q,s){});".repeat(1000);
+    assert!(urls(&[(
+        "public/vendor.js",
+        &format!("var express=require('express');var a=express();{line}")
+    )])
+    .is_empty());
+    assert!(urls(&[(
+        "public/app.min.js",
+        "var a=require('express')();a.get('/x',h);"
+    )])
+    .is_empty());
+}
