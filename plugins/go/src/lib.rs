@@ -4,7 +4,22 @@
 //! description driving the shared scanner and linker in [`golang`], plus
 //! one entry in the `plugin!` registration below.
 
+pub mod chi;
+pub mod echo;
+pub mod fiber;
 pub mod gin;
 pub mod golang;
+pub mod mux;
+pub mod nethttp;
 
-portolan_plugin_sdk::plugin!(name: "go", analyzers: [gin::Gin]);
+portolan_plugin_sdk::plugin!(
+    name: "go",
+    analyzers: [
+        gin::Gin,
+        echo::Echo,
+        chi::Chi,
+        nethttp::NetHttp,
+        mux::Mux,
+        fiber::Fiber,
+    ]
+);

@@ -222,3 +222,55 @@ fn check_all(analyzer: &dyn Analyzer, want: &[&str]) {
 fn go_gin_fixtures() {
     check_all(&portolan_plugin_go::gin::Gin, &["groups", "monorepo"]);
 }
+
+#[test]
+fn go_echo_fixtures() {
+    check_all(&portolan_plugin_go::echo::Echo, &["services"]);
+}
+
+#[test]
+fn go_chi_fixtures() {
+    check_all(&portolan_plugin_go::chi::Chi, &["services"]);
+}
+
+#[test]
+fn go_http_fixtures() {
+    check_all(&portolan_plugin_go::nethttp::NetHttp, &["services"]);
+}
+
+#[test]
+fn go_mux_fixtures() {
+    check_all(&portolan_plugin_go::mux::Mux, &["services"]);
+}
+
+#[test]
+fn go_fiber_fixtures() {
+    check_all(&portolan_plugin_go::fiber::Fiber, &["services"]);
+}
+
+/// Every Go technology declares its id, aliases, wanted files and a
+/// detection rule; tech ids are unique.
+#[test]
+fn techs_are_declared() {
+    use portolan_plugin_go::*;
+    let analyzers: [&dyn Analyzer; 6] = [
+        &gin::Gin,
+        &echo::Echo,
+        &chi::Chi,
+        &nethttp::NetHttp,
+        &mux::Mux,
+        &fiber::Fiber,
+    ];
+    let mut ids = Vec::new();
+    for a in analyzers {
+        let t = a.tech();
+        assert!(t.id.starts_with("go_"), "{}", t.id);
+        assert!(!t.aliases.is_empty() && !t.detect.is_empty(), "{}", t.id);
+        assert!(t.files.contains(&"go.mod".to_string()), "{}", t.id);
+        ids.push(t.id);
+    }
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n);
+}

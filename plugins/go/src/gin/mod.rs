@@ -90,6 +90,7 @@ pub const FRAMEWORK: Framework = Framework {
     strip_prefix: &[],
     context_types: &["*gin.Context"],
     reads: READS,
+    handler_after_path: false,
 };
 
 impl Analyzer for Gin {

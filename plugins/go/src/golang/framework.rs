@@ -113,6 +113,9 @@ pub struct Framework {
     /// compared without spaces.
     pub context_types: &'static [&'static str],
     pub reads: &'static [Read],
+    /// The handler is the argument right after the path, middlewares
+    /// follow (Echo); otherwise it is the last argument (Gin, Fiber, chi).
+    pub handler_after_path: bool,
 }
 
 impl Framework {

@@ -140,12 +140,18 @@ impl Linker {
         let mut urls = Vec::new();
         for (key, extra) in self.concretize(ctx, &route.recv.origin, 0) {
             for pre in self.prefixes(&key) {
-                let url = join(&[
+                // Empty parts are dropped first so a prefix's trailing
+                // slash survives an empty path (`PathPrefix("/assets/")`).
+                let parts: Vec<&str> = [
                     pre.as_str(),
                     extra.as_str(),
                     recv_prefix.as_str(),
                     path.as_str(),
-                ]);
+                ]
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .collect();
+                let url = join(&parts);
                 if !urls.contains(&url) {
                     urls.push(url);
                 }

@@ -53,3 +53,109 @@ pub fn link(facts: &Facts) -> Vec<Endpoint> {
 pub fn gomod_requires(modules: &[&str]) -> Detect {
     Detect::files(["go.mod"]).contains(modules.iter().copied())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(fw: &Framework, files: &[(&str, &str)]) -> Vec<String> {
+        let mut facts = Facts::new(Vec::new());
+        for (path, content) in files {
+            let mut out = Output::new();
+            analyze(&SourceFile::new(*path, *content), &mut out, fw);
+            facts.extend(out.into_parts().1);
+        }
+        let mut got: Vec<String> = link(&facts)
+            .into_iter()
+            .map(|e| format!("{} {}", e.method, e.url))
+            .collect();
+        got.sort();
+        got
+    }
+
+    #[test]
+    fn comments_strings_and_test_files_are_not_routes() {
+        let main = r#"package main
+import "github.com/gin-gonic/gin"
+func main() {
+	r := gin.New()
+	// r.GET("/commented", h)
+	/* r.POST("/block", h) */
+	msg := "r.GET(\"/in-string\", h)"
+	r.GET("/real", h)
+	_ = msg
+}
+func h(c *gin.Context) {}
+"#;
+        let test = r#"package main
+import "github.com/gin-gonic/gin"
+func TestX() { r := gin.New(); r.GET("/from-test", h) }
+"#;
+        let got = run(
+            &crate::gin::FRAMEWORK,
+            &[("app/main.go", main), ("app/main_test.go", test)],
+        );
+        assert_eq!(got, vec!["GET /real"]);
+    }
+
+    #[test]
+    fn context_lookalikes_and_clients_are_not_routes() {
+        let src = r#"package main
+import "github.com/gofiber/fiber/v2"
+func main() {
+	app := fiber.New()
+	app.Get("/ok", func(c *fiber.Ctx) error {
+		_ = c.Get("X-Key", "default")
+		agent := fiber.Get("https://example.com/x")
+		_ = agent
+		return nil
+	})
+}
+"#;
+        assert_eq!(
+            run(&crate::fiber::FRAMEWORK, &[("a/main.go", src)]),
+            vec!["GET /ok"]
+        );
+    }
+
+    #[test]
+    fn constants_from_other_packages_and_sprintf() {
+        let gomod = "module example.com/m\n\ngo 1.22\n";
+        let consts = "package paths\n\nconst (\n\tAPI = \"/api\"\n\tV2  = API + \"/v2\"\n)\n";
+        let main = r#"package main
+import (
+	"fmt"
+	"github.com/labstack/echo/v4"
+	p "example.com/m/internal/paths"
+)
+func main() {
+	e := echo.New()
+	g := e.Group(fmt.Sprintf("%s/things", p.V2))
+	g.GET("/:id", nil)
+}
+"#;
+        let got = run(
+            &crate::echo::FRAMEWORK,
+            &[
+                ("app/go.mod", gomod),
+                ("app/internal/paths/paths.go", consts),
+                ("app/main.go", main),
+            ],
+        );
+        assert_eq!(got, vec!["GET /api/v2/things/:id"]);
+    }
+
+    #[test]
+    fn malformed_input_does_not_panic() {
+        for src in [
+            "package x\nfunc (",
+            "package x\nfunc f() { r.GET(\"/a\", ",
+            "package x\nvar x = gin.New(\nfunc",
+            "package x\ntype T struct { A string `json:\"a",
+            "package x\nfunc f() { v := r.Group(\"/x\"\n v.GET(",
+        ] {
+            let _ = run(&crate::gin::FRAMEWORK, &[("m.go", src)]);
+            let _ = run(&crate::mux::FRAMEWORK, &[("m.go", src)]);
+        }
+    }
+}

@@ -818,6 +818,23 @@ impl<'a, 'c> Scanner<'a, 'c> {
         if self.fw.passthrough.contains(&name) {
             return Some(v);
         }
+        // A method on what a constructor returned:
+        // `billing.NewHandler(db).Routes()`.
+        if let Origin::Ret(f) = &v.origin {
+            let hint = f
+                .name
+                .strip_prefix("New")
+                .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
+                .map(str::to_string);
+            return Some(RVal {
+                origin: Origin::Ret(FuncRef {
+                    qual: Some(format!("{}()", f.name)),
+                    name: name.to_string(),
+                    hint,
+                }),
+                prefix: StrExpr::default(),
+            });
+        }
         None
     }
 
@@ -887,7 +904,10 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         let handler_arg = args.last().cloned();
                         if let Some(h) = handler_arg {
                             if let Some(m) = self.strip_prefix_mount(env, &route, h, pos) {
+                                // The mounted router's routes are reported,
+                                // not the subtree pattern itself.
                                 func.mounts.push(m);
+                                return;
                             }
                         }
                         func.routes.push(route);
@@ -1033,7 +1053,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         return None;
                     }
                 }
-                let handler = args.last()?;
+                let handler = self.handler_arg(args, Some(idx))?;
                 if self.code.string_at(handler.start).is_some() && !self.code.is_code(handler.start)
                 {
                     return None;
@@ -1047,7 +1067,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 StrExpr::default()
             }
         };
-        let handler = self.handler_of(args.last()?.clone(), 0)?;
+        let handler = self.handler_of(self.handler_arg(args, path_idx)?.clone(), 0)?;
         Some(Route {
             line: self.file.line_of(name_start),
             recv: rv.clone(),
@@ -1056,6 +1076,17 @@ impl<'a, 'c> Scanner<'a, 'c> {
             pattern: shape == Shape::Pattern,
             handler,
         })
+    }
+
+    fn handler_arg<'r>(
+        &self,
+        args: &'r [Range<usize>],
+        path_idx: Option<usize>,
+    ) -> Option<&'r Range<usize>> {
+        match path_idx {
+            Some(i) if self.fw.handler_after_path => args.get(i + 1),
+            _ => args.last(),
+        }
     }
 
     /// `"GET"`, `http.MethodGet`, `fiber.MethodPost`.

@@ -1,0 +1,88 @@
+//! chi (`go_chi`).
+//!
+//! Routes: `r.Get/Post/Put/Patch/Delete/Head/Options/Connect/Trace(pattern,
+//! h)`, `r.Method("GET", pattern, h)` / `MethodFunc`, and
+//! `r.Handle`/`r.HandleFunc` (a `"GET /x"` pattern gives the method,
+//! otherwise GET). Sub-routers: `r.Route("/x", func(r chi.Router) {…})`,
+//! `r.Group(func(r chi.Router) {…})`, `r.With(mw).Get(…)`, and
+//! `r.Mount("/x", sub)` where `sub` is built by a function of any file or
+//! package (`users.Routes()`, `h.Routes()`), a local router, or a router
+//! passed in.
+//!
+//! Parameters: `chi.URLParam(r, "id")` (path) and the `*http.Request`
+//! accessors (`URL.Query().Get`, `FormValue`, `Header.Get`, `Cookie`,
+//! `FormFile`, `PathValue`, `json.NewDecoder(r.Body).Decode(&v)`).
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::framework::{read, route, Framework, Read, Shape, NET_HTTP_READS};
+use crate::golang::{self, FILES};
+
+pub struct Chi;
+
+const CHI_READS: &[Read] = &[
+    read("chi", "URLParam", ParamKind::Path, 1),
+    read("chi", "URLParamFromCtx", ParamKind::Path, 1),
+];
+
+/// Both tables: chi's own accessors and net/http's.
+const READS: &[Read] = &concat_reads();
+
+const fn concat_reads() -> [Read; CHI_READS.len() + NET_HTTP_READS.len()] {
+    let mut out = [CHI_READS[0]; CHI_READS.len() + NET_HTTP_READS.len()];
+    let mut i = 0;
+    while i < CHI_READS.len() {
+        out[i] = CHI_READS[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < NET_HTTP_READS.len() {
+        out[i + j] = NET_HTTP_READS[j];
+        j += 1;
+    }
+    out
+}
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["chi.NewRouter", "chi.NewMux"],
+    routes: &[
+        route("Get", Shape::Fixed(&["GET"])),
+        route("Post", Shape::Fixed(&["POST"])),
+        route("Put", Shape::Fixed(&["PUT"])),
+        route("Patch", Shape::Fixed(&["PATCH"])),
+        route("Delete", Shape::Fixed(&["DELETE"])),
+        route("Head", Shape::Fixed(&["HEAD"])),
+        route("Options", Shape::Fixed(&["OPTIONS"])),
+        route("Connect", Shape::Fixed(&["CONNECT"])),
+        route("Trace", Shape::Fixed(&["TRACE"])),
+        route("Method", Shape::MethodArg),
+        route("MethodFunc", Shape::MethodArg),
+        route("Handle", Shape::Pattern),
+        route("HandleFunc", Shape::Pattern),
+    ],
+    groups: &["Route", "Group"],
+    passthrough: &["With"],
+    mounts: &["Mount"],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["*http.Request"],
+    reads: READS,
+    handler_after_path: false,
+};
+
+impl Analyzer for Chi {
+    fn tech(&self) -> Tech {
+        Tech::new("go_chi", "Go", "Chi")
+            .aliases(["chi", "go-chi"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&["github.com/go-chi/chi"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}

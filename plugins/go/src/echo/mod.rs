@@ -1,0 +1,87 @@
+//! Echo (`go_echo`).
+//!
+//! Routes: `e.GET/POST/PUT/PATCH/DELETE/HEAD/OPTIONS/CONNECT/TRACE(path, h,
+//! middlewares…)`, `Add("METHOD", path, h)`, `Match([]string{…}, path, h)`
+//! and `Any(path, h)` on `echo.New()` instances and groups
+//! (`g := e.Group("/admin", mw)`, nested), including groups passed into
+//! functions and methods of other packages, returned or stored in fields.
+//!
+//! `Any` is reported with GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS,
+//! CONNECT and TRACE (Echo also registers PROPFIND and REPORT, which the
+//! report format does not carry).
+//!
+//! Parameters from the handler's `echo.Context`: `QueryParam`,
+//! `QueryParams().Get` (query), `FormValue` (form), `Param` (path),
+//! `Request().Header.Get` (header), `Cookie`, `FormFile` (file), and
+//! structs bound with `Bind` (`json` tags as JSON, `query`/`param`/
+//! `header`/`form`-only fields as those).
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::facts::BindKind;
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::{self, FILES};
+
+pub struct Echo;
+
+const READS: &[Read] = &[
+    read("{}", "QueryParam", ParamKind::Query, 0),
+    read("{}.QueryParams()", "Get", ParamKind::Query, 0),
+    read("{}.Request().URL.Query()", "Get", ParamKind::Query, 0),
+    read("{}", "FormValue", ParamKind::Form, 0),
+    read("{}.Request()", "FormValue", ParamKind::Form, 0),
+    read("{}", "Param", ParamKind::Path, 0),
+    read("{}.Request().Header", "Get", ParamKind::Header, 0),
+    read("{}", "Cookie", ParamKind::Cookie, 0),
+    read("{}", "FormFile", ParamKind::File, 0),
+    bind("{}", "Bind", BindKind::Auto, 0),
+    bind(
+        "json.NewDecoder({}.Request().Body)",
+        "Decode",
+        BindKind::Json,
+        0,
+    ),
+];
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["echo.New"],
+    routes: &[
+        route("GET", Shape::Fixed(&["GET"])),
+        route("POST", Shape::Fixed(&["POST"])),
+        route("PUT", Shape::Fixed(&["PUT"])),
+        route("PATCH", Shape::Fixed(&["PATCH"])),
+        route("DELETE", Shape::Fixed(&["DELETE"])),
+        route("HEAD", Shape::Fixed(&["HEAD"])),
+        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
+        route("CONNECT", Shape::Fixed(&["CONNECT"])),
+        route("TRACE", Shape::Fixed(&["TRACE"])),
+        route("Any", Shape::Fixed(ANY)),
+        route("Add", Shape::MethodArg),
+        route("Match", Shape::MethodList),
+    ],
+    groups: &["Group"],
+    passthrough: &[],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["echo.Context"],
+    reads: READS,
+    handler_after_path: true,
+};
+
+impl Analyzer for Echo {
+    fn tech(&self) -> Tech {
+        Tech::new("go_echo", "Go", "Echo")
+            .aliases(["echo", "go-echo"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&["github.com/labstack/echo"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}

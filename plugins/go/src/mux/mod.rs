@@ -1,0 +1,81 @@
+//! Gorilla mux (`go_mux`).
+//!
+//! Routes: `r.HandleFunc(path, h).Methods("GET", "POST")` and `r.Handle`
+//! (no `.Methods` means every method, reported as GET), builder chains
+//! `r.Path("/x").Methods("POST").HandlerFunc(h)` and
+//! `r.PathPrefix("/static/").Handler(fs)`, sub-routers
+//! `r.PathPrefix("/api").Subrouter()` (also `.Methods(…).Subrouter()`),
+//! passed into functions of other packages, returned or stored in fields.
+//!
+//! Parameters: `mux.Vars(r)["id"]` (also through `vars := mux.Vars(r)`) as
+//! path parameters, and the `*http.Request` accessors.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::framework::{route, Framework, Read, ReadArg, ReadKind, Shape, NET_HTTP_READS};
+use crate::golang::{self, FILES};
+
+pub struct Mux;
+
+const VARS: Read = Read {
+    chain: "mux.Vars({})",
+    method: "[]",
+    kind: ReadKind::Param(ParamKind::Path),
+    arg: ReadArg::Index,
+};
+
+const READS: &[Read] = &concat_reads();
+
+const fn concat_reads() -> [Read; NET_HTTP_READS.len() + 1] {
+    let mut out = [VARS; NET_HTTP_READS.len() + 1];
+    let mut i = 0;
+    while i < NET_HTTP_READS.len() {
+        out[i + 1] = NET_HTTP_READS[i];
+        i += 1;
+    }
+    out
+}
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["mux.NewRouter"],
+    routes: &[
+        route("HandleFunc", Shape::Chained),
+        route("Handle", Shape::Chained),
+        route("HandlerFunc", Shape::Builder),
+        route("Handler", Shape::Builder),
+    ],
+    groups: &["PathPrefix", "Path"],
+    passthrough: &[
+        "Subrouter",
+        "Methods",
+        "Name",
+        "Host",
+        "Schemes",
+        "Headers",
+        "Queries",
+        "MatcherFunc",
+    ],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["*http.Request"],
+    reads: READS,
+    handler_after_path: false,
+};
+
+impl Analyzer for Mux {
+    fn tech(&self) -> Tech {
+        Tech::new("go_mux", "Go", "Gorilla Mux")
+            .aliases(["mux", "gorilla", "gorilla-mux", "go-mux"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&["github.com/gorilla/mux"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}
