@@ -3,7 +3,8 @@
 //! Adding a framework: a module next to [`flask`] (reusing [`py`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod fastapi;
 pub mod flask;
 pub mod py;
 
-portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask]);
+portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask, fastapi::FastApi]);

@@ -7,7 +7,7 @@ use super::facts::{
     CallArg, CallSite, Class, FlaskModule, Func, Obj, ObjKind, Prefix, Registration, Route, Scope,
     View,
 };
-use crate::py::call::{call_at, dotted_at, dotted_before, string_list, Call};
+use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
@@ -160,18 +160,6 @@ fn local_const(info: &ModuleInfo, name: &str, depth: usize) -> Option<String> {
         .resolve(&mut |n| local_const(info, n, depth + 1))
 }
 
-/// The call `receiver.method(...)` whose `.method(` is at `dot`.
-fn method_call(code: &Code<'_>, dot: usize) -> Option<Call> {
-    let (_, start) = dotted_before(code, dot)?;
-    call_at(code, start)
-}
-
-/// The value at `range` when it is exactly a dotted name.
-fn whole_dotted(code: &Code<'_>, range: Range<usize>) -> Option<String> {
-    let (name, r) = dotted_at(code, range.start)?;
-    (r.end == range.end).then_some(name)
-}
-
 /// A `url_prefix=` value.
 fn prefix_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Prefix {
     match value {
@@ -184,15 +172,7 @@ fn prefix_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Prefix {
 /// `methods=[...]`, upper-cased and deduplicated; `None` when absent or
 /// not a literal list.
 fn methods_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Option<Vec<String>> {
-    let list = string_list(code, value?)?;
-    let mut out: Vec<String> = Vec::new();
-    for m in list {
-        let m = m.trim().to_ascii_uppercase();
-        if !m.is_empty() && !out.contains(&m) {
-            out.push(m);
-        }
-    }
-    (!out.is_empty()).then_some(out)
+    methods_list(code, value)
 }
 
 /// Assignments `name = Callee(...)` anywhere in the file that make Flask

@@ -208,6 +208,32 @@ pub fn string_list(code: &Code<'_>, value: Range<usize>) -> Option<Vec<String>> 
     Some(out)
 }
 
+/// The call `receiver.method(...)` whose `.method(` is at `dot`.
+pub fn method_call(code: &Code<'_>, dot: usize) -> Option<Call> {
+    let (_, start) = dotted_before(code, dot)?;
+    call_at(code, start)
+}
+
+/// The value at `range` when it is exactly a dotted name.
+pub fn whole_dotted(code: &Code<'_>, range: Range<usize>) -> Option<String> {
+    let (name, r) = dotted_at(code, range.start)?;
+    (r.end == range.end).then_some(name)
+}
+
+/// A `methods=[...]` value: upper-cased and deduplicated; `None` when not
+/// a literal list (or string) or empty.
+pub fn methods_list(code: &Code<'_>, value: Option<Range<usize>>) -> Option<Vec<String>> {
+    let list = string_list(code, value?)?;
+    let mut out: Vec<String> = Vec::new();
+    for m in list {
+        let m = m.trim().to_ascii_uppercase();
+        if !m.is_empty() && !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,12 +8,17 @@
 //!   symbolic until link;
 //! - [`module`]: a module's imports and string constants (serialisable);
 //! - [`project`]: cross-module name resolution for `link`;
-//! - [`request`]: parameters read from a Werkzeug-style `request`.
+//! - [`request`]: parameters read from a Werkzeug-style `request`;
+//! - [`signature`]: function parameters with annotations and DI markers
+//!   (`Query()`, `Depends()`, `Annotated[…]`);
+//! - [`classes`]: classes as data (model fields, aliases, class attributes).
 
 pub mod call;
+pub mod classes;
 pub mod lines;
 pub mod module;
 pub mod outline;
 pub mod project;
 pub mod request;
+pub mod signature;
 pub mod strexpr;

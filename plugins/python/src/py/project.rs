@@ -258,6 +258,13 @@ impl<'a> Project<'a> {
                             self.module_at(&base)
                         })
                         .flatten();
+                    // `from pkg import users` where `pkg` is a namespace
+                    // package: the submodule `pkg.users`.
+                    let sub = sub.or_else(|| {
+                        (imp.level == 0)
+                            .then(|| self.find_module(m, &format!("{}.{attr}", imp.module)))
+                            .flatten()
+                    });
                     match sub {
                         Some(s) => Some(Binding::Module(s)),
                         None if imp.level == 0 => {
@@ -425,6 +432,24 @@ mod tests {
         assert_eq!(project.resolve(4, "nothing", &local), None);
         assert_eq!(project.find_module(3, "api.items"), Some(3));
         assert_eq!(project.find_module(4, "api.items"), Some(2));
+    }
+
+    #[test]
+    fn namespace_package_submodules() {
+        // Absolute import of a submodule of a namespace package (no `__init__.py`).
+        let mods = [
+            info("app/api/routes/users.py", "router = make()\n"),
+            info("app/main.py", "from app.api.routes import users\n"),
+        ];
+        let project = Project::new(mods.iter().collect());
+        let local = |m: usize, n: &str| m == 0 && n == "router";
+        assert_eq!(
+            project.resolve(1, "users.router", &local),
+            Some(Binding::Local {
+                module: 0,
+                name: "router".into()
+            })
+        );
     }
 
     #[test]
