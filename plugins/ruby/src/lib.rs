@@ -1,0 +1,9 @@
+//! Ruby web frameworks.
+//!
+//! Adding a framework: a module next to [`rails`] (reusing [`rb`]) and one
+//! entry in the `plugin!` registration below.
+
+pub mod rails;
+pub mod rb;
+
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails]);

@@ -1,0 +1,207 @@
+//! Controller actions → parameters.
+//!
+//! A route `admin/users#create` reads what `Admin::UsersController#create`
+//! reads, plus what the methods it calls in the same class hierarchy read
+//! (`user_params` with its `params.require(:user).permit(...)`), plus the
+//! `before_action` callbacks that apply to it (`only:`/`except:` honoured),
+//! through superclasses and included modules. Actions inherited from a base
+//! controller are found the same way.
+//!
+//! `params` reads are query parameters on GET/HEAD routes and form
+//! parameters otherwise (Rails accepts both encodings; forms are what a
+//! browser sends). Permitted names are reported bare (`name`, not
+//! `user[name]`), like Noir: JSON clients send them wrapped or, thanks to
+//! `wrap_parameters`, flat. Names that are URL placeholders (`:id`) are
+//! path parameters and not repeated; `format`, `controller` and `action`
+//! are routing keys, not inputs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::facts::Fact;
+use super::link::Route;
+use crate::rb::call::Val;
+use crate::rb::inflect::camelize;
+use crate::rb::outline::{Class, Method};
+use crate::rb::request::Reads;
+
+pub struct Controllers<'a> {
+    /// (root, class name) → class
+    by_name: BTreeMap<(&'a str, &'a str), &'a Class>,
+    by_any_root: BTreeMap<&'a str, &'a Class>,
+}
+
+impl<'a> Controllers<'a> {
+    pub fn new(facts: &'a [Fact]) -> Self {
+        let mut by_name = BTreeMap::new();
+        let mut by_any_root = BTreeMap::new();
+        for f in facts {
+            if let Fact::Controller { root, class, .. } = f {
+                by_name
+                    .entry((root.as_str(), class.name.as_str()))
+                    .or_insert(class);
+                by_any_root.entry(class.name.as_str()).or_insert(class);
+            }
+        }
+        Controllers {
+            by_name,
+            by_any_root,
+        }
+    }
+
+    fn find(&self, root: &str, name: &str) -> Option<&'a Class> {
+        let name = name.trim_start_matches("::");
+        self.by_name
+            .get(&(root, name))
+            .or_else(|| self.by_any_root.get(name))
+            .copied()
+    }
+
+    /// A superclass or included module named `name` as seen from `class`.
+    fn resolve(&self, root: &str, from: &Class, name: &str) -> Option<&'a Class> {
+        let mut ns = from.namespace.clone();
+        loop {
+            let full = if ns.is_empty() {
+                name.to_string()
+            } else {
+                format!("{ns}::{name}")
+            };
+            if let Some(c) = self.find(root, &full) {
+                if c.name != from.name {
+                    return Some(c);
+                }
+            }
+            if ns.is_empty() {
+                return None;
+            }
+            ns = ns
+                .rsplit_once("::")
+                .map(|(a, _)| a.to_string())
+                .unwrap_or_default();
+        }
+    }
+
+    /// The class, its included modules, then its ancestors (nearest first).
+    fn chain(&self, root: &str, class: &'a Class) -> Vec<&'a Class> {
+        let mut out: Vec<&'a Class> = Vec::new();
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            if out.iter().any(|x| x.name == c.name) || out.len() > 16 {
+                break;
+            }
+            out.push(c);
+            for call in &c.calls {
+                if call.name == "include" {
+                    for a in &call.args {
+                        if let Val::Const(m) = a {
+                            if let Some(mc) = self.resolve(root, c, m) {
+                                if !out.iter().any(|x| x.name == mc.name) {
+                                    out.push(mc);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            cur = if c.superclass.is_empty() {
+                None
+            } else {
+                self.resolve(root, c, &c.superclass)
+            };
+        }
+        out
+    }
+
+    fn reads(&self, root: &str, controller: &str, action: &str) -> Option<Reads> {
+        let class = self.find(root, &format!("{}Controller", camelize(controller)))?;
+        let chain = self.chain(root, class);
+        let method = |name: &str| -> Option<&'a Method> {
+            chain
+                .iter()
+                .find_map(|c| c.methods.iter().find(|m| m.name == name))
+        };
+        let mut reads = Reads::default();
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<String> = vec![action.to_string()];
+        // before_action callbacks applying to this action, base classes first.
+        for c in chain.iter().rev() {
+            for call in &c.calls {
+                if !matches!(
+                    call.name.as_str(),
+                    "before_action" | "prepend_before_action" | "before_filter"
+                ) {
+                    continue;
+                }
+                let opts = call.args.iter().find(|a| matches!(a, Val::Hash(_)));
+                let only = opts.and_then(|o| o.get("only")).map(Val::words);
+                let except = opts
+                    .and_then(|o| o.get("except"))
+                    .map(Val::words)
+                    .unwrap_or_default();
+                if only
+                    .as_ref()
+                    .is_some_and(|o| !o.iter().any(|x| x == action))
+                    || except.iter().any(|x| x == action)
+                {
+                    continue;
+                }
+                for a in &call.args {
+                    if let Val::Sym(name) = a {
+                        todo.push(name.clone());
+                    }
+                }
+            }
+        }
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) || seen.len() > 64 {
+                continue;
+            }
+            if let Some(m) = method(&name) {
+                reads.merge(&m.reads);
+                for callee in &m.reads.calls {
+                    todo.push(callee.clone());
+                }
+            }
+        }
+        Some(reads)
+    }
+
+    pub fn endpoint(&self, r: Route) -> Endpoint {
+        let mut e = Endpoint::new(r.method, r.url.clone()).at_path(&r.file, r.line);
+        let (Some(ctrl), Some(action)) = (&r.controller, &r.action) else {
+            return e;
+        };
+        let Some(reads) = self.reads(&r.root, ctrl, action) else {
+            return e;
+        };
+        let placeholders: Vec<&str> = r
+            .url
+            .split('/')
+            .filter_map(|s| s.strip_prefix(':'))
+            .collect();
+        let skip =
+            |n: &str| placeholders.contains(&n) || matches!(n, "format" | "controller" | "action");
+        let query_like = matches!(r.method, "GET" | "HEAD");
+        for name in reads.params.iter().filter(|n| !skip(n)) {
+            e.push_param(if query_like {
+                Param::query(name)
+            } else {
+                Param::form(name)
+            });
+        }
+        for name in reads.query.iter().filter(|n| !skip(n)) {
+            e.push_param(Param::query(name));
+        }
+        for name in reads.body.iter().filter(|n| !skip(n)) {
+            e.push_param(Param::form(name));
+        }
+        for name in &reads.headers {
+            e.push_param(Param::header(name));
+        }
+        for name in &reads.cookies {
+            e.push_param(Param::cookie(name));
+        }
+        e
+    }
+}

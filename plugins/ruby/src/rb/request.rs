@@ -1,0 +1,370 @@
+//! What a Ruby handler body reads from the request.
+//!
+//! `params[:x]` / `params['x']` / `params.fetch(:x)` / `params.dig(:x)` /
+//! `params.key?(:x)` / `params.require(:user).permit(:name, tags: [])`
+//! (the permitted names: `name`, `tags`; `require(:x)` alone reads `x`),
+//! `params[:user][:name]` (the innermost key, like `permit`),
+//! `request.query_parameters[:x]` / `request.GET['x']` (query),
+//! `request.request_parameters[:x]` / `request.POST['x']` (body),
+//! `request.headers['X-Y']` / `request.env['HTTP_X_Y']` (header `X-Y`),
+//! `cookies[:c]`, `cookies.signed[:c]`, `cookies.encrypted[:c]`,
+//! `request.cookies['c']` (cookie; assignments are writes and skipped).
+//! Frameworks whose `headers[...]` reads the request (Grape) enable
+//! [`Options::bare_headers`].
+
+use serde::{Deserialize, Serialize};
+
+use super::tokens::{Kind, Token};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reads {
+    /// `params` reads: query on GET, body otherwise.
+    pub params: Vec<String>,
+    pub query: Vec<String>,
+    pub body: Vec<String>,
+    pub headers: Vec<String>,
+    pub cookies: Vec<String>,
+    /// Bare method calls in the body (for callee resolution).
+    pub calls: Vec<String>,
+}
+
+impl Reads {
+    pub fn merge(&mut self, other: &Reads) {
+        for (a, b) in [
+            (&mut self.params, &other.params),
+            (&mut self.query, &other.query),
+            (&mut self.body, &other.body),
+            (&mut self.headers, &other.headers),
+            (&mut self.cookies, &other.cookies),
+        ] {
+            for x in b {
+                push(a, x);
+            }
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.params.is_empty()
+            && self.query.is_empty()
+            && self.body.is_empty()
+            && self.headers.is_empty()
+            && self.cookies.is_empty()
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+pub struct Options {
+    /// `headers['X']` reads a request header (Grape, Sinatra's `env`).
+    pub bare_headers: bool,
+}
+
+fn push(list: &mut Vec<String>, name: &str) {
+    if !name.is_empty() && !list.iter().any(|x| x == name) {
+        list.push(name.to_string());
+    }
+}
+
+/// `HTTP_X_API_KEY` → `X-Api-Key`; other names unchanged.
+pub fn header_name(raw: &str) -> String {
+    match raw.strip_prefix("HTTP_") {
+        Some(rest) => rest
+            .split('_')
+            .map(|w| {
+                let lower = w.to_ascii_lowercase();
+                let mut c = lower.chars();
+                match c.next() {
+                    Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                    None => String::new(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("-"),
+        None => raw.to_string(),
+    }
+}
+
+fn key(t: Option<&Token>) -> Option<&str> {
+    let t = t?;
+    match t.kind {
+        Kind::Sym | Kind::Str if !t.interpolated => Some(&t.text),
+        _ => None,
+    }
+}
+
+/// Index-read `X[key]` at `i` (the `[`): the key, unless it is assigned.
+fn index_key(toks: &[Token], i: usize) -> Option<&str> {
+    if !toks.get(i)?.is("[") || !toks.get(i + 2)?.is("]") {
+        return None;
+    }
+    let assigned = toks.get(i + 3).is_some_and(|t| t.is("=") || t.is("||="));
+    if assigned {
+        return None;
+    }
+    key(toks.get(i + 1))
+}
+
+/// Symbol/string/label names in the argument list starting at `open` (`(`).
+fn arg_names(toks: &[Token], open: usize) -> (Vec<String>, usize) {
+    let mut names = Vec::new();
+    let mut depth = 0i32;
+    let mut k = open;
+    while k < toks.len() {
+        let t = &toks[k];
+        if t.kind == Kind::Punct {
+            match t.text.as_str() {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return (names, k);
+                    }
+                }
+                _ => {}
+            }
+        } else if depth == 1 {
+            match t.kind {
+                Kind::Sym | Kind::Label => names.push(t.text.clone()),
+                Kind::Str if !t.interpolated && !toks.get(k + 1).is_some_and(|n| n.is("=>")) => {
+                    names.push(t.text.clone())
+                }
+                Kind::Str if !t.interpolated => names.push(t.text.clone()),
+                _ => {}
+            }
+        }
+        k += 1;
+    }
+    (names, k)
+}
+
+/// Scan tokens (a handler body) for request reads.
+pub fn reads(toks: &[Token], opts: Options) -> Reads {
+    let mut r = Reads::default();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let after_dot = i > 0 && (toks[i - 1].is(".") || toks[i - 1].is("&."));
+        if t.kind != Kind::Ident {
+            i += 1;
+            continue;
+        }
+        let prev_request = after_dot && i >= 2 && toks[i - 2].is_word("request");
+        match t.text.as_str() {
+            "params" if !after_dot || prev_request => {
+                i = read_params(toks, i + 1, &mut r.params);
+                continue;
+            }
+            "query_parameters" | "GET" if prev_request => {
+                if let Some(k) = index_key(toks, i + 1) {
+                    push(&mut r.query, k);
+                }
+            }
+            "request_parameters" | "POST" if prev_request => {
+                if let Some(k) = index_key(toks, i + 1) {
+                    push(&mut r.body, k);
+                }
+            }
+            "headers" if prev_request || (!after_dot && opts.bare_headers) => {
+                if let Some(k) = index_key(toks, i + 1) {
+                    push(&mut r.headers, &header_name(k));
+                }
+            }
+            "env" if prev_request || (!after_dot && opts.bare_headers) => {
+                if let Some(k) = index_key(toks, i + 1) {
+                    if k.starts_with("HTTP_") {
+                        push(&mut r.headers, &header_name(k));
+                    }
+                }
+            }
+            "cookies" if !after_dot || prev_request => {
+                let mut j = i + 1;
+                // cookies.signed[:x] / cookies.encrypted[:x] / .permanent
+                while toks.get(j).is_some_and(|d| d.is("."))
+                    && toks.get(j + 1).is_some_and(|m| {
+                        matches!(m.text.as_str(), "signed" | "encrypted" | "permanent")
+                    })
+                {
+                    j += 2;
+                }
+                if let Some(k) = index_key(toks, j) {
+                    push(&mut r.cookies, k);
+                } else if toks.get(j).is_some_and(|d| d.is("."))
+                    && toks.get(j + 1).is_some_and(|m| m.text == "fetch")
+                    && toks.get(j + 2).is_some_and(|p| p.is("("))
+                {
+                    if let Some(k) = key(toks.get(j + 3)) {
+                        push(&mut r.cookies, k);
+                    }
+                }
+            }
+            name if !after_dot
+                && toks.get(i + 1).is_none_or(|n| !n.is("=") && !n.is("."))
+                && !is_keyword(name) =>
+            {
+                push(&mut r.calls, name);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    r
+}
+
+fn is_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "unless"
+            | "else"
+            | "elsif"
+            | "end"
+            | "do"
+            | "return"
+            | "and"
+            | "or"
+            | "not"
+            | "then"
+            | "case"
+            | "when"
+            | "while"
+            | "until"
+            | "begin"
+            | "rescue"
+            | "ensure"
+            | "yield"
+            | "self"
+            | "nil"
+            | "true"
+            | "false"
+            | "def"
+            | "class"
+            | "module"
+            | "super"
+            | "raise"
+            | "render"
+            | "redirect_to"
+            | "head"
+            | "respond_to"
+    )
+}
+
+/// After `params` at `i`: `[k]`, `[k][k2]`, `.fetch(k)`, `.dig(k, …)`,
+/// `.key?(k)`, `.require(k).permit(…)`, `.permit(…)`.
+fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
+    if toks.get(i).is_some_and(|t| t.is("[")) {
+        let mut last = None;
+        while let Some(k) = toks
+            .get(i)
+            .filter(|t| t.is("["))
+            .and_then(|_| key(toks.get(i + 1)))
+            .filter(|_| toks.get(i + 2).is_some_and(|t| t.is("]")))
+        {
+            last = Some(k.to_string());
+            i += 3;
+        }
+        if let Some(k) = last {
+            if !toks.get(i).is_some_and(|t| t.is("=")) {
+                push(out, &k);
+            }
+        }
+        return i;
+    }
+    let mut required: Option<String> = None;
+    while toks.get(i).is_some_and(|t| t.is(".") || t.is("&.")) {
+        let Some(m) = toks.get(i + 1) else { break };
+        let has_args = toks
+            .get(i + 2)
+            .is_some_and(|t| t.is("(") && !t.space_before);
+        match m.text.as_str() {
+            "require" | "fetch" | "dig" | "key?" | "has_key?" | "include?" | "permit"
+            | "expect"
+                if has_args =>
+            {
+                let (names, close) = arg_names(toks, i + 2);
+                match m.text.as_str() {
+                    "require" => required = names.first().cloned(),
+                    "permit" | "expect" => {
+                        required = None;
+                        for n in &names {
+                            push(out, n);
+                        }
+                    }
+                    "dig" => {
+                        if let Some(n) = names.last() {
+                            push(out, n);
+                        }
+                    }
+                    _ => {
+                        if let Some(n) = names.first() {
+                            push(out, n);
+                        }
+                    }
+                }
+                i = close + 1;
+            }
+            "require" | "fetch" | "permit"
+                if toks
+                    .get(i + 2)
+                    .is_some_and(|t| matches!(t.kind, Kind::Sym | Kind::Str)) =>
+            {
+                // `params.require :user` without parentheses
+                if let Some(k) = key(toks.get(i + 2)) {
+                    if m.text == "require" {
+                        required = Some(k.to_string());
+                    } else {
+                        push(out, k);
+                    }
+                }
+                i += 3;
+            }
+            _ => {
+                i += 2;
+                // `params.to_unsafe_h[:x]`
+                if toks.get(i).is_some_and(|t| t.is("[")) {
+                    return read_params(toks, i, out);
+                }
+            }
+        }
+    }
+    if let Some(r) = required {
+        push(out, &r);
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rb::tokens::tokenize;
+    use portolan_plugin_sdk::{lex::Code, Syntax};
+
+    fn scan(src: &str) -> Reads {
+        let code = Code::new(src, Syntax::RUBY);
+        reads(&tokenize(&code), Options::default())
+    }
+
+    #[test]
+    fn params_headers_cookies() {
+        let r = scan(
+            "q = params[:q]\npage = params.fetch(:page, 1)\nparams.require(:user).permit(:name, :email, tags: [])\n\
+             params[:filter][:status]\nparams[:x] = 1\nt = request.headers['X-Api-Token']\n\
+             ua = request.env['HTTP_USER_AGENT']\ncookies.signed[:session_id]\ncookies[:seen] = true\n\
+             cookies[:theme]\nparams.require(:id)\nload_user\n",
+        );
+        assert_eq!(
+            r.params,
+            ["q", "page", "name", "email", "tags", "status", "id"]
+        );
+        assert_eq!(r.headers, ["X-Api-Token", "User-Agent"]);
+        assert_eq!(r.cookies, ["session_id", "theme"]);
+        assert!(r.calls.contains(&"load_user".to_string()));
+    }
+
+    #[test]
+    fn bare_headers_only_when_enabled() {
+        let code = Code::new("headers['X-Key']\n", Syntax::RUBY);
+        let toks = tokenize(&code);
+        assert!(reads(&toks, Options::default()).headers.is_empty());
+        assert_eq!(
+            reads(&toks, Options { bare_headers: true }).headers,
+            ["X-Key"]
+        );
+    }
+}
