@@ -1,0 +1,15 @@
+//! .NET web frameworks (C#).
+//!
+//! Adding a framework: a module next to [`mvc`] (reusing [`cs`]) and one
+//! entry in the `plugin!` registration below.
+
+pub mod cs;
+pub mod minimal;
+pub mod mvc;
+pub mod scan;
+pub mod signalr;
+
+portolan_plugin_sdk::plugin!(
+    name: "dotnet",
+    analyzers: [mvc::AspNetCoreMvc, minimal::MinimalApi, signalr::SignalR],
+);

@@ -1,0 +1,98 @@
+//! ASP.NET Core Minimal APIs (`cs_aspnet_core_minimal_api`).
+//!
+//! - `MapGet/MapPost/MapPut/MapDelete/MapPatch(pattern, handler)`,
+//!   `MapMethods(pattern, new[] { "GET", … }, handler)` and `Map(pattern,
+//!   handler)`, which serves any method and is reported as GET, POST, PUT,
+//!   PATCH and DELETE.
+//! - Prefixes from `MapGroup` chains and variables, also when a group is
+//!   passed to a method in another file (`app.MapGroup("/todos").MapTodos()`,
+//!   `TodoApi.Map(api)`); see [`crate::cs::flow`] and [`crate::cs::mounts`].
+//!   Patterns may use constants and interpolated strings.
+//! - Parameters of the handler, a lambda or a method group, by the binding
+//!   rules of [`crate::cs::params`] (the body is inferred for complex
+//!   types), and request values its body reads
+//!   (`ctx.Request.Query["q"]`, `.Headers["X"]`, `ReadFromJsonAsync<T>()`).
+//!
+//! Route constraints (`{id:int}`) are kept as written. Test projects
+//! (`*.Tests/`, `WebApplicationFactory` users) are skipped.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::cs::flow::Verb;
+use crate::cs::index::Index;
+use crate::cs::mounts::Mounts;
+use crate::cs::params::{bind, placeholders, reads, Binding};
+use crate::scan;
+
+pub const ANY_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+pub struct MinimalApi;
+
+impl Analyzer for MinimalApi {
+    fn tech(&self) -> Tech {
+        Tech::new(
+            "cs_aspnet_core_minimal_api",
+            "C#",
+            "ASP.NET Core Minimal API",
+        )
+        .aliases(["minimal-api", "aspnet-minimal-api", "minimal_api"])
+        .files(["*.cs"])
+        .detect(Detect::files(["*.cs"]).contains([
+            ".MapGet(",
+            ".MapPost(",
+            ".MapPut(",
+            ".MapDelete(",
+            ".MapPatch(",
+            ".MapMethods(",
+            ".MapGroup(",
+        ]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        scan::analyze(file, out);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(link(facts))
+    }
+}
+
+pub fn link(facts: &Facts) -> Vec<Endpoint> {
+    let f = scan::split(facts);
+    let idx = Index::new(&f.files);
+    let mounts = Mounts::new(&idx, &f.calls);
+    let mut out = Vec::new();
+    for r in &f.routes {
+        let methods: Vec<String> = match &r.verb {
+            Verb::Methods(m) => m.clone(),
+            Verb::Any => ANY_METHODS.iter().map(|s| s.to_string()).collect(),
+            _ => continue,
+        };
+        let (hparams, hreads, near) = match mounts.handler_method(r, &r.handler) {
+            Some((id, m)) => (m.params.clone(), m.reads.clone(), Some(id.0)),
+            None => (r.handler.params.clone(), r.handler.reads.clone(), None),
+        };
+        for url in mounts.route_urls(r) {
+            let route = placeholders(&url);
+            for method in &methods {
+                let b = Binding {
+                    route: &route,
+                    method,
+                    infer_body: true,
+                    near,
+                };
+                let mut e = Endpoint::new(method, url.clone()).at_path(r.path.clone(), r.line);
+                for p in &hparams {
+                    for x in bind(&idx, p, &b) {
+                        e.push_param(x);
+                    }
+                }
+                for x in reads(&idx, &hreads, near) {
+                    e.push_param(x);
+                }
+                out.push(e);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,579 @@
+//! ASP.NET Core MVC / Web API controllers (`cs_aspnet_core_mvc`).
+//!
+//! - Controllers: non-abstract classes marked `[ApiController]` or
+//!   `[Controller]` (also on a base class), or named `…Controller` and
+//!   deriving from `Controller`, `ControllerBase` or another
+//!   `…Controller`; `[NonController]` excluded. Actions are the public
+//!   instance methods of the class and its base classes in any file
+//!   (`[NonAction]` excluded, overrides counted once).
+//! - Attribute routes: `[Route]` on the controller or its nearest base
+//!   class (several give several prefixes), `[Route]` and
+//!   `[HttpGet/Post/Put/Delete/Patch/Head/Options("…")]` on actions,
+//!   `[AcceptVerbs("GET", "POST", Route = "…")]`, and custom attributes
+//!   deriving from `RouteAttribute`, `HttpMethodAttribute` or an
+//!   `Http…Attribute` (their constructor's `: base(…)` arguments are
+//!   evaluated with the attribute's arguments). Templates starting with
+//!   `/` or `~/` ignore the controller prefix. `[controller]`,
+//!   `[action]` (the method name without `Async`, or `[ActionName]`) and
+//!   `[area]` tokens are replaced; constraints (`{id:int}`) are kept.
+//!   An action routed without an HTTP method attribute serves any method
+//!   and is reported as GET, POST, PUT, PATCH and DELETE.
+//! - Conventional routes (`MapControllerRoute`, `MapAreaControllerRoute`,
+//!   `MapDefaultControllerRoute`, `UseMvc(r => r.MapRoute(…))`) for
+//!   controllers without attribute routes: `{controller}`, `{action}` and
+//!   `{area}` substituted, optional segments (`{id?}`, `{id=5}`) kept
+//!   only when the action has such a parameter.
+//! - Parameters: see [`crate::cs::params`]; `[ApiController]` infers
+//!   `[FromBody]` for complex types. Request values read in the body
+//!   (`Request.Query["q"]`, `Request.Headers["X"]`, `Request.Cookies["c"]`,
+//!   `Request.Form["f"]`) are added.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::cs::action_name;
+use crate::cs::flow::Verb;
+use crate::cs::index::{Index, TypeId};
+use crate::cs::outline::{attr, Attr, Method, TypeKind};
+use crate::cs::params::{bind, placeholders, reads, Binding};
+use crate::minimal::ANY_METHODS;
+use crate::scan;
+
+pub struct AspNetCoreMvc;
+
+impl Analyzer for AspNetCoreMvc {
+    fn tech(&self) -> Tech {
+        Tech::new("cs_aspnet_core_mvc", "C#", "ASP.NET Core MVC")
+            .aliases([
+                "aspnet-core-mvc",
+                "aspnetcore",
+                "aspnet-core",
+                "asp.net-core",
+            ])
+            .files(["*.cs"])
+            .detect(Detect::files(["*.cs"]).contains([
+                "Microsoft.AspNetCore.Mvc",
+                "[ApiController]",
+                ": ControllerBase",
+            ]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        scan::analyze(file, out);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(link(facts))
+    }
+}
+
+fn verb_of(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "HttpGet" => "GET",
+        "HttpPost" => "POST",
+        "HttpPut" => "PUT",
+        "HttpDelete" => "DELETE",
+        "HttpPatch" => "PATCH",
+        "HttpHead" => "HEAD",
+        "HttpOptions" => "OPTIONS",
+        _ => return None,
+    })
+}
+
+/// A route declared by one attribute.
+#[derive(Clone, Debug)]
+struct Spec {
+    /// HTTP methods; empty for `[Route]`.
+    methods: Vec<String>,
+    template: Option<String>,
+    line: u32,
+}
+
+struct Conventional {
+    pattern: String,
+    defaults: Vec<(String, String)>,
+}
+
+struct Linker<'a> {
+    idx: Index<'a>,
+}
+
+pub fn link(facts: &Facts) -> Vec<Endpoint> {
+    let f = scan::split(facts);
+    let l = Linker {
+        idx: Index::new(&f.files),
+    };
+    let conventional: Vec<Conventional> = f
+        .routes
+        .iter()
+        .filter_map(|r| match &r.verb {
+            Verb::Conventional { defaults } => Some(Conventional {
+                pattern: l.idx.eval(None, &r.pattern)?,
+                defaults: defaults.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let ids: Vec<TypeId> = l.idx.all().collect();
+    for id in ids {
+        if l.is_controller(id) {
+            l.controller(id, &conventional, &mut out);
+        }
+    }
+    out
+}
+
+fn literal(a: &Attr, n: usize) -> Option<String> {
+    a.positional(n)
+        .and_then(|x| x.expr.as_ref())
+        .and_then(|e| e.literal())
+}
+
+impl Linker<'_> {
+    fn lineage_attr(&self, id: TypeId, name: &str) -> Option<&Attr> {
+        self.idx
+            .lineage(id)
+            .into_iter()
+            .find_map(|t| self.idx.ty(t).attr(name))
+    }
+
+    fn is_controller(&self, id: TypeId) -> bool {
+        let t = self.idx.ty(id);
+        if t.kind != TypeKind::Class || t.is_abstract() || t.attr("NonController").is_some() {
+            return false;
+        }
+        if ["ApiController", "Controller"]
+            .iter()
+            .any(|n| self.lineage_attr(id, n).is_some())
+        {
+            return true;
+        }
+        t.name.ends_with("Controller")
+            && self.idx.lineage(id).iter().any(|x| {
+                self.idx
+                    .ty(*x)
+                    .bases
+                    .iter()
+                    .any(|b| b.ends_with("Controller") || b == "ControllerBase")
+            })
+    }
+
+    /// The custom attribute type an attribute name refers to.
+    fn custom(&self, name: &str, near: usize) -> Option<TypeId> {
+        self.idx
+            .find(&format!("{name}Attribute"), Some(near))
+            .or_else(|| self.idx.find(name, Some(near)))
+            .filter(|c| self.idx.ty(*c).kind == TypeKind::Class)
+    }
+
+    /// Evaluate argument `n` of a custom attribute's `: base(…)` call,
+    /// with the attribute's own arguments bound to constructor parameters.
+    fn custom_arg(&self, cid: TypeId, a: &Attr, ctx: TypeId, n: usize) -> Option<String> {
+        let given = a.args.iter().filter(|x| x.name.is_none()).count();
+        let decl = self.idx.ty(cid);
+        let ctor = decl
+            .ctors
+            .iter()
+            .filter(|c| !c.base_args.is_empty())
+            .min_by_key(|c| c.params.len().abs_diff(given))?;
+        let e = ctor.base_args.get(n)?.as_ref()?;
+        e.eval(&mut |name| {
+            if let Some(k) = ctor.params.iter().position(|p| p == name) {
+                let arg = a.positional(k)?.expr.as_ref()?;
+                return self.idx.eval(Some(ctx), arg);
+            }
+            self.idx.constant(Some(cid), name, 0)
+        })
+    }
+
+    /// Route specs of attributes written on a type or method of `ctx`.
+    fn specs(&self, attrs: &[Attr], ctx: TypeId, method_line: u32) -> Vec<Spec> {
+        let mut out = Vec::new();
+        let template = |a: &Attr, names: &[&str]| -> Option<String> {
+            let arg = names
+                .iter()
+                .find_map(|n| a.named(n))
+                .or_else(|| a.positional(0).filter(|_| !names.contains(&"Route")))?;
+            self.idx.eval(Some(ctx), arg.expr.as_ref()?)
+        };
+        let _ = method_line;
+        for a in attrs {
+            if let Some(m) = verb_of(&a.name) {
+                out.push(Spec {
+                    methods: vec![m.to_string()],
+                    template: template(a, &["template"]),
+                    line: a.line,
+                });
+                continue;
+            }
+            match a.name.as_str() {
+                "Route" => {
+                    if let Some(t) = template(a, &["template"]) {
+                        out.push(Spec {
+                            methods: Vec::new(),
+                            template: Some(t),
+                            line: a.line,
+                        });
+                    }
+                    continue;
+                }
+                "AcceptVerbs" => {
+                    let methods = a
+                        .args
+                        .iter()
+                        .filter(|x| x.name.is_none())
+                        .flat_map(|x| x.strings.iter())
+                        .map(|s| s.to_ascii_uppercase())
+                        .collect();
+                    out.push(Spec {
+                        methods,
+                        template: template(a, &["Route"]),
+                        line: a.line,
+                    });
+                    continue;
+                }
+                _ => {}
+            }
+            // Custom attributes.
+            let Some(cid) = self.custom(&a.name, ctx.0) else {
+                continue;
+            };
+            let lineage = self.idx.lineage(cid);
+            let base_names: Vec<&str> = lineage
+                .iter()
+                .flat_map(|t| self.idx.ty(*t).bases.iter().map(String::as_str))
+                .collect();
+            let own_template = || {
+                a.named("template")
+                    .or_else(|| a.positional(0))
+                    .and_then(|x| x.expr.as_ref())
+                    .and_then(|e| self.idx.eval(Some(ctx), e))
+            };
+            if base_names
+                .iter()
+                .any(|b| *b == "RouteAttribute" || *b == "Route")
+            {
+                let t = self.custom_arg(cid, a, ctx, 0).or_else(own_template);
+                if let Some(t) = t {
+                    out.push(Spec {
+                        methods: Vec::new(),
+                        template: Some(t),
+                        line: a.line,
+                    });
+                }
+            } else if let Some(m) = base_names
+                .iter()
+                .find_map(|b| verb_of(b.strip_suffix("Attribute").unwrap_or(b)))
+            {
+                out.push(Spec {
+                    methods: vec![m.to_string()],
+                    template: self.custom_arg(cid, a, ctx, 0).or_else(own_template),
+                    line: a.line,
+                });
+            } else if base_names.contains(&"HttpMethodAttribute") {
+                let methods: Vec<String> = self
+                    .idx
+                    .ty(cid)
+                    .ctors
+                    .iter()
+                    .flat_map(|c| c.base_strings.iter())
+                    .map(|s| s.to_ascii_uppercase())
+                    .filter(|s| !s.contains('/') && !s.contains('{'))
+                    .collect();
+                out.push(Spec {
+                    methods,
+                    template: self.custom_arg(cid, a, ctx, 1).or_else(own_template),
+                    line: a.line,
+                });
+            }
+        }
+        out
+    }
+
+    /// Class-level templates: the nearest type of the lineage with any.
+    fn class_routes(&self, id: TypeId) -> Vec<String> {
+        for t in self.idx.lineage(id) {
+            let specs = self.specs(&self.idx.ty(t).attrs, t, 0);
+            let templates: Vec<String> = specs
+                .into_iter()
+                .filter(|s| s.methods.is_empty())
+                .filter_map(|s| s.template)
+                .collect();
+            if !templates.is_empty() {
+                return templates;
+            }
+        }
+        Vec::new()
+    }
+
+    /// Public instance methods of the lineage, nearest first.
+    fn actions(&self, id: TypeId) -> Vec<(TypeId, &Method)> {
+        let mut out: Vec<(TypeId, &Method)> = Vec::new();
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for t in self.idx.lineage(id) {
+            for m in &self.idx.ty(t).methods {
+                let key = (m.name.as_str(), m.params.len());
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                if !m.has("public") || m.has("static") || m.has("abstract") {
+                    continue;
+                }
+                if attr(&m.attrs, "NonAction").is_some()
+                    || matches!(
+                        m.name.as_str(),
+                        "Dispose"
+                            | "OnActionExecuting"
+                            | "OnActionExecuted"
+                            | "OnActionExecutionAsync"
+                    )
+                {
+                    continue;
+                }
+                out.push((t, m));
+            }
+        }
+        out
+    }
+
+    fn controller(&self, id: TypeId, conventional: &[Conventional], out: &mut Vec<Endpoint>) {
+        let t = self.idx.ty(id);
+        let ctrl = t
+            .name
+            .strip_suffix("Controller")
+            .unwrap_or(&t.name)
+            .to_string();
+        let area = self.lineage_attr(id, "Area").and_then(|a| {
+            literal(a, 0).or_else(|| a.named("AreaName").and_then(|x| x.expr.as_ref()?.literal()))
+        });
+        let api = self.lineage_attr(id, "ApiController").is_some();
+        let class_routes = self.class_routes(id);
+        for (owner, m) in self.actions(id) {
+            let action = attr(&m.attrs, "ActionName")
+                .and_then(|a| literal(a, 0))
+                .unwrap_or_else(|| action_name(&m.name).to_string());
+            let specs = self.specs(&m.attrs, owner, m.line);
+            let untemplated: Vec<String> = specs
+                .iter()
+                .filter(|s| s.template.is_none())
+                .flat_map(|s| s.methods.iter().cloned())
+                .collect();
+            let any = || {
+                ANY_METHODS
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+            };
+            // (template, methods, line)
+            let mut routes: Vec<(Option<String>, Vec<String>, u32)> = Vec::new();
+            for s in &specs {
+                match &s.template {
+                    Some(tpl) if !s.methods.is_empty() => {
+                        routes.push((Some(tpl.clone()), s.methods.clone(), s.line))
+                    }
+                    Some(tpl) => {
+                        let methods = if untemplated.is_empty() {
+                            any()
+                        } else {
+                            untemplated.clone()
+                        };
+                        routes.push((Some(tpl.clone()), methods, s.line));
+                    }
+                    None => {}
+                }
+            }
+            let has_route_attr = specs
+                .iter()
+                .any(|s| s.methods.is_empty() && s.template.is_some());
+            if !has_route_attr && !untemplated.is_empty() {
+                let line = specs
+                    .iter()
+                    .find(|s| s.template.is_none())
+                    .map_or(m.line, |s| s.line);
+                routes.push((None, untemplated.clone(), line));
+            }
+            let attributed = !class_routes.is_empty() || routes.iter().any(|r| r.0.is_some());
+            if !attributed {
+                let methods = if untemplated.is_empty() {
+                    any()
+                } else {
+                    untemplated.clone()
+                };
+                let line = specs.first().map_or(m.line, |s| s.line);
+                for c in conventional {
+                    let Some(url) = conventional_url(c, &ctrl, &action, area.as_deref(), m) else {
+                        continue;
+                    };
+                    self.emit(owner, m, &url, &methods, line, api, out);
+                }
+                continue;
+            }
+            if routes.is_empty() {
+                routes.push((None, any(), m.line));
+            }
+            let prefixes = if class_routes.is_empty() {
+                vec![String::new()]
+            } else {
+                class_routes.clone()
+            };
+            for (tpl, methods, line) in &routes {
+                let absolute = tpl
+                    .as_deref()
+                    .is_some_and(|x| x.starts_with('/') || x.starts_with("~/"));
+                let prefixes = if absolute {
+                    &prefixes[..1]
+                } else {
+                    &prefixes[..]
+                };
+                for prefix in prefixes {
+                    let url = match tpl.as_deref() {
+                        Some(x) if x.starts_with('/') || x.starts_with("~/") => {
+                            join_path(&[x.trim_start_matches('~')])
+                        }
+                        Some(x) => join_path(&[prefix.as_str(), x]),
+                        None => join_path(&[prefix.as_str()]),
+                    };
+                    let url = tokens(&url, &ctrl, &action, area.as_deref());
+                    self.emit(owner, m, &url, methods, *line, api, out);
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &self,
+        owner: TypeId,
+        m: &Method,
+        url: &str,
+        methods: &[String],
+        line: u32,
+        api: bool,
+        out: &mut Vec<Endpoint>,
+    ) {
+        let route = placeholders(url);
+        for method in methods {
+            let b = Binding {
+                route: &route,
+                method,
+                infer_body: api,
+                near: Some(owner.0),
+            };
+            let mut e = Endpoint::new(method, url).at_path(self.idx.path(owner), line);
+            for p in &m.params {
+                for x in bind(&self.idx, p, &b) {
+                    e.push_param(x);
+                }
+            }
+            for x in reads(&self.idx, &m.reads, Some(owner.0)) {
+                e.push_param(x);
+            }
+            for name in &route {
+                if url.contains(&format!("{{*{name}}}")) || url.contains(&format!("{{**{name}}}")) {
+                    e.push_param(Param::path(name.clone()));
+                }
+            }
+            out.push(e);
+        }
+    }
+}
+
+/// Replace `[controller]`, `[action]` and `[area]` (any case).
+fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let Some(close) = after.find(']') else {
+            out.push_str(after);
+            return out;
+        };
+        let token = &after[1..close];
+        match token.to_ascii_lowercase().as_str() {
+            "controller" => out.push_str(ctrl),
+            "action" => out.push_str(action),
+            "area" => out.push_str(area.unwrap_or("")),
+            _ => out.push_str(&after[..=close]),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    join_path(&[out.as_str()])
+}
+
+/// The URL of an action under a conventional route, if the route can
+/// reach it.
+fn conventional_url(
+    c: &Conventional,
+    ctrl: &str,
+    action: &str,
+    area: Option<&str>,
+    m: &Method,
+) -> Option<String> {
+    let default = |k: &str| {
+        c.defaults
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let pattern_area = c.pattern.contains("{area");
+    match (area, default("area")) {
+        (Some(a), Some(d)) if !a.eq_ignore_ascii_case(d) => return None,
+        (None, Some(_)) => return None,
+        (Some(_), None) if !pattern_area => return None,
+        (None, None) if pattern_area => return None,
+        _ => {}
+    }
+    let has_ctrl = c.pattern.contains("{controller");
+    let has_action = c.pattern.contains("{action");
+    if !has_ctrl && default("controller").is_none_or(|d| !d.eq_ignore_ascii_case(ctrl)) {
+        return None;
+    }
+    if !has_action && default("action").is_none_or(|d| !d.eq_ignore_ascii_case(action)) {
+        return None;
+    }
+    let mut segs = Vec::new();
+    for seg in c.pattern.split('/') {
+        if let Some(inner) = seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            let name = inner
+                .split([':', '=', '?'])
+                .next()
+                .unwrap_or("")
+                .trim_start_matches('*');
+            let optional = inner.ends_with('?') || inner.contains('=');
+            match name {
+                "controller" => segs.push(ctrl.to_string()),
+                "action" => segs.push(action.to_string()),
+                "area" => segs.push(area.unwrap_or("").to_string()),
+                _ if optional => {
+                    if m.params.iter().any(|p| p.name.eq_ignore_ascii_case(name)) {
+                        segs.push(format!("{{{name}}}"));
+                    }
+                }
+                _ => segs.push(seg.to_string()),
+            }
+        } else {
+            segs.push(seg.to_string());
+        }
+    }
+    Some(join_path(&segs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_replacement() {
+        assert_eq!(
+            tokens("api/[Controller]/[action]/{id:int}", "Orders", "Get", None),
+            "/api/Orders/Get/{id:int}"
+        );
+        assert_eq!(
+            tokens("[area]/[controller]", "Home", "Index", Some("Admin")),
+            "/Admin/Home"
+        );
+    }
+}
