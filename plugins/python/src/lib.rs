@@ -3,8 +3,9 @@
 //! Adding a framework: a module next to [`flask`] (reusing [`py`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod django;
 pub mod fastapi;
 pub mod flask;
 pub mod py;
 
-portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask, fastapi::FastApi]);
+portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask, fastapi::FastApi, django::Django]);

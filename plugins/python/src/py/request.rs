@@ -43,6 +43,21 @@ pub fn request_params(
     request_names: &[String],
     key: &dyn Fn(&StrExpr) -> Option<String>,
 ) -> Vec<Param> {
+    request_params_with(code, body, request_names, key, &source_kind, false)
+}
+
+/// [`request_params`] for another framework's request object: `sources`
+/// maps an attribute of the request (`GET`, `data`, `query_params`) to the
+/// kind of parameter it reads; with `self_attr`, `self.request.X` is read
+/// too (class-based views).
+pub fn request_params_with(
+    code: &Code<'_>,
+    body: Range<usize>,
+    request_names: &[String],
+    key: &dyn Fn(&StrExpr) -> Option<String>,
+    sources: &dyn Fn(&str) -> Option<ParamKind>,
+    self_attr: bool,
+) -> Vec<Param> {
     let bytes = code.text().as_bytes();
     let mut found: Vec<(usize, Param)> = Vec::new();
     let mut aliases: Vec<(String, ParamKind, usize)> = Vec::new();
@@ -55,6 +70,9 @@ pub fn request_params(
             if occ > 0
                 && bytes[occ - 1] == b'.'
                 && !code.slice(occ.saturating_sub(6)..occ).ends_with("flask.")
+                && !(self_attr
+                    && code.slice(occ.saturating_sub(5)..occ) == "self."
+                    && (occ == 5 || !is_ident_byte(bytes[occ - 6])))
             {
                 continue;
             }
@@ -66,7 +84,7 @@ pub fn request_params(
                 found.push((occ, Param::header("Authorization")));
                 continue;
             }
-            let Some(kind) = source_kind(attr) else {
+            let Some(kind) = sources(attr) else {
                 continue;
             };
             if attr == "get_json" {
@@ -232,6 +250,35 @@ mod tests {
                 p("c", ParamKind::Json),
                 p("d", ParamKind::Form),
                 p("e", ParamKind::Query)
+            ]
+        );
+    }
+
+    #[test]
+    fn other_request_objects() {
+        let src = "q = self.request.GET.get('q')\nd = request.data['name']\nx = myself.request.GET['no']\nrequest.args.get('flask')\n";
+        let code = Code::new(src, Syntax::PYTHON);
+        let sources = |a: &str| match a {
+            "GET" => Some(ParamKind::Query),
+            "data" => Some(ParamKind::Json),
+            _ => None,
+        };
+        let got: Vec<_> = request_params_with(
+            &code,
+            0..src.len(),
+            &["request".to_string()],
+            &|e| e.literal(),
+            &sources,
+            true,
+        )
+        .into_iter()
+        .map(|p| (p.name, p.kind))
+        .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("q".to_string(), ParamKind::Query),
+                ("name".to_string(), ParamKind::Json)
             ]
         );
     }

@@ -1,0 +1,162 @@
+//! What the map step records about one module for the link step.
+
+use portolan_plugin_sdk::Param;
+use serde::{Deserialize, Serialize};
+
+use crate::py::module::ModuleInfo;
+use crate::py::strexpr::StrExpr;
+
+/// One scanned module.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DjangoModule {
+    pub info: ModuleInfo,
+    /// URL pattern entries of every list of the module (`urlpatterns`,
+    /// `api_patterns`, …), in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<UrlEntry>,
+    /// `name = DefaultRouter()` / `SimpleRouter(trailing_slash=False)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routers: Vec<RouterObj>,
+    /// `router.register(prefix, ViewSet, basename=…)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub registers: Vec<Register>,
+    /// Top-level functions (function views and helpers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<ViewFunc>,
+    /// Classes with bases (views, viewsets, serializers, mixins).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ViewClass>,
+}
+
+impl DjangoModule {
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+            && self.routers.is_empty()
+            && self.registers.is_empty()
+            && self.functions.is_empty()
+            && self.classes.is_empty()
+            && self.info.consts.is_empty()
+            && self.info.imports.is_empty()
+    }
+
+    /// Does the module define `name` (a list of patterns, a router, a
+    /// function or a class)?
+    pub fn defines(&self, name: &str) -> bool {
+        self.entries.iter().any(|e| e.list == name)
+            || self.routers.iter().any(|r| r.name == name)
+            || self.functions.iter().any(|f| f.name == name)
+            || self.classes.iter().any(|c| c.name == name)
+    }
+}
+
+/// `path(route, view)`, `re_path(regex, view)` or a list spliced into a
+/// list of patterns (`urlpatterns += router.urls`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UrlEntry {
+    /// The list variable the entry belongs to (empty inside `include([...])`).
+    pub list: String,
+    pub line: u32,
+    pub route: StrExpr,
+    /// `re_path` / `url`: the route is a regular expression.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub regex: bool,
+    pub target: Target,
+}
+
+/// What a URL entry points at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    /// A function view (dotted name).
+    View(String),
+    /// `Class.as_view()`; for viewsets `as_view({'get': 'list'})` the
+    /// methods of the mapping.
+    AsView {
+        class: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        actions: Option<Vec<(String, String)>>,
+    },
+    /// `include('app.urls')`.
+    IncludeModule(StrExpr),
+    /// `include(module)`, `include(patterns)`, `include(router.urls)`,
+    /// `api.urls`.
+    IncludeName(String),
+    /// `include([path(...), ...])`.
+    IncludeInline(Vec<UrlEntry>),
+    None,
+}
+
+/// A DRF router object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterObj {
+    pub name: String,
+    pub trailing_slash: bool,
+}
+
+/// `router.register(prefix, viewset)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Register {
+    pub router: String,
+    pub line: u32,
+    pub prefix: StrExpr,
+    pub viewset: String,
+}
+
+/// A function that may be a view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewFunc {
+    pub name: String,
+    /// Methods declared by decorators (`@require_http_methods`,
+    /// `@require_POST`, `@api_view([...])`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub methods: Option<Vec<String>>,
+    /// Methods the body compares `request.method` with, plus POST when it
+    /// reads `request.POST` / `request.FILES`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body_methods: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+}
+
+/// A DRF `@action` on a viewset method.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    pub name: String,
+    pub line: u32,
+    pub detail: bool,
+    pub methods: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+}
+
+/// A class: view, viewset, serializer, mixin or form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewClass {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<String>,
+    /// Handler methods defined in the class (`get`, `post`, `list`,
+    /// `create`, …) with the parameters their bodies read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub funcs: Vec<ViewFunc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    /// `http_method_names = [...]`, upper-cased.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_method_names: Option<Vec<String>>,
+    /// `serializer_class = X` / `form_class = X`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serializer: Option<String>,
+    /// `lookup_url_kwarg` or `lookup_field`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lookup: Option<String>,
+    /// Writable fields of a serializer or form: declared fields, then
+    /// `Meta.fields` (minus read-only ones).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
+    /// `filterset_fields` / `filter_fields`, plus `search` and `ordering`
+    /// when `search_fields` / `ordering_fields` are set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub query: Vec<String>,
+}

@@ -1,0 +1,53 @@
+//! Django and Django REST Framework (`python_django`).
+//!
+//! The map step ([`scan`]) records each module's URL pattern lists
+//! (`path`, `re_path`, `url`, `include(...)` of modules, names, tuples and
+//! inline lists, `router.urls`), DRF routers and `register` calls, function
+//! views (decorator methods, `request.method` comparisons, parameters read
+//! from `request`) and classes (handler methods, `@action`s,
+//! `http_method_names`, `serializer_class` / `form_class`, lookup fields,
+//! filter fields, serializer / form fields). The link step ([`link`])
+//! follows the URLconf tree from its roots; see there for the rules.
+//!
+//! Parameters read from `request` (also `self.request` in class-based
+//! views): `GET` / `query_params` → query, `POST` → form, `data` → json,
+//! `headers` and `META['HTTP_X_Y']` (as `X-Y`) → header, `COOKIES` →
+//! cookie, `FILES` → file.
+
+pub mod facts;
+pub mod link;
+pub mod scan;
+
+use portolan_plugin_sdk::prelude::*;
+
+pub struct Django;
+
+impl Analyzer for Django {
+    fn tech(&self) -> Tech {
+        Tech::new("python_django", "Python", "Django")
+            .aliases(["django", "python-django", "drf", "django-rest-framework"])
+            .files(["*.py"])
+            .detect(
+                Detect::files(["*.py"])
+                    .regex([r"^\s*(from\s+django[.\s]|import\s+django\b|from\s+rest_framework\b)"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        let module = scan::scan(file);
+        if !module.is_empty() {
+            out.fact(&module);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<facts::DjangoModule> = facts.all();
+        Ok(link::link(&modules))
+    }
+}
+
+#[cfg(test)]
+mod tests;
