@@ -97,7 +97,11 @@ pub fn is_test_path(path: &str) -> bool {
         || file.contains(".spec.")
         || path.rsplit('/').next().is_some_and(|f| {
             let stem = f.split('.').next().unwrap_or("");
-            stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")
+            // `UserControllerIT` (Maven Failsafe), not `AUDIT`.
+            let failsafe = stem.len() > 2
+                && stem.ends_with("IT")
+                && stem[..stem.len() - 2].ends_with(|c: char| c.is_ascii_lowercase());
+            stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec") || failsafe
         });
     dir_hit || file_hit
 }
@@ -117,6 +121,7 @@ mod tests {
             "a/b.spec.ts",
             "spec/models/user_spec.rb",
             "conftest.py",
+            "src/main/java/a/UserControllerIT.java",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -126,6 +131,8 @@ mod tests {
             "attestation/x.go",
             "contest.py",
             "src/main.rs",
+            "src/main/java/a/AUDIT.java",
+            "src/main/java/a/Submit.java",
         ] {
             assert!(!is_test_path(p), "{p}");
         }
