@@ -1,0 +1,15 @@
+//! Elixir web frameworks.
+//!
+//! Adding a framework: a module next to [`phoenix`] (reusing [`ex`] and
+//! [`routes`]) and one entry in the `plugin!` registration below.
+
+pub mod channel;
+pub mod ex;
+pub mod phoenix;
+pub mod plug;
+pub mod routes;
+
+portolan_plugin_sdk::plugin!(
+    name: "elixir",
+    analyzers: [phoenix::Phoenix, channel::Channel, plug::Plug],
+);
