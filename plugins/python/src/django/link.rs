@@ -377,6 +377,21 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// Parameters read by `get_queryset` and friends (GET requests).
+    fn hook_params(chain: &[ClassRef<'a>]) -> Vec<Param> {
+        let mut out: Vec<Param> = Vec::new();
+        for hook in super::scan::QUERYSET_HOOKS {
+            if let Some(f) = Self::func(chain, hook) {
+                for p in &f.params {
+                    if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                        out.push(p.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn func<'c>(chain: &'c [ClassRef<'a>], name: &str) -> Option<&'a super::facts::ViewFunc> {
         chain
             .iter()
@@ -395,6 +410,7 @@ impl<'a> Linker<'a> {
             .iter()
             .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
             .collect();
+        let hooks = Self::hook_params(&chain);
         let params_for = |method: &str, func: &str| -> Vec<Param> {
             let mut p: Vec<Param> = Self::func(&chain, func)
                 .map(|f| f.params.clone())
@@ -403,6 +419,7 @@ impl<'a> Linker<'a> {
                 p.extend(body.iter().cloned());
             } else if method == "GET" {
                 p.extend(query.iter().cloned());
+                p.extend(hooks.iter().cloned());
             }
             p
         };
@@ -491,6 +508,7 @@ impl<'a> Linker<'a> {
             .find_map(|(_, c)| c.lookup.clone())
             .unwrap_or_else(|| "pk".to_string());
         let allowed = chain.iter().find_map(|(_, c)| c.http_method_names.clone());
+        let hooks = Self::hook_params(&chain);
         let supported = |action: &str| {
             Self::func(&chain, action).is_some()
                 || external
@@ -513,7 +531,11 @@ impl<'a> Linker<'a> {
                 .unwrap_or_default();
             match action {
                 "create" | "update" | "partial_update" => params.extend(body.iter().cloned()),
-                "list" => params.extend(query.iter().cloned()),
+                "list" => {
+                    params.extend(query.iter().cloned());
+                    params.extend(hooks.iter().cloned());
+                }
+                "retrieve" => params.extend(hooks.iter().cloned()),
                 _ => {}
             }
             let url = if detail { &detail_url } else { &list_url };

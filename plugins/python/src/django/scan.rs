@@ -32,6 +32,10 @@ pub const HANDLERS: [&str; 14] = [
     "destroy",
 ];
 
+/// Methods of generic views whose request reads apply to GET (list and
+/// retrieve): `self.request.query_params.get('status')` in `get_queryset`.
+pub const QUERYSET_HOOKS: [&str; 3] = ["get_queryset", "filter_queryset", "get_object"];
+
 const HTTP: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /// What an attribute of Django's / DRF's `request` reads.
@@ -261,7 +265,8 @@ fn view_class(
             });
             continue;
         }
-        if HANDLERS.contains(&child.name.as_str()) {
+        if HANDLERS.contains(&child.name.as_str()) || QUERYSET_HOOKS.contains(&child.name.as_str())
+        {
             let p = params(child.body.clone());
             class.funcs.push(ViewFunc {
                 name: child.name.clone(),
@@ -271,6 +276,7 @@ fn view_class(
             });
         }
     }
+    let mut read_only: Vec<String> = Vec::new();
     // Class attributes at the body's indentation.
     let first = lines.partition_point(|l| l.start < def.body.start);
     let body: Vec<&LogicalLine> = lines[first..]
@@ -311,11 +317,15 @@ fn view_class(
                 if let Some(call) = call_at(code, code.skip_ws(value.start)) {
                     if is_writable_field(code, &call) {
                         push_unique(&mut class.fields, name);
+                    } else if is_field(&call) {
+                        // Declared read-only: not sent even if in `Meta.fields`.
+                        read_only.push(name);
                     }
                 }
             }
         }
     }
+    class.fields.retain(|f| !read_only.contains(f));
     Some(class)
 }
 
@@ -325,11 +335,17 @@ fn push_unique(out: &mut Vec<String>, s: String) {
     }
 }
 
-/// `serializers.CharField(...)`, `forms.EmailField()`, `UserSerializer()`
-/// that the client may send (not read-only).
+/// A serializer or form field declaration (`serializers.CharField(...)`,
+/// `forms.EmailField()`, a nested `UserSerializer()`).
+fn is_field(call: &Call) -> bool {
+    let last = call.method();
+    last.ends_with("Field") || last.ends_with("Serializer")
+}
+
+/// A field the client may send (not read-only).
 fn is_writable_field(code: &Code<'_>, call: &Call) -> bool {
     let last = call.method();
-    let field = (last.ends_with("Field") || last.ends_with("Serializer"))
+    let field = is_field(call)
         && !matches!(
             last,
             "SerializerMethodField" | "ReadOnlyField" | "HiddenField"
