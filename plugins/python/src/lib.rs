@@ -7,5 +7,13 @@ pub mod django;
 pub mod fastapi;
 pub mod flask;
 pub mod py;
+pub mod quart;
+pub mod sanic;
 
-portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask, fastapi::FastApi, django::Django]);
+portolan_plugin_sdk::plugin!(name: "python", analyzers: [
+    flask::Flask,
+    fastapi::FastApi,
+    django::Django,
+    quart::Quart,
+    sanic::Sanic,
+]);

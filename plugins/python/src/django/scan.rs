@@ -482,6 +482,15 @@ fn expr_entries(
                     });
                 } else if let Some(e) = entry(code, file, list, start..part.end, depth) {
                     out.push(e);
+                } else if let Some(call) = call_at(code, start)
+                    .filter(|c| matches!(c.method(), "i18n_patterns" | "format_suffix_patterns"))
+                {
+                    // `i18n_patterns(path(...), ...)`: the wrapped patterns
+                    // (without the language prefix, which is configuration);
+                    // `format_suffix_patterns([...])` wraps a list.
+                    for arg in call.args.iter().filter(|a| a.name.is_none()) {
+                        expr_entries(code, file, list, arg.value.clone(), out, depth + 1);
+                    }
                 }
             }
         }

@@ -57,7 +57,7 @@ fn tech_declaration() {
 
 #[test]
 fn include_chains_regexes_and_function_views() {
-    let root = "from django.contrib import admin\nfrom django.urls import include, path, re_path\nfrom blog import views as blog_views\n\nAPI = 'api/v1/'\n\napi_patterns = [\n    path('ping/', blog_views.ping),\n]\n\nurlpatterns = [\n    path('admin/', admin.site.urls),  # Django's own admin: not reported\n    path('blog/', include('blog.urls')),\n    path(API, include(api_patterns)),\n    re_path(r'^legacy/(?P<year>[0-9]{4})/$', blog_views.archive),\n    path('shop/', include([\n        path('cart/', blog_views.cart),\n    ])),\n    # path('gone/', blog_views.gone),\n]\n";
+    let root = "from django.contrib import admin\nfrom django.urls import include, path, re_path\nfrom blog import views as blog_views\n\nAPI = 'api/v1/'\n\napi_patterns = [\n    path('ping/', blog_views.ping),\n]\n\nurlpatterns = [\n    path('admin/', admin.site.urls),  # Django's own admin: not reported\n    path('blog/', include('blog.urls')),\n    path(API, include(api_patterns)),\n    re_path(r'^legacy/(?P<year>[0-9]{4})/$', blog_views.archive),\n    path('shop/', include([\n        path('cart/', blog_views.cart),\n    ])),\n    # path('gone/', blog_views.gone),\n]\nurlpatterns += i18n_patterns(path('about/', blog_views.archive))\n";
     let blog_urls = "from django.urls import path\nfrom . import views\n\napp_name = 'blog'\nurlpatterns = [\n    path('', views.index, name='index'),\n    path('<int:pk>/', views.detail),\n    path('<slug:slug>/comment/', views.comment),\n]\n";
     let views = "from django.http import JsonResponse\nfrom django.views.decorators.http import require_http_methods, require_POST\n\ndef index(request):\n    q = request.GET.get('q')\n    return JsonResponse({})\n\n@require_http_methods(['GET', 'DELETE'])\ndef detail(request, pk):\n    return JsonResponse({})\n\n@require_POST\ndef comment(request, slug):\n    body = request.POST['body']\n    token = request.META.get('HTTP_X_CSRF_TOKEN')\n    return JsonResponse({})\n\ndef ping(request):\n    if request.method == 'POST':\n        return JsonResponse({'pong': request.COOKIES.get('sid')})\n    return JsonResponse({})\n\ndef archive(request, year):\n    return JsonResponse({})\n\ndef cart(request):\n    f = request.FILES['upload']\n    return JsonResponse({})\n";
     assert_eq!(
@@ -68,6 +68,7 @@ fn include_chains_regexes_and_function_views() {
         ]),
         vec![
             "DELETE /blog/{pk}/ @blog/urls.py:7 []",
+            "GET /about/ @mysite/urls.py:21 []",
             "GET /api/v1/ping/ @mysite/urls.py:8 [cookie:sid]",
             "GET /blog/ @blog/urls.py:6 [query:q]",
             "GET /blog/{pk}/ @blog/urls.py:7 []",

@@ -219,9 +219,13 @@ fn objects(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<Obj> {
             "FastAPI" => ObjKind::App {
                 root_path: expr("root_path"),
             },
-            "APIRouter" => ObjKind::Router {
-                prefix: expr("prefix"),
-            },
+            // `APIRouter` and its subclasses (`InferringRouter`,
+            // `VersionedAPIRouter`, …), which take the same `prefix=`.
+            m if m.ends_with("Router") && m != "DefaultRouter" && m != "SimpleRouter" => {
+                ObjKind::Router {
+                    prefix: expr("prefix"),
+                }
+            }
             m if m.starts_with(|c: char| c.is_ascii_uppercase()) => ObjKind::Instance {
                 class: call.callee.clone(),
                 name: call

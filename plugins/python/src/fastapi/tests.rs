@@ -95,7 +95,7 @@ fn include_router_chains_across_modules() {
 
 #[test]
 fn mounts_root_path_and_unincluded_routers() {
-    let src = "from fastapi import FastAPI, APIRouter\napp = FastAPI(root_path='/svc')\nv1 = FastAPI()\nr = APIRouter(prefix='/r')\nlone = APIRouter(prefix='/lone')\n\n@v1.get('/x')\ndef x(): pass\n\n@r.get('/y')\ndef y(): pass\n\n@lone.get('/z')\ndef z(): pass\n\n@app.get('/files/{file_path:path}')\ndef f(file_path: str): pass\n\nv1.include_router(r)\napp.mount('/v1', v1)\napp.mount('/static', StaticFiles(directory='static'))\n";
+    let src = "from fastapi import FastAPI, APIRouter\napp = FastAPI(root_path='/svc')\nv1 = FastAPI()\nr = InferringRouter(prefix='/r')\nlone = APIRouter(prefix='/lone')\n\n@v1.get('/x')\ndef x(): pass\n\n@r.get('/y')\ndef y(): pass\n\n@lone.get('/z')\ndef z(): pass\n\n@app.get('/files/{file_path:path}')\ndef f(file_path: str): pass\n\nv1.include_router(r)\napp.mount('/v1', v1)\napp.mount('/static', StaticFiles(directory='static'))\n";
     assert_eq!(
         urls(&[("main.py", src)]),
         vec![

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use portolan_plugin_sdk::{Endpoint, Param};
 
 use super::facts::{CallSite, Class, FlaskModule, ObjKind, Prefix, Route, Scope, View};
-use super::scan::HTTP_METHOD_FUNCS;
+use super::scan::{Flavor, FLASK, HTTP_METHOD_FUNCS};
 use crate::py::project::{Binding, Project};
 use crate::py::strexpr::StrExpr;
 
@@ -49,6 +49,7 @@ enum Target {
 
 struct Linker<'a> {
     modules: &'a [FlaskModule],
+    flavor: &'a Flavor,
     project: Project<'a>,
     /// (child, parent or None for the app, registration prefix).
     registrations: Vec<(BpId, Option<BpId>, Option<String>)>,
@@ -80,9 +81,15 @@ impl Env {
 }
 
 pub fn link(modules: &[FlaskModule]) -> Vec<Endpoint> {
+    link_with(modules, &FLASK)
+}
+
+/// Link the modules of a Flask-like framework.
+pub fn link_with(modules: &[FlaskModule], flavor: &Flavor) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
     let mut linker = Linker {
         modules,
+        flavor,
         project,
         registrations: Vec::new(),
         mounts: HashMap::new(),
@@ -119,7 +126,11 @@ impl Linker<'_> {
         }
         match self.project.resolve(module, name, &self.is_local()) {
             Some(Binding::Local { module, name }) => self.local(module, &name),
-            Some(Binding::External(path)) if path == "flask.current_app" => Target::App,
+            Some(Binding::External(path))
+                if path.strip_suffix(".current_app") == Some(self.flavor.package) =>
+            {
+                Target::App
+            }
             _ => Target::Unknown,
         }
     }
@@ -307,6 +318,11 @@ impl Linker<'_> {
         let handlers = self.handlers(m, route, env);
         for mount in mounts {
             let url = apply_prefix(mount.as_deref(), &rule);
+            let url = if self.flavor.name_first_placeholders {
+                name_first(&url)
+            } else {
+                url
+            };
             for (method, params) in &handlers {
                 out.push(
                     Endpoint::new(method, url.clone())
@@ -468,6 +484,25 @@ fn nest(parent: Option<&str>, child: Option<&str>) -> Option<String> {
     }
 }
 
+/// `<id:int>` → `<id>` (Sanic writes the name first).
+fn name_first(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('<') {
+        let Some(close) = rest[open..].find('>') else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let inner = &rest[open + 1..open + close];
+        out.push('<');
+        out.push_str(inner.split(':').next().unwrap_or(inner));
+        out.push('>');
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A rule under a prefix (Flask's `BlueprintSetupState.add_url_rule`).
 pub fn apply_prefix(prefix: Option<&str>, rule: &str) -> String {
     let url = match prefix {
@@ -518,5 +553,7 @@ mod tests {
         assert_eq!(nest(None, Some("/v1")), Some("/v1".into()));
         assert_eq!(nest(Some("/api"), None), Some("/api".into()));
         assert_eq!(nest(None, None), None);
+        assert_eq!(name_first("/u/<id:int>/<name>"), "/u/<id>/<name>");
+        assert_eq!(name_first("/u/<bad"), "/u/<bad");
     }
 }

@@ -31,15 +31,47 @@ fn shortcut(method: &str) -> Option<&'static str> {
     })
 }
 
-/// Read one module. Test files must be filtered out by the caller.
+/// A Flask-like framework: the same decorators, blueprints and
+/// Werkzeug-style `request`, under other names.
+#[derive(Clone, Copy, Debug)]
+pub struct Flavor {
+    /// The package (`flask`, `quart`, `sanic`).
+    pub package: &'static str,
+    /// Application constructors.
+    pub apps: &'static [&'static str],
+    /// Blueprint constructors and the position of `url_prefix` among their
+    /// arguments.
+    pub blueprints: &'static [&'static str],
+    pub url_prefix_position: usize,
+    /// The registration method (`register_blueprint`, `blueprint`).
+    pub register: &'static str,
+    /// Placeholders are written `<name:type>` (Sanic) rather than `<type:name>`.
+    pub name_first_placeholders: bool,
+}
+
+pub const FLASK: Flavor = Flavor {
+    package: "flask",
+    apps: &["Flask", "APIFlask"],
+    blueprints: &["Blueprint", "APIBlueprint"],
+    url_prefix_position: 5,
+    register: "register_blueprint",
+    name_first_placeholders: false,
+};
+
+/// Read one Flask module. Test files must be filtered out by the caller.
 pub fn scan(file: &SourceFile) -> FlaskModule {
+    scan_with(file, &FLASK)
+}
+
+/// Read one module of a Flask-like framework.
+pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     let code = file.python();
     let lines = logical_lines(&code);
     let info = ModuleInfo::parse(&file.path, &code, &lines);
     let defs = outline(&code, &lines);
     let mut request_names = vec!["request".to_string()];
     request_names.extend(
-        info.names_for("flask", "request")
+        info.names_for(flavor.package, "request")
             .into_iter()
             .filter(|n| n != "request"),
     );
@@ -47,8 +79,8 @@ pub fn scan(file: &SourceFile) -> FlaskModule {
     let params = |body: Range<usize>| request_params(&code, body, &request_names, &key);
 
     let mut module = FlaskModule {
-        flask: info.imports_from("flask"),
-        objects: objects(&code, &lines),
+        flask: info.imports_from(flavor.package),
+        objects: objects(&code, &lines, flavor),
         ..FlaskModule::default()
     };
 
@@ -126,7 +158,8 @@ pub fn scan(file: &SourceFile) -> FlaskModule {
         module.calls = call_sites(&code, &lines);
     }
 
-    for at in code.find_all(".register_blueprint(") {
+    let register = format!(".{}(", flavor.register);
+    for at in code.find_all(&register) {
         let Some(call) = method_call(&code, at) else {
             continue;
         };
@@ -144,6 +177,33 @@ pub fn scan(file: &SourceFile) -> FlaskModule {
             blueprint: bp,
             prefix: prefix_arg(&code, call.keyword("url_prefix")),
         });
+    }
+
+    // `group = Blueprint.group(a, b, url_prefix=…)`: a and b are
+    // registered on the group.
+    for line in &lines {
+        let Some((name, value)) = assignment_target(&code, line) else {
+            continue;
+        };
+        let Some(call) = call_at(&code, code.skip_ws(value)) else {
+            continue;
+        };
+        if call.method() != "group"
+            || !call
+                .receiver()
+                .is_some_and(|r| flavor.blueprints.contains(&r))
+        {
+            continue;
+        }
+        for arg in call.args.iter().filter(|a| a.name.is_none() && !a.star) {
+            if let Some(bp) = whole_dotted(&code, arg.value.clone()) {
+                module.registrations.push(Registration {
+                    receiver: name.clone(),
+                    blueprint: bp,
+                    prefix: Prefix::Absent,
+                });
+            }
+        }
     }
 
     module.info = info;
@@ -177,7 +237,7 @@ fn methods_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Option<Vec<Strin
 
 /// Assignments `name = Callee(...)` anywhere in the file that make Flask
 /// apps, blueprints, `as_view` results, or instances of other classes.
-fn objects(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<Obj> {
+fn objects(code: &Code<'_>, lines: &[LogicalLine], flavor: &Flavor) -> Vec<Obj> {
     let mut out = Vec::new();
     for line in lines {
         let Some((name, value)) = assignment_target(code, line) else {
@@ -192,10 +252,20 @@ fn objects(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<Obj> {
         }
         let method = call.method();
         let kind = match method {
-            "Flask" | "APIFlask" => ObjKind::App,
-            "Blueprint" | "APIBlueprint" => {
-                ObjKind::Blueprint(prefix_arg(code, call.arg(5, "url_prefix")))
+            m if flavor.apps.contains(&m) => ObjKind::App,
+            // Sanic's `Blueprint.group(a, b, url_prefix=…)`: a blueprint
+            // the grouped ones are registered on (see `scan_with`).
+            "group"
+                if call
+                    .receiver()
+                    .is_some_and(|r| flavor.blueprints.contains(&r)) =>
+            {
+                ObjKind::Blueprint(prefix_arg(code, call.keyword("url_prefix")))
             }
+            m if flavor.blueprints.contains(&m) => ObjKind::Blueprint(prefix_arg(
+                code,
+                call.arg(flavor.url_prefix_position, "url_prefix"),
+            )),
             "as_view" => match call.receiver() {
                 Some(class) => ObjKind::AsView(class.to_string()),
                 None => continue,
@@ -387,7 +457,7 @@ fn call_sites(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<CallSite> {
         if code.skip_ws(call.close + 1) < line.end
             || matches!(
                 call.method(),
-                "add_url_rule" | "register_blueprint" | "route"
+                "add_url_rule" | "register_blueprint" | "blueprint" | "route"
             )
         {
             continue;

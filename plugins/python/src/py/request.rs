@@ -96,6 +96,15 @@ pub fn request_params_with(
                 };
                 p = close + 1;
             }
+            // `(await request.form)['x']`.
+            if bytes.get(p) == Some(&b')')
+                && code
+                    .slice(occ.saturating_sub(8)..occ)
+                    .trim_end()
+                    .ends_with("(await")
+            {
+                p += 1;
+            }
             if let Some(k) = accessor(code, p, key) {
                 found.push((occ, Param::new(kind, k)));
             } else if let Some(alias) = alias_target(code, occ) {
@@ -180,6 +189,10 @@ fn alias_target(code: &Code<'_>, occ: usize) -> Option<String> {
     let text = code.text();
     let line_start = text.get(..occ)?.rfind('\n').map_or(0, |p| p + 1);
     let mut prefix = text.get(line_start..occ)?.trim_end();
+    // `data = await request.get_json()` (Quart, Sanic).
+    if let Some(p) = prefix.strip_suffix("await") {
+        prefix = p.trim_end();
+    }
     if let Some(p) = prefix.strip_suffix("dict(") {
         prefix = p.trim_end();
     }
@@ -250,6 +263,19 @@ mod tests {
                 p("c", ParamKind::Json),
                 p("d", ParamKind::Form),
                 p("e", ParamKind::Query)
+            ]
+        );
+    }
+
+    #[test]
+    fn awaited_reads() {
+        let src = "data = await request.get_json()\nx = data['a']\nf = (await request.form)['b']\nfiles = await request.files\ny = files.get('c')\n";
+        assert_eq!(
+            params(src),
+            vec![
+                p("a", ParamKind::Json),
+                p("b", ParamKind::Form),
+                p("c", ParamKind::File)
             ]
         );
     }

@@ -1,0 +1,95 @@
+//! Quart (`python_quart`): Flask's API on asyncio. Everything is Flask's
+//! analysis ([`crate::flask`]) with `quart` as the package and `Quart` as
+//! the application class: `@app.route` / `@bp.get` decorators,
+//! `add_url_rule`, `MethodView` classes, blueprints with `url_prefix`
+//! registered and nested across files, and parameters read from `request`
+//! (also awaited: `await request.get_json()`, `(await request.form)['x']`).
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::flask::facts::FlaskModule;
+use crate::flask::link::link_with;
+use crate::flask::scan::{scan_with, Flavor};
+
+pub const QUART: Flavor = Flavor {
+    package: "quart",
+    apps: &["Quart"],
+    blueprints: &["Blueprint"],
+    url_prefix_position: 5,
+    register: "register_blueprint",
+    name_first_placeholders: false,
+};
+
+pub struct Quart;
+
+impl Analyzer for Quart {
+    fn tech(&self) -> Tech {
+        Tech::new("python_quart", "Python", "Quart")
+            .aliases(["quart", "python-quart"])
+            .files(["*.py"])
+            .detect(
+                Detect::files(["*.py"])
+                    .regex([r"^\s*(from\s+quart\b.*\bimport\b|import\s+quart\b)"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        let module = scan_with(file, &QUART);
+        if !module.is_empty() {
+            out.fact(&module);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<FlaskModule> = facts.all();
+        Ok(link_with(&modules, &QUART))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(files: &[(&str, &str)]) -> Vec<String> {
+        let mut facts = Facts::new(Vec::new());
+        for (path, content) in files {
+            let mut out = Output::new();
+            Quart.analyze(&SourceFile::new(*path, *content), &mut out);
+            facts.extend(out.into_parts().1);
+        }
+        let mut got: Vec<String> = Quart
+            .link(&facts)
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                let params: Vec<String> = e.params.iter().map(|p| p.name.clone()).collect();
+                format!("{} {} [{}]", e.method, e.url, params.join(","))
+            })
+            .collect();
+        got.sort();
+        got
+    }
+
+    #[test]
+    fn quart_apps_blueprints_and_awaited_requests() {
+        let app = "from quart import Quart\nfrom api.users import bp\n\napp = Quart(__name__)\napp.register_blueprint(bp, url_prefix='/api/users')\n\n@app.route('/')\nasync def index():\n    return 'ok'\n";
+        let users = "from quart import Blueprint, request\n\nbp = Blueprint('users', __name__)\n\n@bp.post('/')\nasync def create():\n    data = await request.get_json()\n    return data['name']\n\n@bp.route('/<int:id>', methods=['GET', 'DELETE'])\nasync def one(id):\n    form = (await request.form)['note']\n";
+        let flask = "from flask import Flask\napp = Flask(__name__)\n@app.route('/flask-only')\ndef f(): pass\n";
+        assert_eq!(
+            run(&[
+                ("app.py", app),
+                ("api/users.py", users),
+                ("other.py", flask)
+            ]),
+            vec![
+                "DELETE /api/users/<int:id> [note]",
+                "GET / []",
+                "GET /api/users/<int:id> [note]",
+                "POST /api/users/ [name]",
+            ]
+        );
+    }
+}

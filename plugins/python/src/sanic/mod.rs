@@ -1,0 +1,93 @@
+//! Sanic (`python_sanic`), analysed with Flask's code paths
+//! ([`crate::flask`]): `Sanic('name')` apps, `@app.route(uri,
+//! methods=[…])` and `@app.get/post/put/patch/delete` decorators,
+//! `Blueprint('name', url_prefix=…)` registered with `app.blueprint(bp,
+//! url_prefix=…)` (across files), `Blueprint.group(a, b, url_prefix=…)`
+//! groups (nested prefixes), constants in paths, and parameters read from
+//! `request.args` / `form` / `json` / `files` / `headers` / `cookies`.
+//! Typed placeholders are written name first (`<id:int>`) and reported as
+//! `<id>`.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::flask::facts::FlaskModule;
+use crate::flask::link::link_with;
+use crate::flask::scan::{scan_with, Flavor};
+
+pub const SANIC: Flavor = Flavor {
+    package: "sanic",
+    apps: &["Sanic"],
+    blueprints: &["Blueprint"],
+    url_prefix_position: 1,
+    register: "blueprint",
+    name_first_placeholders: true,
+};
+
+pub struct Sanic;
+
+impl Analyzer for Sanic {
+    fn tech(&self) -> Tech {
+        Tech::new("python_sanic", "Python", "Sanic")
+            .aliases(["sanic", "python-sanic"])
+            .files(["*.py"])
+            .detect(
+                Detect::files(["*.py"])
+                    .regex([r"^\s*(from\s+sanic\b.*\bimport\b|import\s+sanic\b)"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        let module = scan_with(file, &SANIC);
+        if !module.is_empty() {
+            out.fact(&module);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<FlaskModule> = facts.all();
+        Ok(link_with(&modules, &SANIC))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(files: &[(&str, &str)]) -> Vec<String> {
+        let mut facts = Facts::new(Vec::new());
+        for (path, content) in files {
+            let mut out = Output::new();
+            Sanic.analyze(&SourceFile::new(*path, *content), &mut out);
+            facts.extend(out.into_parts().1);
+        }
+        let mut got: Vec<String> = Sanic
+            .link(&facts)
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                let params: Vec<String> = e.params.iter().map(|p| p.name.clone()).collect();
+                format!("{} {} [{}]", e.method, e.url, params.join(","))
+            })
+            .collect();
+        got.sort();
+        got
+    }
+
+    #[test]
+    fn sanic_blueprints_groups_and_typed_params() {
+        let server = "from sanic import Sanic\nfrom routes import api\n\napp = Sanic('shop')\napp.blueprint(api)\n\n@app.get('/health')\nasync def health(request):\n    return text('ok')\n";
+        let routes = "from sanic import Blueprint\nfrom sanic.response import json\n\nitems = Blueprint('items', url_prefix='/items')\nusers = Blueprint('users', '/users')\napi = Blueprint.group(items, users, url_prefix='/api')\n\n@items.route('/<item_id:int>', methods=['GET', 'PUT'])\nasync def item(request, item_id):\n    q = request.args.get('fields')\n\n@users.post('/')\nasync def create(request):\n    name = request.json.get('name')\n";
+        assert_eq!(
+            run(&[("server.py", server), ("routes.py", routes)]),
+            vec![
+                "GET /api/items/<item_id> [fields]",
+                "GET /health []",
+                "POST /api/users/ [name]",
+                "PUT /api/items/<item_id> [fields]",
+            ]
+        );
+    }
+}
