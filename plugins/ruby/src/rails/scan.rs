@@ -12,11 +12,10 @@ use crate::rb::tree::Stmt;
 /// The part of `path` before `marker` (`engines/blog/` for
 /// `engines/blog/config/routes.rb`), if the path contains it.
 pub fn root_before(path: &str, marker: &str) -> Option<String> {
-    if path.starts_with(marker) {
-        return Some(String::new());
+    match path.rfind(&format!("/{marker}")) {
+        Some(i) => Some(path[..i + 1].to_string()),
+        None => path.starts_with(marker).then(String::new),
     }
-    path.rfind(&format!("/{marker}"))
-        .map(|i| path[..i + 1].to_string())
 }
 
 /// Statements → nodes. Conditionals become transparent nodes.

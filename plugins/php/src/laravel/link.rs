@@ -1,0 +1,704 @@
+//! Link step: interpret route chains from the entry points, following
+//! included route files, and attach controller parameters.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::scan::Fact;
+use crate::php::expr::{Chain, Part, Val};
+use crate::php::inflect::singularize;
+use crate::php::normalize_file;
+use crate::php::outline::{short, Class};
+use crate::php::request::{Reads, Where};
+
+#[derive(Clone, Debug, Default)]
+struct Group {
+    prefix: String,
+    controller: Option<String>,
+    namespace: String,
+    json: bool,
+    file: String,
+    root: String,
+    depth: usize,
+}
+
+enum Action {
+    None,
+    Method(String, String),
+    Closure(Reads),
+}
+
+struct Interp<'a> {
+    files: BTreeMap<String, (&'a str, &'a str, &'a [Chain])>,
+    classes: Vec<(&'a str, &'a Class)>,
+    out: Vec<Endpoint>,
+}
+
+const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
+    let mut it = Interp {
+        files: BTreeMap::new(),
+        classes: Vec::new(),
+        out: Vec::new(),
+    };
+    let mut entries: Vec<(&str, &str, &[Chain])> = Vec::new();
+    for f in facts {
+        match f {
+            Fact::Routes {
+                path,
+                root,
+                route_file,
+                chains,
+            } => {
+                if *route_file {
+                    it.files.insert(
+                        normalize_file(path),
+                        (path.as_str(), root.as_str(), chains.as_slice()),
+                    );
+                } else {
+                    entries.push((path, root, chains));
+                }
+            }
+            Fact::Class { root, class } => it.classes.push((root, class)),
+        }
+    }
+    // Which route files does some chain include?
+    let mut referenced = BTreeSet::new();
+    for (path, root, chains) in entries.iter().copied().chain(it.files.values().copied()) {
+        collect_refs(chains, path, root, &mut referenced);
+    }
+    for (path, root, chains) in entries {
+        let g = Group {
+            file: path.to_string(),
+            root: root.to_string(),
+            ..Group::default()
+        };
+        it.chains(chains, &g);
+    }
+    let standalone: Vec<_> = it
+        .files
+        .iter()
+        .filter(|(k, _)| !referenced.contains(*k))
+        .map(|(_, v)| *v)
+        .collect();
+    for (path, root, chains) in standalone {
+        let api = path.ends_with("routes/api.php");
+        let g = Group {
+            prefix: if api { "/api".into() } else { String::new() },
+            json: api,
+            file: path.to_string(),
+            root: root.to_string(),
+            ..Group::default()
+        };
+        it.chains(chains, &g);
+    }
+    it.out
+}
+
+/// A file reference: `base_path('routes/x.php')`, `__DIR__ . '/x.php'`,
+/// `'routes/x.php'`.
+fn file_ref(v: &Val, current: &str, root: &str) -> Option<String> {
+    match v {
+        Val::Call(name, args) if name == "base_path" => {
+            let rel = args.first()?.str()?;
+            Some(normalize_file(&format!("{root}{rel}")))
+        }
+        Val::Concat(parts) => {
+            let mut s = String::new();
+            for p in parts {
+                match p {
+                    Val::Const(c) if c == "__DIR__" => {
+                        let dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+                        s.push_str(dir);
+                    }
+                    Val::Call(name, args) if name == "base_path" => {
+                        s.push_str(root);
+                        if let Some(rel) = args.first().and_then(Val::str) {
+                            s.push_str(rel);
+                        }
+                    }
+                    Val::Call(name, _) if name == "dirname" => {
+                        let dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+                        s.push_str(dir.rsplit_once('/').map(|(d, _)| d).unwrap_or(""));
+                    }
+                    Val::Str(x) => s.push_str(x),
+                    _ => return None,
+                }
+            }
+            s.ends_with(".php").then(|| normalize_file(&s))
+        }
+        Val::Str(s) if s.ends_with(".php") => Some(normalize_file(&format!("{root}{s}"))),
+        _ => None,
+    }
+}
+
+fn collect_refs(chains: &[Chain], path: &str, root: &str, out: &mut BTreeSet<String>) {
+    for c in chains {
+        for p in &c.parts {
+            for a in &p.args {
+                collect_val(a, path, root, out, p.name == "group" || p.name == "require");
+            }
+        }
+    }
+}
+
+fn collect_val(v: &Val, path: &str, root: &str, out: &mut BTreeSet<String>, as_file: bool) {
+    match v {
+        Val::Closure(c) => collect_refs(&c.chains, path, root, out),
+        Val::Array(items) => {
+            for (k, x) in items {
+                // withRouting(web: …, api: …)
+                let named_file = matches!(k.as_ref().and_then(Val::str), Some("web" | "api"));
+                collect_val(x, path, root, out, as_file || named_file);
+            }
+        }
+        other if as_file => {
+            if let Some(f) = file_ref(other, path, root) {
+                out.insert(f);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn join(a: &str, b: &str) -> String {
+    let b = b.trim_matches('/');
+    if b.is_empty() {
+        return a.to_string();
+    }
+    format!("{}/{}", a.trim_end_matches('/'), b)
+}
+
+/// `{id?}` → `{id}`.
+fn clean(path: &str) -> String {
+    path.replace("?}", "}")
+}
+
+impl<'a> Interp<'a> {
+    fn text(&self, v: &Val) -> Option<String> {
+        match v {
+            Val::Str(s) => Some(s.clone()),
+            Val::Int(s) => Some(s.clone()),
+            Val::Concat(parts) => parts.iter().map(|p| self.text(p)).collect(),
+            _ => None,
+        }
+    }
+
+    fn chains(&mut self, chains: &[Chain], g: &Group) {
+        for c in chains {
+            self.chain(c, g);
+        }
+    }
+
+    fn include(&mut self, file: &str, g: &Group) {
+        if g.depth > 12 {
+            return;
+        }
+        if let Some((path, root, chains)) = self.files.get(file).copied() {
+            let mut inner = g.clone();
+            inner.file = path.to_string();
+            inner.root = root.to_string();
+            inner.depth += 1;
+            if path.ends_with("routes/api.php") {
+                inner.json = true;
+            }
+            self.chains(chains, &inner);
+        }
+    }
+
+    fn chain(&mut self, c: &Chain, g: &Group) {
+        if c.base == "require" {
+            if let Some(f) = c.parts[0]
+                .args
+                .first()
+                .and_then(|a| file_ref(a, &g.file, &g.root))
+            {
+                self.include(&f, g);
+            }
+            return;
+        }
+        let mut attrs = g.clone();
+        for (i, p) in c.parts.iter().enumerate() {
+            let first = p.args.first();
+            match p.name.as_str() {
+                "prefix" => {
+                    if let Some(s) = first.and_then(|v| self.text(v)) {
+                        attrs.prefix = join(&attrs.prefix, &s);
+                    }
+                }
+                "controller" => {
+                    if let Some(Val::Class(cl)) = first {
+                        attrs.controller = Some(cl.clone());
+                    } else if let Some(s) = first.and_then(Val::str) {
+                        attrs.controller = Some(s.to_string());
+                    }
+                }
+                "namespace" => {
+                    if let Some(s) = first.and_then(Val::str) {
+                        attrs.namespace = s.to_string();
+                    }
+                }
+                "middleware"
+                    if p.args
+                        .iter()
+                        .any(|a| a.strings().iter().any(|m| m == "api")) =>
+                {
+                    attrs.json = true;
+                }
+                "group" => {
+                    for a in &p.args {
+                        match a {
+                            Val::Array(_)
+                                if a.get("prefix").is_some()
+                                    || a.get("namespace").is_some()
+                                    || a.get("middleware").is_some()
+                                    || a.get("controller").is_some()
+                                    || a.get("as").is_some() =>
+                            {
+                                if let Some(s) = a.get("prefix").and_then(|v| self.text(v)) {
+                                    attrs.prefix = join(&attrs.prefix, &s);
+                                }
+                                if let Some(s) = a.get("namespace").and_then(Val::str) {
+                                    attrs.namespace =
+                                        if s.starts_with('\\') || attrs.namespace.is_empty() {
+                                            s.trim_start_matches('\\').to_string()
+                                        } else {
+                                            format!("{}\\{}", attrs.namespace, s)
+                                        };
+                                }
+                                if let Some(Val::Class(cl)) = a.get("controller") {
+                                    attrs.controller = Some(cl.clone());
+                                }
+                                if a.get("middleware")
+                                    .is_some_and(|m| m.strings().iter().any(|x| x == "api"))
+                                {
+                                    attrs.json = true;
+                                }
+                            }
+                            Val::Closure(cl) => {
+                                let mut inner = attrs.clone();
+                                inner.depth += 1;
+                                self.chains(&cl.chains, &inner);
+                            }
+                            other => {
+                                if let Some(f) = file_ref(other, &attrs.file, &attrs.root) {
+                                    self.include(&f, &attrs);
+                                }
+                            }
+                        }
+                    }
+                    return;
+                }
+                "withRouting" => {
+                    self.with_routing(p, &attrs);
+                    return;
+                }
+                "get" | "post" | "put" | "patch" | "delete" | "options" | "any" | "match"
+                | "view" | "redirect" | "permanentRedirect" | "addRoute" => {
+                    self.route(p, &attrs, c.line);
+                    return;
+                }
+                "resource" | "apiResource" | "singleton" | "apiSingleton" => {
+                    self.resource(p, &c.parts[i + 1..], &attrs, c.line, None);
+                    return;
+                }
+                "resources" | "apiResources" => {
+                    if let Some(Val::Array(items)) = first {
+                        let single = if p.name == "resources" {
+                            "resource"
+                        } else {
+                            "apiResource"
+                        };
+                        let part = Part {
+                            name: single.into(),
+                            args: Vec::new(),
+                            line: p.line,
+                        };
+                        for (k, v) in items {
+                            if let (Some(name), Val::Class(cl)) = (k.as_ref().and_then(Val::str), v)
+                            {
+                                self.resource(
+                                    &part,
+                                    &[],
+                                    &attrs,
+                                    c.line,
+                                    Some((name.to_string(), cl.clone())),
+                                );
+                            }
+                        }
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn with_routing(&mut self, p: &Part, g: &Group) {
+        let mut named: BTreeMap<String, &Val> = BTreeMap::new();
+        for a in &p.args {
+            if let Val::Array(items) = a {
+                for (k, v) in items {
+                    if let Some(k) = k.as_ref().and_then(Val::str) {
+                        named.insert(k.to_string(), v);
+                    }
+                }
+            }
+        }
+        let api_prefix = named
+            .get("apiPrefix")
+            .and_then(|v| self.text(v))
+            .unwrap_or_else(|| "api".into());
+        if let Some(f) = named.get("web").and_then(|v| file_ref(v, &g.file, &g.root)) {
+            self.include(&f, g);
+        }
+        if let Some(f) = named.get("api").and_then(|v| file_ref(v, &g.file, &g.root)) {
+            let mut inner = g.clone();
+            inner.prefix = join(&g.prefix, &api_prefix);
+            inner.json = true;
+            self.include(&f, &inner);
+        }
+        if let Some(health) = named.get("health").and_then(|v| self.text(v)) {
+            let url = join(&g.prefix, &health);
+            self.emit("GET", &url, g, p.line, &Action::None);
+        }
+        if let Some(Val::Closure(cl)) = named.get("then") {
+            self.chains(&cl.chains, g);
+        }
+    }
+
+    fn action(&self, v: Option<&Val>, g: &Group) -> Action {
+        match v {
+            Some(Val::Array(items)) if items.len() == 2 => {
+                let class = match &items[0].1 {
+                    Val::Class(c) => c.clone(),
+                    Val::Str(s) => s.clone(),
+                    _ => return Action::None,
+                };
+                match items[1].1.str() {
+                    Some(m) => Action::Method(class, m.to_string()),
+                    None => Action::None,
+                }
+            }
+            Some(Val::Array(items)) => {
+                // ['as' => 'x', 'uses' => 'C@m'] / ['uses' => ...]
+                let uses = items
+                    .iter()
+                    .find(|(k, _)| k.as_ref().and_then(Val::str) == Some("uses"))
+                    .map(|(_, v)| v);
+                self.action(uses, g)
+            }
+            Some(Val::Class(c)) => Action::Method(c.clone(), "__invoke".into()),
+            Some(Val::Str(s)) => match s.split_once('@') {
+                Some((c, m)) => {
+                    let c = if g.namespace.is_empty() || c.starts_with('\\') {
+                        c.to_string()
+                    } else {
+                        format!("{}\\{}", g.namespace, c)
+                    };
+                    Action::Method(c, m.to_string())
+                }
+                None => match &g.controller {
+                    Some(c) => Action::Method(c.clone(), s.clone()),
+                    None => Action::None,
+                },
+            },
+            Some(Val::Closure(cl)) => Action::Closure(cl.reads.clone()),
+            _ => Action::None,
+        }
+    }
+
+    fn route(&mut self, p: &Part, g: &Group, line: u32) {
+        let (methods, path, action): (Vec<&'static str>, Option<&Val>, Option<&Val>) =
+            match p.name.as_str() {
+                "match" | "addRoute" => {
+                    let ms = p
+                        .args
+                        .first()
+                        .map(|v| v.strings())
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|m| {
+                            ANY.iter()
+                                .chain(["OPTIONS", "HEAD"].iter())
+                                .find(|x| x.eq_ignore_ascii_case(m))
+                                .copied()
+                        })
+                        .collect();
+                    (ms, p.args.get(1), p.args.get(2))
+                }
+                "any" => (ANY.to_vec(), p.args.first(), p.args.get(1)),
+                "view" | "redirect" | "permanentRedirect" => (vec!["GET"], p.args.first(), None),
+                m => {
+                    let method = match m {
+                        "get" => "GET",
+                        "post" => "POST",
+                        "put" => "PUT",
+                        "patch" => "PATCH",
+                        "delete" => "DELETE",
+                        _ => "OPTIONS",
+                    };
+                    (vec![method], p.args.first(), p.args.get(1))
+                }
+            };
+        let Some(path) = path.and_then(|v| self.text(v)) else {
+            return;
+        };
+        let url = clean(&join(&g.prefix, &path));
+        let action = self.action(action, g);
+        for m in methods {
+            self.emit(m, &url, g, line, &action);
+        }
+    }
+
+    fn emit(&mut self, method: &'static str, url: &str, g: &Group, line: u32, action: &Action) {
+        let url = if url.is_empty() {
+            "/".to_string()
+        } else {
+            url.to_string()
+        };
+        let mut e = Endpoint::new(method, url.clone()).at_path(&g.file, line);
+        let reads = match action {
+            Action::None => None,
+            Action::Closure(r) => Some(r.clone()),
+            Action::Method(c, m) => self.method_reads(&g.root, c, m),
+        };
+        if let Some(reads) = reads {
+            let placeholders: Vec<String> = url
+                .split('/')
+                .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+                .map(str::to_string)
+                .collect();
+            let query_like = matches!(method, "GET" | "HEAD");
+            for (w, name) in &reads.items {
+                if placeholders.contains(name) || name.contains('*') {
+                    continue;
+                }
+                let param = match w {
+                    Where::Input if query_like => Param::query(name),
+                    Where::Input if g.json => Param::json(name),
+                    Where::Input => Param::form(name),
+                    Where::Query => Param::query(name),
+                    Where::Form => Param::form(name),
+                    Where::Header => Param::header(name),
+                    Where::Cookie => Param::cookie(name),
+                    Where::File => Param::file(name),
+                };
+                e.push_param(param);
+            }
+        }
+        self.out.push(e);
+    }
+
+    fn find_class(&self, root: &str, name: &str) -> Option<&'a Class> {
+        let name = name.trim_start_matches('\\');
+        let s = short(name);
+        let mut best: Option<&'a Class> = None;
+        for (r, c) in &self.classes {
+            if c.name != s {
+                continue;
+            }
+            let full = c.fqcn();
+            let exact = full == name || full.ends_with(&format!("\\{name}"));
+            let same_root = *r == root;
+            if exact && same_root {
+                return Some(c);
+            }
+            if best.is_none() || same_root || exact {
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    fn method_reads(&self, root: &str, class: &str, method: &str) -> Option<Reads> {
+        let mut chain = Vec::new();
+        let mut cur = self.find_class(root, class);
+        while let Some(c) = cur {
+            if chain.iter().any(|x: &&Class| x.name == c.name) || chain.len() > 8 {
+                break;
+            }
+            chain.push(c);
+            cur = if c.parent.is_empty() {
+                None
+            } else {
+                self.find_class(root, &c.parent)
+            };
+        }
+        if chain.is_empty() {
+            return None;
+        }
+        let find = |name: &str| {
+            chain
+                .iter()
+                .find_map(|c| c.methods.iter().find(|m| m.name == name))
+        };
+        let mut reads = Reads::default();
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![method.to_string()];
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) || seen.len() > 32 {
+                continue;
+            }
+            let Some(m) = find(&name) else { continue };
+            // Form requests: `StorePostRequest $request`.
+            for (ty, _) in &m.params {
+                if ty.is_empty() || ty == "Request" {
+                    continue;
+                }
+                if let Some(fr) = self.find_class(root, ty) {
+                    if let Some(rules) = fr.methods.iter().find(|x| x.name == "rules") {
+                        for k in &rules.rule_keys {
+                            reads.push(Where::Input, k);
+                        }
+                    }
+                }
+            }
+            reads.merge(&m.reads);
+            for callee in m.reads.calls.iter().rev() {
+                todo.push(callee.clone());
+            }
+        }
+        Some(reads)
+    }
+
+    fn resource(
+        &mut self,
+        p: &Part,
+        rest: &[Part],
+        g: &Group,
+        line: u32,
+        given: Option<(String, String)>,
+    ) {
+        let (name, controller) = match given {
+            Some(x) => x,
+            None => {
+                let Some(name) = p.args.first().and_then(|v| self.text(v)) else {
+                    return;
+                };
+                let ctrl = match p.args.get(1) {
+                    Some(Val::Class(c)) => c.clone(),
+                    Some(Val::Str(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                (name, ctrl)
+            }
+        };
+        let controller = if !g.namespace.is_empty()
+            && !controller.starts_with('\\')
+            && !controller.contains('\\')
+            && p.args.get(1).is_some_and(|v| matches!(v, Val::Str(_)))
+        {
+            format!("{}\\{}", g.namespace, controller)
+        } else {
+            controller
+        };
+        let singleton = p.name.contains("ingleton");
+        let api = p.name.starts_with("api");
+        let mut only: Option<Vec<String>> = None;
+        let mut except: Vec<String> = Vec::new();
+        let mut rename: BTreeMap<String, String> = BTreeMap::new();
+        let mut shallow = false;
+        if let Some(opts) = p.args.get(2) {
+            if let Some(o) = opts.get("only") {
+                only = Some(o.strings());
+            }
+            if let Some(e) = opts.get("except") {
+                except = e.strings();
+            }
+            if let Some(Val::Array(items)) = opts.get("parameters") {
+                for (k, v) in items {
+                    if let (Some(k), Some(v)) = (k.as_ref().and_then(Val::str), v.str()) {
+                        rename.insert(k.to_string(), v.to_string());
+                    }
+                }
+            }
+        }
+        for r in rest {
+            match r.name.as_str() {
+                "only" => only = Some(r.args.iter().flat_map(Val::strings).collect()),
+                "except" => except.extend(r.args.iter().flat_map(Val::strings)),
+                "shallow" => shallow = true,
+                "parameters" => {
+                    if let Some(Val::Array(items)) = r.args.first() {
+                        for (k, v) in items {
+                            if let (Some(k), Some(v)) = (k.as_ref().and_then(Val::str), v.str()) {
+                                rename.insert(k.to_string(), v.to_string());
+                            }
+                        }
+                    }
+                }
+                "parameter" => {
+                    if let (Some(k), Some(v)) = (
+                        r.args.first().and_then(Val::str),
+                        r.args.get(1).and_then(Val::str),
+                    ) {
+                        rename.insert(k.to_string(), v.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let param_of = |seg: &str| -> String {
+            rename
+                .get(seg)
+                .cloned()
+                .unwrap_or_else(|| singularize(seg).replace('-', "_"))
+        };
+        // 'photos.comments' → /photos/{photo}/comments
+        let segs: Vec<&str> = name.split('.').filter(|s| !s.is_empty()).collect();
+        let Some((last, parents)) = segs.split_last() else {
+            return;
+        };
+        let mut base = g.prefix.clone();
+        for parent in parents {
+            base = join(&base, parent);
+            base = join(&base, &format!("{{{}}}", param_of(parent)));
+        }
+        let collection = join(&base, last);
+        let member_base = if shallow {
+            join(&g.prefix, last)
+        } else {
+            collection.clone()
+        };
+        let member = if singleton {
+            collection.clone()
+        } else {
+            join(&member_base, &format!("{{{}}}", param_of(last)))
+        };
+        let actions: &[&str] = match (singleton, api) {
+            (false, false) => &[
+                "index", "create", "store", "show", "edit", "update", "destroy",
+            ],
+            (false, true) => &["index", "store", "show", "update", "destroy"],
+            (true, false) => &["show", "edit", "update"],
+            (true, true) => &["show", "update"],
+        };
+        for a in actions {
+            if only.as_ref().is_some_and(|o| !o.iter().any(|x| x == a))
+                || except.iter().any(|x| x == a)
+            {
+                continue;
+            }
+            let routes: Vec<(&'static str, String)> = match *a {
+                "index" => vec![("GET", collection.clone())],
+                "create" => vec![("GET", join(&collection, "create"))],
+                "store" => vec![("POST", collection.clone())],
+                "show" => vec![("GET", member.clone())],
+                "edit" => vec![("GET", join(&member, "edit"))],
+                "update" => vec![("PUT", member.clone()), ("PATCH", member.clone())],
+                _ => vec![("DELETE", member.clone())],
+            };
+            let action = if controller.is_empty() {
+                Action::None
+            } else {
+                Action::Method(controller.clone(), a.to_string())
+            };
+            for (m, url) in routes {
+                self.emit(m, &url, g, line, &action);
+            }
+        }
+    }
+}

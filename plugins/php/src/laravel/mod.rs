@@ -1,0 +1,58 @@
+//! Laravel (`php_laravel`).
+//!
+//! Routes: every `Route::…` chain (and `$router->…`) in `routes/*.php`:
+//! `get/post/put/patch/delete/options`, `any` (GET POST PUT PATCH DELETE),
+//! `match([...])`, `view`/`redirect`/`permanentRedirect` (GET),
+//! `resource`/`apiResource`/`resources`/`apiResources` (the standard
+//! actions; `only`/`except` as chained calls or options, `parameters`,
+//! nested `photos.comments`, `shallow`), `singleton`/`apiSingleton`;
+//! groups: `Route::prefix('x')->…->group(fn)`, `Route::group(['prefix' =>
+//! …, 'namespace' => …, 'controller' => …], fn)`, `Route::controller(X::class)
+//! ->group(fn)` (actions given as method names), nested to any depth; route
+//! files included with `group(base_path('routes/x.php'))`, `group(__DIR__ .
+//! '/x.php')` or `require __DIR__ . '/auth.php'` get the including group's
+//! prefix. Entry points are the files nobody includes: `bootstrap/app.php`
+//! (`withRouting(web:, api:, apiPrefix:, then:)`), `RouteServiceProvider`,
+//! and route files referenced by neither, where `routes/api.php` gets the
+//! framework's implicit `api` prefix. Optional parameters `{id?}` are
+//! reported as `{id}`.
+//!
+//! Parameters come from the controller method (`[C::class, 'm']`,
+//! `'C@m'`, invokable `C::class`, resource actions) or the closure, through
+//! `$this->helper()` calls and the parent class, plus the `rules()` keys of
+//! form-request parameters (`StorePostRequest $request`); see
+//! [`crate::php::request`]. `input`-style reads are query parameters on
+//! GET/HEAD routes; on other methods they are JSON for routes of the api
+//! group (`routes/api.php` or `middleware('api')`) and form fields
+//! otherwise. Validation keys with wildcards (`tags.*`) are skipped.
+
+pub mod link;
+pub mod scan;
+
+use portolan_plugin_sdk::prelude::*;
+
+pub struct Laravel;
+
+impl Analyzer for Laravel {
+    fn tech(&self) -> Tech {
+        Tech::new("php_laravel", "PHP", "Laravel")
+            .aliases(["laravel", "php-laravel"])
+            .files(["*.php"])
+            .detect(Detect::files(["composer.json"]).contains(["laravel/framework"]))
+            .detect(Detect::files(["*.php"]).contains(["Illuminate\\"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        for f in scan::scan(file) {
+            out.fact(&f);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let facts: Vec<scan::Fact> = facts.all();
+        Ok(link::link(&facts))
+    }
+}

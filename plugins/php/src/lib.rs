@@ -1,0 +1,9 @@
+//! PHP web frameworks.
+//!
+//! Adding a framework: a module next to [`laravel`] (reusing [`php`]) and
+//! one entry in the `plugin!` registration below.
+
+pub mod laravel;
+pub mod php;
+
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel]);

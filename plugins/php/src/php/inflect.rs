@@ -1,0 +1,47 @@
+//! `Str::singular` for the common English plurals (resource parameters).
+
+pub fn singularize(word: &str) -> String {
+    const IRREGULAR: &[(&str, &str)] = &[
+        ("people", "person"),
+        ("children", "child"),
+        ("men", "man"),
+        ("women", "woman"),
+        ("news", "news"),
+        ("series", "series"),
+        ("statuses", "status"),
+        ("aliases", "alias"),
+        ("addresses", "address"),
+        ("indices", "index"),
+        ("data", "data"),
+        ("media", "media"),
+        ("movies", "movie"),
+    ];
+    for (plural, single) in IRREGULAR {
+        if let Some(stem) = word.strip_suffix(plural) {
+            return format!("{stem}{single}");
+        }
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for suffix in ["sses", "shes", "ches", "xes", "zzes"] {
+        if word.ends_with(suffix) {
+            return word[..word.len() - 2].to_string();
+        }
+    }
+    if word.ends_with("ss") || word.ends_with("us") || word.ends_with("is") {
+        return word.to_string();
+    }
+    word.strip_suffix('s').unwrap_or(word).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn singular() {
+        assert_eq!(super::singularize("photos"), "photo");
+        assert_eq!(super::singularize("categories"), "category");
+        assert_eq!(super::singularize("boxes"), "box");
+        assert_eq!(super::singularize("news"), "news");
+    }
+}

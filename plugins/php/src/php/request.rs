@@ -1,0 +1,361 @@
+//! What PHP handler code reads from the request.
+//!
+//! Laravel: `$request->input('x')` (also `get`, `post`, `has`, `filled`,
+//! `boolean`, `integer`, `string`, `date`, `enum`), `->only([...])`,
+//! `->validate([...])` keys (also `Validator::make($request->all(),
+//! [...])`), `->query('x')` (query), `->header('X')`, `->bearerToken()`
+//! (header `Authorization`), `->cookie('c')`, `->file('f')` /
+//! `->hasFile('f')` (file), the `request('x')` helper, `Request::input`.
+//! Symfony: `$request->query->get('x')` (query), `->request->get('x')`
+//! (form), `->headers->get('X')`, `->cookies->get('c')`, `->files->get('f')`.
+//! Plain PHP: `$_GET`, `$_POST`, `$_REQUEST`, `$_COOKIE`, `$_FILES`,
+//! `$_SERVER['HTTP_X_Y']` (header `X-Y`), `filter_input(INPUT_GET, 'x')`.
+
+use serde::{Deserialize, Serialize};
+
+use super::tokens::{matching, split, Kind, Token};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Where {
+    /// Query on GET/HEAD, body otherwise.
+    Input,
+    Query,
+    Form,
+    Header,
+    Cookie,
+    File,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reads {
+    pub items: Vec<(Where, String)>,
+    /// Methods called on `$this` (for callee resolution).
+    pub calls: Vec<String>,
+}
+
+impl Reads {
+    pub fn push(&mut self, w: Where, name: &str) {
+        if !name.is_empty() && !self.items.iter().any(|(x, n)| *x == w && n == name) {
+            self.items.push((w, name.to_string()));
+        }
+    }
+    pub fn merge(&mut self, other: &Reads) {
+        for (w, n) in &other.items {
+            self.push(*w, n);
+        }
+    }
+}
+
+fn lit(t: Option<&Token>) -> Option<&str> {
+    t.filter(|t| t.kind == Kind::Str && !t.interpolated)
+        .map(|t| t.text.as_str())
+}
+
+/// `HTTP_X_API_KEY` → `X-Api-Key`.
+pub fn server_header(raw: &str) -> Option<String> {
+    let rest = raw.strip_prefix("HTTP_")?;
+    Some(
+        rest.split('_')
+            .map(|w| {
+                let lower = w.to_ascii_lowercase();
+                let mut c = lower.chars();
+                match c.next() {
+                    Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                    None => String::new(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("-"),
+    )
+}
+
+/// String keys of an array literal at `open` (`[` or `array(`): `'k' => …`
+/// keys, or plain string items (`only(['a', 'b'])`).
+pub fn array_keys(toks: &[Token], open: usize) -> Vec<String> {
+    let Some(close) = matching(toks, open) else {
+        return Vec::new();
+    };
+    let inner = &toks[open + 1..close];
+    let mut out = Vec::new();
+    for r in split(inner, ",") {
+        let piece = &inner[r];
+        if let Some(k) = lit(piece.first()) {
+            if piece.len() == 1 || piece.get(1).is_some_and(|t| t.is("=>")) {
+                // `'user.name' => 'required'` is a nested key: keep as written.
+                out.push(k.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn is_request_receiver(toks: &[Token], i: usize) -> bool {
+    // `$request->`, `$req->`, `request()->`, `$this->request->`, `Request::`
+    let Some(t) = toks.get(i) else { return false };
+    match t.kind {
+        Kind::Var => {
+            matches!(t.text.as_str(), "request" | "req" | "httpRequest")
+                || (t.text == "this"
+                    && toks.get(i + 1).is_some_and(|a| a.is("->"))
+                    && toks.get(i + 2).is_some_and(|r| r.text == "request"))
+        }
+        _ => false,
+    }
+}
+
+/// Scan a body for reads.
+pub fn reads(toks: &[Token]) -> Reads {
+    let mut r = Reads::default();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        // Superglobals.
+        if t.kind == Kind::Var && t.text.starts_with('_') {
+            let key = toks
+                .get(i + 1)
+                .filter(|b| b.is("["))
+                .and_then(|_| lit(toks.get(i + 2)));
+            if let Some(k) = key {
+                match t.text.as_str() {
+                    "_GET" | "_REQUEST" => r.push(Where::Query, k),
+                    "_POST" => r.push(Where::Form, k),
+                    "_COOKIE" => r.push(Where::Cookie, k),
+                    "_FILES" => r.push(Where::File, k),
+                    "_SERVER" => {
+                        if let Some(h) = server_header(k) {
+                            r.push(Where::Header, &h);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
+            continue;
+        }
+        if t.is_ident("filter_input") && toks.get(i + 1).is_some_and(|p| p.is("(")) {
+            let src = toks.get(i + 2).map(|x| x.text.as_str()).unwrap_or("");
+            if let Some(k) = lit(toks.get(i + 4)) {
+                match src {
+                    "INPUT_GET" => r.push(Where::Query, k),
+                    "INPUT_POST" => r.push(Where::Form, k),
+                    "INPUT_COOKIE" => r.push(Where::Cookie, k),
+                    "INPUT_SERVER" => {
+                        if let Some(h) = server_header(k) {
+                            r.push(Where::Header, &h);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // `request('x')` helper, `request()->input('x')`.
+        if t.is_ident("request")
+            && toks.get(i + 1).is_some_and(|p| p.is("("))
+            && !(i > 0
+                && (toks[i - 1].is("->")
+                    || toks[i - 1].is("::")
+                    || toks[i - 1].is_ident("function")))
+        {
+            if let Some(k) = lit(toks.get(i + 2)) {
+                r.push(Where::Input, k);
+            }
+            if toks.get(i + 2).is_some_and(|p| p.is(")"))
+                && toks.get(i + 3).is_some_and(|a| a.is("->"))
+            {
+                method_read(toks, i + 4, &mut r);
+            }
+        }
+        // `Request::input('x')` facade.
+        if (t.is_ident("Request") || t.text.ends_with("\\Request"))
+            && toks.get(i + 1).is_some_and(|p| p.is("::"))
+        {
+            method_read(toks, i + 2, &mut r);
+        }
+        if is_request_receiver(toks, i) {
+            let mut j = i + 1;
+            if t.text == "this" {
+                j = i + 3;
+            }
+            if toks.get(j).is_some_and(|a| a.is("->") || a.is("?->")) {
+                // Symfony bags: ->query->get('x')
+                let bag = toks.get(j + 1).map(|b| b.text.as_str()).unwrap_or("");
+                let bag_where = match bag {
+                    "query" => Some(Where::Query),
+                    "request" => Some(Where::Form),
+                    "headers" => Some(Where::Header),
+                    "cookies" => Some(Where::Cookie),
+                    "files" => Some(Where::File),
+                    "attributes" | "server" => None,
+                    _ => None,
+                };
+                if let Some(w) = bag_where {
+                    if toks.get(j + 2).is_some_and(|a| a.is("->")) {
+                        let m = toks.get(j + 3).map(|x| x.text.as_str()).unwrap_or("");
+                        if matches!(
+                            m,
+                            "get"
+                                | "has"
+                                | "getInt"
+                                | "getBoolean"
+                                | "getAlpha"
+                                | "getDigits"
+                                | "all"
+                                | "filter"
+                        ) {
+                            if let Some(k) = lit(toks.get(j + 5)) {
+                                r.push(w, k);
+                            }
+                        }
+                        i = j + 4;
+                        continue;
+                    }
+                }
+                method_read(toks, j + 1, &mut r);
+            }
+        }
+        // `$this->helper(` calls for callee resolution.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 3).is_some_and(|p| p.is("("))
+        {
+            if let Some(m) = toks.get(i + 2).filter(|m| m.kind == Kind::Ident) {
+                if !r.calls.contains(&m.text) {
+                    r.calls.push(m.text.clone());
+                }
+            }
+        }
+        // Validator::make($request->all(), [ ... ])
+        if t.is_ident("Validator")
+            && toks.get(i + 2).is_some_and(|m| m.text == "make")
+            && toks.get(i + 3).is_some_and(|p| p.is("("))
+        {
+            if let Some(close) = matching(toks, i + 3) {
+                let inner = &toks[i + 4..close];
+                let args = split(inner, ",");
+                if let Some(second) = args.get(1) {
+                    let at = i + 4 + second.start;
+                    if toks[at].is("[") || toks[at].is_ident("array") {
+                        let open = if toks[at].is("[") { at } else { at + 1 };
+                        for k in array_keys(toks, open) {
+                            r.push(Where::Input, &k);
+                        }
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    r
+}
+
+/// After `->`/`::` at `m`: `input('x')`, `validate([...])`, `header('X')`…
+fn method_read(toks: &[Token], m: usize, r: &mut Reads) {
+    let Some(name) = toks.get(m).filter(|t| t.kind == Kind::Ident) else {
+        return;
+    };
+    if !toks.get(m + 1).is_some_and(|p| p.is("(")) {
+        return;
+    }
+    let arg = lit(toks.get(m + 2));
+    match name.text.as_str() {
+        "input" | "get" | "post" | "has" | "filled" | "boolean" | "integer" | "string" | "date"
+        | "enum" | "float" | "str" | "missing" | "exists" | "json" => {
+            if let Some(k) = arg {
+                let w = if name.text == "post" {
+                    Where::Form
+                } else {
+                    Where::Input
+                };
+                r.push(w, k);
+            }
+        }
+        "query" => {
+            if let Some(k) = arg {
+                r.push(Where::Query, k);
+            }
+        }
+        "header" | "hasHeader" => {
+            if let Some(k) = arg {
+                r.push(Where::Header, k);
+            }
+        }
+        "bearerToken" => r.push(Where::Header, "Authorization"),
+        "cookie" | "hasCookie" => {
+            if let Some(k) = arg {
+                r.push(Where::Cookie, k);
+            }
+        }
+        "file" | "hasFile" => {
+            if let Some(k) = arg {
+                r.push(Where::File, k);
+            }
+        }
+        "only" | "except" if name.text == "only" => {
+            if toks.get(m + 2).is_some_and(|t| t.is("[")) {
+                for k in array_keys(toks, m + 2) {
+                    r.push(Where::Input, &k);
+                }
+            } else if let Some(close) = matching(toks, m + 1) {
+                for t in &toks[m + 2..close] {
+                    if t.kind == Kind::Str && !t.interpolated {
+                        r.push(Where::Input, &t.text);
+                    }
+                }
+            }
+        }
+        "validate" | "validateWithBag" => {
+            let open = if name.text == "validate" {
+                m + 2
+            } else {
+                m + 4
+            };
+            if toks.get(open).is_some_and(|t| t.is("[")) {
+                for k in array_keys(toks, open) {
+                    r.push(Where::Input, &k);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::php::tokens::tokenize;
+
+    #[test]
+    fn laravel_symfony_and_superglobals() {
+        let src = "<?php\n$q = $request->input('q');\n$request->validate(['title' => 'required', 'tags.*' => 'array']);\n\
+                   $request->header('X-Tenant'); $request->cookie('sid'); $request->file('avatar');\n\
+                   $p = request('page'); $request->query('sort');\n\
+                   $request->query->get('a'); $request->request->get('b'); $request->headers->get('X-B');\n\
+                   $_GET['g']; $_POST['p']; $_COOKIE['c']; $_SERVER['HTTP_X_API_KEY']; $_FILES['up'];\n\
+                   $this->helper($x);\n";
+        let r = reads(&tokenize(src));
+        let got: Vec<String> = r.items.iter().map(|(w, n)| format!("{w:?}:{n}")).collect();
+        assert_eq!(
+            got,
+            [
+                "Input:q",
+                "Input:title",
+                "Input:tags.*",
+                "Header:X-Tenant",
+                "Cookie:sid",
+                "File:avatar",
+                "Input:page",
+                "Query:sort",
+                "Query:a",
+                "Form:b",
+                "Header:X-B",
+                "Query:g",
+                "Form:p",
+                "Cookie:c",
+                "Header:X-Api-Key",
+                "File:up"
+            ]
+        );
+        assert_eq!(r.calls, ["helper"]);
+    }
+}
