@@ -6,6 +6,7 @@
 pub mod django;
 pub mod fastapi;
 pub mod flask;
+pub mod ninja;
 pub mod py;
 pub mod quart;
 pub mod sanic;

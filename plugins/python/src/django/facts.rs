@@ -26,6 +26,9 @@ pub struct DjangoModule {
     /// Classes with bases (views, viewsets, serializers, mixins).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<ViewClass>,
+    /// Objects whose `.urls` another framework serves (`api = NinjaAPI()`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apps: Vec<String>,
 }
 
 impl DjangoModule {
@@ -35,6 +38,7 @@ impl DjangoModule {
             && self.registers.is_empty()
             && self.functions.is_empty()
             && self.classes.is_empty()
+            && self.apps.is_empty()
             && self.info.consts.is_empty()
             && self.info.imports.is_empty()
     }
@@ -46,6 +50,7 @@ impl DjangoModule {
             || self.routers.iter().any(|r| r.name == name)
             || self.functions.iter().any(|f| f.name == name)
             || self.classes.iter().any(|c| c.name == name)
+            || self.apps.iter().any(|a| a == name)
     }
 }
 

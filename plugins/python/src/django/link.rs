@@ -103,11 +103,23 @@ const ROUTER_ACTIONS: [(&str, &str, bool); 6] = [
 ];
 
 pub fn link(modules: &[DjangoModule]) -> Vec<Endpoint> {
+    walk(modules).0
+}
+
+/// Where the URLconf tree serves the `.urls` of other frameworks' apps
+/// (`path('api/', api.urls)` with `api = NinjaAPI()`): (module index,
+/// object name, URL prefix without the leading `/`).
+pub fn served_apps(modules: &[DjangoModule]) -> Vec<(usize, String, String)> {
+    walk(modules).1
+}
+
+fn walk(modules: &[DjangoModule]) -> (Vec<Endpoint>, Vec<(usize, String, String)>) {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
     let mut linker = Linker {
         modules,
         project,
         out: Vec::new(),
+        served: Vec::new(),
         emitted_routers: HashSet::new(),
     };
     let included = linker.included_modules();
@@ -125,7 +137,7 @@ pub fn link(modules: &[DjangoModule]) -> Vec<Endpoint> {
             }
         }
     }
-    linker.out
+    (linker.out, linker.served)
 }
 
 /// A class of the tree with its module.
@@ -138,6 +150,7 @@ struct Linker<'a> {
     modules: &'a [DjangoModule],
     project: Project<'a>,
     out: Vec<Endpoint>,
+    served: Vec<(usize, String, String)>,
     emitted_routers: HashSet<(usize, String)>,
 }
 
@@ -254,6 +267,17 @@ impl<'a> Linker<'a> {
             Target::IncludeName(name) => {
                 if let Some(head) = name.strip_suffix(".urls") {
                     if let Some(Binding::Local { module, name }) = self.resolve(m, head) {
+                        if self
+                            .modules
+                            .get(module)
+                            .is_some_and(|md| md.apps.contains(&name))
+                        {
+                            let entry = (module, name, url.clone());
+                            if !self.served.contains(&entry) {
+                                self.served.push(entry);
+                            }
+                            return;
+                        }
                         if self
                             .modules
                             .get(module)

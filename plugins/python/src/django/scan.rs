@@ -78,7 +78,7 @@ pub fn scan(file: &SourceFile) -> DjangoModule {
 
     for line in &lines {
         url_list_line(&code, file, line, &mut module.entries);
-        router_line(&code, line, &mut module.routers);
+        router_line(&code, line, &mut module.routers, &mut module.apps);
     }
     for at in code.find_all(".register(") {
         let Some(call) = method_call(&code, at) else {
@@ -384,13 +384,21 @@ fn meta_fields(code: &Code<'_>, lines: &[LogicalLine], meta: &Def, class: &mut V
 }
 
 /// `name = DefaultRouter()` and friends.
-fn router_line(code: &Code<'_>, line: &LogicalLine, out: &mut Vec<RouterObj>) {
+fn router_line(
+    code: &Code<'_>,
+    line: &LogicalLine,
+    out: &mut Vec<RouterObj>,
+    apps: &mut Vec<String>,
+) {
     let Some((name, value)) = assignment_target(code, line) else {
         return;
     };
     let Some(call) = call_at(code, code.skip_ws(value)) else {
         return;
     };
+    if call.method() == "NinjaAPI" {
+        apps.push(name.clone());
+    }
     if matches!(
         call.method(),
         "DefaultRouter" | "SimpleRouter" | "ExtendedSimpleRouter" | "ExtendedDefaultRouter"

@@ -38,7 +38,7 @@ struct Reach {
 }
 
 /// Types FastAPI injects itself: never client parameters.
-const INJECTED: [&str; 10] = [
+const INJECTED: [&str; 11] = [
     "Request",
     "WebSocket",
     "Response",
@@ -49,6 +49,7 @@ const INJECTED: [&str; 10] = [
     "StreamingResponse",
     "HTMLResponse",
     "Session",
+    "HttpRequest",
 ];
 
 /// Types read as plain values (query parameters when undecorated).
@@ -92,9 +93,21 @@ const MODEL_BASES: [&str; 8] = [
 ];
 
 pub fn link(modules: &[FastApiModule]) -> Vec<Endpoint> {
+    link_with(modules, &[])
+}
+
+/// Link, with URL prefixes where apps are served by another framework:
+/// (module index, app object name, prefix), e.g. a Ninja API mounted by
+/// Django's `path('api/', api.urls)`. Such an app's own `root_path` is not
+/// used.
+pub fn link_with(
+    modules: &[FastApiModule],
+    served_at: &[(usize, String, String)],
+) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
     let mut linker = Linker {
         modules,
+        served_at,
         project,
         reach: HashMap::new(),
         edges: Vec::new(),
@@ -131,6 +144,7 @@ struct Edge {
 
 struct Linker<'a> {
     modules: &'a [FastApiModule],
+    served_at: &'a [(usize, String, String)],
     project: Project<'a>,
     reach: HashMap<Node, Vec<Reach>>,
     edges: Vec<Edge>,
@@ -333,6 +347,26 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+        if out.is_empty() && is_app {
+            let name = self
+                .modules
+                .get(node.0)
+                .and_then(|md| md.objects.get(node.1))
+                .map(|o| o.name.as_str());
+            for (m, app, prefix) in self.served_at {
+                if *m == node.0 && Some(app.as_str()) == name {
+                    let r = Reach {
+                        prefix: format!("/{}", prefix.trim_start_matches('/'))
+                            .trim_end_matches('/')
+                            .to_string(),
+                        deps: own_deps.clone(),
+                    };
+                    if !out.contains(&r) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
         if out.is_empty() {
             out.push(Reach {
                 prefix: own.unwrap_or_default(),
@@ -484,7 +518,10 @@ impl<'a> Linker<'a> {
                 return;
             }
             let last = |t: &String| t.rsplit('.').next().unwrap_or(t).to_string();
-            if p.types.iter().any(|t| last(t) == "UploadFile") {
+            if p.types
+                .iter()
+                .any(|t| matches!(last(t).as_str(), "UploadFile" | "UploadedFile"))
+            {
                 push(out, Param::file(wire));
                 return;
             }

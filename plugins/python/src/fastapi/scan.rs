@@ -12,52 +12,91 @@ use crate::py::outline::{outline, DefKind};
 use crate::py::signature::{annotation_parts, signature, Marker, MarkerKind, SigParam};
 use crate::py::strexpr::StrExpr;
 
-/// The methods of a route decorator (`@app.get`) or `None` when the
-/// decorator is not one. `api_route` / `route` default to GET; websockets
-/// have no methods.
-fn decorator_methods(code: &Code<'_>, call: &Call) -> Option<(Vec<String>, bool)> {
+/// A FastAPI-like framework (signature-driven parameters, routers with
+/// prefixes): FastAPI itself and Django Ninja.
+#[derive(Clone, Copy, Debug)]
+pub struct ApiFlavor {
+    pub package: &'static str,
+    /// Application constructors (`FastAPI`, `NinjaAPI`).
+    pub apps: &'static [&'static str],
+    /// `include_router(router, prefix=…)` / `add_router(prefix, router)`.
+    pub include: &'static str,
+    /// Position of the router argument of `include`; the prefix is then
+    /// keyword-only (FastAPI) or at position 0 (Ninja).
+    pub include_router_position: usize,
+    /// Ninja: `api_operation(methods, path)`, `Query[Model]` annotations,
+    /// and a leading `request` parameter.
+    pub ninja: bool,
+}
+
+pub const FASTAPI: ApiFlavor = ApiFlavor {
+    package: "fastapi",
+    apps: &["FastAPI"],
+    include: "include_router",
+    include_router_position: 0,
+    ninja: false,
+};
+
+/// The methods and path of a route decorator (`@app.get(path)`) or `None`
+/// when the decorator is not one. `api_route` / `route` default to GET;
+/// websockets have no methods.
+fn decorator_route(
+    code: &Code<'_>,
+    call: &Call,
+    flavor: &ApiFlavor,
+) -> Option<(Vec<String>, bool, StrExpr)> {
     let method = call.method();
+    let path = |i: usize| call.arg(i, "path").and_then(|r| StrExpr::parse(code, r));
     Some(match method {
         "get" | "post" | "put" | "patch" | "delete" | "options" | "head" | "trace" => {
-            (vec![method.to_ascii_uppercase()], false)
+            (vec![method.to_ascii_uppercase()], false, path(0)?)
         }
-        "api_route" | "route" => (
+        "api_route" | "route" if !flavor.ninja => (
             methods_list(code, call.keyword("methods")).unwrap_or_else(|| vec!["GET".into()]),
             false,
+            path(0)?,
         ),
-        "websocket" | "websocket_route" => (Vec::new(), true),
+        "api_operation" if flavor.ninja => {
+            (methods_list(code, call.arg(0, "methods"))?, false, path(1)?)
+        }
+        "websocket" | "websocket_route" if !flavor.ninja => (Vec::new(), true, path(0)?),
         _ => return None,
     })
 }
 
-/// Read one module. Test files must be filtered out by the caller.
+/// Read one FastAPI module. Test files must be filtered out by the caller.
 pub fn scan(file: &SourceFile) -> FastApiModule {
+    scan_with(file, &FASTAPI)
+}
+
+/// Read one module of a FastAPI-like framework.
+pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
     let code = file.python();
     let lines = logical_lines(&code);
     let info = ModuleInfo::parse(&file.path, &code, &lines);
     let defs = outline(&code, &lines);
     let mut module = FastApiModule {
-        fastapi: info.imports_from("fastapi"),
-        objects: objects(&code, &lines),
+        fastapi: info.imports_from(flavor.package),
+        objects: objects(&code, &lines, flavor),
         ..FastApiModule::default()
     };
 
     for (i, def) in defs.iter().enumerate() {
         match def.kind {
             DefKind::Function => {
-                let params: Vec<SigParam> = signature(&code, def)
+                let mut params: Vec<SigParam> = signature(&code, def)
                     .into_iter()
                     .filter(|p| p.name != "self" && p.name != "cls")
                     .collect();
+                if flavor.ninja {
+                    ninja_params(&mut params);
+                }
                 for deco in &def.decorators {
                     let Some(call) = &deco.call else { continue };
                     let Some(receiver) = call.receiver() else {
                         continue;
                     };
-                    let Some((methods, websocket)) = decorator_methods(&code, call) else {
-                        continue;
-                    };
-                    let Some(path) = call.arg(0, "path").and_then(|r| StrExpr::parse(&code, r))
+                    let Some((methods, websocket, path)) = decorator_route(&code, call, flavor)
                     else {
                         continue;
                     };
@@ -128,22 +167,27 @@ pub fn scan(file: &SourceFile) -> FastApiModule {
         }
     }
 
-    for at in code.find_all(".include_router(") {
+    let include = format!(".{}(", flavor.include);
+    for at in code.find_all(&include) {
         let Some(call) = method_call(&code, at) else {
             continue;
         };
         let (Some(receiver), Some(router)) = (
             call.receiver(),
-            call.arg(0, "router").and_then(|r| whole_dotted(&code, r)),
+            call.arg(flavor.include_router_position, "router")
+                .and_then(|r| whole_dotted(&code, r)),
         ) else {
             continue;
+        };
+        let prefix = if flavor.include_router_position == 0 {
+            call.keyword("prefix")
+        } else {
+            call.arg(0, "prefix")
         };
         module.includes.push(Include {
             receiver: receiver.to_string(),
             router,
-            prefix: call
-                .keyword("prefix")
-                .and_then(|r| StrExpr::parse(&code, r)),
+            prefix: prefix.and_then(|r| StrExpr::parse(&code, r)),
             deps: deps_arg(&code, call.keyword("dependencies")),
         });
     }
@@ -170,6 +214,34 @@ pub fn scan(file: &SourceFile) -> FastApiModule {
     module
 }
 
+/// Ninja conventions: the leading `request` is the `HttpRequest`, and
+/// `Query[Model]` / `Form[Model]` / `File[UploadedFile]` annotations are
+/// markers.
+fn ninja_params(params: &mut Vec<SigParam>) {
+    if params.first().is_some_and(|p| p.name == "request") {
+        params.remove(0);
+    }
+    for p in params.iter_mut() {
+        if p.marker.is_some() {
+            continue;
+        }
+        let Some(kind) = p.types.first().and_then(|t| MarkerKind::from_callee(t)) else {
+            continue;
+        };
+        if kind == MarkerKind::Depends {
+            continue;
+        }
+        p.types.remove(0);
+        p.marker = Some(Marker {
+            kind,
+            alias: None,
+            keep_underscores: false,
+            embed: false,
+            dep: None,
+        });
+    }
+}
+
 /// `dependencies=[Depends(a), Security(b, scopes=[…])]` → `["a", "b"]`.
 fn deps_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Vec<String> {
     let Some(value) = value else {
@@ -191,7 +263,7 @@ fn deps_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Vec<String> {
 /// `name = FastAPI(...)`, `name = APIRouter(...)`, `name = Other(...)`
 /// anywhere in the file, and module-level `Name = Annotated[T, Depends(d)]`
 /// aliases.
-fn objects(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<Obj> {
+fn objects(code: &Code<'_>, lines: &[LogicalLine], flavor: &ApiFlavor) -> Vec<Obj> {
     let mut out = Vec::new();
     for line in lines {
         let Some((name, value)) = assignment_target(code, line) else {
@@ -216,7 +288,7 @@ fn objects(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<Obj> {
         }
         let expr = |k: &str| call.keyword(k).and_then(|r| StrExpr::parse(code, r));
         let kind = match call.method() {
-            "FastAPI" => ObjKind::App {
+            m if flavor.apps.contains(&m) => ObjKind::App {
                 root_path: expr("root_path"),
             },
             // `APIRouter` and its subclasses (`InferringRouter`,
