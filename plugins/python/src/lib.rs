@@ -15,6 +15,7 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     flask::Flask,
     fastapi::FastApi,
     django::Django,
+    ninja::Ninja,
     quart::Quart,
     sanic::Sanic,
 ]);
