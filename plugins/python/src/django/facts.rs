@@ -95,6 +95,18 @@ pub enum Target {
 pub struct RouterObj {
     pub name: String,
     pub trailing_slash: bool,
+    /// drf-nested-routers: `NestedSimpleRouter(parent, r'projects',
+    /// lookup='project')` serves under `projects/{project_pk}/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<NestedParent>,
+}
+
+/// The parent of a nested router.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestedParent {
+    pub router: String,
+    pub prefix: StrExpr,
+    pub lookup: String,
 }
 
 /// `router.register(prefix, viewset)`.

@@ -507,10 +507,35 @@ impl<'a> Linker<'a> {
                 let Some(vs) = self.class(rm, &reg.viewset) else {
                     continue;
                 };
-                let base = format!("{prefix}{}", clean_route(&p, true));
+                let nested = self.nested_prefix(m, router, 0);
+                let base = format!("{prefix}{nested}{}", clean_route(&p, true));
                 self.viewset_endpoints(vs, &base, slash, &module.info.path, reg.line);
             }
         }
+    }
+
+    /// `parent_prefix/{lookup_pk}/` for each level of drf-nested-routers.
+    fn nested_prefix(&self, m: usize, router: &str, depth: usize) -> String {
+        if depth > 8 {
+            return String::new();
+        }
+        let Some(parent) = self
+            .modules
+            .get(m)
+            .and_then(|md| md.routers.iter().find(|r| r.name == router))
+            .and_then(|r| r.parent.as_ref())
+        else {
+            return String::new();
+        };
+        let above = match self.resolve(m, &parent.router) {
+            Some(Binding::Local { module, name }) => self.nested_prefix(module, &name, depth + 1),
+            _ => String::new(),
+        };
+        let prefix = self
+            .eval(m, &parent.prefix)
+            .map(|p| clean_route(&p, true))
+            .unwrap_or_default();
+        format!("{above}{prefix}/{{{}_pk}}/", parent.lookup)
     }
 
     fn viewset_endpoints(
@@ -579,7 +604,10 @@ impl<'a> Linker<'a> {
                     .unwrap_or_default();
                 let lookup = lookup.clone();
                 c.actions.iter().map(move |a| {
-                    let seg = a.url_path.clone().unwrap_or_else(|| a.name.clone());
+                    let seg = a
+                        .url_path
+                        .as_deref()
+                        .map_or_else(|| a.name.clone(), |p| clean_route(p, true));
                     let url = if a.detail {
                         format!("{base}/{{{lookup}}}/{seg}{slash}")
                     } else {

@@ -4,7 +4,7 @@ use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile};
 use std::ops::Range;
 
 use super::facts::{
-    Action, DjangoModule, Register, RouterObj, Target, UrlEntry, ViewClass, ViewFunc,
+    Action, DjangoModule, NestedParent, Register, RouterObj, Target, UrlEntry, ViewClass, ViewFunc,
 };
 use crate::py::call::{call_at, method_call, methods_list, string_list, whole_dotted, Call};
 use crate::py::classes::class_info;
@@ -399,16 +399,39 @@ fn router_line(
     if call.method() == "NinjaAPI" {
         apps.push(name.clone());
     }
+    let method = call.method();
     if matches!(
-        call.method(),
-        "DefaultRouter" | "SimpleRouter" | "ExtendedSimpleRouter" | "ExtendedDefaultRouter"
+        method,
+        "DefaultRouter"
+            | "SimpleRouter"
+            | "ExtendedSimpleRouter"
+            | "ExtendedDefaultRouter"
+            | "NestedSimpleRouter"
+            | "NestedDefaultRouter"
     ) {
         let trailing_slash = call
             .keyword("trailing_slash")
             .is_none_or(|r| code.slice(r).trim() != "False");
+        let parent = if method.starts_with("Nested") {
+            (|| {
+                Some(NestedParent {
+                    router: call
+                        .arg(0, "parent_router")
+                        .and_then(|r| whole_dotted(code, r))?,
+                    prefix: StrExpr::parse(code, call.arg(1, "parent_prefix")?)?,
+                    lookup: call
+                        .keyword("lookup")
+                        .and_then(|r| code.string_at(r.start))
+                        .map(|l| l.value)?,
+                })
+            })()
+        } else {
+            None
+        };
         out.push(RouterObj {
             name,
             trailing_slash,
+            parent,
         });
     }
 }

@@ -130,6 +130,21 @@ fn drf_routers_viewsets_and_actions() {
 }
 
 #[test]
+fn nested_routers_and_regex_action_paths() {
+    let urlconf = "from django.urls import include, path\nfrom rest_framework_nested import routers\nfrom . import views\n\nrouter = routers.SimpleRouter()\nrouter.register(r'projects', views.ProjectViewSet)\ntasks = routers.NestedSimpleRouter(router, r'projects', lookup='project')\ntasks.register(r'tasks', views.TaskViewSet, basename='project-tasks')\n\nurlpatterns = [\n    path('', include(router.urls)),\n    path('', include(tasks.urls)),\n]\n";
+    let views = "from rest_framework import viewsets, mixins\nfrom rest_framework.decorators import action\n\nclass ProjectViewSet(viewsets.ReadOnlyModelViewSet):\n    @action(detail=True, methods=['put'], url_path=r'members/(?P<member_id>[^/.]+)')\n    def member(self, request, pk=None, member_id=None):\n        pass\n\nclass TaskViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):\n    pass\n";
+    assert_eq!(
+        urls(&[("app/urls.py", urlconf), ("app/views.py", views)]),
+        vec![
+            "GET /projects/",
+            "GET /projects/{pk}/",
+            "GET /projects/{project_pk}/tasks/",
+            "PUT /projects/{pk}/members/{member_id}/",
+        ]
+    );
+}
+
+#[test]
 fn test_files_and_non_pattern_lists_are_ignored() {
     let test = "from django.urls import path\nurlpatterns = [path('t/', v)]\n";
     let other = "from django.db import models\nx = y\nitems = [path('no/', v)]\n";

@@ -206,17 +206,42 @@ impl<'a> Linker<'a> {
                 return Some(v);
             }
             let (head, attr) = name.rsplit_once('.')?;
-            let (cm, class) = match self.resolve(m, head) {
-                Target::Class(cm, c) => (cm, c),
+            let class = match self.resolve(m, head) {
+                Target::Class(cm, c) => Some((cm, c)),
                 Target::Instance(im, class, _) => match self.resolve(im, class) {
-                    Target::Class(cm, c) => (cm, c),
-                    _ => return None,
+                    Target::Class(cm, c) => Some((cm, c)),
+                    _ => None,
                 },
-                _ => return None,
+                _ => None,
             };
-            let value = self.class_attr(cm, class, attr, 0)?;
-            self.eval_depth(value.0, &value.1, depth + 1)
+            match class {
+                Some((cm, class)) => {
+                    let value = self.class_attr(cm, class, attr, 0)?;
+                    self.eval_depth(value.0, &value.1, depth + 1)
+                }
+                None => self.unique_attr(attr, depth),
+            }
         })
+    }
+
+    /// `settings.API_PREFIX` where `settings` comes from a call we cannot
+    /// follow (`settings = get_settings()`): the value of the class
+    /// attribute `API_PREFIX` when every class of the tree that declares
+    /// one agrees on it.
+    fn unique_attr(&self, attr: &str, depth: usize) -> Option<String> {
+        let mut found: Option<String> = None;
+        for (cm, module) in self.modules.iter().enumerate() {
+            for class in &module.classes {
+                for c in class.attrs.iter().filter(|c| c.name == attr) {
+                    let v = self.eval_depth(cm, &c.value, depth + 1)?;
+                    match &found {
+                        Some(f) if *f != v => return None,
+                        _ => found = Some(v),
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// A string class attribute, also inherited.

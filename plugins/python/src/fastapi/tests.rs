@@ -94,6 +94,16 @@ fn include_router_chains_across_modules() {
 }
 
 #[test]
+fn settings_from_factories() {
+    let config = "from functools import lru_cache\nfrom pydantic import Field\nfrom pydantic_settings import BaseSettings\n\nclass Settings(BaseSettings):\n    api_prefix: str = Field('/api', env='API_PREFIX')\n\n@lru_cache\ndef get_settings():\n    return Settings()\n";
+    let main = "from fastapi import FastAPI\nfrom config import get_settings\n\nsettings = get_settings()\napp = FastAPI()\napp.include_router(r, prefix=settings.api_prefix)\nr = APIRouter()\n\n@r.get('/x')\ndef x(): pass\n";
+    assert_eq!(
+        urls(&[("config.py", config), ("main.py", main)]),
+        vec!["GET /api/x"]
+    );
+}
+
+#[test]
 fn mounts_root_path_and_unincluded_routers() {
     let src = "from fastapi import FastAPI, APIRouter\napp = FastAPI(root_path='/svc')\nv1 = FastAPI()\nr = InferringRouter(prefix='/r')\nlone = APIRouter(prefix='/lone')\n\n@v1.get('/x')\ndef x(): pass\n\n@r.get('/y')\ndef y(): pass\n\n@lone.get('/z')\ndef z(): pass\n\n@app.get('/files/{file_path:path}')\ndef f(file_path: str): pass\n\nv1.include_router(r)\napp.mount('/v1', v1)\napp.mount('/static', StaticFiles(directory='static'))\n";
     assert_eq!(

@@ -97,7 +97,7 @@ pub fn class_info(
         if let Some(field) = annotated_field(code, line) {
             if !NOT_FIELDS.contains(&field.name.as_str()) && !text.contains("ClassVar") {
                 if let Some((name, value)) = assignment_target(code, line) {
-                    if let Some(v) = StrExpr::parse(code, value..line.end) {
+                    if let Some(v) = attr_value(code, value..line.end) {
                         attrs.push(Const { name, value: v });
                     }
                 }
@@ -131,6 +131,19 @@ pub fn class_info(
         attrs,
         init,
     })
+}
+
+/// A string attribute value: a string expression, or the default of a
+/// settings field (`Field("/api", env="PREFIX")`, `Field(default="/api")`).
+fn attr_value(code: &Code<'_>, value: std::ops::Range<usize>) -> Option<StrExpr> {
+    if let Some(v) = StrExpr::parse(code, value.clone()) {
+        return Some(v);
+    }
+    let call = call_at(code, code.skip_ws(value.start))?;
+    if call.method() != "Field" || code.skip_ws(call.close + 1) < value.end {
+        return None;
+    }
+    StrExpr::parse(code, call.arg(0, "default")?)
 }
 
 /// `name: T` or `name: T = value` as a class-body statement.
@@ -178,7 +191,7 @@ mod tests {
 
     #[test]
     fn pydantic_model_fields_aliases_and_attrs() {
-        let src = "class Item(Base, Generic[T], extra='forbid'):\n    \"\"\"Doc: not a field.\"\"\"\n    model_config = ConfigDict(x=1)\n    PREFIX = '/items'\n    name: str\n    price: float = Field(..., gt=0)\n    user_name: Annotated[str, Field(alias='userName')]\n    tags: List[Tag] = []\n    kind: ClassVar[str] = 'x'\n    API_V1_STR: str = '/api/v1'\n\n    class Config:\n        orm_mode = True\n\n    def total(self) -> float:\n        inner: int = 1\n        return 2\n";
+        let src = "class Item(Base, Generic[T], extra='forbid'):\n    \"\"\"Doc: not a field.\"\"\"\n    model_config = ConfigDict(x=1)\n    PREFIX = '/items'\n    name: str\n    price: float = Field(..., gt=0)\n    user_name: Annotated[str, Field(alias='userName')]\n    tags: List[Tag] = []\n    kind: ClassVar[str] = 'x'\n    API_V1_STR: str = '/api/v1'\n    PREFIX_B: str = Field('/b', env='B')\n\n    class Config:\n        orm_mode = True\n\n    def total(self) -> float:\n        inner: int = 1\n        return 2\n";
         let code = Code::new(src, Syntax::PYTHON);
         let lines = logical_lines(&code);
         let defs = outline(&code, &lines);
@@ -187,11 +200,18 @@ mod tests {
         let names: Vec<_> = info.fields.iter().map(|f| f.wire_name()).collect();
         assert_eq!(
             names,
-            vec!["name", "price", "userName", "tags", "API_V1_STR"]
+            vec![
+                "name",
+                "price",
+                "userName",
+                "tags",
+                "API_V1_STR",
+                "PREFIX_B"
+            ]
         );
         assert_eq!(info.fields[3].types, vec!["Tag"]);
         let attrs: Vec<_> = info.attrs.iter().map(|a| a.name.as_str()).collect();
-        assert_eq!(attrs, vec!["PREFIX", "API_V1_STR"]);
+        assert_eq!(attrs, vec!["PREFIX", "API_V1_STR", "PREFIX_B"]);
         assert!(info.init.is_none());
         assert!(class_info(&code, &lines, &defs, 2).is_none());
     }
