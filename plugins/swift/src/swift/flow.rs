@@ -1,0 +1,667 @@
+//! Route-builder flow shared by the Swift server frameworks.
+//!
+//! Every function (and computed property) body is a *unit*, named
+//! `Owner.name` (or `fn:name` outside a type; the top level of a file is
+//! `main:<path>`). Inside a unit, builder values are tracked through
+//! variables and call chains:
+//!
+//! - parameters typed as a builder (`RoutesBuilder`, `Application`,
+//!   `Router<Context>`, …), `let app = Application(…)`, and the fallback
+//!   identifier `app`, are builders with an empty prefix;
+//! - `b.grouped("api", "v1")` / `b.group("api")` append path components
+//!   (arguments that are not paths, e.g. `User.authenticator()`, are
+//!   middleware and change nothing); `b.group("x") { g in … }` binds the
+//!   closure parameter;
+//! - `b.get("users", ":id") { req in … }`, `b.get(use: h)`, `b.on(.PATCH,
+//!   "x", use: h)`, `b.webSocket("chat") { req, ws in … }` are routes;
+//! - `b.register(collection: UserController())` mounts the collection's
+//!   `boot` unit at `b`'s prefix; `helper(b)` / `Type(…).method(to: b)`
+//!   mount that function's unit; `b.addRoutes(T().endpoints, atPath: "x")`
+//!   mounts a computed property.
+//!
+//! Path components are string literals, constants (resolved at link time
+//! from `let`/`static let` string constants anywhere in the sources) and
+//! `.catchall` (`**`), `.anything` (`*`), `.parameter("id")` (`:id`),
+//! `.constant("x")`.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::outline::{self, Outline, TYPE_KEYWORDS};
+use super::reads::{self, Read};
+use super::tokens::{Kind, Toks};
+
+/// The calls a framework uses.
+pub struct Dialect {
+    /// Route registration methods and their HTTP methods.
+    pub verbs: &'static [(&'static str, &'static [&'static str])],
+    /// `on(.PATCH, …)` / `on("x", method: .PATCH)`.
+    pub on: &'static [&'static str],
+    /// Prefix builders: `grouped`, `group`, `route`.
+    pub groups: &'static [&'static str],
+    pub websockets: &'static [&'static str],
+    /// Substrings of a parameter type that make it a builder.
+    pub builder_types: &'static [&'static str],
+    /// Initializers that create a root builder.
+    pub root_inits: &'static [&'static str],
+    /// Handler argument labels (`use:`, `handler:`).
+    pub handler_labels: &'static [&'static str],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seg {
+    Lit(String),
+    Const(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Handler {
+    None,
+    Inline(Vec<Read>),
+    Ref { owner: Option<String>, name: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub path: String,
+    pub line: u32,
+    pub unit: String,
+    pub segs: Vec<Seg>,
+    pub methods: Vec<String>,
+    pub websocket: bool,
+    pub handler: Handler,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mount {
+    pub unit: String,
+    pub segs: Vec<Seg>,
+    /// Candidate unit names, the first existing one wins.
+    pub targets: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Func {
+    pub owner: Option<String>,
+    pub name: String,
+    pub reads: Vec<Read>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileFlow {
+    pub routes: Vec<Route>,
+    pub mounts: Vec<Mount>,
+    /// Every unit defined in the file.
+    pub units: Vec<String>,
+    pub funcs: Vec<Func>,
+}
+
+#[derive(Clone, Debug)]
+enum Val {
+    Builder(Vec<Seg>),
+    Inst(String),
+    Member(String, String),
+}
+
+#[derive(Clone)]
+struct Scope {
+    vars: HashMap<String, Val>,
+    unit: String,
+    owner: Option<String>,
+}
+
+struct Ctx<'a> {
+    t: &'a Toks,
+    d: &'a Dialect,
+    path: &'a str,
+    out: FileFlow,
+}
+
+pub fn unit_name(owner: Option<&str>, name: &str) -> String {
+    match owner {
+        Some(o) => format!("{o}.{name}"),
+        None => format!("fn:{name}"),
+    }
+}
+
+pub fn scan(path: &str, t: &Toks, o: &Outline, d: &Dialect) -> FileFlow {
+    let mut cx = Ctx {
+        t,
+        d,
+        path,
+        out: FileFlow::default(),
+    };
+    for f in &o.funcs {
+        let unit = unit_name(f.owner.as_deref(), &f.name);
+        let mut vars = HashMap::new();
+        for p in &f.params {
+            if d.builder_types.iter().any(|b| p.ty.contains(b)) {
+                vars.insert(p.name.clone(), Val::Builder(Vec::new()));
+            }
+        }
+        cx.out.units.push(unit.clone());
+        cx.out.funcs.push(Func {
+            owner: f.owner.clone(),
+            name: f.name.clone(),
+            reads: reads::scan(t, f.body.0, f.body.1),
+        });
+        let scope = Scope {
+            vars,
+            unit,
+            owner: f.owner.clone(),
+        };
+        block(&mut cx, f.body.0 + 1, f.body.1, scope);
+    }
+    let main = format!("main:{path}");
+    cx.out.units.push(main.clone());
+    block(
+        &mut cx,
+        0,
+        t.len(),
+        Scope {
+            vars: HashMap::new(),
+            unit: main,
+            owner: None,
+        },
+    );
+    cx.out
+}
+
+fn is_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "guard"
+            | "while"
+            | "for"
+            | "switch"
+            | "return"
+            | "try"
+            | "await"
+            | "in"
+            | "let"
+            | "var"
+            | "case"
+            | "else"
+            | "catch"
+            | "do"
+            | "defer"
+            | "throw"
+            | "func"
+            | "init"
+            | "super"
+    )
+}
+
+fn block(cx: &mut Ctx, start: usize, end: usize, mut scope: Scope) {
+    let t = cx.t;
+    let mut k = start;
+    while k < end {
+        let Some(word) = t.ident(k) else {
+            k += 1;
+            continue;
+        };
+        let declares = word == "func"
+            || (TYPE_KEYWORDS.contains(&word)
+                && t.ident(k + 1)
+                    .is_some_and(|n| !["func", "var", "let"].contains(&n)));
+        if declares {
+            // Nested declarations are units of their own.
+            match outline::body_open(t, k + 1, end).and_then(|o| t.close(o)) {
+                Some(c) => k = c + 1,
+                None => k += 1,
+            }
+            continue;
+        }
+        if (word == "let" || word == "var") && t.ident(k + 1).is_some() {
+            let name = t.ident(k + 1).unwrap_or("").to_string();
+            let mut j = k + 2;
+            if t.punct(j, ":") {
+                while j < end && !t.punct(j, "=") && t.line(j) == t.line(k) {
+                    j += 1;
+                }
+            }
+            if t.punct(j, "=") {
+                let (val, next) = eval(cx, j + 1, end, &scope);
+                if let Some(v) = val {
+                    scope.vars.insert(name, v);
+                }
+                k = next.max(j + 1);
+                continue;
+            }
+            k += 2;
+            continue;
+        }
+        if k > start && t.punct(k - 1, ".") {
+            k += 1;
+            continue;
+        }
+        let (_, next) = eval(cx, k, end, &scope);
+        k = next.max(k + 1);
+    }
+}
+
+/// Skip `try`, `try?`, `await`.
+fn skip_prefixes(t: &Toks, mut k: usize) -> usize {
+    loop {
+        if t.word(k, "try") {
+            k += 1;
+            if t.punct(k, "?") || t.punct(k, "!") {
+                k += 1;
+            }
+        } else if t.word(k, "await") {
+            k += 1;
+        } else {
+            return k;
+        }
+    }
+}
+
+fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usize) {
+    let t = cx.t;
+    let k = skip_prefixes(t, k);
+    let Some(first) = t.ident(k) else {
+        return (None, k + 1);
+    };
+    let mut k2 = k + 1;
+    let mut cur: Option<Val>;
+    if t.punct(k2, "(") && !is_keyword(first) {
+        let close = t.close(k2).unwrap_or(k2);
+        if first.starts_with(char::is_uppercase) {
+            cur = Some(if cx.d.root_inits.contains(&first) {
+                Val::Builder(Vec::new())
+            } else {
+                Val::Inst(first.to_string())
+            });
+        } else {
+            // A free function (or a method on self) taking builders.
+            let targets = match &scope.owner {
+                Some(o) => vec![format!("{o}.{first}"), format!("fn:{first}")],
+                None => vec![format!("fn:{first}")],
+            };
+            call_mounts(cx, k2, scope, targets);
+            cur = None;
+        }
+        k2 = close + 1;
+    } else if first == "self" {
+        cur = scope.owner.clone().map(Val::Inst);
+    } else if let Some(v) = scope.vars.get(first) {
+        cur = Some(v.clone());
+    } else if first == "app" {
+        cur = Some(Val::Builder(Vec::new()));
+    } else if first.starts_with(char::is_uppercase) && t.punct(k2, ".") {
+        // `Application.make(…)` / `UserController.shared`.
+        if cx.d.root_inits.contains(&first) && t.word(k2 + 1, "make") {
+            let open = k2 + 2;
+            let close = t.close(open).unwrap_or(open);
+            return (Some(Val::Builder(Vec::new())), close + 1);
+        }
+        cur = Some(Val::Inst(first.to_string()));
+    } else {
+        return (None, k + 1);
+    }
+    loop {
+        while t.punct(k2, "?") || t.punct(k2, "!") {
+            k2 += 1;
+        }
+        if k2 >= end || !t.punct(k2, ".") {
+            break;
+        }
+        let Some(member) = t.ident(k2 + 1) else { break };
+        let name_at = k2 + 1;
+        let open = k2 + 2;
+        let has_call = t.punct(open, "(");
+        let after_call = if has_call {
+            t.close(open).map_or(open + 1, |c| c + 1)
+        } else {
+            open
+        };
+        match cur.clone() {
+            Some(Val::Builder(prefix)) => {
+                let is_route = cx.d.verbs.iter().any(|(v, _)| *v == member)
+                    || cx.d.websockets.contains(&member);
+                if !has_call && (!is_route || !t.punct(open, "{")) {
+                    cur = None;
+                    k2 = open;
+                    continue;
+                }
+                let trailing = t.punct(after_call, "{").then_some(after_call);
+                if cx.d.groups.contains(&member) {
+                    let mut p = prefix.clone();
+                    p.extend(path_args(t, open, false));
+                    if let Some(b) = trailing {
+                        closure(cx, b, scope, Some(Val::Builder(p)));
+                        return (None, t.close(b).map_or(b + 1, |c| c + 1));
+                    }
+                    cur = Some(Val::Builder(p));
+                    k2 = after_call;
+                    continue;
+                }
+                let verb = cx.d.verbs.iter().find(|(v, _)| *v == member);
+                let is_on = cx.d.on.contains(&member);
+                let is_ws = cx.d.websockets.contains(&member);
+                if verb.is_some() || is_on || is_ws {
+                    let methods: Vec<String> = match verb {
+                        Some((_, m)) => m.iter().map(|s| s.to_string()).collect(),
+                        None if is_on => on_method(t, open).into_iter().collect(),
+                        None => vec!["GET".into()],
+                    };
+                    let mut segs = prefix.clone();
+                    segs.extend(path_args(t, open, is_on));
+                    let mut handler = handler_arg(cx, open, scope);
+                    let mut next = after_call;
+                    if let Some(b) = trailing {
+                        let close = t.close(b).unwrap_or(b);
+                        if matches!(handler, Handler::None) {
+                            handler = Handler::Inline(reads::scan(t, b, close));
+                        }
+                        next = close + 1;
+                    }
+                    if !methods.is_empty() {
+                        cx.out.routes.push(Route {
+                            path: cx.path.to_string(),
+                            line: t.line(name_at),
+                            unit: scope.unit.clone(),
+                            segs,
+                            methods,
+                            websocket: is_ws,
+                            handler,
+                        });
+                    }
+                    // Hummingbird and Kitura routers chain; Vapor's Route
+                    // has no route methods, so keeping the builder is safe.
+                    cur = Some(Val::Builder(prefix));
+                    k2 = next;
+                    continue;
+                }
+                if member == "register" {
+                    for a in t.args(open) {
+                        if let Some(("collection", v)) = t.labeled(&a) {
+                            let (val, _) = eval(cx, v.start, v.end, scope);
+                            if let Some(Val::Inst(ty)) = val {
+                                cx.out.mounts.push(Mount {
+                                    unit: scope.unit.clone(),
+                                    segs: prefix.clone(),
+                                    targets: vec![format!("{ty}.boot")],
+                                });
+                            }
+                        }
+                    }
+                    return (None, after_call);
+                }
+                if member == "addRoutes" {
+                    let mut segs = prefix.clone();
+                    let mut target = None;
+                    for a in t.args(open) {
+                        if let Some(("atPath", v)) = t.labeled(&a) {
+                            segs.extend(path_args_in(t, v.start, v.end));
+                        } else if target.is_none() {
+                            let (val, _) = eval(cx, a.start, a.end, scope);
+                            if let Some(Val::Member(ty, m)) = val {
+                                target = Some(format!("{ty}.{m}"));
+                            }
+                        }
+                    }
+                    if let Some(tg) = target {
+                        cx.out.mounts.push(Mount {
+                            unit: scope.unit.clone(),
+                            segs,
+                            targets: vec![tg],
+                        });
+                    }
+                    return (None, after_call);
+                }
+                cur = None;
+                k2 = after_call;
+            }
+            Some(Val::Inst(ty)) => {
+                if has_call {
+                    call_mounts(cx, open, scope, vec![format!("{ty}.{member}")]);
+                    cur = None;
+                    k2 = after_call;
+                } else {
+                    cur = Some(Val::Member(ty, member.to_string()));
+                    k2 = open;
+                }
+            }
+            _ => {
+                k2 = after_call;
+                cur = None;
+            }
+        }
+    }
+    (cur, k2)
+}
+
+/// Arguments of the call at `open` that are builders mount `targets`.
+fn call_mounts(cx: &mut Ctx, open: usize, scope: &Scope, targets: Vec<String>) {
+    let t = cx.t;
+    for a in t.args(open) {
+        let v = t.labeled(&a).map_or(a.clone(), |(_, v)| v);
+        if let (Some(Val::Builder(segs)), _) = eval(cx, v.start, v.end, scope) {
+            cx.out.mounts.push(Mount {
+                unit: scope.unit.clone(),
+                segs,
+                targets: targets.clone(),
+            });
+        }
+    }
+}
+
+/// Scan a closure body opened at `open`, binding its first parameter.
+fn closure(cx: &mut Ctx, open: usize, scope: &Scope, param: Option<Val>) {
+    let t = cx.t;
+    let Some(close) = t.close(open) else { return };
+    let mut inner = scope.clone();
+    let mut k = open + 1;
+    if t.punct(k, "(") {
+        k += 1;
+    }
+    if let (Some(name), Some(v)) = (t.ident(k), param) {
+        let mut j = k + 1;
+        while j < close && !t.word(j, "in") && j < k + 12 {
+            j += 1;
+        }
+        if t.word(j, "in") {
+            inner.vars.insert(name.to_string(), v);
+        }
+    }
+    block(cx, open + 1, close, inner);
+}
+
+/// `.PATCH` / `method: .PATCH` / `.init(rawValue: "X")` in the call at `open`.
+fn on_method(t: &Toks, open: usize) -> Option<String> {
+    for a in t.args(open) {
+        let v = match t.labeled(&a) {
+            Some(("method", v)) => v,
+            Some(_) => continue,
+            None => a,
+        };
+        if t.punct(v.start, ".") {
+            let m = t.ident(v.start + 1)?;
+            if m == "init" {
+                return t.args(v.start + 2).first().and_then(|r| {
+                    let r = t.labeled(r).map_or(r.clone(), |(_, v)| v);
+                    t.string(r.start).map(|s| s.text.to_uppercase())
+                });
+            }
+            return Some(m.to_uppercase());
+        }
+    }
+    None
+}
+
+/// Path components among the unlabelled arguments of the call at `open`
+/// (the first one is the method when `skip_method`).
+fn path_args(t: &Toks, open: usize, skip_method: bool) -> Vec<Seg> {
+    let mut out = Vec::new();
+    for (i, a) in t.args(open).into_iter().enumerate() {
+        if t.labeled(&a).is_some() {
+            continue;
+        }
+        if skip_method && i == 0 && t.punct(a.start, ".") {
+            continue;
+        }
+        out.extend(path_args_in(t, a.start, a.end));
+    }
+    out
+}
+
+/// One path argument: a literal, a constant, or a `PathComponent` case.
+fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
+    if let Some(s) = t.string(start) {
+        if start + 1 == end {
+            return vec![Seg::Lit(s.text.clone())];
+        }
+        return Vec::new();
+    }
+    if t.punct(start, ".") {
+        let case = t.ident(start + 1).unwrap_or("");
+        let arg = t
+            .args(start + 2)
+            .first()
+            .and_then(|r| t.string(r.start))
+            .map(|s| s.text.clone());
+        return match (case, arg) {
+            ("catchall", _) => vec![Seg::Lit("**".into())],
+            ("anything", _) => vec![Seg::Lit("*".into())],
+            ("parameter", Some(p)) => vec![Seg::Lit(format!(":{p}"))],
+            ("constant", Some(p)) => vec![Seg::Lit(p)],
+            _ => Vec::new(),
+        };
+    }
+    // `users` / `Paths.users`: a constant unless it is called.
+    let mut k = start;
+    let mut last = None;
+    while k < end {
+        match t.get(k) {
+            Some(tok) if tok.kind == Kind::Ident => last = Some(tok.text.clone()),
+            Some(tok) if tok.kind == Kind::Punct && tok.text == "." => {}
+            _ => return Vec::new(),
+        }
+        k += 1;
+    }
+    last.map(|c| vec![Seg::Const(c)]).unwrap_or_default()
+}
+
+fn handler_arg(cx: &mut Ctx, open: usize, scope: &Scope) -> Handler {
+    let t = cx.t;
+    for a in t.args(open) {
+        let Some((label, v)) = t.labeled(&a) else {
+            continue;
+        };
+        if !cx.d.handler_labels.contains(&label) {
+            continue;
+        }
+        if t.punct(v.start, "{") {
+            let close = t.close(v.start).unwrap_or(v.start);
+            return Handler::Inline(reads::scan(t, v.start, close));
+        }
+        // `index`, `self.index`, `controller.index`, `Ctrl().index`.
+        let idents: Vec<usize> = (v.start..v.end).filter(|k| t.ident(*k).is_some()).collect();
+        let Some(&last) = idents.last() else {
+            return Handler::None;
+        };
+        let name = t.ident(last).unwrap_or("").to_string();
+        if last == v.start {
+            return Handler::Ref {
+                owner: scope.owner.clone(),
+                name,
+            };
+        }
+        let owner = match eval(cx, v.start, last - 1, scope).0 {
+            Some(Val::Inst(ty)) => Some(ty),
+            _ => t
+                .ident(v.start)
+                .filter(|s| s.starts_with(char::is_uppercase))
+                .map(str::to_string),
+        };
+        return Handler::Ref { owner, name };
+    }
+    Handler::None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vapor::DIALECT;
+
+    fn flow(src: &str) -> FileFlow {
+        let t = Toks::from_source(src);
+        let o = outline::parse(&t);
+        scan("a.swift", &t, &o, &DIALECT)
+    }
+
+    fn lit(s: &str) -> Seg {
+        Seg::Lit(s.into())
+    }
+
+    #[test]
+    fn groups_routes_and_mounts() {
+        let f = flow(
+            r#"
+func routes(_ app: Application) throws {
+    let api = app.grouped("api", "v1")
+    let protected = api.grouped(User.authenticator())
+    protected.get("me") { req in req.headers["X-Trace"] }
+    // app.get("old")
+    api.group("todos") { todos in
+        todos.on(.PATCH, ":id", body: .collect, use: patch)
+    }
+    try api.grouped("users").register(collection: UserController())
+    registerAdmin(on: app.grouped(Paths.admin))
+    app.webSocket("chat") { req, ws in }
+}
+"#,
+        );
+        let r: Vec<_> = f
+            .routes
+            .iter()
+            .map(|r| (r.segs.clone(), r.methods.clone(), r.line, r.websocket))
+            .collect();
+        assert_eq!(
+            r,
+            [
+                (
+                    vec![lit("api"), lit("v1"), lit("me")],
+                    vec!["GET".to_string()],
+                    5,
+                    false
+                ),
+                (
+                    vec![lit("api"), lit("v1"), lit("todos"), lit(":id")],
+                    vec!["PATCH".to_string()],
+                    8,
+                    false
+                ),
+                (vec![lit("chat")], vec!["GET".to_string()], 12, true),
+            ]
+        );
+        assert_eq!(
+            f.routes[0].handler,
+            Handler::Inline(vec![Read::Param(reads::Src::Header, "X-Trace".into())])
+        );
+        assert_eq!(
+            f.routes[1].handler,
+            Handler::Ref {
+                owner: None,
+                name: "patch".into()
+            }
+        );
+        assert_eq!(
+            f.mounts,
+            [
+                Mount {
+                    unit: "fn:routes".into(),
+                    segs: vec![lit("api"), lit("v1"), lit("users")],
+                    targets: vec!["UserController.boot".into()],
+                },
+                Mount {
+                    unit: "fn:routes".into(),
+                    segs: vec![Seg::Const("admin".into())],
+                    targets: vec!["fn:registerAdmin".into()],
+                },
+            ]
+        );
+    }
+}

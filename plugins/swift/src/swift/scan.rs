@@ -1,0 +1,39 @@
+//! Map step shared by the Swift analyzers.
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::flow::{self, Dialect};
+use super::link::{FileFact, Linker};
+use super::tokens::Toks;
+use super::{is_test_code, outline};
+
+pub fn analyze(file: &SourceFile, d: &Dialect, out: &mut Output) {
+    if is_test_code(&file.path, &file.content) {
+        return;
+    }
+    let t = Toks::new(file);
+    let o = outline::parse(&t);
+    let flow = flow::scan(&file.path, &t, &o, d);
+    let fact = FileFact {
+        flow,
+        types: o
+            .types
+            .into_iter()
+            .filter(|t| !t.fields.is_empty())
+            .collect(),
+        consts: o.consts,
+    };
+    if !fact.flow.routes.is_empty()
+        || !fact.flow.mounts.is_empty()
+        || !fact.flow.funcs.is_empty()
+        || !fact.types.is_empty()
+        || !fact.consts.is_empty()
+    {
+        out.fact(&fact);
+    }
+}
+
+pub fn link(facts: &Facts) -> Vec<Endpoint> {
+    let files: Vec<FileFact> = facts.all();
+    Linker::new(&files).endpoints()
+}

@@ -1,0 +1,61 @@
+//! Vapor (`swift_vapor`).
+//!
+//! - Routes on an `Application` / `RoutesBuilder`: `app.get("users",
+//!   ":id") { req in … }`, `app.post("x", use: create)`, `app.on(.PATCH,
+//!   "x", body: .collect, use: h)`, path components as separate arguments
+//!   (`":id"`, `"*"`, `"**"`, `.catchall`, constants); `app.webSocket("chat")
+//!   { req, ws in … }` is a websocket endpoint.
+//! - Prefixes: `let api = app.grouped("api", "v1")`, `.group("x") { g in …
+//!   }`, `grouped(Middleware())` (no path change), and
+//!   `RouteCollection`s registered with `try app.register(collection:
+//!   UserController())` / `try routes.grouped("x").register(collection: …)`
+//!   in any file, as well as helper functions receiving a builder.
+//! - Parameters read by the closure or the handler method (`use: index`,
+//!   `use: controller.index`): see [`crate::swift::reads`]; decoded
+//!   `Content` bodies are reported as json (Vapor picks the decoder from the
+//!   request's `Content-Type` at run time).
+//!
+//! Test targets (`Tests/`, files importing `XCTVapor`) are skipped, so
+//! `app.test(.GET, "x")` never counts.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::swift::flow::Dialect;
+use crate::swift::scan;
+
+pub const DIALECT: Dialect = Dialect {
+    verbs: &[
+        ("get", &["GET"]),
+        ("post", &["POST"]),
+        ("put", &["PUT"]),
+        ("patch", &["PATCH"]),
+        ("delete", &["DELETE"]),
+    ],
+    on: &["on"],
+    groups: &["grouped", "group"],
+    websockets: &["webSocket"],
+    builder_types: &["RoutesBuilder", "Application"],
+    root_inits: &["Application"],
+    handler_labels: &["use"],
+};
+
+pub struct Vapor;
+
+impl Analyzer for Vapor {
+    fn tech(&self) -> Tech {
+        Tech::new("swift_vapor", "Swift", "Vapor")
+            .aliases(["vapor", "swift-vapor"])
+            .files(["*.swift"])
+            .detect(Detect::files(["Package.swift"]).contains(["vapor/vapor"]))
+            .detect(Detect::files(["*.swift"]).contains(["import Vapor"]))
+            .supports(Supports::ALL)
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        scan::analyze(file, &DIALECT, out);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(scan::link(facts))
+    }
+}
