@@ -5,5 +5,6 @@
 
 pub mod express;
 pub mod js;
+pub mod nestjs;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, nestjs::TS, nestjs::JS]);
