@@ -1,0 +1,337 @@
+//! Reduce step: resolve routers through `nest`/`merge` across functions,
+//! modules and crates, constants in paths, and handler extractors.
+
+use std::collections::HashSet;
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::scan::{FileFacts, FnFacts, Op, Target};
+use crate::rs::expr::Part;
+use crate::rs::items::StructDecl;
+
+pub struct Linker {
+    files: Vec<FileFacts>,
+}
+
+/// A function: (file index, fn index).
+type FnId = (usize, usize);
+
+/// How deep nesting is followed (guards against recursive routers).
+const MAX_DEPTH: usize = 16;
+
+impl Linker {
+    pub fn new(files: Vec<FileFacts>) -> Self {
+        Linker { files }
+    }
+
+    pub fn endpoints(&self) -> Vec<Endpoint> {
+        // Routers referenced from another router are not roots.
+        let mut referenced: HashSet<(FnId, String)> = HashSet::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            for (ni, f) in file.fns.iter().enumerate() {
+                for r in &f.routers {
+                    self.collect_refs((fi, ni), &r.ops, &mut referenced);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            for (ni, f) in file.fns.iter().enumerate() {
+                for r in &f.routers {
+                    let returned = r.name.is_empty() || f.returns.as_deref() == Some(&r.name);
+                    let key = (
+                        (fi, ni),
+                        if returned {
+                            String::new()
+                        } else {
+                            r.name.clone()
+                        },
+                    );
+                    if referenced.contains(&key) {
+                        continue;
+                    }
+                    self.expand((fi, ni), &r.ops, "", 0, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn collect_refs(&self, at: FnId, ops: &[Op], refs: &mut HashSet<(FnId, String)>) {
+        for op in ops {
+            let t = match op {
+                Op::Nest { target, .. } => target,
+                Op::Merge(target) => target,
+                Op::Route { .. } => continue,
+            };
+            match t {
+                Target::Local(v) => {
+                    let f = self.func(at);
+                    let name = if f.returns.as_deref() == Some(v.as_str()) {
+                        String::new()
+                    } else {
+                        v.clone()
+                    };
+                    refs.insert((at, name));
+                }
+                Target::Call { .. } => {
+                    if let Some(id) = self.resolve(at.0, t) {
+                        refs.insert((id, String::new()));
+                    }
+                }
+                Target::Inline(inner) => self.collect_refs(at, inner, refs),
+                Target::Other => {}
+            }
+        }
+    }
+
+    fn func(&self, id: FnId) -> &FnFacts {
+        &self.files[id.0].fns[id.1]
+    }
+
+    /// The function a call refers to: same file, then same crate (module
+    /// path ending with the qualifier), then anywhere.
+    fn resolve(&self, from: usize, t: &Target) -> Option<FnId> {
+        let Target::Call { qual, name } = t else {
+            return None;
+        };
+        let here = &self.files[from];
+        let mut best: Option<(u8, FnId)> = None;
+        for (fi, file) in self.files.iter().enumerate() {
+            for (ni, f) in file.fns.iter().enumerate() {
+                if &f.name != name {
+                    continue;
+                }
+                let same_crate = file.krate == here.krate;
+                let qual_ok = match qual {
+                    Some(q) => file.module.rsplit("::").next() == Some(q.as_str()),
+                    None => fi == from,
+                };
+                let score = match (same_crate, qual_ok) {
+                    (true, true) => 3,
+                    (true, false) => 2,
+                    (false, true) => 1,
+                    (false, false) => 0,
+                };
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, (fi, ni)));
+                }
+            }
+        }
+        best.map(|(_, id)| id)
+    }
+
+    /// The routers a function returns (`""` and its tail variable).
+    fn returned_ops(&self, id: FnId) -> Vec<&Op> {
+        let f = self.func(id);
+        f.routers
+            .iter()
+            .filter(|r| r.name.is_empty() || f.returns.as_deref() == Some(&r.name))
+            .flat_map(|r| r.ops.iter())
+            .collect()
+    }
+
+    fn local_ops(&self, id: FnId, var: &str) -> Vec<&Op> {
+        let f = self.func(id);
+        if f.returns.as_deref() == Some(var) {
+            return self.returned_ops(id);
+        }
+        f.routers
+            .iter()
+            .filter(|r| r.name == var)
+            .flat_map(|r| r.ops.iter())
+            .collect()
+    }
+
+    fn expand(&self, at: FnId, ops: &[Op], prefix: &str, depth: usize, out: &mut Vec<Endpoint>) {
+        let refs: Vec<&Op> = ops.iter().collect();
+        self.expand_refs(at, &refs, prefix, depth, out);
+    }
+
+    fn expand_refs(
+        &self,
+        at: FnId,
+        ops: &[&Op],
+        prefix: &str,
+        depth: usize,
+        out: &mut Vec<Endpoint>,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let file = &self.files[at.0];
+        for op in ops {
+            match op {
+                Op::Route {
+                    path,
+                    line,
+                    methods,
+                } => {
+                    let Some(p) = self.string(at.0, path) else {
+                        continue;
+                    };
+                    let url = join_path(&[prefix, &p]);
+                    for (method, handler) in methods {
+                        let mut e = Endpoint::new(method, url.clone()).at_path(&file.path, *line);
+                        let handler = handler.as_ref().map(|h| match h {
+                            Target::Local(name) => Target::Call {
+                                qual: None,
+                                name: name.clone(),
+                            },
+                            other => other.clone(),
+                        });
+                        if let Some(h) = handler.as_ref().and_then(|h| self.resolve(at.0, h)) {
+                            for p in self.handler_params(h) {
+                                e.push_param(p);
+                            }
+                        }
+                        out.push(e);
+                    }
+                }
+                Op::Nest {
+                    path,
+                    line,
+                    target,
+                    service,
+                } => {
+                    let Some(p) = self.string(at.0, path) else {
+                        continue;
+                    };
+                    let inner = join_path(&[prefix, &p]);
+                    let expanded = self.expand_target(at, target, &inner, depth, out);
+                    if !expanded && *service {
+                        out.push(Endpoint::new("GET", inner).at_path(&file.path, *line));
+                    }
+                }
+                Op::Merge(target) => {
+                    self.expand_target(at, target, prefix, depth, out);
+                }
+            }
+        }
+    }
+
+    fn expand_target(
+        &self,
+        at: FnId,
+        target: &Target,
+        prefix: &str,
+        depth: usize,
+        out: &mut Vec<Endpoint>,
+    ) -> bool {
+        match target {
+            Target::Inline(ops) => {
+                self.expand(at, ops, prefix, depth + 1, out);
+                true
+            }
+            Target::Local(v) => {
+                let ops = self.local_ops(at, v);
+                if ops.is_empty() {
+                    return false;
+                }
+                self.expand_refs(at, &ops, prefix, depth + 1, out);
+                true
+            }
+            Target::Call { .. } => {
+                let Some(id) = self.resolve(at.0, target) else {
+                    return false;
+                };
+                let ops = self.returned_ops(id);
+                if ops.is_empty() {
+                    return false;
+                }
+                self.expand_refs(id, &ops, prefix, depth + 1, out);
+                true
+            }
+            Target::Other => false,
+        }
+    }
+
+    /// A path expression's value; constants looked up in the same file,
+    /// then the same crate, then anywhere.
+    fn string(&self, from: usize, parts: &[Part]) -> Option<String> {
+        self.string_depth(from, parts, 0)
+    }
+
+    fn string_depth(&self, from: usize, parts: &[Part], depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let mut s = String::new();
+        for p in parts {
+            match p {
+                Part::Lit(l) => s.push_str(l),
+                Part::Const(name) => {
+                    let here = &self.files[from];
+                    let order = std::iter::once(from)
+                        .chain((0..self.files.len()).filter(|&i| self.files[i].krate == here.krate))
+                        .chain(0..self.files.len());
+                    let mut found = None;
+                    for fi in order {
+                        if let Some((_, v)) = self.files[fi].consts.iter().find(|(n, _)| n == name)
+                        {
+                            found = Some((fi, v));
+                            break;
+                        }
+                    }
+                    let (fi, v) = found?;
+                    s.push_str(&self.string_depth(fi, v, depth + 1)?);
+                }
+            }
+        }
+        Some(s)
+    }
+
+    fn handler_params(&self, id: FnId) -> Vec<Param> {
+        let f = self.func(id);
+        let mut out = Vec::new();
+        for (kind, ty) in &f.bodies {
+            let kind = match kind.as_str() {
+                "query" => ParamKind::Query,
+                "json" => ParamKind::Json,
+                "form" => ParamKind::Form,
+                _ => ParamKind::Path,
+            };
+            for name in self.fields(id.0, ty, 0) {
+                out.push(Param::new(kind, name));
+            }
+        }
+        for (kind, name) in &f.direct {
+            out.push(match kind.as_str() {
+                "header" => Param::header(name),
+                "cookie" => Param::cookie(name),
+                _ => Param::file(name),
+            });
+        }
+        out
+    }
+
+    /// Wire field names of a struct (flattened structs inlined).
+    fn fields(&self, from: usize, ty: &str, depth: usize) -> Vec<String> {
+        if depth > 4 {
+            return Vec::new();
+        }
+        let Some(s) = self.find_struct(from, ty) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for f in &s.fields {
+            match &f.flatten {
+                Some(inner) => out.extend(self.fields(from, inner, depth + 1)),
+                None => out.push(f.name.clone()),
+            }
+        }
+        out
+    }
+
+    fn find_struct(&self, from: usize, name: &str) -> Option<&StructDecl> {
+        let here = &self.files[from];
+        let in_file = |fi: usize| self.files[fi].structs.iter().find(|s| s.name == name);
+        in_file(from)
+            .or_else(|| {
+                (0..self.files.len())
+                    .filter(|&i| self.files[i].krate == here.krate)
+                    .find_map(in_file)
+            })
+            .or_else(|| (0..self.files.len()).find_map(in_file))
+    }
+}

@@ -1,0 +1,70 @@
+//! Axum (`rust_axum`).
+//!
+//! Routers: `Router::new()` chains (also `Router::<S>::new()`, `let`
+//! variables extended later with `app = app.route(…)`) of
+//! `.route(path, method_router)`, `.route_service(path, svc)` (GET),
+//! `.nest(prefix, router)`, `.nest_service(prefix, svc)` (GET on the prefix
+//! unless the service is a router we can see) and `.merge(router)`. Nested
+//! and merged routers are followed through local variables, inline
+//! `Router::new()` expressions and functions of other modules or crates
+//! (`api::routes()`, `routes(state.clone())`), whose returned router is the
+//! tail `Router::new()…` chain or tail variable. A router that no other
+//! router nests or merges is a root.
+//!
+//! Method routers: `get(h).post(h2)`, `routing::get(h)`, `get_service(s)`,
+//! `on(MethodFilter::GET | MethodFilter::POST, h)` and `any(h)`, reported
+//! as GET, POST, PUT, PATCH and DELETE (Axum accepts every method).
+//!
+//! Paths: literals, `const`/`static` `&str` constants (any module),
+//! `format!`/`concat!`; Axum 0.7 `/:id` and 0.8 `/{id}` placeholders are
+//! kept as written (the host unifies them).
+//!
+//! Handler parameters, from the signature: `Query<T>`/`Json<T>`/`Form<T>`
+//! (fields of struct `T`, wherever defined, after serde `rename`,
+//! `rename_all`, `skip` and `flatten`), `Path<T>` with a struct (its
+//! fields; tuples and scalars come from the URL), `TypedHeader<H>` (header
+//! `H` in Hyphen-Case), `HeaderMap` (`headers.get("x")`,
+//! `headers.get(header::X)`), `CookieJar` (`jar.get("c")`) and `Multipart`
+//! (a `file` param).
+//!
+//! Not scanned: `tests/`, `benches/`, `examples/` (demo programs, not the
+//! service), other test paths, and every `#[cfg(test)]` item.
+
+pub mod link;
+pub mod scan;
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::rs::{skipped_path, FILES};
+
+pub struct Axum;
+
+impl Analyzer for Axum {
+    fn tech(&self) -> Tech {
+        Tech::new("rust_axum", "Rust", "Axum")
+            .aliases(["axum"])
+            .files(FILES.iter().copied())
+            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\baxum\b"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        let path = file.slash_path();
+        if !path.ends_with(".rs") || skipped_path(&path) {
+            return;
+        }
+        let facts = scan::scan_file(file);
+        if facts
+            .fns
+            .iter()
+            .any(|f| !f.routers.is_empty() || !f.bodies.is_empty() || !f.direct.is_empty())
+            || !facts.consts.is_empty()
+            || !facts.structs.is_empty()
+        {
+            out.fact(&facts);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(link::Linker::new(facts.all()).endpoints())
+    }
+}

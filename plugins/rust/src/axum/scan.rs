@@ -1,0 +1,586 @@
+//! Map step: one Rust file → its functions (router operations, extractor
+//! signatures, header/cookie reads), constants and structs.
+
+use std::ops::Range;
+
+use portolan_plugin_sdk::lex::is_ident_byte;
+use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rs::expr::{crate_and_module, parse_str, Part};
+use crate::rs::items::{self, compact, generic_of, is_ident, FnDecl, StructDecl};
+
+/// What one file contributes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FileFacts {
+    pub path: String,
+    pub krate: String,
+    pub module: String,
+    pub consts: Vec<(String, Vec<Part>)>,
+    pub structs: Vec<StructDecl>,
+    pub fns: Vec<FnFacts>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FnFacts {
+    pub name: String,
+    /// Routers built in the body, by variable (`""`: the returned one).
+    pub routers: Vec<RouterDef>,
+    /// The body's tail expression is this variable (`app` in `… app }`).
+    pub returns: Option<String>,
+    /// Extractors by type: (`query`/`json`/`form`/`path`, struct name).
+    pub bodies: Vec<(String, String)>,
+    /// Parameters read directly (headers, cookies, files).
+    pub direct: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RouterDef {
+    pub name: String,
+    pub ops: Vec<Op>,
+}
+
+/// A reference to a function (`api::routes`) or a local router variable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    Call {
+        qual: Option<String>,
+        name: String,
+    },
+    Local(String),
+    /// An inline `Router::new()…` expression.
+    Inline(Vec<Op>),
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    Route {
+        path: Vec<Part>,
+        line: u32,
+        /// (method, handler)
+        methods: Vec<(String, Option<Target>)>,
+    },
+    Nest {
+        path: Vec<Part>,
+        line: u32,
+        target: Target,
+        service: bool,
+    },
+    Merge(Target),
+}
+
+/// Methods registered by `any(h)` (Axum accepts every method; the five
+/// common ones are reported).
+pub const ANY: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+const METHODS: &[&str] = &[
+    "get", "post", "put", "delete", "patch", "options", "head", "trace", "connect",
+];
+const OPS: &[&str] = &["route", "nest", "merge", "nest_service", "route_service"];
+
+pub fn scan_file(file: &SourceFile) -> FileFacts {
+    let path = file.slash_path();
+    let code = file.code(Syntax::RUST);
+    let skip = items::test_ranges(&code);
+    let (krate, module) = crate_and_module(&path);
+    let fns = items::functions(&code, &skip)
+        .iter()
+        .map(|f| scan_fn(file, &code, f))
+        .collect();
+    FileFacts {
+        path,
+        krate,
+        module,
+        consts: items::str_consts(&code, &skip),
+        structs: items::structs(&code, &skip),
+        fns,
+    }
+}
+
+fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl) -> FnFacts {
+    let mut out = FnFacts {
+        name: f.name.clone(),
+        ..FnFacts::default()
+    };
+    extractors(code, f, &mut out);
+    // Router operations, outermost chain first.
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut done: Vec<Range<usize>> = Vec::new();
+    let mut offsets: Vec<usize> = Vec::new();
+    for op in OPS {
+        let needle = format!(".{op}");
+        offsets.extend(
+            code.find_all(&needle)
+                .filter(|&o| f.body.contains(&o))
+                .filter(|&o| {
+                    let after = o + needle.len();
+                    !bytes.get(after).copied().is_some_and(is_ident_byte)
+                        && bytes.get(code.skip_ws(after)) == Some(&b'(')
+                }),
+        );
+    }
+    offsets.sort_unstable();
+    for o in offsets {
+        if items::inside(&done, o) || nested_fn(code, f, o) {
+            continue;
+        }
+        let start = chain_start(code, o);
+        let (root, ops, end) = parse_chain(file, code, start);
+        done.push(start..end);
+        let mut ops = ops;
+        let name = match &root {
+            Root::Var(v) => v.clone(),
+            Root::Call(t) => {
+                ops.insert(0, Op::Merge(t.clone()));
+                binding(code, start).unwrap_or_default()
+            }
+            Root::New => binding(code, start).unwrap_or_default(),
+        };
+        match out.routers.iter_mut().find(|r| r.name == name) {
+            Some(r) => r.ops.extend(ops),
+            None => out.routers.push(RouterDef { name, ops }),
+        }
+    }
+    out.returns = tail_ident(code, f.body.clone());
+    out
+}
+
+/// Is `o` inside a nested `fn` of `f` (scanned on its own)?
+fn nested_fn(code: &Code, f: &FnDecl, o: usize) -> bool {
+    code.find_word("fn")
+        .filter(|&at| f.body.start < at && at < o)
+        .any(|at| {
+            code.text()[at..]
+                .find('{')
+                .and_then(|b| code.matching(at + b))
+                .is_some_and(|c| o < c)
+        })
+}
+
+fn tail_ident(code: &Code, body: Range<usize>) -> Option<String> {
+    let inner = code
+        .slice(body.start + 1..body.end.saturating_sub(1))
+        .trim_end();
+    let start = inner
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let ident = &inner[start..];
+    let before = inner[..start].trim_end();
+    (is_ident(ident) && (before.ends_with(';') || before.ends_with('}') || before.is_empty()))
+        .then(|| ident.to_string())
+}
+
+/// `let app = <chain>` / `app = <chain>`: the variable.
+fn binding(code: &Code, start: usize) -> Option<String> {
+    let text = code.text();
+    let before = text[..start].trim_end();
+    let eq = before.strip_suffix('=')?;
+    if eq.ends_with(['=', '!', '<', '>']) {
+        return None;
+    }
+    let stmt_start = eq.rfind([';', '{', '}']).map(|i| i + 1).unwrap_or(0);
+    let stmt = eq[stmt_start..].trim();
+    let stmt = stmt.strip_prefix("let ").unwrap_or(stmt).trim_start();
+    let stmt = stmt.strip_prefix("mut ").unwrap_or(stmt).trim_start();
+    let name: String = stmt
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    is_ident(&name).then_some(name)
+}
+
+/// Walk back from the `.` of a chained call to the start of the chain.
+fn chain_start(code: &Code, dot: usize) -> usize {
+    let bytes = code.text().as_bytes();
+    let mut i = dot;
+    loop {
+        let mut j = i;
+        while j > 0 && bytes[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        // A primary: path segments, generics, call parens.
+        let mut k = j;
+        loop {
+            if k > 0 && bytes[k - 1] == b')' {
+                match open_of(code, k - 1) {
+                    Some(o) => k = o,
+                    None => break,
+                }
+            } else if k > 0 && bytes[k - 1] == b'>' {
+                match angle_open(bytes, k - 1) {
+                    Some(o) => k = o,
+                    None => break,
+                }
+            } else if k > 0 && is_ident_byte(bytes[k - 1]) {
+                while k > 0 && is_ident_byte(bytes[k - 1]) {
+                    k -= 1;
+                }
+            } else if k > 1 && bytes[k - 1] == b':' && bytes[k - 2] == b':' {
+                k -= 2;
+            } else if k > 0 && bytes[k - 1] == b'?' {
+                k -= 1;
+            } else {
+                break;
+            }
+        }
+        if k == j {
+            return i;
+        }
+        let mut m = k;
+        while m > 0 && bytes[m - 1].is_ascii_whitespace() {
+            m -= 1;
+        }
+        if m > 0 && bytes[m - 1] == b'.' {
+            i = m - 1;
+            continue;
+        }
+        return k;
+    }
+}
+
+fn open_of(code: &Code, close: usize) -> Option<usize> {
+    let bytes = code.text().as_bytes();
+    let mut depth = 0i32;
+    for i in (0..=close).rev() {
+        if !code.is_code(i) {
+            continue;
+        }
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn angle_open(bytes: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for i in (0..=close).rev() {
+        match bytes[i] {
+            b'>' => depth += 1,
+            b'<' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b';' | b'{' | b'}' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+enum Root {
+    New,
+    Var(String),
+    Call(Target),
+}
+
+/// One `.name(args)` link or the primary of a chain.
+struct Seg {
+    /// Path text without generics, e.g. `Router::new`, `route`.
+    path: String,
+    at: usize,
+    args: Option<Range<usize>>,
+}
+
+/// Parse a primary (`a::b::<T>::c(args)`) at `i`.
+fn primary(code: &Code, i: usize) -> Option<(Seg, usize)> {
+    let bytes = code.text().as_bytes();
+    let at = code.skip_ws(i);
+    let mut k = at;
+    let mut path = String::new();
+    loop {
+        let s = k;
+        while k < bytes.len() && is_ident_byte(bytes[k]) {
+            k += 1;
+        }
+        if k == s {
+            return None;
+        }
+        path.push_str(&code.text()[s..k]);
+        let mut n = k;
+        if bytes.get(n) == Some(&b':') && bytes.get(n + 1) == Some(&b':') {
+            n += 2;
+            if bytes.get(n) == Some(&b'<') {
+                n = items::angle_end(bytes, n)? + 1;
+                if bytes.get(n) == Some(&b':') && bytes.get(n + 1) == Some(&b':') {
+                    n += 2;
+                } else {
+                    k = n;
+                    break;
+                }
+            }
+            path.push_str("::");
+            k = n;
+            continue;
+        }
+        break;
+    }
+    let mut args = None;
+    let p = code.skip_ws(k);
+    if bytes.get(p) == Some(&b'(') {
+        let close = code.matching(p)?;
+        args = Some(p..close);
+        k = close + 1;
+    }
+    Some((Seg { path, at, args }, k))
+}
+
+/// Parse the chain at `start`: its root and operations; returns the end.
+fn parse_chain(file: &SourceFile, code: &Code, start: usize) -> (Root, Vec<Op>, usize) {
+    let bytes = code.text().as_bytes();
+    let Some((first, mut end)) = primary(code, start) else {
+        return (Root::New, Vec::new(), start + 1);
+    };
+    let root = if is_router_new(&first.path) {
+        Root::New
+    } else if first.args.is_none() {
+        Root::Var(first.path.rsplit("::").next().unwrap_or("").to_string())
+    } else {
+        Root::Call(call_target(&first.path))
+    };
+    let mut ops = Vec::new();
+    loop {
+        let mut p = code.skip_ws(end);
+        while bytes.get(p) == Some(&b'?') {
+            p = code.skip_ws(p + 1);
+        }
+        if bytes.get(p) != Some(&b'.') {
+            break;
+        }
+        let Some((seg, e)) = primary(code, p + 1) else {
+            break;
+        };
+        end = e;
+        let args = seg
+            .args
+            .clone()
+            .map(|a| code.args(a.start))
+            .unwrap_or_default();
+        let line = file.line_of(seg.at);
+        let path_of = |i: usize| args.get(i).and_then(|r| parse_str(code, r.clone()));
+        match seg.path.as_str() {
+            "route" | "route_service" => {
+                let Some(path) = path_of(0) else { continue };
+                let methods = if seg.path == "route" {
+                    args.get(1)
+                        .map(|r| method_router(code, r.clone()))
+                        .unwrap_or_default()
+                } else {
+                    vec![("GET".to_string(), None)]
+                };
+                ops.push(Op::Route {
+                    path,
+                    line,
+                    methods,
+                });
+            }
+            "nest" | "nest_service" => {
+                let Some(path) = path_of(0) else { continue };
+                let target = args
+                    .get(1)
+                    .map(|r| target(file, code, r.start))
+                    .unwrap_or(Target::Other);
+                ops.push(Op::Nest {
+                    path,
+                    line,
+                    target,
+                    service: seg.path == "nest_service",
+                });
+            }
+            "merge" => {
+                if let Some(r) = args.first() {
+                    ops.push(Op::Merge(target(file, code, r.start)));
+                }
+            }
+            _ => {}
+        }
+    }
+    (root, ops, end)
+}
+
+fn is_router_new(path: &str) -> bool {
+    let mut segs = path.rsplit("::");
+    let last = segs.next().unwrap_or("");
+    matches!(last, "new" | "default") && segs.next() == Some("Router")
+}
+
+fn call_target(path: &str) -> Target {
+    let segs: Vec<&str> = path
+        .split("::")
+        .filter(|s| !matches!(*s, "crate" | "self" | "super"))
+        .collect();
+    let name = segs.last().copied().unwrap_or("").to_string();
+    let qual = (segs.len() > 1).then(|| segs[segs.len() - 2].to_string());
+    Target::Call { qual, name }
+}
+
+/// A router or handler expression: `api::routes()`, `routes(state.clone())`,
+/// `users`, `Router::new().route(…)`, `h.with_state(s)`.
+fn target(file: &SourceFile, code: &Code, at: usize) -> Target {
+    let at = code.skip_ws(at);
+    let at = if code.text().as_bytes().get(at) == Some(&b'&') {
+        at + 1
+    } else {
+        at
+    };
+    let Some((seg, _)) = primary(code, at) else {
+        return Target::Other;
+    };
+    if is_router_new(&seg.path) {
+        let (_, ops, _) = parse_chain(file, code, at);
+        return Target::Inline(ops);
+    }
+    match seg.args {
+        Some(_) => call_target(&seg.path),
+        None if seg.path.contains("::") => call_target(&seg.path),
+        None => Target::Local(seg.path),
+    }
+}
+
+/// `get(h).post(h2)`, `routing::get(h)`, `on(MethodFilter::GET | …, h)`,
+/// `any(h)`, `get_service(svc)`, `…layer(…)`.
+fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Option<Target>)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    let mut i = range.start;
+    let file = SourceFile::new("", "");
+    while i < range.end {
+        let Some((seg, end)) = primary(code, i) else {
+            break;
+        };
+        let name = seg.path.rsplit("::").next().unwrap_or("");
+        let base = name.strip_suffix("_service").unwrap_or(name);
+        let args = seg
+            .args
+            .clone()
+            .map(|a| code.args(a.start))
+            .unwrap_or_default();
+        let handler = |idx: usize| args.get(idx).map(|r| target(&file, code, r.start));
+        if METHODS.contains(&base) {
+            out.push((base.to_ascii_uppercase(), handler(0)));
+        } else if base == "any" {
+            let h = handler(0);
+            out.extend(ANY.iter().map(|m| (m.to_string(), h.clone())));
+        } else if base == "on" {
+            let filter = args
+                .first()
+                .map(|r| compact(code.slice(r.clone())))
+                .unwrap_or_default();
+            let h = handler(1);
+            for m in filter.split('|') {
+                let m = m.rsplit("::").next().unwrap_or("").to_ascii_uppercase();
+                if METHODS.contains(&m.to_ascii_lowercase().as_str()) {
+                    out.push((m, h.clone()));
+                }
+            }
+        }
+        let p = code.skip_ws(end);
+        if bytes.get(p) != Some(&b'.') || p >= range.end {
+            break;
+        }
+        i = p + 1;
+    }
+    out
+}
+
+/// Extractors in the signature and what the body reads from `HeaderMap`,
+/// `CookieJar` and `Multipart` parameters.
+fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
+    for p in &f.params {
+        let ty = p.ty.as_str();
+        for (outer, kind) in [
+            ("Query", "query"),
+            ("Json", "json"),
+            ("Form", "form"),
+            ("Path", "path"),
+        ] {
+            if let Some(inner) = generic_of(ty, outer) {
+                out.bodies.push((kind.to_string(), items::type_name(inner)));
+            }
+        }
+        if let Some(inner) = generic_of(ty, "TypedHeader") {
+            let name = items::type_name(inner);
+            out.direct.push(("header".into(), header_name(&name)));
+        }
+        let var = p.pattern.trim_start_matches("mut ").trim();
+        let last = ty.split('<').next().unwrap_or(ty);
+        let last = last.rsplit("::").next().unwrap_or(last);
+        match last {
+            "HeaderMap" if is_ident(var) => {
+                for name in reads(
+                    code,
+                    f.body.clone(),
+                    var,
+                    &["get", "get_all", "contains_key"],
+                ) {
+                    out.direct.push(("header".into(), name));
+                }
+            }
+            "CookieJar" | "PrivateCookieJar" | "SignedCookieJar" if is_ident(var) => {
+                for name in reads(code, f.body.clone(), var, &["get"]) {
+                    out.direct.push(("cookie".into(), name));
+                }
+            }
+            "Multipart" => out.direct.push(("file".into(), "file".into())),
+            _ => {}
+        }
+    }
+}
+
+/// First arguments of `var.method("name")` / `var.method(header::NAME)`.
+fn reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<String> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_word(var).filter(|o| body.contains(o)) {
+        let dot = code.skip_ws(at + var.len());
+        if bytes.get(dot) != Some(&b'.') {
+            continue;
+        }
+        let Some(m) = code.ident_at(dot + 1) else {
+            continue;
+        };
+        if !methods.contains(&m) {
+            continue;
+        }
+        let open = code.skip_ws(code.skip_ws(dot + 1) + m.len());
+        if bytes.get(open) != Some(&b'(') {
+            continue;
+        }
+        let Some(arg) = code.args(open).into_iter().next() else {
+            continue;
+        };
+        if let Some(lit) = code.string_at(arg.start) {
+            out.push(lit.value);
+        } else {
+            let text = compact(code.slice(arg));
+            let name = text.rsplit("::").next().unwrap_or("");
+            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') {
+                out.push(name.to_ascii_lowercase().replace('_', "-"));
+            }
+        }
+    }
+    out
+}
+
+/// `UserAgent` → `User-Agent`, `Authorization` → `Authorization`.
+pub fn header_name(ty: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in ty.chars().enumerate() {
+        if i > 0 && c.is_ascii_uppercase() {
+            out.push('-');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,15 @@
+//! Rust web frameworks.
+//!
+//! [`rs`] holds the reusable Rust source helpers (items, signatures, serde
+//! structs, constants, module paths); every framework is one module plus one
+//! line in the `plugin!` registration below.
+
+pub mod axum;
+pub mod rs;
+
+portolan_plugin_sdk::plugin!(
+    name: "rust",
+    analyzers: [
+        axum::Axum,
+    ]
+);

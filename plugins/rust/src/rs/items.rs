@@ -1,0 +1,575 @@
+//! Items of a Rust file: test-only code, functions, constants, structs.
+
+use std::ops::Range;
+
+use portolan_plugin_sdk::lex::is_ident_byte;
+use portolan_plugin_sdk::Code;
+use serde::{Deserialize, Serialize};
+
+/// Byte ranges of items under `#[cfg(test)]` (usually `mod tests { … }`),
+/// attribute included.
+pub fn test_ranges(code: &Code) -> Vec<Range<usize>> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_all("#[") {
+        let Some(close) = code.matching(at + 1) else {
+            continue;
+        };
+        let inner: String = text[at + 2..close]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if inner != "cfg(test)" {
+            continue;
+        }
+        // The item ends at its first top-level `;` or its `{ … }` block.
+        let mut i = close + 1;
+        let mut end = None;
+        while i < bytes.len() {
+            if code.is_code(i) {
+                match bytes[i] {
+                    b';' => {
+                        end = Some(i + 1);
+                        break;
+                    }
+                    b'{' => {
+                        end = code.matching(i).map(|c| c + 1);
+                        break;
+                    }
+                    b'#' if bytes.get(i + 1) == Some(&b'[') => {
+                        i = code.matching(i + 1).unwrap_or(i);
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        out.push(at..end.unwrap_or(bytes.len()));
+    }
+    out
+}
+
+pub fn inside(ranges: &[Range<usize>], offset: usize) -> bool {
+    ranges.iter().any(|r| r.contains(&offset))
+}
+
+/// A function declaration.
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: String,
+    /// Offset of the name.
+    pub at: usize,
+    /// `name: Type` parameters (receivers `self` skipped).
+    pub params: Vec<FnParam>,
+    /// The body, braces included.
+    pub body: Range<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnParam {
+    pub pattern: String,
+    pub ty: String,
+}
+
+/// Every `fn` with a body, outside `skip`.
+pub fn functions(code: &Code, skip: &[Range<usize>]) -> Vec<FnDecl> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_word("fn") {
+        if inside(skip, at) {
+            continue;
+        }
+        let name_at = code.skip_ws(at + 2);
+        let Some(name) = code.ident_at(name_at) else {
+            continue;
+        };
+        let mut i = code.skip_ws(name_at + name.len());
+        if bytes.get(i) == Some(&b'<') {
+            let Some(c) = angle_end(bytes, i) else {
+                continue;
+            };
+            i = code.skip_ws(c + 1);
+        }
+        if bytes.get(i) != Some(&b'(') {
+            continue;
+        }
+        let Some(close) = code.matching(i) else {
+            continue;
+        };
+        let params = split_params(code, i + 1, close);
+        let mut j = close + 1;
+        let mut body = None;
+        while j < bytes.len() {
+            if code.is_code(j) {
+                match bytes[j] {
+                    b';' => break,
+                    b'{' => {
+                        body = code.matching(j).map(|c| j..c + 1);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            j += 1;
+        }
+        let Some(body) = body else { continue };
+        out.push(FnDecl {
+            name: name.to_string(),
+            at: name_at,
+            params,
+            body,
+        });
+    }
+    out
+}
+
+/// The `>` closing the `<` at `open` (`->` arrows ignored).
+pub fn angle_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'<' => depth += 1,
+            b'>' if i > 0 && bytes[i - 1] == b'-' => {}
+            b'>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'{' | b';' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Split `start..end` at top-level commas, `<…>` generics counted as
+/// brackets.
+pub fn split_generic(code: &Code, start: usize, end: usize) -> Vec<Range<usize>> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut piece = start;
+    let end = end.min(bytes.len());
+    for i in start..end {
+        if !code.is_code(i) {
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b'>' if i > 0 && bytes[i - 1] == b'-' => {}
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b',' if depth == 0 => {
+                push_trimmed(code, &mut out, piece, i);
+                piece = i + 1;
+            }
+            _ => {}
+        }
+    }
+    push_trimmed(code, &mut out, piece, end);
+    out
+}
+
+fn push_trimmed(code: &Code, out: &mut Vec<Range<usize>>, start: usize, end: usize) {
+    let s = code.slice(start..end);
+    let lead = s.len() - s.trim_start().len();
+    let trail = s.len() - s.trim_end().len();
+    if start + lead < end - trail {
+        out.push(start + lead..end - trail);
+    }
+}
+
+fn split_params(code: &Code, start: usize, end: usize) -> Vec<FnParam> {
+    let mut out = Vec::new();
+    for r in split_generic(code, start, end) {
+        let text = strip_attrs(code.slice(r));
+        let bytes = text.as_bytes();
+        // The first `:` that is not part of `::`.
+        let mut colon = None;
+        let mut depth = 0i32;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'(' | b'[' | b'{' | b'<' => depth += 1,
+                b')' | b']' | b'}' | b'>' => depth -= 1,
+                b':' if depth == 0
+                    && bytes.get(i + 1) != Some(&b':')
+                    && (i == 0 || bytes[i - 1] != b':') =>
+                {
+                    colon = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(colon) = colon else { continue };
+        let pattern = text[..colon].trim();
+        let pattern = pattern.strip_prefix("mut ").unwrap_or(pattern).trim();
+        out.push(FnParam {
+            pattern: pattern.to_string(),
+            ty: compact(&text[colon + 1..]),
+        });
+    }
+    out
+}
+
+fn strip_attrs(mut text: &str) -> &str {
+    loop {
+        let t = text.trim_start();
+        if let Some(rest) = t.strip_prefix("#[") {
+            let Some(end) = rest.find(']') else { return t };
+            text = &rest[end + 1..];
+        } else {
+            return t;
+        }
+    }
+}
+
+/// Whitespace removed: `Query < Params >` → `Query<Params>`.
+pub fn compact(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// `const NAME: &str = "…";` / `static NAME: &str = "…";` /
+/// `const NAME: &str = concat!(…)` at any level.
+pub fn str_consts(code: &Code, skip: &[Range<usize>]) -> Vec<(String, Vec<super::expr::Part>)> {
+    let text = code.text();
+    let mut out = Vec::new();
+    for kw in ["const", "static"] {
+        for at in code.find_word(kw) {
+            if inside(skip, at) {
+                continue;
+            }
+            let Some(name) = code.ident_at(at + kw.len()) else {
+                continue;
+            };
+            if name == "fn" || name == "mut" || (at > 0 && text.as_bytes()[at - 1] == b'\'') {
+                continue;
+            }
+            let Some(eq) = text[at..].find('=').map(|e| at + e) else {
+                continue;
+            };
+            let Some(semi) = text[eq..].find(';').map(|s| eq + s) else {
+                continue;
+            };
+            if !text[at..eq].contains("str") {
+                continue;
+            }
+            if let Some(parts) = super::expr::parse_str(code, eq + 1..semi) {
+                out.push((name.to_string(), parts));
+            }
+        }
+    }
+    out
+}
+
+/// A struct's deserialized field, as the client sends it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    pub name: String,
+    /// `#[serde(flatten)]`: the fields of this type are inlined.
+    pub flatten: Option<String>,
+}
+
+/// A struct with named fields and its wire names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructDecl {
+    pub name: String,
+    pub fields: Vec<Field>,
+}
+
+/// Every `struct Name { … }`, field names after serde `rename`/`rename_all`,
+/// `skip`/`skip_deserializing` fields dropped.
+pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_word("struct") {
+        if inside(skip, at) {
+            continue;
+        }
+        let Some(name) = code.ident_at(at + 6) else {
+            continue;
+        };
+        let mut i = code.skip_ws(code.skip_ws(at + 6) + name.len());
+        if bytes.get(i) == Some(&b'<') {
+            let Some(c) = angle_end(bytes, i) else {
+                continue;
+            };
+            i = code.skip_ws(c + 1);
+        }
+        if text[i..].starts_with("where") {
+            match text[i..].find('{') {
+                Some(o) => i += o,
+                None => continue,
+            }
+        }
+        if bytes.get(i) != Some(&b'{') {
+            continue;
+        }
+        let Some(close) = code.matching(i) else {
+            continue;
+        };
+        let rename_all = struct_attrs(code, at)
+            .iter()
+            .find_map(|a| serde_value(a, "rename_all"));
+        let mut fields = Vec::new();
+        for r in code.split_top_level(i + 1, close, b',') {
+            let raw = code.slice(r);
+            let mut attrs = Vec::new();
+            let mut rest = raw.trim_start();
+            while let Some(after) = rest.strip_prefix("#[") {
+                let Some(end) = bracket_end(after) else { break };
+                attrs.push(compact(&after[..end]));
+                rest = after[end + 1..].trim_start();
+            }
+            let rest = rest.strip_prefix("pub(crate)").unwrap_or(rest);
+            let rest = rest.strip_prefix("pub").unwrap_or(rest).trim_start();
+            let Some((field, ty)) = rest.split_once(':') else {
+                continue;
+            };
+            let field = field.trim().trim_start_matches("r#");
+            if attrs.iter().any(|a| {
+                a.starts_with("serde(")
+                    && (a.contains("skip)")
+                        || a.contains("skip,")
+                        || a.contains("skip_deserializing"))
+            }) {
+                continue;
+            }
+            if attrs
+                .iter()
+                .any(|a| a.starts_with("serde(") && a.contains("flatten"))
+            {
+                fields.push(Field {
+                    name: field.to_string(),
+                    flatten: Some(type_name(ty)),
+                });
+                continue;
+            }
+            let wire = attrs
+                .iter()
+                .find_map(|a| serde_value(a, "rename"))
+                .unwrap_or_else(|| match &rename_all {
+                    Some(rule) => rename(field, rule),
+                    None => field.to_string(),
+                });
+            fields.push(Field {
+                name: wire,
+                flatten: None,
+            });
+        }
+        out.push(StructDecl {
+            name: name.to_string(),
+            fields,
+        });
+    }
+    out
+}
+
+fn bracket_end(s: &str) -> Option<usize> {
+    let mut depth = 1i32;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Compacted attributes (`serde(rename_all="camelCase")`) written on the
+/// lines just above the item at `at`.
+fn struct_attrs(code: &Code, at: usize) -> Vec<String> {
+    let text = code.text();
+    let mut end = at;
+    let mut out = Vec::new();
+    loop {
+        let before = text[..end].trim_end();
+        let before = before
+            .strip_suffix("pub(crate)")
+            .or_else(|| before.strip_suffix("pub"))
+            .unwrap_or(before)
+            .trim_end();
+        if !before.ends_with(']') {
+            return out;
+        }
+        // Find the `#[` opening this attribute.
+        let mut depth = 0i32;
+        let bytes = before.as_bytes();
+        let mut open = None;
+        for i in (0..bytes.len()).rev() {
+            match bytes[i] {
+                b']' => depth += 1,
+                b'[' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open else { return out };
+        if open == 0 || bytes[open - 1] != b'#' {
+            return out;
+        }
+        out.push(compact(&before[open + 1..before.len() - 1]));
+        end = open - 1;
+    }
+}
+
+/// `value` of `key = "value"` in a compacted `serde(…)` attribute.
+fn serde_value(attr: &str, key: &str) -> Option<String> {
+    let inner = attr.strip_prefix("serde(")?;
+    let pat = format!("{key}=\"");
+    let mut search = inner;
+    while let Some(pos) = search.find(&pat) {
+        let before_ok = pos == 0 || matches!(search.as_bytes()[pos - 1], b'(' | b',');
+        let rest = &search[pos + pat.len()..];
+        if before_ok {
+            return rest.split('"').next().map(str::to_string);
+        }
+        search = rest;
+    }
+    None
+}
+
+/// serde's `rename_all` rules applied to a snake_case field name.
+pub fn rename(field: &str, rule: &str) -> String {
+    let words: Vec<&str> = field.split('_').filter(|w| !w.is_empty()).collect();
+    let cap = |w: &str| {
+        let mut c = w.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    };
+    match rule {
+        "lowercase" => field.to_ascii_lowercase(),
+        "UPPERCASE" => field.to_ascii_uppercase(),
+        "PascalCase" => words.iter().map(|w| cap(w)).collect(),
+        "camelCase" => words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| if i == 0 { w.to_string() } else { cap(w) })
+            .collect(),
+        "SCREAMING_SNAKE_CASE" => field.to_ascii_uppercase(),
+        "kebab-case" => field.replace('_', "-"),
+        "SCREAMING-KEBAB-CASE" => field.replace('_', "-").to_ascii_uppercase(),
+        _ => field.to_string(),
+    }
+}
+
+/// The type's name without path and generics: `crate::a::Params<T>` → `Params`.
+pub fn type_name(ty: &str) -> String {
+    let ty = compact(ty);
+    let ty = ty.trim_start_matches('&');
+    let base = ty.split('<').next().unwrap_or(ty);
+    base.rsplit("::").next().unwrap_or(base).to_string()
+}
+
+/// Generic argument of `Outer<Inner>` when the outer type's last path
+/// segment is `outer`: `axum::Json<Body>` → `Body`.
+pub fn generic_of<'t>(ty: &'t str, outer: &str) -> Option<&'t str> {
+    let open = ty.find('<')?;
+    let head = &ty[..open];
+    if head.rsplit("::").next()? != outer {
+        return None;
+    }
+    ty[open + 1..].strip_suffix('>')
+}
+
+pub fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(is_ident_byte)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use portolan_plugin_sdk::Syntax;
+
+    #[test]
+    fn skips_cfg_test_items() {
+        let src = "fn a() {}\n#[cfg(test)]\nmod tests {\n fn b() { let r = 1; }\n}\nfn c() {}\n";
+        let code = Code::new(src, Syntax::RUST);
+        let skip = test_ranges(&code);
+        let names: Vec<_> = functions(&code, &skip)
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(names, ["a", "c"]);
+    }
+
+    #[test]
+    fn function_params() {
+        let src = "pub async fn h(State(s): State<App>, Path((a, b)): Path<(u32, String)>, Query(q): Query<HashMap<String, String>>, mut mp: Multipart) -> impl IntoResponse { x }";
+        let code = Code::new(src, Syntax::RUST);
+        let f = &functions(&code, &[])[0];
+        assert_eq!(f.name, "h");
+        let pats: Vec<_> = f
+            .params
+            .iter()
+            .map(|p| (p.pattern.as_str(), p.ty.as_str()))
+            .collect();
+        assert_eq!(
+            pats,
+            [
+                ("State(s)", "State<App>"),
+                ("Path((a, b))", "Path<(u32,String)>"),
+                ("Query(q)", "Query<HashMap<String,String>>"),
+                ("mp", "Multipart"),
+            ]
+        );
+    }
+
+    #[test]
+    fn serde_structs() {
+        let src = r#"
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Params {
+    page_size: u32,
+    #[serde(rename = "q")]
+    pub search_term: Option<String>,
+    #[serde(skip)]
+    cache: u8,
+    #[serde(flatten)]
+    paging: Paging,
+}
+"#;
+        let code = Code::new(src, Syntax::RUST);
+        let s = &structs(&code, &[])[0];
+        assert_eq!(s.name, "Params");
+        let names: Vec<_> = s.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["pageSize", "q", "paging"]);
+        assert_eq!(s.fields[2].flatten.as_deref(), Some("Paging"));
+    }
+
+    #[test]
+    fn constants() {
+        let src = "pub const API: &str = \"/api\";\nconst N: u32 = 3;\nstatic V1: &'static str = concat!(\"/api\", \"/v1\");";
+        let code = Code::new(src, Syntax::RUST);
+        let c = str_consts(&code, &[]);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].0, "API");
+        assert_eq!(c[1].0, "V1");
+    }
+
+    #[test]
+    fn rename_rules() {
+        assert_eq!(rename("user_id", "camelCase"), "userId");
+        assert_eq!(rename("user_id", "PascalCase"), "UserId");
+        assert_eq!(rename("user_id", "kebab-case"), "user-id");
+        assert_eq!(rename("user_id", "SCREAMING_SNAKE_CASE"), "USER_ID");
+        assert_eq!(generic_of("axum::Json<Body>", "Json"), Some("Body"));
+        assert_eq!(type_name("crate::a::Params<T>"), "Params");
+    }
+}

@@ -1,0 +1,36 @@
+//! Reusable Rust source helpers shared by the framework analyzers.
+//!
+//! - [`items`]: `#[cfg(test)]` items to skip, function declarations and
+//!   their parameters, `const`/`static` string constants, structs with
+//!   their serde-visible field names (`rename`, `rename_all`, `skip`,
+//!   `flatten`);
+//! - [`expr`]: path expressions (literals, constants, `format!`,
+//!   `concat!`) and the crate/module a file belongs to.
+
+pub mod expr;
+pub mod items;
+
+/// Files every Rust analyzer wants.
+pub const FILES: &[&str] = &["*.rs", "Cargo.toml"];
+
+/// Should this Rust source be skipped? Integration tests (`tests/`),
+/// benchmarks (`benches/`) and examples (`examples/`: sample programs, not
+/// the service) plus the SDK's usual test paths.
+pub fn skipped_path(path: &str) -> bool {
+    if portolan_plugin_sdk::paths::is_test_path(path) {
+        return true;
+    }
+    path.split('/')
+        .any(|s| matches!(s, "benches" | "examples" | "target"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn skips_tests_benches_examples() {
+        assert!(super::skipped_path("svc/tests/api.rs"));
+        assert!(super::skipped_path("svc/benches/b.rs"));
+        assert!(super::skipped_path("svc/examples/demo.rs"));
+        assert!(!super::skipped_path("svc/src/routes/users.rs"));
+    }
+}
