@@ -10,6 +10,7 @@ pub mod ninja;
 pub mod py;
 pub mod quart;
 pub mod sanic;
+pub mod starlette;
 
 portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     flask::Flask,
@@ -18,4 +19,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     ninja::Ninja,
     quart::Quart,
     sanic::Sanic,
+    starlette::Starlette,
 ]);

@@ -731,7 +731,7 @@ fn security_param(class: &str, name: Option<&str>) -> Option<Param> {
 }
 
 /// `{path:path}` → `{path}` (the converter is not part of the name).
-fn normalize_placeholders(url: &str) -> String {
+pub(crate) fn normalize_placeholders(url: &str) -> String {
     let mut out = String::with_capacity(url.len());
     let mut rest = url;
     while let Some(open) = rest.find('{') {
