@@ -4,10 +4,12 @@
 //! over the shared [`swift`] helpers) and one entry in the `plugin!`
 //! registration below.
 
+pub mod hummingbird;
+pub mod kitura;
 pub mod swift;
 pub mod vapor;
 
 portolan_plugin_sdk::plugin!(
     name: "swift",
-    analyzers: [vapor::Vapor],
+    analyzers: [vapor::Vapor, hummingbird::Hummingbird, kitura::Kitura],
 );

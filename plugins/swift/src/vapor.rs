@@ -37,6 +37,9 @@ pub const DIALECT: Dialect = Dialect {
     builder_types: &["RoutesBuilder", "Application"],
     root_inits: &["Application"],
     handler_labels: &["use"],
+    roots: &["app"],
+    passthrough: &[],
+    middleware_labels: &[],
 };
 
 pub struct Vapor;

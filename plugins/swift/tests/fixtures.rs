@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{Analyzer, Endpoint, Facts, Output, Param, ParamKind, SourceFile};
-use portolan_plugin_swift::vapor;
+use portolan_plugin_swift::{hummingbird, kitura, vapor};
 use serde_json::{json, Value};
 
 fn fixtures_root(tech: &str) -> PathBuf {
@@ -250,4 +250,14 @@ fn check_tech(analyzer: &dyn Analyzer) {
 #[test]
 fn swift_vapor_fixtures() {
     check_tech(&vapor::Vapor);
+}
+
+#[test]
+fn swift_hummingbird_fixtures() {
+    check_tech(&hummingbird::Hummingbird);
+}
+
+#[test]
+fn swift_kitura_fixtures() {
+    check_tech(&kitura::Kitura);
 }

@@ -47,12 +47,23 @@ pub struct Dialect {
     pub root_inits: &'static [&'static str],
     /// Handler argument labels (`use:`, `handler:`).
     pub handler_labels: &'static [&'static str],
+    /// Identifiers (and `self.` properties) taken as a root builder when no
+    /// local declaration says otherwise (`app`, Kitura's `router`).
+    pub roots: &'static [&'static str],
+    /// Members of a builder that are the same builder (`app.router`).
+    pub passthrough: &'static [&'static str],
+    /// A route call with one of these labels registers middleware, not an
+    /// endpoint (`router.all(middleware: BodyParser())`).
+    pub middleware_labels: &'static [&'static str],
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Seg {
     Lit(String),
     Const(String),
+    /// Concatenation or interpolation: `Routes.posts + "/:id"`,
+    /// `"\(Routes.posts)/:id"`.
+    Join(Vec<Seg>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -264,6 +275,12 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
         return (None, k + 1);
     };
     let mut k2 = k + 1;
+    if first.starts_with(char::is_uppercase) && t.punct(k2, "<") {
+        // Generic arguments: `UserController<AppContext>()`.
+        if let Some(gt) = generic_end(t, k2, end) {
+            k2 = gt + 1;
+        }
+    }
     let mut cur: Option<Val>;
     if t.punct(k2, "(") && !is_keyword(first) {
         let close = t.close(k2).unwrap_or(k2);
@@ -287,7 +304,7 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
         cur = scope.owner.clone().map(Val::Inst);
     } else if let Some(v) = scope.vars.get(first) {
         cur = Some(v.clone());
-    } else if first == "app" {
+    } else if cx.d.roots.contains(&first) {
         cur = Some(Val::Builder(Vec::new()));
     } else if first.starts_with(char::is_uppercase) && t.punct(k2, ".") {
         // `Application.make(…)` / `UserController.shared`.
@@ -320,6 +337,10 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
             Some(Val::Builder(prefix)) => {
                 let is_route = cx.d.verbs.iter().any(|(v, _)| *v == member)
                     || cx.d.websockets.contains(&member);
+                if !has_call && cx.d.passthrough.contains(&member) {
+                    k2 = open;
+                    continue;
+                }
                 if !has_call && (!is_route || !t.punct(open, "{")) {
                     cur = None;
                     k2 = open;
@@ -340,7 +361,12 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
                 let verb = cx.d.verbs.iter().find(|(v, _)| *v == member);
                 let is_on = cx.d.on.contains(&member);
                 let is_ws = cx.d.websockets.contains(&member);
-                if verb.is_some() || is_on || is_ws {
+                let middleware = has_call
+                    && t.args(open).iter().any(|a| {
+                        t.labeled(a)
+                            .is_some_and(|(l, _)| cx.d.middleware_labels.contains(&l))
+                    });
+                if (verb.is_some() || is_on || is_ws) && !middleware {
                     let methods: Vec<String> = match verb {
                         Some((_, m)) => m.iter().map(|s| s.to_string()).collect(),
                         None if is_on => on_method(t, open).into_iter().collect(),
@@ -415,7 +441,10 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
                 k2 = after_call;
             }
             Some(Val::Inst(ty)) => {
-                if has_call {
+                if !has_call && first == "self" && cx.d.roots.contains(&member) {
+                    cur = Some(Val::Builder(Vec::new()));
+                    k2 = open;
+                } else if has_call {
                     call_mounts(cx, open, scope, vec![format!("{ty}.{member}")]);
                     cur = None;
                     k2 = after_call;
@@ -431,6 +460,29 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
         }
     }
     (cur, k2)
+}
+
+/// The `>` closing the generic argument list opened at `lt` (same line).
+fn generic_end(t: &Toks, lt: usize, end: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut k = lt;
+    while k < end && t.line(k) == t.line(lt) {
+        let ok =
+            t.ident(k).is_some() || ["<", ">", ".", ",", "?", ":"].iter().any(|p| t.punct(k, p));
+        if !ok {
+            return None;
+        }
+        if t.punct(k, "<") {
+            depth += 1;
+        } else if t.punct(k, ">") {
+            depth -= 1;
+            if depth == 0 {
+                return Some(k);
+            }
+        }
+        k += 1;
+    }
+    None
 }
 
 /// Arguments of the call at `open` that are builders mount `targets`.
@@ -507,13 +559,69 @@ fn path_args(t: &Toks, open: usize, skip_method: bool) -> Vec<Seg> {
     out
 }
 
-/// One path argument: a literal, a constant, or a `PathComponent` case.
-fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
-    if let Some(s) = t.string(start) {
-        if start + 1 == end {
-            return vec![Seg::Lit(s.text.clone())];
+/// Segments of an interpolated literal's raw text: `\(name)` and
+/// `\(Type.name)` are constants; any other expression makes it unknown.
+fn interpolation(raw: &str) -> Option<Seg> {
+    let mut parts = Vec::new();
+    let mut rest = raw;
+    while let Some(i) = rest.find("\\(") {
+        if i > 0 {
+            parts.push(Seg::Lit(rest[..i].to_string()));
         }
-        return Vec::new();
+        let after = &rest[i + 2..];
+        let close = after.find(')')?;
+        let expr = after[..close].trim();
+        let ok = !expr.is_empty()
+            && expr
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+        if !ok {
+            return None;
+        }
+        parts.push(Seg::Const(
+            expr.rsplit('.').next().unwrap_or(expr).to_string(),
+        ));
+        rest = &after[close + 1..];
+    }
+    if !rest.is_empty() {
+        parts.push(Seg::Lit(rest.to_string()));
+    }
+    Some(Seg::Join(parts))
+}
+
+/// One path argument: a literal, a constant, a concatenation of those, or
+/// a `PathComponent` case.
+fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
+    let pieces: Vec<usize> = {
+        let mut v = vec![start];
+        let mut k = start;
+        while k < end {
+            if t.punct(k, "+") {
+                v.push(k + 1);
+            }
+            k += 1;
+        }
+        v
+    };
+    if pieces.len() > 1 {
+        let mut parts = Vec::new();
+        for (i, p) in pieces.iter().enumerate() {
+            let e = pieces.get(i + 1).map_or(end, |n| n - 1);
+            match path_args_in(t, *p, e).as_slice() {
+                [one] => parts.push(one.clone()),
+                _ => return Vec::new(),
+            }
+        }
+        return vec![Seg::Join(parts)];
+    }
+    if let Some(s) = t.string(start) {
+        if start + 1 != end {
+            return Vec::new();
+        }
+        if s.interpolated {
+            return interpolation(&s.text).into_iter().collect();
+        }
+        return vec![Seg::Lit(s.text.clone())];
     }
     if t.punct(start, ".") {
         let case = t.ident(start + 1).unwrap_or("");
@@ -661,6 +769,99 @@ func routes(_ app: Application) throws {
                     segs: vec![Seg::Const("admin".into())],
                     targets: vec!["fn:registerAdmin".into()],
                 },
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+
+    fn flow(src: &str, d: &Dialect) -> FileFlow {
+        let t = Toks::from_source(src);
+        let o = outline::parse(&t);
+        scan("a.swift", &t, &o, d)
+    }
+
+    #[test]
+    fn interpolation_concatenation_and_middleware_calls() {
+        let f = flow(
+            r#"
+class App {
+    let router = Router()
+    init() {
+        router.all(middleware: BodyParser())
+        self.router.get("\(Paths.base)/:id", handler: show)
+        router.post(Paths.base + "/new") { request, response, next in next() }
+        router.get("\(base())/x") { _, _, next in next() }
+    }
+}
+"#,
+            &crate::kitura::DIALECT,
+        );
+        let segs: Vec<_> = f.routes.iter().map(|r| r.segs.clone()).collect();
+        assert_eq!(
+            segs,
+            [
+                vec![Seg::Join(vec![
+                    Seg::Const("base".into()),
+                    Seg::Lit("/:id".into())
+                ])],
+                vec![Seg::Join(vec![
+                    Seg::Const("base".into()),
+                    Seg::Lit("/new".into())
+                ])],
+                vec![],
+            ]
+        );
+        assert_eq!(f.routes[0].unit, "App.init");
+        assert_eq!(
+            f.routes[0].handler,
+            Handler::Ref {
+                owner: Some("App".into()),
+                name: "show".into()
+            }
+        );
+    }
+
+    #[test]
+    fn hummingbird_chains_and_controllers() {
+        let f = flow(
+            r#"
+func buildRouter() -> Router<Ctx> {
+    let router = Router(context: Ctx.self)
+    Todos(repo: repo).addRoutes(to: router.group("todos"))
+    router.addRoutes(Users<Ctx>().endpoints, atPath: "/users")
+    router.group("a").get("b", use: b).post(use: c)
+    return router
+}
+"#,
+            &crate::hummingbird::DIALECT,
+        );
+        let r: Vec<_> = f
+            .routes
+            .iter()
+            .map(|r| (r.segs.clone(), r.methods[0].clone()))
+            .collect();
+        let lit = |s: &str| Seg::Lit(s.into());
+        assert_eq!(
+            r,
+            [
+                (vec![lit("a"), lit("b")], "GET".to_string()),
+                (vec![lit("a")], "POST".to_string()),
+            ]
+        );
+        let m: Vec<_> = f
+            .mounts
+            .iter()
+            .map(|m| (m.segs.clone(), m.targets.clone()))
+            .collect();
+        assert_eq!(
+            m,
+            [
+                (vec![lit("todos")], vec!["Todos.addRoutes".to_string()]),
+                (vec![lit("/users")], vec!["Users.endpoints".to_string()]),
             ]
         );
     }

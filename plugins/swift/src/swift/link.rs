@@ -85,19 +85,23 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// The text of a segment; `None` for an unknown constant (a
+    /// middleware value rather than a path).
+    fn seg(&self, s: &Seg) -> Option<String> {
+        match s {
+            Seg::Lit(v) => Some(v.clone()),
+            Seg::Const(c) => self.consts.get(c.as_str()).map(|v| v.to_string()),
+            Seg::Join(parts) => parts.iter().map(|p| self.seg(p)).collect(),
+        }
+    }
+
     pub fn url(&self, segs: &[Seg]) -> String {
         let mut parts = Vec::new();
         for s in segs {
-            let text = match s {
-                Seg::Lit(v) => v.as_str(),
-                Seg::Const(c) => match self.consts.get(c.as_str()) {
-                    Some(v) => v,
-                    None => continue,
-                },
-            };
+            let Some(text) = self.seg(s) else { continue };
             let text = text.trim_matches('/');
             if !text.is_empty() {
-                parts.push(text);
+                parts.push(text.to_string());
             }
         }
         format!("/{}", parts.join("/"))

@@ -147,7 +147,9 @@ fn walk(t: &Toks, start: usize, end: usize, owner: Option<(usize, bool)>, out: &
             k = close + 1;
             continue;
         }
-        if word == "func" {
+        let is_init =
+            word == "init" && (t.punct(k + 1, "(") || (t.punct(k + 1, "?") && t.punct(k + 2, "(")));
+        if word == "func" || is_init {
             k = func(t, k, end, owner, out);
             continue;
         }
@@ -160,15 +162,19 @@ fn walk(t: &Toks, start: usize, end: usize, owner: Option<(usize, bool)>, out: &
 }
 
 fn func(t: &Toks, k: usize, end: usize, owner: Option<(usize, bool)>, out: &mut Outline) -> usize {
-    let Some(name) = t.ident(k + 1) else {
-        return k + 1;
+    let (name, mut p) = if t.word(k, "init") {
+        ("init", k + 1)
+    } else {
+        match t.ident(k + 1) {
+            Some(n) => (n, k + 2),
+            None => return k + 1,
+        }
     };
-    let mut p = k + 2;
     while p < end && !t.punct(p, "(") && !t.punct(p, "{") {
         p += 1;
     }
     if !t.punct(p, "(") {
-        return k + 2;
+        return p.max(k + 1);
     }
     let params = t
         .args(p)

@@ -17,7 +17,8 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tok {
     pub kind: Kind,
-    /// Identifier or punctuation text; the decoded value of a string.
+    /// Identifier or punctuation text; the decoded value of a string (the
+    /// raw text between the quotes when it is interpolated).
     pub text: String,
     pub start: usize,
     /// The string literal contains `\(…)` interpolation.
@@ -56,11 +57,21 @@ impl Toks {
                 match code.string_at(i) {
                     Some(lit) if lit.end > i => {
                         let raw = src.get(lit.start..lit.end).unwrap_or("");
+                        let interpolated = raw.contains("\\(");
+                        // Interpolated literals keep their raw text (between
+                        // the quotes) so the expressions can be read.
+                        let text = if interpolated {
+                            raw.trim_start_matches('"')
+                                .trim_end_matches('"')
+                                .to_string()
+                        } else {
+                            lit.value
+                        };
                         toks.push(Tok {
                             kind: Kind::Str,
-                            text: lit.value,
+                            text,
                             start: i,
-                            interpolated: raw.contains("\\("),
+                            interpolated,
                         });
                         i = lit.end;
                     }
