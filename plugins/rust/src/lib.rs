@@ -4,6 +4,7 @@
 //! structs, constants, module paths); every framework is one module plus one
 //! line in the `plugin!` registration below.
 
+pub mod actix_web;
 pub mod axum;
 pub mod rs;
 
@@ -11,5 +12,6 @@ portolan_plugin_sdk::plugin!(
     name: "rust",
     analyzers: [
         axum::Axum,
+        actix_web::ActixWeb,
     ]
 );

@@ -223,12 +223,17 @@ fn rust_axum_fixtures() {
     check_all(&portolan_plugin_rust::axum::Axum, &["workspace"]);
 }
 
+#[test]
+fn rust_actix_web_fixtures() {
+    check_all(&portolan_plugin_rust::actix_web::ActixWeb, &["workspace"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 1] = [&axum::Axum];
+    let analyzers: [&dyn Analyzer; 2] = [&axum::Axum, &actix_web::ActixWeb];
     let mut ids = Vec::new();
     for a in analyzers {
         let t = a.tech();

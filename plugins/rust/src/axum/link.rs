@@ -9,6 +9,14 @@ use super::scan::{FileFacts, FnFacts, Op, Target};
 use crate::rs::expr::Part;
 use crate::rs::items::StructDecl;
 
+/// A bare name used as a function reference.
+fn as_call(name: &str) -> Target {
+    Target::Call {
+        qual: None,
+        name: name.to_string(),
+    }
+}
+
 pub struct Linker {
     files: Vec<FileFacts>,
 }
@@ -65,6 +73,11 @@ impl Linker {
                 Op::Route { .. } => continue,
             };
             match t {
+                Target::Local(v) if self.local_ops(at, v).is_empty() => {
+                    if let Some(id) = self.resolve(at.0, &as_call(v)) {
+                        refs.insert((id, String::new()));
+                    }
+                }
                 Target::Local(v) => {
                     let f = self.func(at);
                     let name = if f.returns.as_deref() == Some(v.as_str()) {
@@ -226,7 +239,9 @@ impl Linker {
             Target::Local(v) => {
                 let ops = self.local_ops(at, v);
                 if ops.is_empty() {
-                    return false;
+                    // Not a local router: a function (`.service(handler)`,
+                    // `.configure(config)`).
+                    return self.expand_target(at, &as_call(v), prefix, depth, out);
                 }
                 self.expand_refs(at, &ops, prefix, depth + 1, out);
                 true

@@ -52,7 +52,7 @@ impl Analyzer for Axum {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        let facts = scan::scan_file(file);
+        let facts = scan::scan_file(file, scan::Flavor::Axum);
         if facts
             .fns
             .iter()

@@ -73,19 +73,27 @@ pub enum Op {
 /// Methods registered by `any(h)` (Axum accepts every method; the five
 /// common ones are reported).
 pub const ANY: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
-const METHODS: &[&str] = &[
+pub(crate) const METHODS: &[&str] = &[
     "get", "post", "put", "delete", "patch", "options", "head", "trace", "connect",
 ];
 const OPS: &[&str] = &["route", "nest", "merge", "nest_service", "route_service"];
+const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
 
-pub fn scan_file(file: &SourceFile) -> FileFacts {
+/// Which framework's builder vocabulary a scan follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    Axum,
+    Actix,
+}
+
+pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     let path = file.slash_path();
     let code = file.code(Syntax::RUST);
     let skip = items::test_ranges(&code);
     let (krate, module) = crate_and_module(&path);
     let fns = items::functions(&code, &skip)
         .iter()
-        .map(|f| scan_fn(file, &code, f))
+        .map(|f| scan_fn(file, &code, f, flavor))
         .collect();
     FileFacts {
         path,
@@ -97,18 +105,25 @@ pub fn scan_file(file: &SourceFile) -> FileFacts {
     }
 }
 
-fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl) -> FnFacts {
+fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFacts {
     let mut out = FnFacts {
         name: f.name.clone(),
         ..FnFacts::default()
     };
     extractors(code, f, &mut out);
+    if flavor == Flavor::Actix {
+        crate::actix_web::builder::attribute_routes(file, code, f, &mut out);
+    }
+    let ops_names = match flavor {
+        Flavor::Axum => OPS,
+        Flavor::Actix => ACTIX_OPS,
+    };
     // Router operations, outermost chain first.
     let text = code.text();
     let bytes = text.as_bytes();
     let mut done: Vec<Range<usize>> = Vec::new();
     let mut offsets: Vec<usize> = Vec::new();
-    for op in OPS {
+    for op in ops_names {
         let needle = format!(".{op}");
         offsets.extend(
             code.find_all(&needle)
@@ -126,10 +141,18 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl) -> FnFacts {
             continue;
         }
         let start = chain_start(code, o);
-        let (root, ops, end) = parse_chain(file, code, start);
+        let (root, ops, end) = parse_chain(file, code, start, flavor);
         done.push(start..end);
         let mut ops = ops;
         let name = match &root {
+            // `cfg.service(…)` in a `configure` function: what it returns.
+            Root::Var(v)
+                if f.params
+                    .iter()
+                    .any(|p| &p.pattern == v && p.ty.contains("ServiceConfig")) =>
+            {
+                String::new()
+            }
             Root::Var(v) => v.clone(),
             Root::Call(t) => {
                 ops.insert(0, Op::Merge(t.clone()));
@@ -279,22 +302,22 @@ fn angle_open(bytes: &[u8], close: usize) -> Option<usize> {
     None
 }
 
-enum Root {
+pub(crate) enum Root {
     New,
     Var(String),
     Call(Target),
 }
 
 /// One `.name(args)` link or the primary of a chain.
-struct Seg {
+pub(crate) struct Seg {
     /// Path text without generics, e.g. `Router::new`, `route`.
-    path: String,
-    at: usize,
-    args: Option<Range<usize>>,
+    pub path: String,
+    pub at: usize,
+    pub args: Option<Range<usize>>,
 }
 
 /// Parse a primary (`a::b::<T>::c(args)`) at `i`.
-fn primary(code: &Code, i: usize) -> Option<(Seg, usize)> {
+pub(crate) fn primary(code: &Code, i: usize) -> Option<(Seg, usize)> {
     let bytes = code.text().as_bytes();
     let at = code.skip_ws(i);
     let mut k = at;
@@ -337,11 +360,21 @@ fn primary(code: &Code, i: usize) -> Option<(Seg, usize)> {
 }
 
 /// Parse the chain at `start`: its root and operations; returns the end.
-fn parse_chain(file: &SourceFile, code: &Code, start: usize) -> (Root, Vec<Op>, usize) {
+pub(crate) fn parse_chain(
+    file: &SourceFile,
+    code: &Code,
+    start: usize,
+    flavor: Flavor,
+) -> (Root, Vec<Op>, usize) {
     let bytes = code.text().as_bytes();
     let Some((first, mut end)) = primary(code, start) else {
         return (Root::New, Vec::new(), start + 1);
     };
+    if flavor == Flavor::Actix {
+        if let Some(r) = crate::actix_web::builder::scope_or_resource(file, code, &first, end) {
+            return r;
+        }
+    }
     let root = if is_router_new(&first.path) {
         Root::New
     } else if first.args.is_none() {
@@ -369,6 +402,12 @@ fn parse_chain(file: &SourceFile, code: &Code, start: usize) -> (Root, Vec<Op>, 
             .unwrap_or_default();
         let line = file.line_of(seg.at);
         let path_of = |i: usize| args.get(i).and_then(|r| parse_str(code, r.clone()));
+        if flavor == Flavor::Actix {
+            if let Some(op) = crate::actix_web::builder::chain_op(file, code, &seg, &args, line) {
+                ops.push(op);
+            }
+            continue;
+        }
         match seg.path.as_str() {
             "route" | "route_service" => {
                 let Some(path) = path_of(0) else { continue };
@@ -389,7 +428,7 @@ fn parse_chain(file: &SourceFile, code: &Code, start: usize) -> (Root, Vec<Op>, 
                 let Some(path) = path_of(0) else { continue };
                 let target = args
                     .get(1)
-                    .map(|r| target(file, code, r.start))
+                    .map(|r| target(file, code, r.start, flavor))
                     .unwrap_or(Target::Other);
                 ops.push(Op::Nest {
                     path,
@@ -400,7 +439,7 @@ fn parse_chain(file: &SourceFile, code: &Code, start: usize) -> (Root, Vec<Op>, 
             }
             "merge" => {
                 if let Some(r) = args.first() {
-                    ops.push(Op::Merge(target(file, code, r.start)));
+                    ops.push(Op::Merge(target(file, code, r.start, flavor)));
                 }
             }
             _ => {}
@@ -412,10 +451,10 @@ fn parse_chain(file: &SourceFile, code: &Code, start: usize) -> (Root, Vec<Op>, 
 fn is_router_new(path: &str) -> bool {
     let mut segs = path.rsplit("::");
     let last = segs.next().unwrap_or("");
-    matches!(last, "new" | "default") && segs.next() == Some("Router")
+    matches!(last, "new" | "default") && matches!(segs.next(), Some("Router") | Some("App"))
 }
 
-fn call_target(path: &str) -> Target {
+pub(crate) fn call_target(path: &str) -> Target {
     let segs: Vec<&str> = path
         .split("::")
         .filter(|s| !matches!(*s, "crate" | "self" | "super"))
@@ -427,7 +466,7 @@ fn call_target(path: &str) -> Target {
 
 /// A router or handler expression: `api::routes()`, `routes(state.clone())`,
 /// `users`, `Router::new().route(…)`, `h.with_state(s)`.
-fn target(file: &SourceFile, code: &Code, at: usize) -> Target {
+pub(crate) fn target(file: &SourceFile, code: &Code, at: usize, flavor: Flavor) -> Target {
     let at = code.skip_ws(at);
     let at = if code.text().as_bytes().get(at) == Some(&b'&') {
         at + 1
@@ -437,8 +476,10 @@ fn target(file: &SourceFile, code: &Code, at: usize) -> Target {
     let Some((seg, _)) = primary(code, at) else {
         return Target::Other;
     };
-    if is_router_new(&seg.path) {
-        let (_, ops, _) = parse_chain(file, code, at);
+    let last = seg.path.rsplit("::").next().unwrap_or("");
+    if is_router_new(&seg.path) || (flavor == Flavor::Actix && matches!(last, "scope" | "resource"))
+    {
+        let (_, ops, _) = parse_chain(file, code, at, flavor);
         return Target::Inline(ops);
     }
     match seg.args {
@@ -466,7 +507,10 @@ fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Option<Target
             .clone()
             .map(|a| code.args(a.start))
             .unwrap_or_default();
-        let handler = |idx: usize| args.get(idx).map(|r| target(&file, code, r.start));
+        let handler = |idx: usize| {
+            args.get(idx)
+                .map(|r| target(&file, code, r.start, Flavor::Axum))
+        };
         if METHODS.contains(&base) {
             out.push((base.to_ascii_uppercase(), handler(0)));
         } else if base == "any" {
@@ -533,6 +577,15 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
                 }
             }
             "Multipart" => out.direct.push(("file".into(), "file".into())),
+            "HttpRequest" if is_ident(var) => {
+                let headers = format!("{var}.headers()");
+                for name in reads(code, f.body.clone(), &headers, &["get", "contains_key"]) {
+                    out.direct.push(("header".into(), name));
+                }
+                for name in reads(code, f.body.clone(), var, &["cookie"]) {
+                    out.direct.push(("cookie".into(), name));
+                }
+            }
             _ => {}
         }
     }
@@ -583,4 +636,79 @@ pub fn header_name(ty: &str) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(src: &str, flavor: Flavor) -> FileFacts {
+        scan_file(&SourceFile::new("svc/src/routes/api.rs", src), flavor)
+    }
+
+    #[test]
+    fn router_variables_returns_and_nesting() {
+        let f = scan(
+            "fn app() -> Router {\n let api = Router::new().route(\"/a\", get(a).post(b));\n let mut app = Router::new().nest(\"/api\", api);\n app = app.merge(other::routes());\n app\n}",
+            Flavor::Axum,
+        );
+        assert_eq!(
+            (f.krate.as_str(), f.module.as_str()),
+            ("svc", "routes::api")
+        );
+        let app = &f.fns[0];
+        assert_eq!(app.returns.as_deref(), Some("app"));
+        let names: Vec<_> = app.routers.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["api", "app"]);
+        match &app.routers[0].ops[0] {
+            Op::Route { methods, line, .. } => {
+                assert_eq!(*line, 2);
+                let ms: Vec<_> = methods.iter().map(|(m, _)| m.as_str()).collect();
+                assert_eq!(ms, ["GET", "POST"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            app.routers[1].ops[1],
+            Op::Merge(Target::Call {
+                qual: Some("other".into()),
+                name: "routes".into()
+            })
+        );
+    }
+
+    #[test]
+    fn method_filters_and_commented_routes() {
+        let f = scan(
+            "fn r() -> Router {\n Router::new()\n // .route(\"/gone\", get(x))\n .route(\"/m\", on(MethodFilter::PUT | MethodFilter::DELETE, h))\n}",
+            Flavor::Axum,
+        );
+        let ops = &f.fns[0].routers[0].ops;
+        assert_eq!(ops.len(), 1);
+        let Op::Route { methods, .. } = &ops[0] else {
+            panic!()
+        };
+        let ms: Vec<_> = methods.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(ms, ["PUT", "DELETE"]);
+    }
+
+    #[test]
+    fn extractor_reads() {
+        let f = scan(
+            "async fn h(Query(q): Query<P>, headers: HeaderMap, jar: CookieJar, TypedHeader(ua): TypedHeader<UserAgent>) { headers.get(\"x-a\"); headers.get(header::CONTENT_TYPE); jar.get(\"sid\"); }",
+            Flavor::Axum,
+        );
+        let h = &f.fns[0];
+        assert_eq!(h.bodies, [("query".to_string(), "P".to_string())]);
+        let direct: Vec<_> = h.direct.iter().map(|(k, n)| format!("{k}:{n}")).collect();
+        assert_eq!(
+            direct,
+            [
+                "header:x-a",
+                "header:content-type",
+                "cookie:sid",
+                "header:User-Agent"
+            ]
+        );
+    }
 }

@@ -60,6 +60,8 @@ pub struct FnDecl {
     pub name: String,
     /// Offset of the name.
     pub at: usize,
+    /// Offset of the `fn` keyword.
+    pub kw: usize,
     /// `name: Type` parameters (receivers `self` skipped).
     pub params: Vec<FnParam>,
     /// The body, braces included.
@@ -118,6 +120,7 @@ pub fn functions(code: &Code, skip: &[Range<usize>]) -> Vec<FnDecl> {
         out.push(FnDecl {
             name: name.to_string(),
             at: name_at,
+            kw: at,
             params,
             body,
         });
@@ -311,7 +314,7 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
         let Some(close) = code.matching(i) else {
             continue;
         };
-        let rename_all = struct_attrs(code, at)
+        let rename_all = attrs_before(code, at)
             .iter()
             .find_map(|a| serde_value(a, "rename_all"));
         let mut fields = Vec::new();
@@ -387,17 +390,20 @@ fn bracket_end(s: &str) -> Option<usize> {
 
 /// Compacted attributes (`serde(rename_all="camelCase")`) written on the
 /// lines just above the item at `at`.
-fn struct_attrs(code: &Code, at: usize) -> Vec<String> {
+/// Attributes are returned nearest first.
+pub fn attrs_before(code: &Code, at: usize) -> Vec<String> {
     let text = code.text();
     let mut end = at;
     let mut out = Vec::new();
     loop {
-        let before = text[..end].trim_end();
-        let before = before
-            .strip_suffix("pub(crate)")
-            .or_else(|| before.strip_suffix("pub"))
-            .unwrap_or(before)
-            .trim_end();
+        let mut before = text[..end].trim_end();
+        for kw in ["async", "unsafe", "const", "pub(crate)", "pub"] {
+            if let Some(b) = before.strip_suffix(kw) {
+                if !b.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                    before = b.trim_end();
+                }
+            }
+        }
         if !before.ends_with(']') {
             return out;
         }

@@ -1,0 +1,56 @@
+//! Actix Web (`rust_actix_web`).
+//!
+//! Routes: handler attribute macros `#[get("/x")]`, `#[post]`, `#[put]`,
+//! `#[delete]`, `#[patch]`, `#[head]`, `#[options]`, `#[trace]`,
+//! `#[connect]` and `#[route("/x", method = "GET", method = "POST")]`,
+//! registered with `.service(handler)` on an `App`, a `web::scope` or a
+//! `ServiceConfig` (the scope prefixes apply; a handler never registered is
+//! reported at its own path); builders `App::new()`/`web::scope("/p")`/
+//! `cfg` chains of `.route("/x", web::get().to(h))`,
+//! `.service(web::scope(…))`, `.service(web::resource("/x").route(…))`,
+//! `.service(scope_variable)` and `.configure(config_fn)` with the
+//! configuration functions (`fn config(cfg: &mut web::ServiceConfig)`) in
+//! other modules. `web::resource(..).to(h)` and `web::route().to(h)`
+//! accept every method: reported as GET, POST, PUT, PATCH and DELETE.
+//!
+//! Paths: literals (macros), `const` `&str` constants, `format!`/`concat!`
+//! in builders.
+//!
+//! Handler parameters: `web::Path<T>`/`web::Query<T>`/`web::Json<T>`/
+//! `web::Form<T>` struct fields (serde renames honoured), `HttpRequest`
+//! reads (`req.headers().get("x")` → header, `req.cookie("c")` → cookie),
+//! `Multipart` (a `file` param).
+//!
+//! Not scanned: `tests/`, `benches/`, `examples/`, test paths and
+//! `#[cfg(test)]` items (`#[actix_web::test]` modules included).
+
+pub mod builder;
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::axum::link::Linker;
+use crate::axum::scan::{scan_file, Flavor};
+use crate::rs::{skipped_path, FILES};
+
+pub struct ActixWeb;
+
+impl Analyzer for ActixWeb {
+    fn tech(&self) -> Tech {
+        Tech::new("rust_actix_web", "Rust", "Actix Web")
+            .aliases(["actix-web", "actix_web", "actix"])
+            .files(FILES.iter().copied())
+            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\bactix-web\b"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        let path = file.slash_path();
+        if !path.ends_with(".rs") || skipped_path(&path) {
+            return;
+        }
+        out.fact(&scan_file(file, Flavor::Actix));
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(Linker::new(facts.all()).endpoints())
+    }
+}
