@@ -623,18 +623,28 @@ fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
         }
         return vec![Seg::Lit(s.text.clone())];
     }
+    // `PathComponent(stringLiteral: x)`, `.constant(x)`, `.parameter(x)`.
+    let wrapped = |open: usize| -> Option<Seg> {
+        let a = t.args(open).into_iter().next()?;
+        let a = t.labeled(&a).map_or(a, |(_, v)| v);
+        match path_args_in(t, a.start, a.end).as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    };
+    if t.word(start, "PathComponent") && t.punct(start + 1, "(") {
+        return wrapped(start + 1).into_iter().collect();
+    }
     if t.punct(start, ".") {
         let case = t.ident(start + 1).unwrap_or("");
-        let arg = t
-            .args(start + 2)
-            .first()
-            .and_then(|r| t.string(r.start))
-            .map(|s| s.text.clone());
-        return match (case, arg) {
-            ("catchall", _) => vec![Seg::Lit("**".into())],
-            ("anything", _) => vec![Seg::Lit("*".into())],
-            ("parameter", Some(p)) => vec![Seg::Lit(format!(":{p}"))],
-            ("constant", Some(p)) => vec![Seg::Lit(p)],
+        return match case {
+            "catchall" => vec![Seg::Lit("**".into())],
+            "anything" => vec![Seg::Lit("*".into())],
+            "parameter" => wrapped(start + 2)
+                .map(|p| Seg::Join(vec![Seg::Lit(":".into()), p]))
+                .into_iter()
+                .collect(),
+            "constant" => wrapped(start + 2).into_iter().collect(),
             _ => Vec::new(),
         };
     }

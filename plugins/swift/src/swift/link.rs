@@ -1,50 +1,99 @@
 //! Link step: resolves unit mounts into URL prefixes (across files),
 //! path constants, handler references and decoded types into endpoints.
+//!
+//! Names are scoped by Swift package (the directory holding `Sources/`), so
+//! two apps in one tree that both have a `UserController` stay apart; a
+//! name missing from the package is looked up in the others (local package
+//! dependencies).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::flow::{FileFlow, Handler, Seg};
+use super::flow::{FileFlow, Func, Handler, Seg};
 use super::outline::TypeDecl;
 use super::reads::{Read, Src};
 
 /// Everything one file contributes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileFact {
+    /// The package directory (`app/api` for `app/api/Sources/App/x.swift`).
+    pub package: String,
     pub flow: FileFlow,
     pub types: Vec<TypeDecl>,
     pub consts: Vec<(String, String)>,
 }
 
+/// The package of a source path: everything before its `Sources/`
+/// segment, or the empty string.
+pub fn package_of(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let segs: Vec<&str> = path.split('/').collect();
+    match segs.iter().rposition(|s| *s == "Sources") {
+        Some(i) => segs[..i].join("/"),
+        None => String::new(),
+    }
+}
+
 const MAX_DEPTH: usize = 16;
+
+/// A name looked up in the package first, then anywhere.
+struct Scoped<'a, T> {
+    by_pkg: HashMap<(&'a str, &'a str), T>,
+    any: HashMap<&'a str, T>,
+}
+
+impl<'a, T: Copy> Scoped<'a, T> {
+    fn new() -> Self {
+        Scoped {
+            by_pkg: HashMap::new(),
+            any: HashMap::new(),
+        }
+    }
+    fn insert(&mut self, pkg: &'a str, name: &'a str, v: T, replace: impl Fn(&T) -> bool) {
+        let e = self.by_pkg.entry((pkg, name)).or_insert(v);
+        if replace(e) {
+            *e = v;
+        }
+        let e = self.any.entry(name).or_insert(v);
+        if replace(e) {
+            *e = v;
+        }
+    }
+    fn get(&self, pkg: &str, name: &str) -> Option<T> {
+        self.by_pkg
+            .get(&(pkg, name))
+            .or_else(|| self.any.get(name))
+            .copied()
+    }
+}
 
 pub struct Linker<'a> {
     files: &'a [FileFact],
-    units: HashSet<&'a str>,
-    consts: HashMap<&'a str, &'a str>,
-    types: HashMap<&'a str, &'a TypeDecl>,
+    /// Unit name → package of its definition.
+    units: Scoped<'a, &'a str>,
+    consts: Scoped<'a, &'a str>,
+    types: Scoped<'a, &'a TypeDecl>,
 }
 
 impl<'a> Linker<'a> {
     pub fn new(files: &'a [FileFact]) -> Self {
-        let mut consts = HashMap::new();
-        let mut types: HashMap<&str, &TypeDecl> = HashMap::new();
-        let mut units = HashSet::new();
+        let mut consts = Scoped::new();
+        let mut types = Scoped::new();
+        let mut units = Scoped::new();
         for f in files {
+            let pkg = f.package.as_str();
             for (k, v) in &f.consts {
-                consts.entry(k.as_str()).or_insert(v.as_str());
+                consts.insert(pkg, k, v.as_str(), |_| false);
             }
             for t in &f.types {
-                // Prefer the declaration that has stored properties (not an
-                // extension).
-                let e = types.entry(t.name.as_str()).or_insert(t);
-                if e.fields.is_empty() {
-                    *e = t;
-                }
+                // Prefer the declaration with stored properties.
+                types.insert(pkg, &t.name, t, |e: &&TypeDecl| e.fields.is_empty());
             }
-            units.extend(f.flow.units.iter().map(String::as_str));
+            for u in &f.flow.units {
+                units.insert(pkg, u, pkg, |_| false);
+            }
         }
         Linker {
             files,
@@ -54,23 +103,27 @@ impl<'a> Linker<'a> {
         }
     }
 
-    fn target<'b>(&self, targets: &'b [String]) -> Option<&'b str> {
+    /// The (package, unit) a mount from `pkg` reaches.
+    fn target(&self, pkg: &str, targets: &[String]) -> Option<(&'a str, String)> {
         targets
             .iter()
-            .find(|t| self.units.contains(t.as_str()))
-            .map(String::as_str)
+            .find_map(|t| self.units.get(pkg, t).map(|p| (p, t.clone())))
     }
 
     /// Every prefix a unit is reachable under (`[[]]` when never mounted).
-    fn prefixes(&self, unit: &str, depth: usize) -> Vec<Vec<Seg>> {
+    fn prefixes(&self, pkg: &str, unit: &str, depth: usize) -> Vec<Vec<Seg>> {
         let mut out = Vec::new();
         if depth < MAX_DEPTH {
             for f in self.files {
                 for m in &f.flow.mounts {
-                    if self.target(&m.targets) != Some(unit) || m.unit == unit {
+                    if m.unit == unit && f.package == pkg {
                         continue;
                     }
-                    for mut p in self.prefixes(&m.unit, depth + 1) {
+                    match self.target(&f.package, &m.targets) {
+                        Some((p, u)) if p == pkg && u == unit => {}
+                        _ => continue,
+                    }
+                    for mut p in self.prefixes(&f.package, &m.unit, depth + 1) {
                         p.extend(m.segs.iter().cloned());
                         if !out.contains(&p) {
                             out.push(p);
@@ -87,18 +140,20 @@ impl<'a> Linker<'a> {
 
     /// The text of a segment; `None` for an unknown constant (a
     /// middleware value rather than a path).
-    fn seg(&self, s: &Seg) -> Option<String> {
+    fn seg(&self, pkg: &str, s: &Seg) -> Option<String> {
         match s {
             Seg::Lit(v) => Some(v.clone()),
-            Seg::Const(c) => self.consts.get(c.as_str()).map(|v| v.to_string()),
-            Seg::Join(parts) => parts.iter().map(|p| self.seg(p)).collect(),
+            Seg::Const(c) => self.consts.get(pkg, c).map(str::to_string),
+            Seg::Join(parts) => parts.iter().map(|p| self.seg(pkg, p)).collect(),
         }
     }
 
-    pub fn url(&self, segs: &[Seg]) -> String {
+    pub fn url(&self, pkg: &str, segs: &[Seg]) -> String {
         let mut parts = Vec::new();
         for s in segs {
-            let Some(text) = self.seg(s) else { continue };
+            let Some(text) = self.seg(pkg, s) else {
+                continue;
+            };
             let text = text.trim_matches('/');
             if !text.is_empty() {
                 parts.push(text.to_string());
@@ -107,22 +162,35 @@ impl<'a> Linker<'a> {
         format!("/{}", parts.join("/"))
     }
 
-    fn reads(&self, h: &Handler) -> Vec<Read> {
+    fn reads(&self, pkg: &str, h: &Handler) -> Vec<Read> {
         match h {
             Handler::None => Vec::new(),
             Handler::Inline(r) => r.clone(),
             Handler::Ref { owner, name } => {
-                let funcs = || self.files.iter().flat_map(|f| f.flow.funcs.iter());
-                funcs()
-                    .find(|f| f.name == *name && f.owner == *owner)
-                    .or_else(|| funcs().find(|f| f.name == *name))
-                    .map(|f| f.reads.clone())
+                let funcs = || {
+                    self.files
+                        .iter()
+                        .flat_map(|f| f.flow.funcs.iter().map(move |x| (f.package.as_str(), x)))
+                };
+                let pick = |same_pkg: bool, same_owner: bool| {
+                    funcs()
+                        .find(|(p, f): &(&str, &Func)| {
+                            f.name == *name
+                                && (!same_pkg || *p == pkg)
+                                && (!same_owner || f.owner == *owner)
+                        })
+                        .map(|(_, f)| f.reads.clone())
+                };
+                pick(true, true)
+                    .or_else(|| pick(false, true))
+                    .or_else(|| pick(true, false))
+                    .or_else(|| pick(false, false))
                     .unwrap_or_default()
             }
         }
     }
 
-    fn params(&self, reads: &[Read]) -> Vec<Param> {
+    fn params(&self, pkg: &str, reads: &[Read]) -> Vec<Param> {
         let kind = |s: Src| match s {
             Src::Query => ParamKind::Query,
             Src::Json => ParamKind::Json,
@@ -134,7 +202,7 @@ impl<'a> Linker<'a> {
             match r {
                 Read::Param(s, n) => out.push(Param::new(kind(*s), n.clone())),
                 Read::Decode(s, ty) => {
-                    if let Some(d) = self.types.get(ty.as_str()) {
+                    if let Some(d) = self.types.get(pkg, ty) {
                         out.extend(d.fields.iter().map(|f| Param::new(kind(*s), f.clone())));
                     }
                 }
@@ -146,11 +214,12 @@ impl<'a> Linker<'a> {
     pub fn endpoints(&self) -> Vec<Endpoint> {
         let mut out = Vec::new();
         for f in self.files {
+            let pkg = f.package.as_str();
             for r in &f.flow.routes {
-                let params = self.params(&self.reads(&r.handler));
-                for mut prefix in self.prefixes(&r.unit, 0) {
+                let params = self.params(pkg, &self.reads(pkg, &r.handler));
+                for mut prefix in self.prefixes(pkg, &r.unit, 0) {
                     prefix.extend(r.segs.iter().cloned());
-                    let url = self.url(&prefix);
+                    let url = self.url(pkg, &prefix);
                     if r.websocket {
                         out.push(Endpoint::websocket(url).at_path(r.path.clone(), r.line));
                         continue;
@@ -166,5 +235,17 @@ impl<'a> Linker<'a> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packages() {
+        assert_eq!(package_of("app/api/Sources/App/routes.swift"), "app/api");
+        assert_eq!(package_of("app/Sources/App/routes.swift"), "app");
+        assert_eq!(package_of("app/main.swift"), "");
     }
 }

@@ -3,7 +3,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use super::flow::{self, Dialect};
-use super::link::{FileFact, Linker};
+use super::link::{package_of, FileFact, Linker};
 use super::tokens::Toks;
 use super::{is_test_code, outline};
 
@@ -15,6 +15,7 @@ pub fn analyze(file: &SourceFile, d: &Dialect, out: &mut Output) {
     let o = outline::parse(&t);
     let flow = flow::scan(&file.path, &t, &o, d);
     let fact = FileFact {
+        package: package_of(&file.path),
         flow,
         types: o
             .types
