@@ -6,6 +6,7 @@
 
 pub mod actix_web;
 pub mod axum;
+pub mod rocket;
 pub mod rs;
 
 portolan_plugin_sdk::plugin!(
@@ -13,5 +14,6 @@ portolan_plugin_sdk::plugin!(
     analyzers: [
         axum::Axum,
         actix_web::ActixWeb,
+        rocket::Rocket,
     ]
 );

@@ -65,11 +65,13 @@ fn kind_name(kind: ParamKind) -> &'static str {
     }
 }
 
-/// URL placeholders: `{id}`, `:id`, `*path`.
+/// URL placeholders: `{id}`, `:id`, `*path`, `<id>`, `<int:id>`.
 fn placeholders(url: &str) -> Vec<String> {
     let mut out = Vec::new();
     for seg in url.split('/') {
-        if let Some(name) = seg.strip_prefix(':').or_else(|| seg.strip_prefix('*')) {
+        if let Some(inner) = seg.strip_prefix('<').and_then(|s| s.strip_suffix('>')) {
+            out.push(inner.rsplit(':').next().unwrap_or(inner).to_string());
+        } else if let Some(name) = seg.strip_prefix(':').or_else(|| seg.strip_prefix('*')) {
             if !name.is_empty() {
                 out.push(name.to_string());
             }
@@ -228,12 +230,17 @@ fn rust_actix_web_fixtures() {
     check_all(&portolan_plugin_rust::actix_web::ActixWeb, &["workspace"]);
 }
 
+#[test]
+fn rust_rocket_fixtures() {
+    check_all(&portolan_plugin_rust::rocket::Rocket, &["workspace"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 2] = [&axum::Axum, &actix_web::ActixWeb];
+    let analyzers: [&dyn Analyzer; 3] = [&axum::Axum, &actix_web::ActixWeb, &rocket::Rocket];
     let mut ids = Vec::new();
     for a in analyzers {
         let t = a.tech();

@@ -20,6 +20,7 @@ pub fn attribute_routes(
     code: &Code,
     f: &crate::rs::items::FnDecl,
     out: &mut FnFacts,
+    flavor: Flavor,
 ) {
     let mut ops = Vec::new();
     for attr in attrs_before(code, f.kw) {
@@ -29,7 +30,27 @@ pub fn attribute_routes(
         let Some(path) = first_string(args) else {
             continue;
         };
-        let methods: Vec<String> = if name == "route" {
+        let (path, mut query) = if flavor == Flavor::Rocket {
+            crate::rocket::split_uri(&path)
+        } else {
+            (path, Vec::new())
+        };
+        // Rocket `?<filters..>`: the fields of the parameter's type.
+        query.retain(|q| match q.strip_suffix("..") {
+            Some(var) => {
+                if let Some(p) = f.params.iter().find(|p| p.pattern == var) {
+                    let ty = crate::rs::items::type_name(&p.ty);
+                    out.bodies.push(("query".into(), ty));
+                }
+                false
+            }
+            None => true,
+        });
+        let methods: Vec<String> = if name == "route" && flavor == Flavor::Rocket {
+            // `#[route(GET, uri = "/x")]`
+            let m = args.split(',').next().unwrap_or("").to_ascii_uppercase();
+            vec![m]
+        } else if name == "route" {
             let mut ms = Vec::new();
             let mut rest = args;
             while let Some(pos) = rest.find("method=\"") {
@@ -47,6 +68,7 @@ pub fn attribute_routes(
         ops.push(Op::Route {
             path: vec![Part::Lit(path)],
             line,
+            query,
             methods: methods
                 .into_iter()
                 .map(|m| {
@@ -147,6 +169,7 @@ pub(crate) fn scope_or_resource(
         vec![Op::Route {
             path,
             line,
+            query: Vec::new(),
             methods,
         }]
     } else {
@@ -176,6 +199,7 @@ pub(crate) fn chain_op(
             Some(Op::Route {
                 path,
                 line,
+                query: Vec::new(),
                 methods,
             })
         }
@@ -258,6 +282,7 @@ mod tests {
                     path,
                     line,
                     methods,
+                    ..
                 } => {
                     let ms: Vec<_> = methods.iter().map(|(m, _)| m.clone()).collect();
                     format!("{:?} {} {}", path, line, ms.join("|"))

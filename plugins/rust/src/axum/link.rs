@@ -178,6 +178,7 @@ impl Linker {
                 Op::Route {
                     path,
                     line,
+                    query,
                     methods,
                 } => {
                     let Some(p) = self.string(at.0, path) else {
@@ -186,6 +187,9 @@ impl Linker {
                     let url = join_path(&[prefix, &p]);
                     for (method, handler) in methods {
                         let mut e = Endpoint::new(method, url.clone()).at_path(&file.path, *line);
+                        for q in query {
+                            e.push_param(Param::query(q));
+                        }
                         let handler = handler.as_ref().map(|h| match h {
                             Target::Local(name) => Target::Call {
                                 qual: None,

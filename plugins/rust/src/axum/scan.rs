@@ -58,6 +58,9 @@ pub enum Op {
     Route {
         path: Vec<Part>,
         line: u32,
+        /// Query parameters declared by the route itself (Rocket `?<q>`).
+        #[serde(default)]
+        query: Vec<String>,
         /// (method, handler)
         methods: Vec<(String, Option<Target>)>,
     },
@@ -84,6 +87,7 @@ const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
 pub enum Flavor {
     Axum,
     Actix,
+    Rocket,
 }
 
 pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
@@ -111,12 +115,13 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         ..FnFacts::default()
     };
     extractors(code, f, &mut out);
-    if flavor == Flavor::Actix {
-        crate::actix_web::builder::attribute_routes(file, code, f, &mut out);
+    if flavor != Flavor::Axum {
+        crate::actix_web::builder::attribute_routes(file, code, f, &mut out, flavor);
     }
     let ops_names = match flavor {
         Flavor::Axum => OPS,
         Flavor::Actix => ACTIX_OPS,
+        Flavor::Rocket => &["mount"],
     };
     // Router operations, outermost chain first.
     let text = code.text();
@@ -163,6 +168,22 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         match out.routers.iter_mut().find(|r| r.name == name) {
             Some(r) => r.ops.extend(ops),
             None => out.routers.push(RouterDef { name, ops }),
+        }
+    }
+    if flavor == Flavor::Rocket {
+        // `routes![a, b]` outside `.mount(…)`: what the function returns.
+        for at in code.find_all("routes!").filter(|o| f.body.contains(o)) {
+            if items::inside(&done, at) || nested_fn(code, f, at) {
+                continue;
+            }
+            let ops = crate::rocket::routes_macro(code, at);
+            match out.routers.iter_mut().find(|r| r.name.is_empty()) {
+                Some(r) => r.ops.extend(ops),
+                None => out.routers.push(RouterDef {
+                    name: String::new(),
+                    ops,
+                }),
+            }
         }
     }
     out.returns = tail_ident(code, f.body.clone());
@@ -402,6 +423,12 @@ pub(crate) fn parse_chain(
             .unwrap_or_default();
         let line = file.line_of(seg.at);
         let path_of = |i: usize| args.get(i).and_then(|r| parse_str(code, r.clone()));
+        if flavor == Flavor::Rocket {
+            if let Some(op) = crate::rocket::chain_op(file, code, &seg, &args, line) {
+                ops.push(op);
+            }
+            continue;
+        }
         if flavor == Flavor::Actix {
             if let Some(op) = crate::actix_web::builder::chain_op(file, code, &seg, &args, line) {
                 ops.push(op);
@@ -421,6 +448,7 @@ pub(crate) fn parse_chain(
                 ops.push(Op::Route {
                     path,
                     line,
+                    query: Vec::new(),
                     methods,
                 });
             }
@@ -451,7 +479,9 @@ pub(crate) fn parse_chain(
 fn is_router_new(path: &str) -> bool {
     let mut segs = path.rsplit("::");
     let last = segs.next().unwrap_or("");
-    matches!(last, "new" | "default") && matches!(segs.next(), Some("Router") | Some("App"))
+    let prev = segs.next();
+    (matches!(last, "new" | "default") && matches!(prev, Some("Router") | Some("App")))
+        || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
 }
 
 pub(crate) fn call_target(path: &str) -> Target {
@@ -558,8 +588,8 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             out.direct.push(("header".into(), header_name(&name)));
         }
         let var = p.pattern.trim_start_matches("mut ").trim();
-        let last = ty.split('<').next().unwrap_or(ty);
-        let last = last.rsplit("::").next().unwrap_or(last);
+        let named = items::type_name(ty);
+        let last = named.strip_prefix("mut").unwrap_or(&named);
         match last {
             "HeaderMap" if is_ident(var) => {
                 for name in reads(
@@ -572,7 +602,12 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
                 }
             }
             "CookieJar" | "PrivateCookieJar" | "SignedCookieJar" if is_ident(var) => {
-                for name in reads(code, f.body.clone(), var, &["get"]) {
+                for name in reads(
+                    code,
+                    f.body.clone(),
+                    var,
+                    &["get", "get_private", "get_pending"],
+                ) {
                     out.direct.push(("cookie".into(), name));
                 }
             }

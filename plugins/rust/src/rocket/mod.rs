@@ -1,0 +1,144 @@
+//! Rocket (`rust_rocket`).
+//!
+//! Routes: handler attributes `#[get("/x")]`, `#[post]`, `#[put]`,
+//! `#[delete]`, `#[patch]`, `#[head]`, `#[options]` and
+//! `#[route(GET, uri = "/x")]`, mounted with `.mount("/api", routes![a,
+//! users::b])` on `rocket::build()`/`rocket::custom(…)` (also through
+//! functions returning `routes![…]` or `Vec<Route>` built with `routes!`,
+//! in other modules: `.mount("/users", users::routes())`). A route never
+//! mounted is reported at its own URI.
+//!
+//! URIs: `<id>` path segments kept (the host treats them as placeholders),
+//! `<path..>` becomes `<path>`; the query part `?<q>&<page>` gives query
+//! params, `?<filters..>` the fields of the parameter's struct.
+//!
+//! Parameters: `data = "<body>"` bodies typed `Json<T>` (json fields of
+//! `T`) or `Form<T>` (form fields); `&CookieJar` reads (`cookies.get("c")`,
+//! `get_private`) → cookie.
+//!
+//! Not scanned: `tests/`, `benches/`, `examples/`, test paths and
+//! `#[cfg(test)]` items.
+
+use std::ops::Range;
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::axum::link::Linker;
+use crate::axum::scan::{call_target, scan_file, target, Flavor, Op, Seg, Target};
+use crate::rs::expr::parse_str;
+use crate::rs::{skipped_path, FILES};
+
+pub struct Rocket;
+
+impl Analyzer for Rocket {
+    fn tech(&self) -> Tech {
+        Tech::new("rust_rocket", "Rust", "Rocket")
+            .aliases(["rocket"])
+            .files(FILES.iter().copied())
+            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\brocket\b"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        let path = file.slash_path();
+        if !path.ends_with(".rs") || skipped_path(&path) {
+            return;
+        }
+        out.fact(&scan_file(file, Flavor::Rocket));
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(Linker::new(facts.all()).endpoints())
+    }
+}
+
+/// `/items/<id>/<path..>?<q>&<page>` → (`/items/<id>/<path>`, [`q`,
+/// `page`]); `<filters..>` in the query kept as `filters..`.
+pub fn split_uri(uri: &str) -> (String, Vec<String>) {
+    let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
+    let path = path.replace("..>", ">");
+    let query = query
+        .split('&')
+        .filter_map(|q| {
+            let name = q.strip_prefix('<')?.strip_suffix('>')?;
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect();
+    (path, query)
+}
+
+/// `routes![a, users::b]` at `at`: one merge per handler.
+pub fn routes_macro(code: &Code, at: usize) -> Vec<Op> {
+    let open = code.skip_ws(at + "routes!".len());
+    code.args(open)
+        .into_iter()
+        .map(|r| Op::Merge(call_target(&crate::rs::items::compact(code.slice(r)))))
+        .collect()
+}
+
+/// `.mount(base, routes![…])` / `.mount(base, api::routes())`.
+pub(crate) fn chain_op(
+    file: &SourceFile,
+    code: &Code,
+    seg: &Seg,
+    args: &[Range<usize>],
+    line: u32,
+) -> Option<Op> {
+    if seg.path != "mount" {
+        return None;
+    }
+    let path = parse_str(code, args.first()?.clone())?;
+    let arg = args.get(1)?.clone();
+    let target = if code.slice(arg.clone()).starts_with("routes!") {
+        Target::Inline(routes_macro(code, arg.start))
+    } else {
+        target(file, code, arg.start, Flavor::Rocket)
+    };
+    Some(Op::Nest {
+        path,
+        line,
+        target,
+        service: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        assert_eq!(
+            split_uri("/items/<id>/<rest..>?<q>&<filters..>&lang=en"),
+            (
+                "/items/<id>/<rest>".to_string(),
+                vec!["q".to_string(), "filters..".to_string()]
+            )
+        );
+        assert_eq!(split_uri("/"), ("/".to_string(), vec![]));
+    }
+
+    #[test]
+    fn mounts_and_routes_macro() {
+        let src = "#[launch]\nfn rocket() -> _ {\n rocket::build()\n .mount(\"/api\", routes![a, users::b])\n .mount(BASE, admin::routes())\n}\npub fn routes() -> Vec<Route> { routes![x] }";
+        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Rocket);
+        let ops = &f.fns[0].routers[0].ops;
+        assert_eq!(ops.len(), 2);
+        let Op::Nest {
+            target: Target::Inline(inner),
+            line,
+            ..
+        } = &ops[0]
+        else {
+            panic!("{ops:?}")
+        };
+        assert_eq!(*line, 4);
+        assert_eq!(
+            inner[1],
+            Op::Merge(Target::Call {
+                qual: Some("users".into()),
+                name: "b".into()
+            })
+        );
+        assert_eq!(f.fns[1].routers[0].ops.len(), 1);
+    }
+}
