@@ -41,6 +41,7 @@ pub const DIALECT: Dialect = Dialect {
     roots: &["app"],
     passthrough: &["router"],
     middleware_labels: &[],
+    codable: false,
 };
 
 pub struct Hummingbird;

@@ -11,6 +11,11 @@
 //!   `request.cookies["c"]`, `try request.read(as: T.self)` (T's stored
 //!   properties as json); path parameters (`request.parameters["id"]`)
 //!   come from the URL.
+//! - Codable routing (`router.get("/authors", handler: find)` with `func
+//!   find(query: AuthorQuery, completion: …)`): the stored properties of
+//!   the handler's parameter types are query parameters for GET, DELETE and
+//!   HEAD routes and json otherwise. Kitura's implicit `/:id` of
+//!   identifier-taking handlers is not added.
 //!
 //! Test targets are skipped.
 
@@ -41,6 +46,7 @@ pub const DIALECT: Dialect = Dialect {
     roots: &["router"],
     passthrough: &[],
     middleware_labels: &["middleware", "allowPartialMatch"],
+    codable: true,
 };
 
 pub struct Kitura;

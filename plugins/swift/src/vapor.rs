@@ -38,8 +38,9 @@ pub const DIALECT: Dialect = Dialect {
     root_inits: &["Application"],
     handler_labels: &["use"],
     roots: &["app"],
-    passthrough: &[],
+    passthrough: &["routes"],
     middleware_labels: &[],
+    codable: false,
 };
 
 pub struct Vapor;

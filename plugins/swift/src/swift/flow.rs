@@ -55,6 +55,8 @@ pub struct Dialect {
     /// A route call with one of these labels registers middleware, not an
     /// endpoint (`router.all(middleware: BodyParser())`).
     pub middleware_labels: &'static [&'static str],
+    /// Handler functions take decoded Codable values (Kitura).
+    pub codable: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +84,9 @@ pub struct Route {
     pub methods: Vec<String>,
     pub websocket: bool,
     pub handler: Handler,
+    /// Kitura Codable routing: the handler's parameters of known types are
+    /// the request (query for GET/DELETE/HEAD, json otherwise).
+    pub codable: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,6 +102,8 @@ pub struct Func {
     pub owner: Option<String>,
     pub name: String,
     pub reads: Vec<Read>,
+    /// The leading type name of each parameter (`UserQuery`, `User`).
+    pub param_types: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,6 +113,9 @@ pub struct FileFlow {
     /// Every unit defined in the file.
     pub units: Vec<String>,
     pub funcs: Vec<Func>,
+    /// String literals bound to local names (`let base = "items"`), used
+    /// for path constants after the file- and type-level ones.
+    pub locals: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -156,6 +166,16 @@ pub fn scan(path: &str, t: &Toks, o: &Outline, d: &Dialect) -> FileFlow {
             owner: f.owner.clone(),
             name: f.name.clone(),
             reads: reads::scan(t, f.body.0, f.body.1),
+            param_types: f
+                .params
+                .iter()
+                .map(|p| {
+                    p.ty.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .find(|w| !w.is_empty() && *w != "some" && *w != "any")
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect(),
         });
         let scope = Scope {
             vars,
@@ -233,6 +253,13 @@ fn block(cx: &mut Ctx, start: usize, end: usize, mut scope: Scope) {
                 }
             }
             if t.punct(j, "=") {
+                if let Some(lit) = t.string(j + 1) {
+                    if !lit.interpolated && !t.punct(j + 2, "+") && !t.punct(j + 2, ".") {
+                        cx.out.locals.push((name, lit.text.clone()));
+                        k = j + 2;
+                        continue;
+                    }
+                }
                 let (val, next) = eval(cx, j + 1, end, &scope);
                 if let Some(v) = val {
                     scope.vars.insert(name, v);
@@ -392,6 +419,7 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
                             methods,
                             websocket: is_ws,
                             handler,
+                            codable: cx.d.codable,
                         });
                     }
                     // Hummingbird and Kitura routers chain; Vapor's Route

@@ -95,6 +95,11 @@ impl<'a> Linker<'a> {
                 units.insert(pkg, u, pkg, |_| false);
             }
         }
+        for f in files {
+            for (k, v) in &f.flow.locals {
+                consts.insert(&f.package, k, v.as_str(), |_| false);
+            }
+        }
         Linker {
             files,
             units,
@@ -162,10 +167,12 @@ impl<'a> Linker<'a> {
         format!("/{}", parts.join("/"))
     }
 
-    fn reads(&self, pkg: &str, h: &Handler) -> Vec<Read> {
+    /// The handler's reads, and for Codable routing the types of its
+    /// parameters.
+    fn reads(&self, pkg: &str, h: &Handler) -> (Vec<Read>, Vec<String>) {
         match h {
-            Handler::None => Vec::new(),
-            Handler::Inline(r) => r.clone(),
+            Handler::None => (Vec::new(), Vec::new()),
+            Handler::Inline(r) => (r.clone(), Vec::new()),
             Handler::Ref { owner, name } => {
                 let funcs = || {
                     self.files
@@ -179,7 +186,7 @@ impl<'a> Linker<'a> {
                                 && (!same_pkg || *p == pkg)
                                 && (!same_owner || f.owner == *owner)
                         })
-                        .map(|(_, f)| f.reads.clone())
+                        .map(|(_, f)| (f.reads.clone(), f.param_types.clone()))
                 };
                 pick(true, true)
                     .or_else(|| pick(false, true))
@@ -216,7 +223,17 @@ impl<'a> Linker<'a> {
         for f in self.files {
             let pkg = f.package.as_str();
             for r in &f.flow.routes {
-                let params = self.params(pkg, &self.reads(pkg, &r.handler));
+                let (reads, types) = self.reads(pkg, &r.handler);
+                let mut reads = reads;
+                if r.codable {
+                    let query = r
+                        .methods
+                        .iter()
+                        .all(|m| matches!(m.as_str(), "GET" | "DELETE" | "HEAD"));
+                    let src = if query { Src::Query } else { Src::Json };
+                    reads.extend(types.into_iter().map(|t| Read::Decode(src, t)));
+                }
+                let params = self.params(pkg, &reads);
                 for mut prefix in self.prefixes(pkg, &r.unit, 0) {
                     prefix.extend(r.segs.iter().cloned());
                     let url = self.url(pkg, &prefix);

@@ -29,6 +29,7 @@ pub fn analyze(file: &SourceFile, d: &Dialect, out: &mut Output) {
         || !fact.flow.funcs.is_empty()
         || !fact.types.is_empty()
         || !fact.consts.is_empty()
+        || !fact.flow.locals.is_empty()
     {
         out.fact(&fact);
     }
