@@ -3,6 +3,7 @@
 //! Adding a framework: a module next to [`flask`] (reusing [`py`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod aiohttp;
 pub mod django;
 pub mod fastapi;
 pub mod flask;
@@ -20,4 +21,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     quart::Quart,
     sanic::Sanic,
     starlette::Starlette,
+    aiohttp::Aiohttp,
 ]);

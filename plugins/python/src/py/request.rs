@@ -189,6 +189,11 @@ fn alias_target(code: &Code<'_>, occ: usize) -> Option<String> {
     let text = code.text();
     let line_start = text.get(..occ)?.rfind('\n').map_or(0, |p| p + 1);
     let mut prefix = text.get(line_start..occ)?.trim_end();
+    // `data = self.request.json` (class-based views; only reached when the
+    // caller reads `self.request`).
+    if let Some(p) = prefix.strip_suffix("self.") {
+        prefix = p.trim_end();
+    }
     // `data = await request.get_json()` (Quart, Sanic).
     if let Some(p) = prefix.strip_suffix("await") {
         prefix = p.trim_end();
