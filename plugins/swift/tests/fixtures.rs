@@ -261,3 +261,40 @@ fn swift_hummingbird_fixtures() {
 fn swift_kitura_fixtures() {
     check_tech(&kitura::Kitura);
 }
+
+/// Every prefix of every fixture source (cut at arbitrary points, so
+/// brackets, strings and comments are left open) is analyzed and linked
+/// without panicking.
+#[test]
+fn truncated_sources_do_not_panic() {
+    let analyzers: [&dyn Analyzer; 3] = [&vapor::Vapor, &hummingbird::Hummingbird, &kitura::Kitura];
+    for analyzer in analyzers {
+        let tech = analyzer.tech().id;
+        let Ok(cases) = fs::read_dir(fixtures_root(&tech)) else {
+            continue;
+        };
+        for case in cases.flatten() {
+            let mut files = Vec::new();
+            tree(
+                &case.path().join("app"),
+                "app",
+                &analyzer.tech().files,
+                &mut files,
+            );
+            for (path, content) in files {
+                let mut facts = Facts::new(Vec::new());
+                let cuts = (0..content.len())
+                    .step_by(5)
+                    .filter(|i| content.is_char_boundary(*i));
+                for cut in cuts {
+                    let file = SourceFile::new(path.clone(), content[..cut].to_string());
+                    let mut out = Output::new();
+                    analyzer.analyze(&file, &mut out);
+                    let (_, f) = out.into_parts();
+                    facts.extend(f);
+                }
+                analyzer.link(&facts).expect("link");
+            }
+        }
+    }
+}

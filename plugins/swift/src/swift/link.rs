@@ -116,19 +116,28 @@ impl<'a> Linker<'a> {
     }
 
     /// Every prefix a unit is reachable under (`[[]]` when never mounted).
-    fn prefixes(&self, pkg: &str, unit: &str, depth: usize) -> Vec<Vec<Seg>> {
+    /// `stack` holds the units being resolved: mount cycles are cut, and a
+    /// unit mounted only from inside a cycle is unreachable.
+    fn prefixes(&self, pkg: &str, unit: &str, stack: &mut Vec<(String, String)>) -> Vec<Vec<Seg>> {
         let mut out = Vec::new();
-        if depth < MAX_DEPTH {
+        let mut mounted = false;
+        let key = (pkg.to_string(), unit.to_string());
+        if stack.contains(&key) {
+            // A cycle adds no new way in.
+            return out;
+        }
+        if stack.len() < MAX_DEPTH {
+            stack.push(key);
             for f in self.files {
                 for m in &f.flow.mounts {
                     if m.unit == unit && f.package == pkg {
                         continue;
                     }
                     match self.target(&f.package, &m.targets) {
-                        Some((p, u)) if p == pkg && u == unit => {}
+                        Some((p, u)) if p == pkg && u == unit => mounted = true,
                         _ => continue,
                     }
-                    for mut p in self.prefixes(&f.package, &m.unit, depth + 1) {
+                    for mut p in self.prefixes(&f.package, &m.unit, stack) {
                         p.extend(m.segs.iter().cloned());
                         if !out.contains(&p) {
                             out.push(p);
@@ -136,8 +145,9 @@ impl<'a> Linker<'a> {
                     }
                 }
             }
+            stack.pop();
         }
-        if out.is_empty() {
+        if !mounted {
             out.push(Vec::new());
         }
         out
@@ -234,7 +244,7 @@ impl<'a> Linker<'a> {
                     reads.extend(types.into_iter().map(|t| Read::Decode(src, t)));
                 }
                 let params = self.params(pkg, &reads);
-                for mut prefix in self.prefixes(pkg, &r.unit, 0) {
+                for mut prefix in self.prefixes(pkg, &r.unit, &mut Vec::new()) {
                     prefix.extend(r.segs.iter().cloned());
                     let url = self.url(pkg, &prefix);
                     if r.websocket {
@@ -264,5 +274,50 @@ mod tests {
         assert_eq!(package_of("app/api/Sources/App/routes.swift"), "app/api");
         assert_eq!(package_of("app/Sources/App/routes.swift"), "app");
         assert_eq!(package_of("app/main.swift"), "");
+    }
+}
+
+#[cfg(test)]
+mod cycle_tests {
+    use super::*;
+    use crate::swift::flow::{Mount, Route};
+
+    #[test]
+    fn mount_cycles_terminate() {
+        let mount = |from: &str, to: &str, seg: &str| Mount {
+            unit: from.into(),
+            segs: vec![Seg::Lit(seg.into())],
+            targets: vec![to.into()],
+        };
+        let flow = FileFlow {
+            routes: vec![Route {
+                path: "app/Sources/App/a.swift".into(),
+                line: 3,
+                unit: "A.boot".into(),
+                segs: vec![Seg::Lit("x".into())],
+                methods: vec!["GET".into()],
+                websocket: false,
+                handler: Handler::None,
+                codable: false,
+            }],
+            mounts: vec![
+                mount("fn:routes", "A.boot", "a"),
+                mount("A.boot", "B.boot", "b"),
+                mount("B.boot", "A.boot", "c"),
+            ],
+            units: vec!["fn:routes".into(), "A.boot".into(), "B.boot".into()],
+            ..FileFlow::default()
+        };
+        let files = [FileFact {
+            package: "app".into(),
+            flow,
+            ..FileFact::default()
+        }];
+        let urls: Vec<String> = Linker::new(&files)
+            .endpoints()
+            .into_iter()
+            .map(|e| e.url)
+            .collect();
+        assert_eq!(urls, ["/a/x"]);
     }
 }
