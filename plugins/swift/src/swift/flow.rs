@@ -904,3 +904,73 @@ func buildRouter() -> Router<Ctx> {
         );
     }
 }
+
+#[cfg(test)]
+mod receiver_tests {
+    use super::*;
+
+    fn flow(src: &str, d: &Dialect) -> FileFlow {
+        let t = Toks::from_source(src);
+        let o = outline::parse(&t);
+        scan("a.swift", &t, &o, d)
+    }
+
+    #[test]
+    fn handler_receivers_and_collection_variables() {
+        let f = flow(
+            r#"
+func routes(_ app: Application) throws {
+    let todos = TodoController()
+    app.get("todos", use: todos.index)
+    app.get("todos", ":id", use: TodoController().show)
+    try app.grouped("v1").register(collection: todos)
+}
+"#,
+            &crate::vapor::DIALECT,
+        );
+        let h: Vec<_> = f.routes.iter().map(|r| r.handler.clone()).collect();
+        let r = |o: &str, n: &str| Handler::Ref {
+            owner: Some(o.into()),
+            name: n.into(),
+        };
+        assert_eq!(
+            h,
+            [r("TodoController", "index"), r("TodoController", "show")]
+        );
+        assert_eq!(f.mounts[0].targets, ["TodoController.boot"]);
+        assert_eq!(f.mounts[0].segs, [Seg::Lit("v1".into())]);
+    }
+
+    #[test]
+    fn hummingbird_1_app_router() {
+        let f = flow(
+            r#"
+func configure(_ app: HBApplication) {
+    app.router.get("hello") { request -> String in
+        request.uri.queryParameters.get("name") ?? "world"
+    }
+    let todos = app.router.group("todos")
+    todos.put(":id", use: update)
+}
+"#,
+            &crate::hummingbird::DIALECT,
+        );
+        let r: Vec<_> = f
+            .routes
+            .iter()
+            .map(|r| (r.segs.clone(), r.methods[0].clone(), r.line))
+            .collect();
+        let lit = |s: &str| Seg::Lit(s.into());
+        assert_eq!(
+            r,
+            [
+                (vec![lit("hello")], "GET".to_string(), 3),
+                (vec![lit("todos"), lit(":id")], "PUT".to_string(), 7),
+            ]
+        );
+        assert_eq!(
+            f.routes[0].handler,
+            Handler::Inline(vec![Read::Param(reads::Src::Query, "name".into())])
+        );
+    }
+}
