@@ -6,6 +6,7 @@
 
 pub mod actix_web;
 pub mod axum;
+pub mod poem;
 pub mod rocket;
 pub mod rs;
 
@@ -15,5 +16,6 @@ portolan_plugin_sdk::plugin!(
         axum::Axum,
         actix_web::ActixWeb,
         rocket::Rocket,
+        poem::Poem,
     ]
 );

@@ -235,12 +235,22 @@ fn rust_rocket_fixtures() {
     check_all(&portolan_plugin_rust::rocket::Rocket, &["workspace"]);
 }
 
+#[test]
+fn rust_poem_fixtures() {
+    check_all(&portolan_plugin_rust::poem::Poem, &["services"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 3] = [&axum::Axum, &actix_web::ActixWeb, &rocket::Rocket];
+    let analyzers: [&dyn Analyzer; 4] = [
+        &axum::Axum,
+        &actix_web::ActixWeb,
+        &rocket::Rocket,
+        &poem::Poem,
+    ];
     let mut ids = Vec::new();
     for a in analyzers {
         let t = a.tech();

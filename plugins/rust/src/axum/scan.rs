@@ -80,6 +80,7 @@ pub(crate) const METHODS: &[&str] = &[
     "get", "post", "put", "delete", "patch", "options", "head", "trace", "connect",
 ];
 const OPS: &[&str] = &["route", "nest", "merge", "nest_service", "route_service"];
+const POEM_OPS: &[&str] = &["at", "nest", "nest_no_strip"];
 const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
 
 /// Which framework's builder vocabulary a scan follows.
@@ -88,6 +89,7 @@ pub enum Flavor {
     Axum,
     Actix,
     Rocket,
+    Poem,
 }
 
 pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
@@ -122,6 +124,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         Flavor::Axum => OPS,
         Flavor::Actix => ACTIX_OPS,
         Flavor::Rocket => &["mount"],
+        Flavor::Poem => POEM_OPS,
     };
     // Router operations, outermost chain first.
     let text = code.text();
@@ -141,6 +144,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         );
     }
     offsets.sort_unstable();
+    let mut tail_var = None;
     for o in offsets {
         if items::inside(&done, o) || nested_fn(code, f, o) {
             continue;
@@ -165,6 +169,10 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
             }
             Root::New => binding(code, start).unwrap_or_default(),
         };
+        // `router.route(…)` as the body's tail expression: returned.
+        if matches!(root, Root::Var(_)) && !name.is_empty() && code.skip_ws(end) + 1 == f.body.end {
+            tail_var = Some(name.clone());
+        }
         match out.routers.iter_mut().find(|r| r.name == name) {
             Some(r) => r.ops.extend(ops),
             None => out.routers.push(RouterDef { name, ops }),
@@ -186,7 +194,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
             }
         }
     }
-    out.returns = tail_ident(code, f.body.clone());
+    out.returns = tail_ident(code, f.body.clone()).or(tail_var);
     out
 }
 
@@ -436,14 +444,28 @@ pub(crate) fn parse_chain(
             continue;
         }
         match seg.path.as_str() {
-            "route" | "route_service" => {
+            "route" | "route_service" | "at" => {
                 let Some(path) = path_of(0) else { continue };
-                let methods = if seg.path == "route" {
+                let methods = if seg.path == "route" || seg.path == "at" {
                     args.get(1)
                         .map(|r| method_router(code, r.clone()))
                         .unwrap_or_default()
                 } else {
                     vec![("GET".to_string(), None)]
+                };
+                // Poem `.at("/x", handler)`: an endpoint taking every method.
+                let methods = match (methods.is_empty(), seg.path.as_str(), args.get(1)) {
+                    (true, "at", Some(r)) => {
+                        let h = target(file, code, r.start, flavor);
+                        if matches!(h, Target::Local(_) | Target::Call { .. }) {
+                            ANY.iter()
+                                .map(|m| (m.to_string(), Some(h.clone())))
+                                .collect()
+                        } else {
+                            methods
+                        }
+                    }
+                    _ => methods,
                 };
                 ops.push(Op::Route {
                     path,
@@ -452,7 +474,7 @@ pub(crate) fn parse_chain(
                     methods,
                 });
             }
-            "nest" | "nest_service" => {
+            "nest" | "nest_service" | "nest_no_strip" => {
                 let Some(path) = path_of(0) else { continue };
                 let target = args
                     .get(1)
@@ -480,7 +502,8 @@ fn is_router_new(path: &str) -> bool {
     let mut segs = path.rsplit("::");
     let last = segs.next().unwrap_or("");
     let prev = segs.next();
-    (matches!(last, "new" | "default") && matches!(prev, Some("Router") | Some("App")))
+    (matches!(last, "new" | "default")
+        && matches!(prev, Some("Router") | Some("App") | Some("Route")))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
 }
 
@@ -612,6 +635,11 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
                 }
             }
             "Multipart" => out.direct.push(("file".into(), "file".into())),
+            "Request" if is_ident(var) => {
+                for name in reads(code, f.body.clone(), var, &["header"]) {
+                    out.direct.push(("header".into(), name));
+                }
+            }
             "HttpRequest" if is_ident(var) => {
                 let headers = format!("{var}.headers()");
                 for name in reads(code, f.body.clone(), &headers, &["get", "contains_key"]) {
@@ -710,6 +738,20 @@ mod tests {
                 name: "routes".into()
             })
         );
+    }
+
+    #[test]
+    fn tail_chain_on_a_parameter_is_returned() {
+        let f = scan(
+            "fn users(router: Router) -> Router {\n router.route(\"/u\", get(u))\n}",
+            Flavor::Axum,
+        );
+        assert_eq!(f.fns[0].returns.as_deref(), Some("router"));
+        let f = scan(
+            "fn users(router: Router) -> Router {\n router.route(\"/u\", get(u));\n Router::new()\n}",
+            Flavor::Axum,
+        );
+        assert_eq!(f.fns[0].returns, None);
     }
 
     #[test]

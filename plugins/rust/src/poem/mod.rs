@@ -1,0 +1,77 @@
+//! Poem (`rust_poem`).
+//!
+//! Routes: `Route::new()` chains of `.at(path, endpoint)`,
+//! `.nest(prefix, route)` and `.nest_no_strip(prefix, route)`, with nested
+//! routes built in local variables, inline, or functions of other modules
+//! (the shared scanner of [`crate::axum`]). Endpoints: `get(h).post(h2)`,
+//! `RouteMethod::new().get(h)`, and a bare `#[handler]` function (Poem
+//! serves every method: reported as GET, POST, PUT, PATCH and DELETE).
+//! Paths: literals, constants, `format!`/`concat!`; `/:id` kept.
+//!
+//! Handler parameters: `Query<T>`/`Json<T>`/`Form<T>`/`Path<T>` struct
+//! fields (serde renames honoured), `&HeaderMap` and `req: &Request`
+//! (`req.header("x")`) header reads, `&CookieJar` (`jar.get("c")`),
+//! `Multipart` (a `file` param). `poem-openapi` `#[OpenApi]` services are
+//! not covered.
+//!
+//! Not scanned: `tests/`, `benches/`, `examples/`, test paths and
+//! `#[cfg(test)]` items.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::axum::link::Linker;
+use crate::axum::scan::{scan_file, Flavor};
+use crate::rs::{skipped_path, FILES};
+
+pub struct Poem;
+
+impl Analyzer for Poem {
+    fn tech(&self) -> Tech {
+        Tech::new("rust_poem", "Rust", "Poem")
+            .aliases(["poem"])
+            .files(FILES.iter().copied())
+            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\bpoem\b"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        let path = file.slash_path();
+        if !path.ends_with(".rs") || skipped_path(&path) {
+            return;
+        }
+        out.fact(&scan_file(file, Flavor::Poem));
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(Linker::new(facts.all()).endpoints())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::axum::scan::{scan_file, Flavor, Op};
+    use portolan_plugin_sdk::SourceFile;
+
+    fn methods(src: &str) -> Vec<Vec<String>> {
+        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Poem);
+        f.fns[0].routers[0]
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Route { methods, .. } => Some(methods.iter().map(|(m, _)| m.clone()).collect()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn endpoints_and_method_routers() {
+        assert_eq!(
+            methods("fn app() -> Route {\n Route::new().at(\"/a\", h).at(\"/b\", RouteMethod::new().put(h)).at(\"/c\", get(h).options(h))\n}"),
+            [
+                vec!["GET", "POST", "PUT", "PATCH", "DELETE"],
+                vec!["PUT"],
+                vec!["GET", "OPTIONS"],
+            ]
+        );
+    }
+}
