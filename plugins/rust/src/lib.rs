@@ -1,7 +1,8 @@
 //! Rust web frameworks.
 //!
 //! [`rs`] holds the reusable Rust source helpers (items, signatures, serde
-//! structs, constants, module paths); every framework is one module plus one
+//! structs, constants, module paths) and the router scanner/linker shared by
+//! the frameworks ([`rs::router`]); every framework is one module plus one
 //! line in the `plugin!` registration below.
 
 pub mod actix_web;

@@ -6,11 +6,11 @@ use std::ops::Range;
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::axum::scan::{
-    call_target, primary, target, Flavor, FnFacts, Op, Root, RouterDef, Seg, Target, ANY, METHODS,
-};
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::items::attrs_before;
+use crate::rs::router::scan::{
+    call_target, primary, target, Flavor, FnFacts, Op, Root, RouterDef, Seg, Target, ANY, METHODS,
+};
 
 /// `#[get("/x")]`, `#[post("/x", wrap = "…")]`,
 /// `#[route("/x", method = "GET", method = "POST")]` on a handler: the
@@ -265,8 +265,8 @@ fn method_route(
 
 #[cfg(test)]
 mod tests {
-    use crate::axum::scan::{scan_file, Flavor, Op, Target};
     use crate::rs::expr::Part;
+    use crate::rs::router::scan::{scan_file, Flavor, Op, Target};
     use portolan_plugin_sdk::SourceFile;
 
     #[test]

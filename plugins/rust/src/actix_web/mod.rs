@@ -28,8 +28,8 @@ pub mod builder;
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::axum::link::Linker;
-use crate::axum::scan::{scan_file, Flavor};
+use crate::rs::router::link::Linker;
+use crate::rs::router::scan::{scan_file, Flavor};
 use crate::rs::{skipped_path, FILES};
 
 pub struct ActixWeb;

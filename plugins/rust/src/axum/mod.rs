@@ -30,11 +30,9 @@
 //! Not scanned: `tests/`, `benches/`, `examples/` (demo programs, not the
 //! service), other test paths, and every `#[cfg(test)]` item.
 
-pub mod link;
-pub mod scan;
-
 use portolan_plugin_sdk::prelude::*;
 
+use crate::rs::router::{link, scan};
 use crate::rs::{skipped_path, FILES};
 
 pub struct Axum;

@@ -3,7 +3,7 @@
 //! Routes: `Route::new()` chains of `.at(path, endpoint)`,
 //! `.nest(prefix, route)` and `.nest_no_strip(prefix, route)`, with nested
 //! routes built in local variables, inline, or functions of other modules
-//! (the shared scanner of [`crate::axum`]). Endpoints: `get(h).post(h2)`,
+//! (the shared scanner of [`crate::rs::router`]). Endpoints: `get(h).post(h2)`,
 //! `RouteMethod::new().get(h)`, and a bare `#[handler]` function (Poem
 //! serves every method: reported as GET, POST, PUT, PATCH and DELETE).
 //! Paths: literals, constants, `format!`/`concat!`; `/:id` kept.
@@ -19,8 +19,8 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::axum::link::Linker;
-use crate::axum::scan::{scan_file, Flavor};
+use crate::rs::router::link::Linker;
+use crate::rs::router::scan::{scan_file, Flavor};
 use crate::rs::{skipped_path, FILES};
 
 pub struct Poem;
@@ -48,7 +48,7 @@ impl Analyzer for Poem {
 
 #[cfg(test)]
 mod tests {
-    use crate::axum::scan::{scan_file, Flavor, Op};
+    use crate::rs::router::scan::{scan_file, Flavor, Op};
     use portolan_plugin_sdk::SourceFile;
 
     fn methods(src: &str) -> Vec<Vec<String>> {

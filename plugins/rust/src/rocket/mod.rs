@@ -23,9 +23,9 @@ use std::ops::Range;
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::axum::link::Linker;
-use crate::axum::scan::{call_target, scan_file, target, Flavor, Op, Seg, Target};
 use crate::rs::expr::parse_str;
+use crate::rs::router::link::Linker;
+use crate::rs::router::scan::{call_target, scan_file, target, Flavor, Op, Seg, Target};
 use crate::rs::{skipped_path, FILES};
 
 pub struct Rocket;

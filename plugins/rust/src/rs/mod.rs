@@ -5,10 +5,12 @@
 //!   their serde-visible field names (`rename`, `rename_all`, `skip`,
 //!   `flatten`);
 //! - [`expr`]: path expressions (literals, constants, `format!`,
-//!   `concat!`) and the crate/module a file belongs to.
+//!   `concat!`) and the crate/module a file belongs to;
+//! - [`router`]: the router scanner and linker shared by the frameworks.
 
 pub mod expr;
 pub mod items;
+pub mod router;
 
 /// Files every Rust analyzer wants.
 pub const FILES: &[&str] = &["*.rs", "Cargo.toml"];
