@@ -26,7 +26,9 @@ pub fn attribute_routes(
     for attr in attrs_before(code, f.kw) {
         let Some(open) = attr.find('(') else { continue };
         let name = attr[..open].rsplit("::").next().unwrap_or("");
-        let args = &attr[open + 1..attr.len().saturating_sub(1)];
+        let Some(args) = attr.get(open + 1..attr.len().saturating_sub(1)) else {
+            continue;
+        };
         let Some(path) = first_string(args) else {
             continue;
         };

@@ -215,8 +215,10 @@ fn tail_ident(code: &Code, body: Range<usize>) -> Option<String> {
         .slice(body.start + 1..body.end.saturating_sub(1))
         .trim_end();
     let start = inner
-        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .map(|i| i + 1)
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map(|(i, c)| i + c.len_utf8())
         .unwrap_or(0);
     let ident = &inner[start..];
     let before = inner[..start].trim_end();
@@ -752,6 +754,25 @@ mod tests {
             Flavor::Axum,
         );
         assert_eq!(f.fns[0].returns, None);
+    }
+
+    #[test]
+    fn non_ascii_tails_and_broken_code_do_not_panic() {
+        let f = scan(
+            "fn a() -> String {\n let s = \"é\"; s + \"ü\" }\nfn b() { x.route(",
+            Flavor::Axum,
+        );
+        assert_eq!(f.fns[0].returns, None);
+        let f = scan("fn d() { a → }", Flavor::Axum);
+        assert_eq!(f.fns[0].returns, None);
+        let f = scan("fn café() { let straße = 1; straße }", Flavor::Axum);
+        assert_eq!(f.fns[0].returns.as_deref(), Some("straße"));
+        for flavor in [Flavor::Axum, Flavor::Actix, Flavor::Rocket, Flavor::Poem] {
+            scan(
+                "#[get(]\nfn h() { Router::new().route(\"/x\", get(h)).nest( }",
+                flavor,
+            );
+        }
     }
 
     #[test]
