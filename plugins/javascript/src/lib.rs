@@ -4,7 +4,8 @@
 //! one entry in the `plugin!` registration below.
 
 pub mod express;
+pub mod fastify;
 pub mod js;
 pub mod nestjs;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, nestjs::TS, nestjs::JS]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, nestjs::TS, nestjs::JS]);

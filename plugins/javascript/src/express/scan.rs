@@ -298,7 +298,7 @@ fn handler_args(
 
 /// Functions, class methods and object-literal methods that read the
 /// request, keyed by their scoped name.
-fn handlers(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>) {
+pub fn handlers(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>) {
     let mut push = |name: String, params: Vec<Param>| {
         if !params.is_empty() {
             out.push(Handler { name, params });
