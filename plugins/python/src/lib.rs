@@ -12,6 +12,7 @@ pub mod py;
 pub mod quart;
 pub mod sanic;
 pub mod starlette;
+pub mod tornado;
 
 portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     flask::Flask,
@@ -22,4 +23,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     sanic::Sanic,
     starlette::Starlette,
     aiohttp::Aiohttp,
+    tornado::Tornado,
 ]);

@@ -1,0 +1,194 @@
+//! Tornado (`python_tornado`).
+//!
+//! Routes are `(pattern, Handler[, kwargs])` tuples and `url(pattern,
+//! Handler)` calls in route lists (`Application([...])`, `handlers =
+//! [...]`, `app.add_handlers(host, [...])`), anywhere in the tree; a tuple
+//! counts when its handler is a `RequestHandler` subclass of the tree (or,
+//! unresolved, a name ending in `Handler`). Patterns are regexes: anchors
+//! are dropped and named groups become `{name}` (see
+//! [`crate::django::link::clean_route`]); unnamed groups stay as written.
+//!
+//! Methods are the `get`/`post`/… the handler class and its in-tree bases
+//! define (GET when none). Parameters: `self.get_query_argument(s)` →
+//! query, `self.get_body_argument(s)` → form, `self.get_argument(s)` →
+//! query for GET/HEAD/DELETE/OPTIONS and form otherwise,
+//! `self.get_cookie` / `get_secure_cookie` / `get_signed_cookie` →
+//! cookie, `self.request.headers` → header, `self.request.files` → file.
+
+pub mod scan;
+
+use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::py::project::{Binding, Project};
+
+pub struct Tornado;
+
+/// One module's route tuples and handler classes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TornadoModule {
+    pub info: crate::py::module::ModuleInfo,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<scan::RouteTuple>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<scan::HandlerClass>,
+}
+
+impl Analyzer for Tornado {
+    fn tech(&self) -> Tech {
+        Tech::new("python_tornado", "Python", "Tornado")
+            .aliases(["tornado", "python-tornado"])
+            .files(["*.py"])
+            .detect(
+                Detect::files(["*.py"])
+                    .regex([r"^\s*(from\s+tornado\b.*\bimport\b|import\s+tornado\b)"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        let module = scan::scan(file);
+        // Modules with only constants matter too (prefixes imported by the
+        // module that declares the routes).
+        if !module.routes.is_empty() || !module.classes.is_empty() || !module.info.consts.is_empty()
+        {
+            out.fact(&module);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<TornadoModule> = facts.all();
+        Ok(link(&modules))
+    }
+}
+
+fn link(modules: &[TornadoModule]) -> Vec<Endpoint> {
+    let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let is_local = |m: usize, n: &str| {
+        modules
+            .get(m)
+            .is_some_and(|md| md.classes.iter().any(|c| c.name == n))
+    };
+    let class = |m: usize, name: &str| -> Option<(usize, &scan::HandlerClass)> {
+        match project.resolve(m, name, &is_local)? {
+            Binding::Local { module, name } => modules
+                .get(module)?
+                .classes
+                .iter()
+                .find(|c| c.name == name)
+                .map(|c| (module, c)),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for (m, module) in modules.iter().enumerate() {
+        for r in &module.routes {
+            let Some(pattern) = project.eval(m, &r.pattern, &is_local) else {
+                continue;
+            };
+            let url = crate::django::link::clean_route(&pattern, true);
+            let url = format!("/{}", url.trim_start_matches('/'));
+            // The handler and its in-tree ancestors, nearest first.
+            let mut chain: Vec<&scan::HandlerClass> = Vec::new();
+            let mut is_handler = false;
+            let mut stack: Vec<(usize, &scan::HandlerClass)> =
+                class(m, &r.handler).into_iter().collect();
+            while let Some((cm, c)) = stack.pop() {
+                if chain.iter().any(|x| std::ptr::eq(*x, c)) || chain.len() > 32 {
+                    continue;
+                }
+                chain.push(c);
+                for base in &c.bases {
+                    match class(cm, base) {
+                        Some(p) => stack.push(p),
+                        None => is_handler |= base.ends_with("Handler"),
+                    }
+                }
+            }
+            if chain.is_empty() {
+                if !r.handler.ends_with("Handler") {
+                    continue;
+                }
+            } else if !is_handler {
+                continue;
+            }
+            let mut methods: Vec<(String, Vec<Param>)> = Vec::new();
+            for c in &chain {
+                for f in &c.methods {
+                    let upper = f.name.to_ascii_uppercase();
+                    if !methods.iter().any(|(mt, _)| *mt == upper) {
+                        methods.push((upper, f.params.clone()));
+                    }
+                }
+            }
+            if methods.is_empty() {
+                methods.push(("GET".to_string(), Vec::new()));
+            }
+            for (method, params) in methods {
+                out.push(
+                    Endpoint::new(&method, url.clone())
+                        .at_path(module.info.path.clone(), r.line)
+                        .params(params),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(files: &[(&str, &str)]) -> Vec<String> {
+        let mut facts = Facts::new(Vec::new());
+        for (path, content) in files {
+            let mut out = Output::new();
+            Tornado.analyze(&SourceFile::new(*path, *content), &mut out);
+            facts.extend(out.into_parts().1);
+        }
+        let mut got: Vec<String> = Tornado
+            .link(&facts)
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                let line = e.code_paths.first().and_then(|l| l.line).unwrap_or(0);
+                let params: Vec<String> = e
+                    .params
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{}:{}",
+                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
+                            p.name
+                        )
+                    })
+                    .collect();
+                format!("{} {} @{line} [{}]", e.method, e.url, params.join(", "))
+            })
+            .collect();
+        got.sort();
+        got
+    }
+
+    #[test]
+    fn handlers_across_modules() {
+        let app = "import tornado.web\nfrom tornado.web import url\nfrom handlers import MainHandler, ItemHandler, Base\nfrom settings import API\n\ndef make_app():\n    return tornado.web.Application([\n        (r'/', MainHandler),\n        url(API + r'/items/(?P<item_id>\\d+)$', ItemHandler, name='item'),\n        (r'/static/(.*)', tornado.web.StaticFileHandler, {'path': 'static'}),\n        ('/not-a-handler', dict),\n        # (r'/old', MainHandler),\n    ])\n";
+        let handlers = "import tornado.web\n\nclass Base(tornado.web.RequestHandler):\n    def prepare(self):\n        self.token = self.request.headers.get('X-Token')\n\nclass MainHandler(Base):\n    def get(self):\n        q = self.get_argument('q', None)\n\nclass ItemHandler(Base):\n    async def get(self, item_id):\n        pass\n    async def put(self, item_id):\n        name = self.get_argument('name')\n        c = self.get_secure_cookie('session')\n        f = self.request.files['image']\n";
+        assert_eq!(
+            run(&[
+                ("app.py", app),
+                ("handlers.py", handlers),
+                ("settings.py", "API = r'/api/v1'\n")
+            ]),
+            vec![
+                "GET / @8 [query:q]",
+                "GET /api/v1/items/{item_id} @9 []",
+                "GET /static/(.*) @10 []",
+                "PUT /api/v1/items/{item_id} @9 [form:name, cookie:session, file:image]",
+            ]
+        );
+    }
+}
