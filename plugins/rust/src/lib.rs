@@ -10,6 +10,7 @@ pub mod axum;
 pub mod poem;
 pub mod rocket;
 pub mod rs;
+pub mod tide;
 
 portolan_plugin_sdk::plugin!(
     name: "rust",
@@ -18,5 +19,6 @@ portolan_plugin_sdk::plugin!(
         actix_web::ActixWeb,
         rocket::Rocket,
         poem::Poem,
+        tide::Tide,
     ]
 );

@@ -240,16 +240,22 @@ fn rust_poem_fixtures() {
     check_all(&portolan_plugin_rust::poem::Poem, &["services"]);
 }
 
+#[test]
+fn rust_tide_fixtures() {
+    check_all(&portolan_plugin_rust::tide::Tide, &["services"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 4] = [
+    let analyzers: [&dyn Analyzer; 5] = [
         &axum::Axum,
         &actix_web::ActixWeb,
         &rocket::Rocket,
         &poem::Poem,
+        &tide::Tide,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

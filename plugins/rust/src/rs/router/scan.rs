@@ -90,6 +90,7 @@ pub enum Flavor {
     Actix,
     Rocket,
     Poem,
+    Tide,
 }
 
 pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
@@ -125,6 +126,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         Flavor::Actix => ACTIX_OPS,
         Flavor::Rocket => &["mount"],
         Flavor::Poem => POEM_OPS,
+        Flavor::Tide => &["at"],
     };
     // Router operations, outermost chain first.
     let text = code.text();
@@ -414,6 +416,7 @@ pub(crate) fn parse_chain(
         Root::Call(call_target(&first.path))
     };
     let mut ops = Vec::new();
+    let mut segs = Vec::new();
     loop {
         let mut p = code.skip_ws(end);
         while bytes.get(p) == Some(&b'?') {
@@ -433,6 +436,10 @@ pub(crate) fn parse_chain(
             .unwrap_or_default();
         let line = file.line_of(seg.at);
         let path_of = |i: usize| args.get(i).and_then(|r| parse_str(code, r.clone()));
+        if flavor == Flavor::Tide {
+            segs.push((seg, args, line));
+            continue;
+        }
         if flavor == Flavor::Rocket {
             if let Some(op) = crate::rocket::chain_op(file, code, &seg, &args, line) {
                 ops.push(op);
@@ -497,6 +504,9 @@ pub(crate) fn parse_chain(
             _ => {}
         }
     }
+    if flavor == Flavor::Tide {
+        ops = crate::tide::chain_ops(file, code, &segs);
+    }
     (root, ops, end)
 }
 
@@ -507,6 +517,7 @@ fn is_router_new(path: &str) -> bool {
     (matches!(last, "new" | "default")
         && matches!(prev, Some("Router") | Some("App") | Some("Route")))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
+        || (matches!(last, "new" | "with_state") && prev == Some("tide"))
 }
 
 pub(crate) fn call_target(path: &str) -> Target {
@@ -641,6 +652,18 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
                 for name in reads(code, f.body.clone(), var, &["header"]) {
                     out.direct.push(("header".into(), name));
                 }
+                for name in reads(code, f.body.clone(), var, &["cookie"]) {
+                    out.direct.push(("cookie".into(), name));
+                }
+                for (method, kind) in [
+                    ("query", "query"),
+                    ("body_json", "json"),
+                    ("body_form", "form"),
+                ] {
+                    for ty in typed_reads(code, f.body.clone(), var, method) {
+                        out.bodies.push((kind.into(), ty));
+                    }
+                }
             }
             "HttpRequest" if is_ident(var) => {
                 let headers = format!("{var}.headers()");
@@ -686,6 +709,37 @@ fn reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<St
             if !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') {
                 out.push(name.to_ascii_lowercase().replace('_', "-"));
             }
+        }
+    }
+    out
+}
+
+/// Types read with `var.method::<T>()` or `let x: T = var.method()`.
+fn typed_reads(code: &Code, body: Range<usize>, var: &str, method: &str) -> Vec<String> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_word(var).filter(|o| body.contains(o)) {
+        let dot = code.skip_ws(at + var.len());
+        if bytes.get(dot) != Some(&b'.') || code.ident_at(dot + 1) != Some(method) {
+            continue;
+        }
+        let after = code.skip_ws(code.skip_ws(dot + 1) + method.len());
+        if text[after..].starts_with("::<") {
+            if let Some(close) = items::angle_end(bytes, after + 2) {
+                out.push(items::type_name(&text[after + 3..close]));
+            }
+            continue;
+        }
+        // `let name: T = var.method()`
+        let before = text[body.start..at].trim_end();
+        let Some(stmt) = before.strip_suffix('=') else {
+            continue;
+        };
+        let from = stmt.rfind([';', '{', '}']).map(|i| i + 1).unwrap_or(0);
+        let stmt = stmt[from..].trim();
+        if let Some((_, ty)) = stmt.strip_prefix("let ").and_then(|s| s.split_once(':')) {
+            out.push(items::type_name(ty));
         }
     }
     out
