@@ -10,6 +10,7 @@ pub mod flask;
 pub mod ninja;
 pub mod py;
 pub mod quart;
+pub mod robyn;
 pub mod sanic;
 pub mod starlette;
 pub mod tornado;
@@ -24,4 +25,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     starlette::Starlette,
     aiohttp::Aiohttp,
     tornado::Tornado,
+    robyn::Robyn,
 ]);

@@ -11,7 +11,7 @@ use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
-use crate::py::request::request_params;
+use crate::py::request::request_params_with;
 use crate::py::strexpr::{StrExpr, MAX_DEPTH};
 
 /// Functions a `MethodView` dispatches to (Flask's `http_method_funcs`).
@@ -43,6 +43,10 @@ pub struct Flavor {
     /// arguments.
     pub blueprints: &'static [&'static str],
     pub url_prefix_position: usize,
+    /// The prefix keyword (`url_prefix`; Robyn's `prefix`).
+    pub prefix_keyword: &'static str,
+    /// What an attribute of `request` reads (Werkzeug's names for Flask).
+    pub sources: fn(&str) -> Option<portolan_plugin_sdk::ParamKind>,
     /// The registration method (`register_blueprint`, `blueprint`).
     pub register: &'static str,
     /// Placeholders are written `<name:type>` (Sanic) rather than `<type:name>`.
@@ -54,6 +58,8 @@ pub const FLASK: Flavor = Flavor {
     apps: &["Flask", "APIFlask"],
     blueprints: &["Blueprint", "APIBlueprint"],
     url_prefix_position: 5,
+    prefix_keyword: "url_prefix",
+    sources: crate::py::request::source_kind,
     register: "register_blueprint",
     name_first_placeholders: false,
 };
@@ -76,7 +82,9 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             .filter(|n| n != "request"),
     );
     let key = |e: &StrExpr| e.resolve(&mut |n| local_const(&info, n, 0));
-    let params = |body: Range<usize>| request_params(&code, body, &request_names, &key);
+    let params = |body: Range<usize>| {
+        request_params_with(&code, body, &request_names, &key, &flavor.sources, false)
+    };
 
     let mut module = FlaskModule {
         flask: info.imports_from(flavor.package),
@@ -175,7 +183,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         module.registrations.push(Registration {
             receiver: receiver.to_string(),
             blueprint: bp,
-            prefix: prefix_arg(&code, call.keyword("url_prefix")),
+            prefix: prefix_arg(&code, call.keyword(flavor.prefix_keyword)),
         });
     }
 
@@ -260,11 +268,11 @@ fn objects(code: &Code<'_>, lines: &[LogicalLine], flavor: &Flavor) -> Vec<Obj> 
                     .receiver()
                     .is_some_and(|r| flavor.blueprints.contains(&r)) =>
             {
-                ObjKind::Blueprint(prefix_arg(code, call.keyword("url_prefix")))
+                ObjKind::Blueprint(prefix_arg(code, call.keyword(flavor.prefix_keyword)))
             }
             m if flavor.blueprints.contains(&m) => ObjKind::Blueprint(prefix_arg(
                 code,
-                call.arg(flavor.url_prefix_position, "url_prefix"),
+                call.arg(flavor.url_prefix_position, flavor.prefix_keyword),
             )),
             "as_view" => match call.receiver() {
                 Some(class) => ObjKind::AsView(class.to_string()),

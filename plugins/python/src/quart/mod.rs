@@ -16,6 +16,8 @@ pub const QUART: Flavor = Flavor {
     apps: &["Quart"],
     blueprints: &["Blueprint"],
     url_prefix_position: 5,
+    prefix_keyword: "url_prefix",
+    sources: crate::py::request::source_kind,
     register: "register_blueprint",
     name_first_placeholders: false,
 };

@@ -19,6 +19,8 @@ pub const SANIC: Flavor = Flavor {
     apps: &["Sanic"],
     blueprints: &["Blueprint"],
     url_prefix_position: 1,
+    prefix_keyword: "url_prefix",
+    sources: crate::py::request::source_kind,
     register: "blueprint",
     name_first_placeholders: true,
 };
