@@ -5,6 +5,7 @@
 
 pub mod aiohttp;
 pub mod django;
+pub mod falcon;
 pub mod fastapi;
 pub mod flask;
 pub mod ninja;
@@ -26,4 +27,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     aiohttp::Aiohttp,
     tornado::Tornado,
     robyn::Robyn,
+    falcon::Falcon,
 ]);

@@ -1,0 +1,355 @@
+//! Falcon (`python_falcon`).
+//!
+//! Routes: `app.add_route(template, resource[, suffix='x'])` on any Falcon
+//! app (`falcon.App()`, `falcon.asgi.App()`, `falcon.API()`), with the
+//! resource an instance (`things = ThingsResource()`, also inline) of a
+//! class of the tree; the methods are the resource's `on_get`, `on_post`, …
+//! (`on_get_x` with a suffix), also inherited from in-tree bases. Templates
+//! may be built from constants. `{id:int}` converters are dropped.
+//!
+//! Parameters, read through the responder's request argument (`req`):
+//! `get_param*('x')` and `params['x']` → query, `get_header('X')` and
+//! `headers` → header, `get_cookie_values('x')` and `cookies` → cookie,
+//! `media` / `await get_media()` → json.
+
+use portolan_plugin_sdk::prelude::*;
+use portolan_plugin_sdk::Code;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+use crate::py::call::{call_at, method_call, whole_dotted};
+use crate::py::classes::class_info;
+use crate::py::lines::logical_lines;
+use crate::py::module::{assignment_target, ModuleInfo};
+use crate::py::outline::{outline, DefKind};
+use crate::py::project::{Binding, Project};
+use crate::py::request::{find_word_in, request_params_with};
+use crate::py::strexpr::StrExpr;
+
+pub struct Falcon;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FalconModule {
+    pub info: ModuleInfo,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<RouteFact>,
+    /// `name = Class(...)`: (name, dotted class).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<Resource>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteFact {
+    pub line: u32,
+    pub template: StrExpr,
+    /// An instance name, or the class of an inline `Class()`.
+    pub resource: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resource {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<String>,
+    /// `on_*` responders: (name without `on_`, params).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub responders: Vec<(String, Vec<Param>)>,
+}
+
+fn sources(attr: &str) -> Option<ParamKind> {
+    Some(match attr {
+        "params" => ParamKind::Query,
+        "headers" => ParamKind::Header,
+        "cookies" => ParamKind::Cookie,
+        "media" | "get_media" => ParamKind::Json,
+        _ => return None,
+    })
+}
+
+/// Reads through the request argument `req` in `body`.
+fn responder_params(
+    code: &Code<'_>,
+    body: Range<usize>,
+    req: &str,
+    info: &ModuleInfo,
+) -> Vec<Param> {
+    let text = code.text();
+    let key = |e: &StrExpr| e.resolve(&mut |n| info.constant(n)?.value.literal());
+    let mut found: Vec<(usize, Param)> = Vec::new();
+    for occ in find_word_in(code, req, body.clone()) {
+        let Some(rest) = text
+            .get(occ + req.len()..body.end)
+            .and_then(|r| r.strip_prefix('.'))
+        else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let kind = match name.as_str() {
+            n if n.starts_with("get_param") => ParamKind::Query,
+            "get_header" => ParamKind::Header,
+            "get_cookie_values" => ParamKind::Cookie,
+            _ => continue,
+        };
+        let open = occ + req.len() + 1 + name.len();
+        if text.as_bytes().get(open) != Some(&b'(') {
+            continue;
+        }
+        if let Some(k) = code
+            .args(open)
+            .into_iter()
+            .next()
+            .and_then(|r| StrExpr::parse(code, r))
+            .and_then(|e| key(&e))
+        {
+            found.push((occ, Param::new(kind, k)));
+        }
+    }
+    found.sort_by_key(|(o, _)| *o);
+    let mut out: Vec<Param> = Vec::new();
+    let more = request_params_with(code, body, &[req.to_string()], &key, &sources, false);
+    for p in found.into_iter().map(|(_, p)| p).chain(more) {
+        if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn scan(file: &SourceFile) -> FalconModule {
+    let code = file.python();
+    let lines = logical_lines(&code);
+    let info = ModuleInfo::parse(&file.path, &code, &lines);
+    let defs = outline(&code, &lines);
+    let mut module = FalconModule::default();
+    for line in &lines {
+        let Some((name, value)) = assignment_target(&code, line) else {
+            continue;
+        };
+        if let Some(call) = call_at(&code, code.skip_ws(value)) {
+            if call.method().starts_with(|c: char| c.is_ascii_uppercase()) {
+                module.instances.push((name, call.callee.clone()));
+            }
+        }
+    }
+    for at in code.find_all(".add_route(") {
+        let Some(call) = method_call(&code, at) else {
+            continue;
+        };
+        let (Some(template), Some(res)) = (
+            call.arg(0, "uri_template")
+                .and_then(|r| StrExpr::parse(&code, r)),
+            call.arg(1, "resource"),
+        ) else {
+            continue;
+        };
+        let resource = match whole_dotted(&code, res.clone()) {
+            Some(n) => n,
+            None => match call_at(&code, res.start) {
+                Some(c) => c.callee,
+                None => continue,
+            },
+        };
+        module.routes.push(RouteFact {
+            line: file.line_of(call.start),
+            template,
+            resource,
+            suffix: call
+                .keyword("suffix")
+                .and_then(|r| code.string_at(r.start))
+                .map(|l| l.value),
+        });
+    }
+    for (i, def) in defs.iter().enumerate() {
+        if def.kind != DefKind::Class {
+            continue;
+        }
+        let responders: Vec<(String, Vec<Param>)> = defs
+            .iter()
+            .filter(|d| d.is_child_of(i) && d.kind == DefKind::Function)
+            .filter_map(|d| {
+                let what = d.name.strip_prefix("on_")?;
+                let req = d
+                    .open_paren
+                    .and_then(|o| code.args(o).get(1).cloned())
+                    .and_then(|r| code.ident_at(r.start).map(str::to_string))
+                    .unwrap_or_else(|| "req".to_string());
+                Some((
+                    what.to_string(),
+                    responder_params(&code, d.body.clone(), &req, &info),
+                ))
+            })
+            .collect();
+        let bases = class_info(&code, &lines, &defs, i)
+            .map(|c| c.bases)
+            .unwrap_or_default();
+        if !responders.is_empty() || !bases.is_empty() {
+            module.classes.push(Resource {
+                name: def.name.clone(),
+                bases,
+                responders,
+            });
+        }
+    }
+    module.info = info;
+    module
+}
+
+const METHODS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
+
+fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
+    let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let is_local = |m: usize, n: &str| {
+        modules.get(m).is_some_and(|md| {
+            md.classes.iter().any(|c| c.name == n) || md.instances.iter().any(|(i, _)| i == n)
+        })
+    };
+    let local = |m: usize, n: &str| match project.resolve(m, n, &is_local) {
+        Some(Binding::Local { module, name }) => Some((module, name)),
+        _ => None,
+    };
+    // The class of a resource name (instance or class), with its module.
+    let class = |m: usize, n: &str| -> Option<(usize, &Resource)> {
+        let (t, name) = local(m, n)?;
+        let md = modules.get(t)?;
+        if let Some(c) = md.classes.iter().find(|c| c.name == name) {
+            return Some((t, c));
+        }
+        let (_, cls) = md.instances.iter().rev().find(|(i, _)| *i == name)?;
+        let (ct, cname) = local(t, cls)?;
+        modules
+            .get(ct)?
+            .classes
+            .iter()
+            .find(|c| c.name == cname)
+            .map(|c| (ct, c))
+    };
+    let mut out = Vec::new();
+    for (m, module) in modules.iter().enumerate() {
+        for r in &module.routes {
+            let Some(template) = project.eval(m, &r.template, &is_local) else {
+                continue;
+            };
+            let url = crate::fastapi::link::normalize_placeholders(&template);
+            let mut chain: Vec<&Resource> = Vec::new();
+            let mut stack: Vec<(usize, &Resource)> = class(m, &r.resource).into_iter().collect();
+            while let Some((cm, c)) = stack.pop() {
+                if chain.iter().any(|x| std::ptr::eq(*x, c)) || chain.len() > 32 {
+                    continue;
+                }
+                chain.push(c);
+                for b in &c.bases {
+                    if let Some(p) = class(cm, b) {
+                        stack.push(p);
+                    }
+                }
+            }
+            for method in METHODS {
+                let wanted = match &r.suffix {
+                    Some(s) => format!("{method}_{s}"),
+                    None => method.to_string(),
+                };
+                let Some(params) = chain
+                    .iter()
+                    .find_map(|c| c.responders.iter().find(|(n, _)| *n == wanted))
+                    .map(|(_, p)| p.clone())
+                else {
+                    continue;
+                };
+                out.push(
+                    Endpoint::new(method, url.clone())
+                        .at_path(module.info.path.clone(), r.line)
+                        .params(params),
+                );
+            }
+        }
+    }
+    out
+}
+
+impl Analyzer for Falcon {
+    fn tech(&self) -> Tech {
+        Tech::new("python_falcon", "Python", "Falcon")
+            .aliases(["falcon", "python-falcon"])
+            .files(["*.py"])
+            .detect(
+                Detect::files(["*.py"])
+                    .regex([r"^\s*(from\s+falcon\b.*\bimport\b|import\s+falcon\b)"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        let module = scan(file);
+        if !module.routes.is_empty()
+            || !module.classes.is_empty()
+            || !module.instances.is_empty()
+            || !module.info.consts.is_empty()
+        {
+            out.fact(&module);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<FalconModule> = facts.all();
+        Ok(link(&modules))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resources_suffixes_and_reads() {
+        let app = "import falcon\nfrom things import ThingsResource, Base\nfrom config import PREFIX\n\napp = falcon.App()\nthings = ThingsResource()\napp.add_route(PREFIX + '/things', things)\napp.add_route(PREFIX + '/things/{thing_id:int}', things, suffix='detail')\napp.add_route('/inline', Base())\n";
+        let res = "import falcon\n\nclass Base:\n    def on_get(self, req, resp):\n        resp.media = {}\n\nclass ThingsResource(Base):\n    def on_post(self, req, resp):\n        data = req.media\n        name = data['name']\n        token = req.get_header('X-Token')\n\n    async def on_get_detail(self, request, resp, thing_id):\n        fields = request.get_param_as_list('fields')\n        c = request.cookies['sid']\n";
+        let mut facts = Facts::new(Vec::new());
+        for (path, content) in [
+            ("app.py", app),
+            ("things.py", res),
+            ("config.py", "PREFIX = '/v1'\n"),
+        ] {
+            let mut out = Output::new();
+            Falcon.analyze(&SourceFile::new(path, content), &mut out);
+            facts.extend(out.into_parts().1);
+        }
+        let mut got: Vec<String> = Falcon
+            .link(&facts)
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                let params: Vec<String> = e
+                    .params
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{}:{}",
+                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
+                            p.name
+                        )
+                    })
+                    .collect();
+                format!("{} {} [{}]", e.method, e.url, params.join(", "))
+            })
+            .collect();
+        got.sort();
+        assert_eq!(
+            got,
+            vec![
+                "GET /inline []",
+                "GET /v1/things []",
+                "GET /v1/things/{thing_id} [query:fields, cookie:sid]",
+                "POST /v1/things [header:X-Token, json:name]",
+            ]
+        );
+    }
+}
