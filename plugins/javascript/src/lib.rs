@@ -6,6 +6,7 @@
 pub mod express;
 pub mod fastify;
 pub mod js;
+pub mod koa;
 pub mod nestjs;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, nestjs::TS, nestjs::JS]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nestjs::TS, nestjs::JS]);

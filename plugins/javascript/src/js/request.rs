@@ -151,6 +151,12 @@ pub fn request_params(code: &Code<'_>, body: Range<usize>, req: &str) -> Vec<Par
                     }
                     continue;
                 }
+                // `ctx.cookies.set('x', v)`: a response cookie, not an input.
+                if let Some(r) = ident_at(code, k) {
+                    if bytes.get(r.end) == Some(&b'(') {
+                        continue;
+                    }
+                }
             }
         }
         let Some(kind) = kind_of(&member) else {

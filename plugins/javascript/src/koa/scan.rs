@@ -1,0 +1,238 @@
+//! Map step: what one module declares for Koa routers.
+
+use portolan_plugin_sdk::{Param, SourceFile, Syntax};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+use crate::express::scan::{handlers, inline_params, methods_of, paths_of, Handler};
+use crate::js::module::{self, ModuleInfo, Value};
+use crate::js::outline::{object_entries, Outline};
+use crate::js::strexpr::StrExpr;
+use crate::js::syntax::dotted_before;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KoaModule {
+    pub info: ModuleInfo,
+    /// The module imports `koa`, `@koa/router` or `koa-router`.
+    #[serde(default)]
+    pub koa: bool,
+    /// Names bound to `new Router(…)` / `new Koa()`, with the router's own
+    /// `prefix` (empty when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<(String, Option<StrExpr>)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<Route>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mounts: Vec<Mount>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub handlers: Vec<Handler>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub line: u32,
+    pub receiver: String,
+    pub methods: Vec<String>,
+    pub paths: Vec<StrExpr>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub handlers: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mount {
+    pub receiver: String,
+    pub prefixes: Vec<StrExpr>,
+    pub children: Vec<Value>,
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
+}
+
+pub const SPECS: &[&str] = &["koa", "@koa/router", "koa-router"];
+
+/// `r.routes()` / `r.middleware()` / `require('./x').routes()` → the router.
+fn router_of(v: Value) -> Value {
+    match v {
+        Value::Call { callee, args } => match *callee {
+            Value::Name(n) => match n
+                .strip_suffix(".routes")
+                .or_else(|| n.strip_suffix(".middleware"))
+                .or_else(|| n.strip_suffix(".allowedMethods"))
+            {
+                Some(r) => Value::Name(r.to_string()),
+                None => Value::Call {
+                    callee: Box::new(Value::Name(n)),
+                    args,
+                },
+            },
+            Value::Require { spec, member } => match member.as_deref() {
+                Some("routes") | Some("middleware") => Value::Require { spec, member: None },
+                _ => Value::Call {
+                    callee: Box::new(Value::Require { spec, member }),
+                    args,
+                },
+            },
+            c => Value::Call {
+                callee: Box::new(c),
+                args,
+            },
+        },
+        v => v,
+    }
+}
+
+pub fn scan(file: &SourceFile) -> KoaModule {
+    let code = file.code(Syntax::JAVASCRIPT);
+    let outline = Outline::new(&code);
+    let info = module::scan(&file.path, &code, &outline);
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let koa = info
+        .imports
+        .iter()
+        .any(|i| SPECS.contains(&i.spec.as_str()))
+        || SPECS.iter().any(|s| {
+            text.contains(&format!("require('{s}')")) || text.contains(&format!("require(\"{s}\")"))
+        });
+    let mut out = KoaModule {
+        koa,
+        ..KoaModule::default()
+    };
+    let locals: Vec<&str> = info
+        .imports
+        .iter()
+        .filter(|i| SPECS.contains(&i.spec.as_str()))
+        .map(|i| i.local.as_str())
+        .collect();
+    // `const router = new Router({ prefix: '/x' })`.
+    static NEW: OnceLock<Regex> = OnceLock::new();
+    let new = re(
+        &NEW,
+        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=\s*new\s+([A-Za-z_$][\w$.]*)\s*\(",
+    );
+    for c in new.captures_iter(text) {
+        let (Some(all), Some(name), Some(class)) = (c.get(0), c.get(1), c.get(2)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let class = class.as_str();
+        if !(locals.contains(&class) || matches!(class, "Router" | "KoaRouter" | "Koa")) {
+            continue;
+        }
+        let prefix = code.args(all.end() - 1).first().and_then(|a| {
+            let s = code.skip_ws(a.start);
+            if bytes.get(s) != Some(&b'{') {
+                return None;
+            }
+            object_entries(&code, s)
+                .into_iter()
+                .find(|e| e.key == "prefix")
+                .and_then(|e| StrExpr::parse(&code, e.value.clone()))
+                .map(|x| x.map_refs(&mut |n| outline.scoped(n, s)))
+        });
+        out.objects
+            .push((outline.scoped(name.as_str(), name.start()), prefix));
+    }
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    let call = re(
+        &CALL,
+        r"\.\s*(get|post|put|patch|delete|del|all|options|head|use|prefix)\s*\(",
+    );
+    for c in call.captures_iter(text) {
+        let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let Some((receiver, _)) = dotted_before(&code, all.start()) else {
+            continue;
+        };
+        let receiver = outline.scoped(&receiver, all.start());
+        let args = code.args(all.end() - 1);
+        let Some(first) = args.first() else { continue };
+        match m.as_str() {
+            "prefix" => {
+                if let Some(p) = StrExpr::parse(&code, first.clone()) {
+                    let p = p.map_refs(&mut |n| outline.scoped(n, first.start));
+                    match out.objects.iter_mut().find(|(n, _)| *n == receiver) {
+                        Some(o) => o.1 = Some(p),
+                        None => out.objects.push((receiver, Some(p))),
+                    }
+                }
+            }
+            "use" => {
+                let prefixes = paths_of(&code, &outline, first.clone());
+                let rest = if prefixes.is_empty() {
+                    &args[..]
+                } else {
+                    &args[1..]
+                };
+                let children: Vec<Value> = rest
+                    .iter()
+                    .filter_map(|a| module::parse_value(&code, &outline, a.clone()))
+                    .map(router_of)
+                    .collect();
+                if !children.is_empty() {
+                    out.mounts.push(Mount {
+                        receiver,
+                        prefixes,
+                        children,
+                    });
+                }
+            }
+            method => {
+                // `router.get('name', '/path', …)`: a named route.
+                let mut rest = &args[1..];
+                let mut path_arg = first.clone();
+                if let Some(second) = args.get(1) {
+                    if code.string_at(first.start).is_some()
+                        && code.string_at(second.start).is_some()
+                    {
+                        path_arg = second.clone();
+                        rest = &args[2..];
+                    }
+                }
+                if rest.is_empty() {
+                    continue;
+                }
+                let paths = paths_of(&code, &outline, path_arg);
+                if paths.is_empty() {
+                    continue;
+                }
+                let mut params: Vec<Param> = Vec::new();
+                let mut names = Vec::new();
+                for a in rest {
+                    if let Some(ps) = inline_params(&code, a.clone()) {
+                        for p in ps {
+                            if !params.contains(&p) {
+                                params.push(p);
+                            }
+                        }
+                    } else if let Some(Value::Name(n)) =
+                        module::parse_value(&code, &outline, a.clone())
+                    {
+                        names.push(n);
+                    }
+                }
+                out.routes.push(Route {
+                    line: file.line_of(code.skip_ws(all.start() + 1)),
+                    receiver,
+                    methods: methods_of(method),
+                    paths,
+                    params,
+                    handlers: names,
+                });
+            }
+        }
+    }
+    handlers(&code, &outline, &mut out.handlers);
+    out.info = info;
+    out
+}
