@@ -8,6 +8,7 @@ pub mod django;
 pub mod falcon;
 pub mod fastapi;
 pub mod flask;
+pub mod litestar;
 pub mod ninja;
 pub mod py;
 pub mod quart;
@@ -28,4 +29,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     tornado::Tornado,
     robyn::Robyn,
     falcon::Falcon,
+    litestar::Litestar,
 ]);
