@@ -8,5 +8,6 @@ pub mod fastify;
 pub mod js;
 pub mod koa;
 pub mod nestjs;
+pub mod nextjs;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nestjs::TS, nestjs::JS]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, nestjs::TS, nestjs::JS]);

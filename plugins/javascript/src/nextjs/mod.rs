@@ -1,0 +1,371 @@
+//! Next.js (`js_nextjs`): file-system API routes.
+//!
+//! Pages router: `pages/api/**` (also under `src/`), `index` dropped; the
+//! default-exported handler's methods come from `req.method` comparisons
+//! (`=== 'POST'`, `case 'PUT':`), else GET and POST. Its parameters are
+//! what it reads from `req` (see [`crate::js::request`]); `req.query.x`
+//! naming a dynamic segment is the path parameter, not a query.
+//!
+//! App router: `app/**/route.{js,ts}` (also under `src/`) exporting
+//! `GET/POST/PUT/PATCH/DELETE/HEAD/OPTIONS` functions (declarations,
+//! `export const GET = …`, `export { handler as GET }`), one endpoint per
+//! export at its line. Parameters of each function: `searchParams.get('q')`
+//! (query), `await request.json()` destructured or read as `body.x`
+//! (JSON), `await request.formData()` read with `.get('f')` (form),
+//! `request.headers.get('x')` / `headers().get('x')` (header),
+//! `request.cookies.get('c')` / `cookies().get('c')` (cookie).
+//!
+//! Segments: `[id]` → `{id}`, `[...slug]` and `[[...slug]]` → `{slug}`;
+//! route groups `(group)` and parallel slots `@slot` are dropped; private
+//! folders `_x` are not routable. Test files are skipped.
+
+use portolan_plugin_sdk::prelude::*;
+use portolan_plugin_sdk::{Code, Param, ParamKind};
+use regex::Regex;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use crate::express::is_generated;
+use crate::js::outline::{Outline, ScopeKind};
+use crate::js::request::request_params;
+
+pub struct NextJs;
+
+const FILES: [&str; 4] = ["*.js", "*.jsx", "*.ts", "*.tsx"];
+const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
+}
+
+/// Where a file routes: the pages API or an app-router route handler, with
+/// the URL and the names of its dynamic segments.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Kind {
+    Pages,
+    App,
+}
+
+pub fn route_of(path: &str) -> Option<(Kind, String, Vec<String>)> {
+    let path = path.replace('\\', "/");
+    let segs: Vec<&str> = path.split('/').collect();
+    let file = *segs.last()?;
+    let (stem, ext) = file.rsplit_once('.')?;
+    if !matches!(ext, "js" | "jsx" | "ts" | "tsx" | "mjs") {
+        return None;
+    }
+    let dirs = &segs[..segs.len() - 1];
+    let (kind, rest): (Kind, Vec<&str>) = if stem == "route" && matches!(ext, "js" | "ts" | "mjs") {
+        let i = dirs.iter().rposition(|s| *s == "app")?;
+        (Kind::App, dirs[i + 1..].to_vec())
+    } else {
+        let i = (0..dirs.len().saturating_sub(1))
+            .rev()
+            .find(|&i| dirs[i] == "pages" && dirs[i + 1] == "api")?;
+        let mut rest = dirs[i + 1..].to_vec();
+        if stem != "index" {
+            rest.push(stem);
+        }
+        (Kind::Pages, rest)
+    };
+    let mut url = String::new();
+    let mut dynamic = Vec::new();
+    for s in rest {
+        if (s.starts_with('(') && s.ends_with(')')) || s.starts_with('@') {
+            continue;
+        }
+        if s.starts_with('_') {
+            return None;
+        }
+        url.push('/');
+        if let Some(inner) = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+            let name = inner
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .trim_start_matches("...");
+            url.push('{');
+            url.push_str(name);
+            url.push('}');
+            dynamic.push(name.to_string());
+        } else {
+            url.push_str(s);
+        }
+    }
+    if url.is_empty() {
+        url.push('/');
+    }
+    Some((kind, url, dynamic))
+}
+
+impl Analyzer for NextJs {
+    fn tech(&self) -> Tech {
+        Tech::new("js_nextjs", "JavaScript", "Next.js")
+            .aliases(["nextjs", "next", "js-nextjs", "next.js"])
+            .files(FILES)
+            .detect(Detect::files(FILES).regex([
+                r#"\bfrom\s+['"]next(?:/[\w/-]+)?['"]"#,
+                r#"require\(\s*['"]next(?:/[\w/-]+)?['"]\s*\)"#,
+            ]))
+            .detect(Detect::files(["package.json"]).regex([r#""next"\s*:"#]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) || is_generated(file) {
+            return;
+        }
+        let Some((kind, url, dynamic)) = route_of(&file.path) else {
+            return;
+        };
+        let code = file.code(Syntax::JAVASCRIPT);
+        let outline = Outline::new(&code);
+        match kind {
+            Kind::Pages => pages(file, &code, &outline, &url, &dynamic, out),
+            Kind::App => app(file, &code, &outline, &url, out),
+        }
+    }
+}
+
+fn pages(
+    file: &SourceFile,
+    code: &Code<'_>,
+    outline: &Outline,
+    url: &str,
+    dynamic: &[String],
+    out: &mut Output,
+) {
+    let text = code.text();
+    // The handler: the default export.
+    static DEF: OnceLock<Regex> = OnceLock::new();
+    let def = re(
+        &DEF,
+        r"(?m)\bexport\s+default\s+(?:([A-Za-z_$][\w$]*)\s*(?:;|$)|)",
+    );
+    let Some(c) = def
+        .captures_iter(text)
+        .find(|c| c.get(0).is_some_and(|m| code.is_code(m.start())))
+    else {
+        return;
+    };
+    let Some(at) = c.get(0).map(|m| m.start()) else {
+        return;
+    };
+    let named = c.get(1).map(|m| m.as_str().to_string());
+    let scope = outline.scopes.iter().find(|s| {
+        s.kind == ScopeKind::Function
+            && match &named {
+                Some(n) => &s.name == n,
+                None => s.start <= at && at < s.body.end,
+            }
+    });
+    let (line, req, body) = match scope {
+        Some(s) => (
+            file.line_of(s.start),
+            s.params.first().cloned().unwrap_or_else(|| "req".into()),
+            0..text.len(),
+        ),
+        None => (file.line_of(at), "req".to_string(), 0..text.len()),
+    };
+    let mut methods: Vec<&str> = Vec::new();
+    static CMP: OnceLock<Regex> = OnceLock::new();
+    let cmp = re(
+        &CMP,
+        r#"(?:\.method\s*[!=]==?\s*|\bcase\s+)['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]|['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]\s*[!=]==?\s*[\w$.]*\.method\b"#,
+    );
+    for c in cmp.captures_iter(text) {
+        let (Some(all), Some(m)) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        if code.is_code(all.start()) || code.is_code(all.end() - 1) {
+            if let Some(k) = METHODS.iter().find(|x| **x == m.as_str()) {
+                if !methods.contains(k) {
+                    methods.push(k);
+                }
+            }
+        }
+    }
+    if methods.is_empty() {
+        methods = vec!["GET", "POST"];
+    }
+    let params: Vec<Param> = request_params(code, body, &req)
+        .into_iter()
+        .filter(|p| !(p.kind == ParamKind::Query && dynamic.contains(&p.name)))
+        .collect();
+    for m in methods {
+        out.endpoint(Endpoint::new(m, url).params(params.clone()).at(file, line));
+    }
+}
+
+fn app(file: &SourceFile, code: &Code<'_>, outline: &Outline, url: &str, out: &mut Output) {
+    let text = code.text();
+    // `export { handler as GET, handler as POST }`.
+    static LIST: OnceLock<Regex> = OnceLock::new();
+    let list = re(&LIST, r"\bexport\s*\{([^}]*)\}");
+    let mut aliases: Vec<(String, String, usize)> = Vec::new();
+    for c in list.captures_iter(text) {
+        let (Some(all), Some(inner)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        for part in inner.as_str().split(',') {
+            let mut w = part.split_whitespace();
+            let (Some(local), next) = (w.next(), w.next()) else {
+                continue;
+            };
+            let exported = match next {
+                Some("as") => w.next().unwrap_or(local),
+                _ => local,
+            };
+            aliases.push((exported.to_string(), local.to_string(), all.start()));
+        }
+    }
+    for m in METHODS {
+        let (scope, at) = match outline
+            .scopes
+            .iter()
+            .find(|s| s.kind == ScopeKind::Function && s.name == m)
+        {
+            Some(s) => (Some(s), s.start),
+            None => match aliases.iter().find(|(e, _, _)| e == m) {
+                Some((_, local, at)) => (
+                    outline
+                        .scopes
+                        .iter()
+                        .find(|s| s.kind == ScopeKind::Function && &s.name == local),
+                    *at,
+                ),
+                None => continue,
+            },
+        };
+        // Only exported functions are handlers.
+        if let Some(s) = scope {
+            if s.name == m && !text[s.start..].starts_with("export") {
+                continue;
+            }
+        }
+        let params = match scope {
+            Some(s) => app_params(code, s.body.clone(), s.params.first().map(String::as_str)),
+            None => Vec::new(),
+        };
+        out.endpoint(
+            Endpoint::new(m, url)
+                .params(params)
+                .at(file, file.line_of(at)),
+        );
+    }
+}
+
+/// Parameters an app-router handler reads.
+pub fn app_params(code: &Code<'_>, body: Range<usize>, req: Option<&str>) -> Vec<Param> {
+    let text = code.slice(body.clone());
+    let mut found: Vec<(usize, Param)> = Vec::new();
+    let at_code = |m: &regex::Match<'_>| code.is_code(body.start + m.start());
+    static GETS: OnceLock<Regex> = OnceLock::new();
+    let gets = re(
+        &GETS,
+        r#"\b(searchParams|[Hh]eaders|cookies)\b[()\s]*\.(?:get|getAll|has)\(\s*['"`]([^'"`]+)['"`]"#,
+    );
+    for c in gets.captures_iter(text) {
+        let (Some(all), Some(what), Some(name)) = (c.get(0), c.get(1), c.get(2)) else {
+            continue;
+        };
+        if !at_code(&all) {
+            continue;
+        }
+        let kind = match what.as_str() {
+            "searchParams" => ParamKind::Query,
+            "cookies" => ParamKind::Cookie,
+            _ => ParamKind::Header,
+        };
+        found.push((all.start(), Param::new(kind, name.as_str())));
+    }
+    // Bodies: `const { a, b } = await request.json()`, `const body = await req.json()`.
+    static JSON: OnceLock<Regex> = OnceLock::new();
+    let json = re(
+        &JSON,
+        r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|([A-Za-z_$][\w$]*))\s*(?::[^=]+)?=\s*await\s+([A-Za-z_$][\w$]*)\.(json|formData)\(\)",
+    );
+    for c in json.captures_iter(text) {
+        let (Some(all), Some(call)) = (c.get(0), c.get(4)) else {
+            continue;
+        };
+        if !at_code(&all) {
+            continue;
+        }
+        if let (Some(r), Some(obj)) = (req, c.get(3)) {
+            if obj.as_str() != r {
+                continue;
+            }
+        }
+        let kind = if call.as_str() == "json" {
+            ParamKind::Json
+        } else {
+            ParamKind::Form
+        };
+        if let Some(d) = c.get(1) {
+            for part in d.as_str().split(',') {
+                let name: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
+                if !name.is_empty() {
+                    found.push((all.start(), Param::new(kind, name)));
+                }
+            }
+        } else if let Some(var) = c.get(2) {
+            let v = var.as_str();
+            let pat = if kind == ParamKind::Json {
+                format!(r"\b{}(?:\?)?\.([A-Za-z_$][\w$]*)", regex::escape(v))
+            } else {
+                format!(r#"\b{}\.get\(\s*['"`]([^'"`]+)['"`]"#, regex::escape(v))
+            };
+            if let Ok(r) = Regex::new(&pat) {
+                for m in r.captures_iter(text) {
+                    let (Some(a), Some(n)) = (m.get(0), m.get(1)) else {
+                        continue;
+                    };
+                    if a.start() > all.end() && at_code(&a) {
+                        found.push((a.start(), Param::new(kind, n.as_str())));
+                    }
+                }
+            }
+            // `const { a, b } = body`.
+            if let Ok(r) = Regex::new(&format!(
+                r"\b(?:const|let|var)\s+\{{([^}}]*)\}}\s*=\s*{}\b",
+                regex::escape(v)
+            )) {
+                for m in r.captures_iter(text) {
+                    let (Some(a), Some(d)) = (m.get(0), m.get(1)) else {
+                        continue;
+                    };
+                    if !at_code(&a) {
+                        continue;
+                    }
+                    for part in d.as_str().split(',') {
+                        let name: String = part
+                            .trim()
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                            .collect();
+                        if !name.is_empty() {
+                            found.push((a.start(), Param::new(kind, name)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    let mut out: Vec<Param> = Vec::new();
+    for (_, p) in found {
+        if !out.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
