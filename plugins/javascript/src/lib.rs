@@ -5,9 +5,10 @@
 
 pub mod express;
 pub mod fastify;
+pub mod hono;
 pub mod js;
 pub mod koa;
 pub mod nestjs;
 pub mod nextjs;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, nestjs::TS, nestjs::JS]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, nestjs::TS, nestjs::JS]);
