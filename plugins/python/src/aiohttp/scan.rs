@@ -119,7 +119,11 @@ pub fn scan(file: &SourceFile) -> AiohttpModule {
                 .args(start)
                 .into_iter()
                 .filter_map(|r| {
-                    let c = call_at(&code, r.start)?;
+                    // Only `web.get(...)` (not any `.get(...)` in a list).
+                    let c = call_at(&code, r.start).filter(|c| {
+                        c.receiver()
+                            .is_some_and(|r| r == "web" || r.ends_with(".web"))
+                    })?;
                     route_def(&code, &c, &name, file.line_of(c.start))
                 })
                 .collect();

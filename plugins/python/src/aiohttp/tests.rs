@@ -37,7 +37,7 @@ fn run(files: &[(&str, &str)]) -> Vec<String> {
 fn router_tables_lists_views_and_subapps() {
     let main = "from aiohttp import web\nfrom shop.api import create_api\nfrom shop import views\n\napp = web.Application()\napp.router.add_get('/', views.index)\napp.router.add_route('*', '/any', views.index)\napp.add_routes([web.post('/login', views.login), web.view('/cart', views.Cart)])\napi = create_api()\napp.add_subapp('/api/', api)\n";
     let api = "from aiohttp import web\n\nroutes = web.RouteTableDef()\n\n@routes.get('/items/{id}')\nasync def item(request):\n    fields = request.query.get('fields')\n\n@routes.route('DELETE', '/items/{id}')\nasync def drop(request):\n    pass\n\ndef create_api():\n    api = web.Application()\n    api.add_routes(routes)\n    return api\n";
-    let views = "from aiohttp import web\n\nasync def index(request):\n    return web.Response(text='hi')\n\nasync def login(request):\n    data = await request.post()\n    user = data['user']\n\nclass Cart(web.View):\n    async def get(self):\n        sid = self.request.cookies.get('sid')\n    async def post(self):\n        body = await self.request.json()\n        qty = body['qty']\n";
+    let views = "from aiohttp import web\n\nparts = [info.get('type', REGTYPE)]\n\nasync def index(request):\n    return web.Response(text='hi')\n\nasync def login(request):\n    data = await request.post()\n    user = data['user']\n\nclass Cart(web.View):\n    async def get(self):\n        sid = self.request.cookies.get('sid')\n    async def post(self):\n        body = await self.request.json()\n        qty = body['qty']\n";
     assert_eq!(
         run(&[
             ("shop/main.py", main),
