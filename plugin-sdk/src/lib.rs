@@ -37,6 +37,8 @@
 pub mod lex;
 pub mod model;
 pub mod paths;
+#[cfg(not(target_family = "wasm"))]
+pub mod testing;
 pub mod text;
 
 #[doc(hidden)]
