@@ -10,5 +10,6 @@ pub mod js;
 pub mod koa;
 pub mod nestjs;
 pub mod nextjs;
+pub mod restify;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, nestjs::TS, nestjs::JS]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, nestjs::TS, nestjs::JS]);

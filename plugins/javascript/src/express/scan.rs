@@ -259,7 +259,7 @@ pub fn methods_of(name: &str) -> Vec<String> {
 }
 
 /// Parameters of inline handlers and names of the others.
-fn handler_args(
+pub fn handler_args(
     code: &Code<'_>,
     outline: &Outline,
     args: &[std::ops::Range<usize>],
