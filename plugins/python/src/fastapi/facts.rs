@@ -108,6 +108,10 @@ pub struct Route {
     /// `dependencies=[Depends(a)]` of the decorator.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deps: Vec<String>,
+    /// Parameters the handler body reads from its `Request` directly
+    /// (`request.query_params.get('q')`, `request.headers['X']`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<portolan_plugin_sdk::Param>,
 }
 
 /// `parent.include_router(router, prefix=…)`.

@@ -433,6 +433,11 @@ impl<'a> Linker<'a> {
             let path_names = placeholders(&url);
             let mut params = Vec::new();
             self.signature_params(sig.0, sig.1, &path_names, &mut params, 0);
+            for p in &route.reads {
+                if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                    params.push(p.clone());
+                }
+            }
             let deps = reach
                 .deps
                 .iter()

@@ -108,6 +108,7 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                         websocket,
                         handler: Handler::Sig(params.clone()),
                         deps: deps_arg(&code, call.keyword("dependencies")),
+                        reads: request_reads(&code, def, &params, &info),
                     });
                 }
                 if def.parent.is_none() && !params.is_empty() {
@@ -163,6 +164,7 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                 websocket,
                 handler,
                 deps: deps_arg(&code, call.keyword("dependencies")),
+                reads: Vec::new(),
             });
         }
     }
@@ -240,6 +242,33 @@ fn ninja_params(params: &mut Vec<SigParam>) {
             dep: None,
         });
     }
+}
+
+/// Reads of the handler's `Request` parameter inside its body (Starlette's
+/// request API), for handlers that take one.
+fn request_reads(
+    code: &Code<'_>,
+    def: &crate::py::outline::Def,
+    params: &[SigParam],
+    info: &ModuleInfo,
+) -> Vec<portolan_plugin_sdk::Param> {
+    let Some(name) = params.iter().find_map(|p| {
+        p.types
+            .iter()
+            .any(|t| t.rsplit('.').next() == Some("Request"))
+            .then(|| p.name.clone())
+    }) else {
+        return Vec::new();
+    };
+    let key = |e: &StrExpr| e.resolve(&mut |n| info.constant(n)?.value.literal());
+    crate::py::request::request_params_with(
+        code,
+        def.body.clone(),
+        &[name],
+        &key,
+        &crate::starlette::scan::source,
+        false,
+    )
 }
 
 /// `dependencies=[Depends(a), Security(b, scopes=[…])]` → `["a", "b"]`.

@@ -169,3 +169,12 @@ fn annotated_aliases_resolve_in_their_own_module() {
         vec!["GET /me @5 [header:authorization]"]
     );
 }
+
+#[test]
+fn raw_request_reads() {
+    let src = "from fastapi import FastAPI, Request\napp = FastAPI()\n\n@app.post('/hook')\nasync def hook(req: Request, q: int = 0):\n    sig = req.headers.get('X-Signature')\n    body = await req.json()\n    return body['event']\n";
+    assert_eq!(
+        run(&[("main.py", src)]),
+        vec!["POST /hook @4 [query:q, header:X-Signature, json:event]"]
+    );
+}

@@ -187,6 +187,7 @@ fn scan(file: &SourceFile) -> FastApiModule {
                             websocket: method == "WS",
                             handler: Handler::Sig(params(&code, def)),
                             deps: Vec::new(),
+                            reads: Vec::new(),
                         });
                     }
                 }
