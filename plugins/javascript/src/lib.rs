@@ -5,6 +5,7 @@
 
 pub mod express;
 pub mod fastify;
+pub mod hapi;
 pub mod hono;
 pub mod js;
 pub mod koa;
@@ -12,4 +13,4 @@ pub mod nestjs;
 pub mod nextjs;
 pub mod restify;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, nestjs::TS, nestjs::JS]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, hapi::Hapi, nestjs::TS, nestjs::JS]);
