@@ -1,4 +1,6 @@
-//! JavaScript and TypeScript web frameworks.
+//! JavaScript and TypeScript web frameworks: Express, Fastify, Koa, Hono,
+//! Restify, Hapi, Next.js (file-system routes) and NestJS (`ts_nestjs` /
+//! `js_nestjs`).
 //!
 //! Adding a framework: a module next to [`express`] (reusing [`js`]) and
 //! one entry in the `plugin!` registration below.

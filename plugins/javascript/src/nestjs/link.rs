@@ -62,6 +62,7 @@ pub fn link(modules: &[NestModule]) -> Vec<Endpoint> {
             .and_then(|s| s.versioning.as_ref())
             .filter(|v| v.uri);
         for ctrl in &m.controllers {
+            let module_paths = module_paths(&project, modules, mi, &ctrl.name);
             for route in &ctrl.routes {
                 let mut params: Vec<Param> = Vec::new();
                 for spec in &route.params {
@@ -102,8 +103,11 @@ pub fn link(modules: &[NestModule]) -> Vec<Endpoint> {
                         }
                     }
                 };
-                for prefix in &ctrl.prefixes {
-                    let prefix = path_value(&project, mi, prefix);
+                for (mp, prefix) in module_paths
+                    .iter()
+                    .flat_map(|mp| ctrl.prefixes.iter().map(move |p| (mp, p)))
+                {
+                    let prefix = join(&[mp.as_str(), path_value(&project, mi, prefix).as_str()]);
                     for path in &route.paths {
                         let path = path_value(&project, mi, path);
                         let local = join(&[prefix.as_str(), path.as_str()]);
@@ -202,6 +206,46 @@ fn dto_fields(
         if !out.contains(f) {
             out.push(f.clone());
         }
+    }
+    out
+}
+
+/// `RouterModule` paths of the module declaring controller `ctrl` of
+/// module `m` (the empty path when none).
+fn module_paths(
+    project: &Project<'_>,
+    modules: &[NestModule],
+    m: usize,
+    ctrl: &str,
+) -> Vec<String> {
+    let me = Target::Class(m, ctrl.to_string());
+    let mut out: Vec<String> = Vec::new();
+    for (dm, d) in modules.iter().enumerate() {
+        for (module_name, ctrls) in &d.modules {
+            if !ctrls
+                .iter()
+                .any(|c| project.resolve(dm, &Value::Name(c.clone())) == Some(me.clone()))
+            {
+                continue;
+            }
+            let module = Target::Class(dm, module_name.clone());
+            for (rm, r) in modules.iter().enumerate() {
+                for (name, path) in &r.router {
+                    if project.resolve(rm, &Value::Name(name.clone())) != Some(module.clone()) {
+                        continue;
+                    }
+                    let parts: Vec<String> =
+                        path.iter().map(|p| path_value(project, rm, p)).collect();
+                    let j = join(&parts);
+                    if !out.contains(&j) {
+                        out.push(j);
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(String::new());
     }
     out
 }

@@ -15,7 +15,9 @@
 //! defaultVersion }`) puts `/v<version>` between the global prefix and
 //! the controller path, from `@Version` on the method, else the
 //! controller's version, else `defaultVersion`; `VERSION_NEUTRAL` adds no
-//! segment. Other versioning types leave paths alone.
+//! segment. Other versioning types leave paths alone. `RouterModule.register([{ path,
+//! module, children }])` prefixes the controllers a module lists in
+//! `@Module({ controllers })` (after the global prefix and version).
 //!
 //! Parameters: `@Query('x')`, `@Body('x')` (JSON), `@Param('id')`,
 //! `@Headers('x-api-key')`, `@Cookies('c')` (the documented custom
@@ -98,6 +100,8 @@ impl Analyzer for Nest {
             || !module.controllers.is_empty()
             || !module.settings.is_empty()
             || !module.dtos.is_empty()
+            || !module.modules.is_empty()
+            || !module.router.is_empty()
         {
             out.fact(&module);
         }

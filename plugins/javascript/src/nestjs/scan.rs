@@ -22,6 +22,13 @@ pub struct NestModule {
     pub dtos: Vec<Dto>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<Settings>,
+    /// `@Module({ controllers: [...] })` classes: (module, controllers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<(String, Vec<String>)>,
+    /// `RouterModule.register([{ path, module, children }])`, flattened:
+    /// (module, path pieces from the root).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub router: Vec<(String, Vec<StrExpr>)>,
 }
 
 /// A version of `@Version`, `@Controller({ version })` or `defaultVersion`.
@@ -332,6 +339,29 @@ pub fn scan(file: &SourceFile) -> NestModule {
     for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
         let decos = decorators_before(&code, scope.start);
         let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
+        if let Some(m) = decos.iter().find(|d| d.name == "Module") {
+            if let Some(o) = m.args.first().map(|a| code.skip_ws(a.start)) {
+                if bytes.get(o) == Some(&b'{') {
+                    if let Some(e) = object_entries(&code, o)
+                        .into_iter()
+                        .find(|e| e.key == "controllers")
+                    {
+                        let s = code.skip_ws(e.value.start);
+                        if bytes.get(s) == Some(&b'[') {
+                            let names: Vec<String> = code
+                                .args(s)
+                                .into_iter()
+                                .filter_map(|a| match module::parse_value(&code, &outline, a) {
+                                    Some(module::Value::Name(n)) => Some(n),
+                                    _ => None,
+                                })
+                                .collect();
+                            out.modules.push((scope.name.clone(), names));
+                        }
+                    }
+                }
+            }
+        }
         if let Some(ctrl) = decos.iter().find(|d| d.name == "Controller") {
             out.controllers
                 .push(controller(file, &code, &outline, scope, ctrl, &decos));
@@ -369,6 +399,20 @@ pub fn scan(file: &SourceFile) -> NestModule {
     }
     out.dtos
         .retain(|d| !d.fields.is_empty() || !d.bases.is_empty());
+    // `RouterModule.register([...])` / `RouterModule.forRoutes([...])`.
+    static ROUTER: OnceLock<Regex> = OnceLock::new();
+    let router = re(
+        &ROUTER,
+        r"\bRouterModule\s*\.\s*(?:register|forRoutes)\s*\(",
+    );
+    for m in router.find_iter(code.text()) {
+        if !code.is_code(m.start()) {
+            continue;
+        }
+        if let Some(a) = code.args(m.end() - 1).first() {
+            router_tree(&code, &outline, a.clone(), &[], &mut out.router, 0);
+        }
+    }
     // Bootstrap settings.
     static SET: OnceLock<Regex> = OnceLock::new();
     let set = re(&SET, r"\.\s*(setGlobalPrefix|enableVersioning)\s*\(");
@@ -852,5 +896,48 @@ fn base_of(code: &Code<'_>, r: Range<usize>, out: &mut Vec<Base>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Flatten a `RouterModule` routes array at `r` under `base`.
+fn router_tree(
+    code: &Code<'_>,
+    outline: &Outline,
+    r: Range<usize>,
+    base: &[StrExpr],
+    out: &mut Vec<(String, Vec<StrExpr>)>,
+    depth: usize,
+) {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    if depth > 8 || bytes.get(s) != Some(&b'[') {
+        return;
+    }
+    for item in code.args(s) {
+        let i = code.skip_ws(item.start);
+        if bytes.get(i) != Some(&b'{') {
+            // `children: [CatsModule]`: the module at its parent's path.
+            if let Some(module::Value::Name(n)) = module::parse_value(code, outline, item) {
+                out.push((n, base.to_vec()));
+            }
+            continue;
+        }
+        let es = object_entries(code, i);
+        let mut path = base.to_vec();
+        if let Some(p) = es.iter().find(|e| e.key == "path") {
+            if let Some(x) = StrExpr::parse(code, p.value.clone()) {
+                path.push(x.map_refs(&mut |n| outline.scoped(n, i)));
+            }
+        }
+        if let Some(m) = es.iter().find(|e| e.key == "module") {
+            if let Some(module::Value::Name(n)) =
+                module::parse_value(code, outline, m.value.clone())
+            {
+                out.push((n, path.clone()));
+            }
+        }
+        if let Some(c) = es.iter().find(|e| e.key == "children") {
+            router_tree(code, outline, c.value.clone(), &path, out, depth + 1);
+        }
     }
 }

@@ -203,3 +203,41 @@ fn detection_globs() {
     assert_eq!(TS.tech().id, "ts_nestjs");
     assert_eq!(JS.tech().id, "js_nestjs");
 }
+
+#[test]
+fn router_module_paths() {
+    let rows = run(&[
+        (
+            "app/src/app.module.ts",
+            "import { Module } from '@nestjs/common';\nimport { RouterModule } from '@nestjs/core';\nimport { AdminModule } from './admin/admin.module';\nimport { ReportsModule } from './admin/reports.module';\n@Module({\n  imports: [\n    AdminModule,\n    RouterModule.register([\n      { path: 'admin', module: AdminModule, children: [{ path: 'reports', module: ReportsModule }] },\n    ]),\n  ],\n})\nexport class AppModule {}\n",
+        ),
+        (
+            "app/src/admin/admin.module.ts",
+            "import { UsersController } from './users.controller';\n@Module({ controllers: [UsersController] })\nexport class AdminModule {}\n",
+        ),
+        (
+            "app/src/admin/reports.module.ts",
+            "import { DailyController } from './daily.controller';\n@Module({ controllers: [DailyController] })\nexport class ReportsModule {}\n",
+        ),
+        (
+            "app/src/admin/users.controller.ts",
+            "@Controller('users')\nexport class UsersController {\n  @Get() list() {}\n}\n",
+        ),
+        (
+            "app/src/admin/daily.controller.ts",
+            "@Controller()\nexport class DailyController {\n  @Get('daily') daily() {}\n}\n",
+        ),
+        (
+            "app/src/public.controller.ts",
+            "@Controller('public')\nexport class PublicController {\n  @Get() home() {}\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        urls(&rows),
+        vec![
+            "GET /admin/reports/daily",
+            "GET /admin/users",
+            "GET /public"
+        ]
+    );
+}
