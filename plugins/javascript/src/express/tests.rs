@@ -1,6 +1,8 @@
 use super::*;
 
-fn run(files: &[(&str, &str)]) -> Vec<(String, String, u32, Vec<(String, String)>)> {
+type Row = (String, String, u32, Vec<(String, String)>);
+
+fn run(files: &[(&str, &str)]) -> Vec<Row> {
     let mut facts = Facts::new(Vec::new());
     for (path, src) in files {
         let mut out = Output::new();

@@ -1,0 +1,65 @@
+//! Runs each JavaScript/TypeScript analyzer natively on every
+//! `tests/fixtures/<tech>/<case>/app` tree of its technology and compares
+//! the report with the hand-written `expected.json`, through the SDK's
+//! shared runner (`portolan_plugin_sdk::testing`, a mirror of the host's
+//! post-processing).
+
+use std::path::{Path, PathBuf};
+
+use portolan_plugin_javascript as js;
+use portolan_plugin_sdk::{testing, Analyzer};
+
+fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
+    testing::Fixtures::new(&[analyzer], fixtures_root())
+        .cases(&analyzer.tech().id, cases)
+        .check();
+}
+
+#[test]
+fn ts_nestjs_fixtures() {
+    check_all(&js::nestjs::TS, &["shop"]);
+}
+
+#[test]
+fn js_nestjs_fixtures() {
+    check_all(&js::nestjs::JS, &["monorepo"]);
+}
+
+#[test]
+fn js_fastify_fixtures() {
+    check_all(&js::fastify::Fastify, &["api"]);
+}
+
+#[test]
+fn js_koa_fixtures() {
+    check_all(&js::koa::Koa, &["blog"]);
+}
+
+#[test]
+fn js_nextjs_fixtures() {
+    check_all(&js::nextjs::NextJs, &["storefront"]);
+}
+
+#[test]
+fn js_hono_fixtures() {
+    check_all(&js::hono::Hono, &["worker"]);
+}
+
+#[test]
+fn js_restify_fixtures() {
+    check_all(&js::restify::Restify, &["inventory"]);
+}
+
+#[test]
+fn js_hapi_fixtures() {
+    check_all(&js::hapi::Hapi, &["library"]);
+}
+
+#[test]
+fn js_express_fixtures() {
+    check_all(&js::express::Express, &["routers"]);
+}
