@@ -216,3 +216,44 @@ fn urls_and_placeholders_like_the_host() {
     );
     assert_eq!(unify_placeholders("/o/:id?/x?q=<v>"), "/o/{id}/x?q=<v>");
 }
+
+#[test]
+fn cases_spanning_technologies_run_the_ones_passed_in() {
+    let mut want = expected();
+    let list = want["endpoints"].as_array_mut().expect("list");
+    list.push(ep(
+        "PUT",
+        "/doc",
+        json!([p("X-Key", "header")]),
+        json!([{"path": "app/z.spec", "line": 1}]),
+        "tiny_spec",
+    ));
+    list.push(ep(
+        "GET",
+        "/elsewhere",
+        json!([]),
+        json!([{"path": "app/x.py", "line": 1}]),
+        "python_other",
+    ));
+    let mut files = FILES.to_vec();
+    files.push(("z.spec", "PUT /doc\n"));
+    let root = fixture("multi", &files, &want);
+    // The spec analyzer runs on the tiny_web case (its endpoint matches);
+    // its own technology has no case.
+    let failures = Fixtures::new(&[&Tiny, &Spec], &root).failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].starts_with("tiny_spec: no fixture case"),
+        "{failures:?}"
+    );
+    // Not passed in: its expected endpoints are ignored, like python_other's.
+    let failures = Fixtures::new(&[&Tiny], &root).failures();
+    assert!(failures.is_empty(), "{failures:?}");
+    // A wrong expectation of the other technology is detected.
+    want["endpoints"][5]["url"] = json!("/docs");
+    let root = fixture("multi", &files, &want);
+    let failures = Fixtures::new(&[&Tiny, &Spec], &root).failures();
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(failures[0].contains("PUT /doc"), "{}", failures[0]);
+    let _ = fs::remove_dir_all(root);
+}
