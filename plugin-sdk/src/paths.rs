@@ -95,6 +95,8 @@ pub fn is_test_path(path: &str) -> bool {
         || file == "conftest.py"
         || file.contains(".test.")
         || file.contains(".spec.")
+        || file.contains(".e2e-spec.")
+        || file.contains(".e2e.")
         || path.rsplit('/').next().is_some_and(|f| {
             let stem = f.split('.').next().unwrap_or("");
             // `UserControllerIT` (Maven Failsafe), not `AUDIT`.
@@ -122,6 +124,7 @@ mod tests {
             "spec/models/user_spec.rb",
             "conftest.py",
             "src/main/java/a/UserControllerIT.java",
+            "apps/api/src/app.e2e-spec.ts",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -133,6 +136,7 @@ mod tests {
             "src/main.rs",
             "src/main/java/a/AUDIT.java",
             "src/main/java/a/Submit.java",
+            "docs/api-spec.yaml",
         ] {
             assert!(!is_test_path(p), "{p}");
         }
