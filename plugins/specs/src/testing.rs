@@ -1,10 +1,12 @@
-//! Test helpers: run an analyzer over a fixture tree the way the host does,
-//! and render the report the host would print.
+//! Test helpers around the SDK's shared fixture runner
+//! (`portolan_plugin_sdk::testing`): run an analyzer over a fixture tree the
+//! way the host does, keep its log lines, and render the host's report.
 
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::prelude::*;
-use serde_json::{json, Value};
+use portolan_plugin_sdk::testing;
+use serde_json::Value;
 
 /// `tests/fixtures/<case>` of the repository.
 pub fn fixture(case: &str) -> PathBuf {
@@ -20,130 +22,25 @@ pub struct Run {
     pub logs: Vec<String>,
 }
 
-/// Feed every file of `<case_dir>/app` that the analyzer wants (by its
-/// `files` globs; `*.ext` and plain names) to `analyze`, in path order, with
-/// display paths `app/…`; then `link` when facts were recorded.
+/// Feed every file of `<case_dir>/app` that the analyzer wants to `analyze`
+/// (display paths `app/…`), then `link` when facts were recorded.
 pub fn run(analyzer: &dyn Analyzer, case_dir: &Path) -> Run {
-    let tech = analyzer.tech();
-    let mut files = Vec::new();
-    walk(&case_dir.join("app"), "app", &mut files);
-    files.sort();
     let _ = host::take_logs();
-    let mut out = Output::new();
-    for (display, path) in files {
-        let name = display.rsplit('/').next().unwrap_or("");
-        if !tech.files.iter().any(|glob| glob_matches(glob, name)) {
-            continue;
-        }
-        let content = std::fs::read_to_string(&path).expect("fixture is UTF-8");
-        analyzer.analyze(&SourceFile::new(display, content), &mut out);
-    }
-    let (mut endpoints, facts) = out.into_parts();
-    if facts.iter::<Value>().next().is_some() {
-        endpoints.extend(analyzer.link(&facts).expect("link"));
-    }
+    let endpoints = testing::run(analyzer, &case_dir.join("app"));
     Run {
         endpoints,
         logs: host::take_logs(),
     }
 }
 
-fn walk(dir: &Path, display: &str, out: &mut Vec<(String, PathBuf)>) {
-    let entries = std::fs::read_dir(dir).expect("fixture dir");
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let shown = format!("{display}/{name}");
-        if path.is_dir() {
-            walk(&path, &shown, out);
-        } else {
-            out.push((shown, path));
-        }
-    }
-}
-
-fn glob_matches(glob: &str, name: &str) -> bool {
-    match glob.strip_prefix('*') {
-        Some(suffix) => name.ends_with(suffix),
-        None => glob == name,
-    }
-}
-
-/// The report `portolan -f json` prints for these endpoints, modelling the
-/// host's post-processing: same (method, url) merged, a `path` param for
-/// every `{name}` placeholder not already declared with an empty value,
-/// sorted by (first code path, line, url, method).
+/// The report `portolan -f json` prints for these endpoints of one
+/// specification technology (the host's post-processing, via the SDK).
 pub fn report(endpoints: &[Endpoint], technology: &str) -> Value {
-    let mut merged: Vec<Endpoint> = Vec::new();
-    for e in endpoints {
-        match merged
-            .iter_mut()
-            .find(|m| m.method == e.method && m.url == e.url)
-        {
-            Some(m) => {
-                for p in &e.params {
-                    m.push_param(p.clone());
-                }
-                m.code_paths.extend(e.code_paths.iter().cloned());
-            }
-            None => merged.push(e.clone()),
-        }
-    }
-    for e in &mut merged {
-        let mut rest = e.url.as_str();
-        let mut names = Vec::new();
-        while let Some(open) = rest.find('{') {
-            let Some(close) = rest[open..].find('}') else {
-                break;
-            };
-            names.push(rest[open + 1..open + close].to_string());
-            rest = &rest[open + close + 1..];
-        }
-        for name in names {
-            let exists = e
-                .params
-                .iter()
-                .any(|p| p.name == name && p.value.is_empty() && p.kind == ParamKind::Path);
-            if !exists {
-                e.params.push(Param::path(name));
-            }
-        }
-    }
-    merged.sort_by(|a, b| {
-        let key = |e: &Endpoint| {
-            let first = e.code_paths.first();
-            (
-                first.map(|l| l.path.clone()),
-                first.and_then(|l| l.line),
-                e.url.clone(),
-                e.method.clone(),
-            )
-        };
-        key(a).cmp(&key(b))
-    });
-    let endpoints: Vec<Value> = merged
+    let tagged = endpoints
         .iter()
-        .map(|e| {
-            json!({
-                "url": e.url,
-                "method": e.method,
-                "params": e.params.iter().map(|p| json!({
-                    "name": p.name,
-                    "value": p.value,
-                    "param_type": p.kind,
-                    "tags": [],
-                })).collect::<Vec<_>>(),
-                "details": {
-                    "code_paths": e.code_paths.iter().map(|l| json!({"path": l.path, "line": l.line})).collect::<Vec<_>>(),
-                    "technology": technology,
-                },
-                "protocol": e.protocol,
-                "tags": [],
-                "internal": e.internal,
-            })
-        })
+        .map(|e| (technology.to_string(), e.clone()))
         .collect();
-    json!({"endpoints": endpoints, "passive_results": []})
+    testing::render(tagged, &[technology.to_string()])
 }
 
 /// An endpoint in one line: `GET /a @12 [query limit=20, json name=]`.
