@@ -13,7 +13,7 @@ use clap::{ArgAction, Args, Parser, Subcommand};
     args_conflicts_with_subcommands = true,
     disable_version_flag = true,
     propagate_version = true,
-    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com --include-path\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed."
+    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -46,7 +46,9 @@ pub struct ScanArgs {
     pub url: Option<String>,
 
     // ---- Output
-    /// Output format: plain, json (more formats are coming).
+    /// Output format: plain, json, jsonl, yaml, toml, markdown-table, curl,
+    /// httpie, powershell, oas2, oas3, postman, sarif, html, mermaid,
+    /// only-url, only-param, only-header, only-cookie, only-tag.
     #[arg(
         short = 'f',
         long = "format",
@@ -65,15 +67,64 @@ pub struct ScanArgs {
     )]
     pub output: Option<PathBuf>,
 
-    /// Value assigned to every identified parameter (not implemented yet).
+    /// Value for identified parameters of every type: VALUE, or NAME=VALUE
+    /// for one name (repeatable).
     #[arg(long = "set-pvalue", value_name = "VALUE", help_heading = "Output")]
     pub set_pvalue: Vec<String>,
+
+    /// Like --set-pvalue, for query parameters only.
+    #[arg(
+        long = "set-pvalue-query",
+        value_name = "VALUE",
+        help_heading = "Output"
+    )]
+    pub set_pvalue_query: Vec<String>,
+
+    /// Like --set-pvalue, for headers only.
+    #[arg(
+        long = "set-pvalue-header",
+        value_name = "VALUE",
+        help_heading = "Output"
+    )]
+    pub set_pvalue_header: Vec<String>,
+
+    /// Like --set-pvalue, for cookies only.
+    #[arg(
+        long = "set-pvalue-cookie",
+        value_name = "VALUE",
+        help_heading = "Output"
+    )]
+    pub set_pvalue_cookie: Vec<String>,
+
+    /// Like --set-pvalue, for form fields only.
+    #[arg(
+        long = "set-pvalue-form",
+        value_name = "VALUE",
+        help_heading = "Output"
+    )]
+    pub set_pvalue_form: Vec<String>,
+
+    /// Like --set-pvalue, for JSON body fields only.
+    #[arg(
+        long = "set-pvalue-json",
+        value_name = "VALUE",
+        help_heading = "Output"
+    )]
+    pub set_pvalue_json: Vec<String>,
+
+    /// Like --set-pvalue, for path parameters only (also fills the URL).
+    #[arg(
+        long = "set-pvalue-path",
+        value_name = "VALUE",
+        help_heading = "Output"
+    )]
+    pub set_pvalue_path: Vec<String>,
 
     /// Include the source file and line of each endpoint in the plain report.
     #[arg(long = "include-path", help_heading = "Output")]
     pub include_path: bool,
 
-    /// Disable colour in logs.
+    /// Disable colour in logs (also: the NO_COLOR environment variable).
     #[arg(long = "no-color", help_heading = "Output")]
     pub no_color: bool,
 
@@ -93,6 +144,21 @@ pub struct ScanArgs {
     /// Send the endpoints to this Elasticsearch URL (not implemented yet).
     #[arg(long = "send-es", value_name = "URL", help_heading = "Deliver")]
     pub send_es: Option<String>,
+
+    /// Add this header to delivered requests, "Name: Value" (repeatable; not
+    /// implemented yet).
+    #[arg(long = "with-headers", value_name = "HEADER", help_heading = "Deliver")]
+    pub with_headers: Vec<String>,
+
+    /// Deliver only URLs matching this condition (repeatable; not
+    /// implemented yet).
+    #[arg(long = "use-matchers", value_name = "STRING", help_heading = "Deliver")]
+    pub use_matchers: Vec<String>,
+
+    /// Do not deliver URLs matching this condition (repeatable; not
+    /// implemented yet).
+    #[arg(long = "use-filters", value_name = "STRING", help_heading = "Deliver")]
+    pub use_filters: Vec<String>,
 
     // ---- Technologies
     /// Also analyze these technologies (comma-separated ids or aliases).
@@ -114,7 +180,7 @@ pub struct ScanArgs {
     )]
     pub exclude_techs: Vec<String>,
 
-    /// List every supported technology and exit.
+    /// List every supported technology and exit (`-f json` for JSON).
     #[arg(long = "list-techs", help_heading = "Technologies")]
     pub list_techs: bool,
 
@@ -162,6 +228,18 @@ pub struct ScanArgs {
     )]
     pub concurrency: Option<usize>,
 
+    /// Read this config file too (over the user and project config files).
+    #[arg(
+        long = "config",
+        value_name = "FILE",
+        help_heading = "Config and others"
+    )]
+    pub config: Option<PathBuf>,
+
+    /// Ignore the user config and the project's portolan.toml.
+    #[arg(long = "no-config", help_heading = "Config and others")]
+    pub no_config: bool,
+
     /// Attach ai_context to endpoints (not implemented yet).
     #[arg(long = "ai-context", help_heading = "Config and others")]
     pub ai_context: bool,
@@ -178,9 +256,6 @@ pub struct ScanArgs {
 impl ScanArgs {
     /// Flags that exist but do nothing yet: refuse them clearly.
     pub fn unimplemented(&self) -> Option<&'static str> {
-        if !self.set_pvalue.is_empty() {
-            return Some("--set-pvalue");
-        }
         if self.send_req {
             return Some("--send-req");
         }
@@ -189,6 +264,15 @@ impl ScanArgs {
         }
         if self.send_es.is_some() {
             return Some("--send-es");
+        }
+        if !self.with_headers.is_empty() {
+            return Some("--with-headers");
+        }
+        if !self.use_matchers.is_empty() {
+            return Some("--use-matchers");
+        }
+        if !self.use_filters.is_empty() {
+            return Some("--use-filters");
         }
         if self.ai_context {
             return Some("--ai-context");

@@ -1,4 +1,28 @@
-//! `--list-techs`: every technology the loaded plugins provide.
+//! `--list-techs`: every technology the loaded plugins provide (built-in,
+//! `--plugin` and the user plugin directory), sorted by id.
+//!
+//! Text (the default, Noir's layout):
+//!
+//! ```text
+//! Available technologies:
+//!  python_flask
+//!    framework: Flask
+//!    language: Python
+//!    similar: ["flask", "python-flask"]
+//!    plugin: python 0.1.0 (built-in)
+//!    supported:
+//!      endpoint: true
+//!      method: true
+//!      params: {query: true, path: true, body: true, header: true, cookie: true}
+//!      websocket: false
+//! ```
+//!
+//! Specification technologies (OpenAPI, …) show `format:` instead of
+//! framework and language. Colour (id green, keys blue, sub-keys cyan) only
+//! when stdout is a terminal and colour is allowed. `-f json` prints
+//! `{"techs":[…]}` and `-f yaml` the same as YAML; other formats are refused.
+
+use serde_json::{json, Value};
 
 use crate::cli::ScanArgs;
 use crate::output::Format;
@@ -6,6 +30,12 @@ use crate::pipeline::{self, Failure};
 use crate::walk;
 
 pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
+    if !matches!(format, Format::Plain | Format::Json | Format::Yaml) {
+        return Err(Failure::Usage(format!(
+            "--list-techs prints text (the default), json or yaml, not {}",
+            format.name()
+        )));
+    }
     let max = walk::max_file_size_from_env().map_err(Failure::Usage)?;
     let plugins = pipeline::load_plugins(args, &[], max)?;
     for e in &plugins.errors {
@@ -14,47 +44,88 @@ pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
     let catalog = &plugins.catalog;
     let mut techs: Vec<_> = catalog.techs.iter().collect();
     techs.sort_by(|a, b| a.desc.id.cmp(&b.desc.id));
-    if format == Format::Json {
-        let list: Vec<serde_json::Value> = techs
+    if format != Format::Plain {
+        let list: Vec<Value> = techs
             .iter()
             .map(|t| {
                 let plugin = &catalog.plugins[t.plugin];
-                serde_json::json!({
+                let s = &t.desc.supports;
+                json!({
                     "id": t.desc.id,
                     "language": t.desc.language,
                     "framework": t.desc.framework,
+                    "specification": t.desc.specification,
                     "aliases": t.desc.aliases,
                     "plugin": plugin.descriptor.name,
                     "plugin_version": plugin.descriptor.version,
-                    "supports": t.desc.supports,
+                    "plugin_source": plugin.source.origin_label(),
+                    "supports": {
+                        "endpoint": true,
+                        "method": s.method,
+                        "params": {
+                            "query": s.query,
+                            "path": s.path,
+                            "body": s.body,
+                            "header": s.header,
+                            "cookie": s.cookie,
+                        },
+                        "websocket": s.websocket,
+                    },
                 })
             })
             .collect();
-        let mut s = serde_json::json!({ "techs": list }).to_string();
-        s.push('\n');
-        return Ok(s);
+        let doc = json!({ "techs": list });
+        if format == Format::Yaml {
+            return Ok(format!(
+                "---\n{}",
+                serde_yaml::to_string(&doc).unwrap_or_default()
+            ));
+        }
+        return Ok(format!("{doc}\n"));
     }
+    let color = crate::log::stdout_color() && args.output.is_none();
+    let paint = |code: &str, s: &str| {
+        if color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    let key = |k: &str| format!("   {}:", paint("34", k));
+    let sub = |k: &str| format!("     {}:", paint("36", k));
     let mut out = String::from("Available technologies:\n");
     for t in techs {
         let plugin = &catalog.plugins[t.plugin];
         let s = &t.desc.supports;
-        out.push_str(&format!(" {}\n", t.desc.id));
-        out.push_str(&format!("   framework: {}\n", t.desc.framework));
-        out.push_str(&format!("   language: {}\n", t.desc.language));
-        out.push_str(&format!("   similar: {:?}\n", t.desc.aliases));
+        out.push_str(&format!(" {}\n", paint("32", &t.desc.id)));
+        if t.desc.specification {
+            out.push_str(&format!("{} {}\n", key("format"), t.desc.framework));
+        } else {
+            out.push_str(&format!("{} {}\n", key("framework"), t.desc.framework));
+            out.push_str(&format!("{} {}\n", key("language"), t.desc.language));
+        }
+        let similar: Vec<String> = t.desc.aliases.iter().map(|a| format!("{a:?}")).collect();
+        out.push_str(&format!("{} [{}]\n", key("similar"), similar.join(", ")));
         out.push_str(&format!(
-            "   plugin: {} {} ({})\n",
+            "{} {} {} ({})\n",
+            key("plugin"),
             plugin.descriptor.name,
             plugin.descriptor.version,
             plugin.source.origin_label()
         ));
-        out.push_str("   supported:\n");
-        out.push_str(&format!("     method: {}\n", s.method));
+        out.push_str(&format!("{}\n", key("supported")));
+        out.push_str(&format!("{} true\n", sub("endpoint")));
+        out.push_str(&format!("{} {}\n", sub("method"), s.method));
         out.push_str(&format!(
-            "     params: query={} path={} body={} header={} cookie={}\n",
-            s.query, s.path, s.body, s.header, s.cookie
+            "{} {{query: {}, path: {}, body: {}, header: {}, cookie: {}}}\n",
+            sub("params"),
+            s.query,
+            s.path,
+            s.body,
+            s.header,
+            s.cookie
         ));
-        out.push_str(&format!("     websocket: {}\n", s.websocket));
+        out.push_str(&format!("{} {}\n", sub("websocket"), s.websocket));
     }
     Ok(out)
 }

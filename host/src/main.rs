@@ -2,9 +2,12 @@
 //!
 //! Pipeline (one module per stage): [`walk`] → [`detect`] → [`analyze`]
 //! (sandboxed wasm [`plugin`]s) → [`optimize`] → [`output`].
+//! Options come from the command line ([`cli`]) over config files
+//! ([`config`]).
 
 mod analyze;
 mod cli;
+mod config;
 mod detect;
 mod list;
 mod log;
@@ -18,22 +21,37 @@ mod walk;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command, ScanArgs};
+use model::ParamType;
 use pipeline::Failure;
 
 /// Exit status when the scan completed but some plugin failed.
 const EXIT_PLUGIN_FAILURE: u8 = 4;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let args = match cli.command {
-        Some(Command::Scan(args)) => args,
-        None => cli.scan,
+    // clap prints help and version itself (exit 0) and refuses bad flags
+    // with its usage message (exit 2).
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let (mut args, sub): (ScanArgs, &ArgMatches) = match cli.command {
+        Some(Command::Scan(args)) => (args, matches.subcommand_matches("scan").unwrap_or(&matches)),
+        None => (cli.scan, &matches),
     };
+    let explicit = |id: &str| sub.value_source(id) == Some(ValueSource::CommandLine);
+    // Config files can turn logs off or on, so they are read first; their
+    // errors are printed once the logger knows about --no-color.
+    let config = config::apply(&mut args, &explicit);
     log::init(args.no_log, args.debug, args.no_color);
-    match run(&args) {
+    let result = config.map_err(Failure::Usage).and_then(|files| {
+        for f in files {
+            log::info(format!("Config: {}", f.display()));
+        }
+        run(&args)
+    });
+    match result {
         Ok(code) => code,
         Err(failure) => {
             log::error(failure.message());
@@ -48,18 +66,42 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
             "{flag} is not implemented yet in this version of portolan"
         )));
     }
+    if args.concurrency == Some(0) {
+        return Err(Failure::Usage("--concurrency must be at least 1".into()));
+    }
     let format = output::Format::parse(&args.format).map_err(Failure::Usage)?;
     if args.list_techs {
         let text = list::techs(args, format)?;
         write_report(args, &text)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let outcome = pipeline::scan(args)?;
+    let mut outcome = pipeline::scan(args)?;
+    let pvalues = output::pvalue::Pvalues::new(
+        &args.set_pvalue,
+        &[
+            (ParamType::Query, &args.set_pvalue_query),
+            (ParamType::Header, &args.set_pvalue_header),
+            (ParamType::Cookie, &args.set_pvalue_cookie),
+            (ParamType::Form, &args.set_pvalue_form),
+            (ParamType::Json, &args.set_pvalue_json),
+            (ParamType::Path, &args.set_pvalue_path),
+        ],
+    );
+    if !pvalues.is_empty() {
+        log::sub("➔ Setting parameter values (--set-pvalue).");
+        let templates = matches!(
+            format,
+            output::Format::Oas2 | output::Format::Oas3 | output::Format::Postman
+        );
+        pvalues.apply(&mut outcome.report, !templates);
+    }
+    log::stage(format!("Generating the {} report.", format.name()));
     let text = output::render(
         &outcome.report,
         format,
         &output::RenderOptions {
             include_path: args.include_path,
+            base_url: args.url.as_deref().map(with_scheme),
         },
     );
     write_report(args, &text)?;
@@ -67,6 +109,15 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
         Ok(ExitCode::SUCCESS)
     } else {
         Ok(ExitCode::from(EXIT_PLUGIN_FAILURE))
+    }
+}
+
+/// `-u` as the pipeline uses it: `https://` when no scheme is given.
+fn with_scheme(url: &str) -> String {
+    if url.contains("://") {
+        url.to_string()
+    } else {
+        format!("https://{url}")
     }
 }
 
@@ -80,7 +131,7 @@ fn write_report(args: &ScanArgs, text: &str) -> Result<(), Failure> {
                 path.display()
             ))
         })?;
-        log::info(format!("Report written to {}.", path.display()));
+        log::done(format!("Report written to {}.", path.display()));
         return Ok(());
     }
     let mut out = std::io::stdout().lock();

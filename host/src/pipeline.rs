@@ -214,6 +214,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         max_file_size,
         threads,
     };
+    let spinner = log::progress("Reading the source tree…");
     let (files, skipped) = walk::walk(&opts, |_, rel, content| {
         !detector.check(rel, content).wanted_by.is_empty()
     });
@@ -227,6 +228,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         skipped.unreadable
     ));
 
+    drop(spinner);
     let detected = detector.detected();
     let mut selected: Vec<usize> = detected.clone();
     for t in extra {
@@ -264,7 +266,9 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     if !selected.is_empty() {
         log::stage("Analyzing code with the detected technologies' analyzers.");
         log::sub(format!("➔ Code analyzers: {} in use", selected.len()));
+        let spinner = log::progress(format!("Analyzing {} files…", files.len()));
         let analysis = analyze::run(catalog, &plugins.runtime, &selected, &files, &wanted);
+        drop(spinner);
         for e in &analysis.errors {
             log::error(&e.message);
         }

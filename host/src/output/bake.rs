@@ -9,10 +9,27 @@ pub struct Baked {
     /// Compact JSON object of json params, or `a=1&b=2` for form/file params
     /// (json wins when both exist), or `None`.
     pub body: Option<String>,
+    /// What `body` is, when there is one.
+    pub body_kind: Option<BodyKind>,
     /// (name, value) of header params.
     pub headers: Vec<(String, String)>,
     /// (name, value) of cookie params.
     pub cookies: Vec<(String, String)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    Json,
+    Form,
+}
+
+impl BodyKind {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            BodyKind::Json => "application/json",
+            BodyKind::Form => "application/x-www-form-urlencoded",
+        }
+    }
 }
 
 pub fn bake(e: &Endpoint) -> Baked {
@@ -36,6 +53,13 @@ pub fn bake(e: &Endpoint) -> Baked {
         .iter()
         .filter(|p| matches!(p.param_type, ParamType::Form | ParamType::File))
         .collect();
+    let body_kind = if !json.is_empty() {
+        Some(BodyKind::Json)
+    } else if !form.is_empty() {
+        Some(BodyKind::Form)
+    } else {
+        None
+    };
     let body = if !json.is_empty() {
         let mut map = serde_json::Map::new();
         for p in json {
@@ -61,6 +85,7 @@ pub fn bake(e: &Endpoint) -> Baked {
     Baked {
         url,
         body,
+        body_kind,
         headers: pairs(ParamType::Header),
         cookies: pairs(ParamType::Cookie),
     }

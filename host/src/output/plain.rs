@@ -92,9 +92,7 @@ mod tests {
 
     #[test]
     fn seed_one_line_layout() {
-        let opts = RenderOptions {
-            include_path: false,
-        };
+        let opts = RenderOptions::default();
         assert_eq!(
             line(&example(), &opts),
             r#"POST /users/{id}?page= {"name":""} X-API-Key: Cookie: session="#
@@ -130,7 +128,10 @@ mod tests {
             path: "b.py".into(),
             line: None,
         });
-        let opts = RenderOptions { include_path: true };
+        let opts = RenderOptions {
+            include_path: true,
+            ..RenderOptions::default()
+        };
         assert_eq!(
             line(&e, &opts),
             "PUT /p?x=1&q= a=7&f= X-T: t (a.py:3, b.py)"
