@@ -158,58 +158,56 @@ fn run_cargo(dir: &Path, manifest: &Path, target_dir: &Path) {
 fn collect_components(dir: &Path, target_dir: &Path) -> Vec<(String, PathBuf)> {
     let wasm_dir = target_dir.join("wasm32-wasip2").join("release");
     let mut out = Vec::new();
-    let Ok(entries) = fs::read_dir(dir) else {
-        return out;
-    };
-    let mut members: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("Cargo.toml").exists())
-        .collect();
-    members.sort();
-    for member in members {
+    // Only workspace members are built, so only they are embedded: a plugin
+    // folder that is not registered yet does not break the host build.
+    for member in workspace_members(&dir.join("Cargo.toml")) {
+        let member = dir.join(member);
         let Some(crate_name) = package_name(&member.join("Cargo.toml")) else {
-            continue;
+            panic!(
+                "workspace member {} has no readable Cargo.toml",
+                member.display()
+            );
         };
         let wasm = wasm_dir.join(format!("{}.wasm", crate_name.replace('-', "_")));
-        if wasm.exists() {
-            let dir_name = member
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default()
-                .to_string();
-            out.push((dir_name, wasm));
-        } else {
+        if !wasm.exists() {
             panic!(
-                "expected {} after building {}",
+                "expected {} after building {} (with PORTOLAN_PREBUILT_PLUGINS=1, build it first)",
                 wasm.display(),
                 member.display()
             );
         }
+        let dir_name = member
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        out.push((dir_name, wasm));
     }
+    out.sort();
     out
 }
 
-/// The `name = "…"` of a manifest's `[package]` table.
+/// `workspace.members` of a manifest.
+fn workspace_members(manifest: &Path) -> Vec<String> {
+    let text =
+        fs::read_to_string(manifest).unwrap_or_else(|e| panic!("read {}: {e}", manifest.display()));
+    let value: toml::Table = text
+        .parse()
+        .unwrap_or_else(|e| panic!("parse {}: {e}", manifest.display()));
+    value
+        .get("workspace")
+        .and_then(|w| w.get("members"))
+        .and_then(|m| m.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `package.name` of a manifest.
 fn package_name(manifest: &Path) -> Option<String> {
-    let text = fs::read_to_string(manifest).ok()?;
-    let mut in_package = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_package = line == "[package]";
-            continue;
-        }
-        if in_package {
-            if let Some(rest) = line.strip_prefix("name") {
-                let value = rest
-                    .trim_start()
-                    .strip_prefix('=')?
-                    .trim()
-                    .trim_matches('"');
-                return Some(value.to_string());
-            }
-        }
-    }
-    None
+    let value: toml::Table = fs::read_to_string(manifest).ok()?.parse().ok()?;
+    Some(value.get("package")?.get("name")?.as_str()?.to_string())
 }
