@@ -57,6 +57,7 @@ pub fn run(
     selected: &[usize],
     files: &[SourceFile],
     wanted: &[Vec<usize>],
+    progress: &log::Progress,
 ) -> Analysis {
     let mut errors = Vec::new();
     let calls = AtomicUsize::new(0);
@@ -128,6 +129,7 @@ pub fn run(
         selected.len()
     ));
 
+    progress.set_total(jobs.len() as u64);
     let failures: Vec<AtomicUsize> = (0..catalog.plugins.len())
         .map(|_| AtomicUsize::new(0))
         .collect();
@@ -135,9 +137,9 @@ pub fn run(
         .par_iter()
         .filter_map(|job| {
             let plugin = plugin_of(job.tech)?;
-            Some(run_job(
-                catalog, runtime, &plugin, job, files, &failures, &calls,
-            ))
+            let result = run_job(catalog, runtime, &plugin, job, files, &failures, &calls);
+            progress.inc(1);
+            Some(result)
         })
         .collect();
     results.sort_by_key(|r| (r.tech, r.batch));

@@ -108,7 +108,6 @@ pub fn progress(message: impl Into<String>) -> Progress {
 
 impl Progress {
     /// Switch to a bar of `total` steps.
-    #[allow(dead_code)]
     pub fn set_total(&self, total: u64) {
         if let Some(bar) = &self.0 {
             bar.set_length(total);
@@ -124,7 +123,6 @@ impl Progress {
     }
 
     /// Advance the bar.
-    #[allow(dead_code)]
     pub fn inc(&self, n: u64) {
         if let Some(bar) = &self.0 {
             bar.inc(n);

@@ -267,7 +267,14 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         log::stage("Analyzing code with the detected technologies' analyzers.");
         log::sub(format!("➔ Code analyzers: {} in use", selected.len()));
         let spinner = log::progress(format!("Analyzing {} files…", files.len()));
-        let analysis = analyze::run(catalog, &plugins.runtime, &selected, &files, &wanted);
+        let analysis = analyze::run(
+            catalog,
+            &plugins.runtime,
+            &selected,
+            &files,
+            &wanted,
+            &spinner,
+        );
         drop(spinner);
         for e in &analysis.errors {
             log::error(&e.message);
