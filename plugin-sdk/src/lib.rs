@@ -40,6 +40,7 @@ pub mod paths;
 #[cfg(not(target_family = "wasm"))]
 pub mod testing;
 pub mod text;
+pub mod urls;
 
 #[doc(hidden)]
 pub mod runtime;

@@ -51,6 +51,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use crate::model::{Endpoint, Facts, Output, ParamKind, SourceFile, Tech};
+use crate::urls::{normalize_url, path_placeholders, unify_placeholders};
 use crate::Analyzer;
 
 /// The HTTP methods the host keeps; anything else becomes `GET`.
@@ -367,73 +368,6 @@ fn normalize(mut e: Item) -> Option<Item> {
     Some(e)
 }
 
-fn is_absolute(url: &str) -> bool {
-    url.find("://").is_some_and(|i| {
-        i > 0
-            && url[..i]
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
-    })
-}
-
-/// Leading `/` unless absolute; `//` collapsed in the path (not the query).
-pub fn normalize_url(url: &str) -> String {
-    let (prefix, rest) = if is_absolute(url) {
-        let i = url.find("://").map_or(0, |i| i + 3);
-        let host_end = url[i..].find('/').map_or(url.len(), |j| i + j);
-        (&url[..host_end], &url[host_end..])
-    } else {
-        ("", url)
-    };
-    let (path, query) = split_query(rest);
-    let mut out = String::with_capacity(url.len() + 1);
-    out.push_str(prefix);
-    if prefix.is_empty() && !path.starts_with('/') {
-        out.push('/');
-    }
-    let mut last_slash = out.ends_with('/');
-    for c in path.chars() {
-        if c == '/' && last_slash {
-            continue;
-        }
-        last_slash = c == '/';
-        out.push(c);
-    }
-    out.push_str(query);
-    out
-}
-
-/// Split a URL at its query (`?`) or fragment (`#`). A `?` inside `{…}` or
-/// `<…>` (`{id?}`) or right after a `:name` segment (Express's optional
-/// `:name?`) belongs to the path.
-pub fn split_query(url: &str) -> (&str, &str) {
-    let bytes = url.as_bytes();
-    let mut depth = 0i32;
-    let mut seg_start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'{' | b'<' | b'(' => depth += 1,
-            b'}' | b'>' | b')' => depth -= 1,
-            b'/' => seg_start = i + 1,
-            b'#' if depth <= 0 => return (&url[..i], &url[i..]),
-            b'?' if depth <= 0 => {
-                let seg = &url[seg_start..i];
-                let optional_param = seg.len() > 1
-                    && seg.starts_with(':')
-                    && seg[1..]
-                        .bytes()
-                        .all(|c| c.is_ascii_alphanumeric() || c == b'_')
-                    && matches!(bytes.get(i + 1), None | Some(b'/'));
-                if !optional_param {
-                    return (&url[..i], &url[i..]);
-                }
-            }
-            _ => {}
-        }
-    }
-    (url, "")
-}
-
 type SortKey = (bool, bool, String, u32, String, String, String);
 
 fn sort_key(e: &Item, spec_techs: &[String]) -> SortKey {
@@ -491,124 +425,6 @@ fn merge(list: Vec<Item>) -> Vec<Item> {
         }
     }
     out
-}
-
-/// The path part of a URL (no origin, no query or fragment).
-fn path_of(url: &str) -> (&str, &str, &str) {
-    let (path, query) = split_query(url);
-    if is_absolute(path) {
-        let i = path.find("://").map_or(0, |i| i + 3);
-        let end = path[i..].find('/').map_or(path.len(), |j| i + j);
-        (&path[..end], &path[end..], query)
-    } else {
-        ("", path, query)
-    }
-}
-
-/// Path-parameter placeholders in one path segment: the byte range of each
-/// and its name (`{name}` / `{name:regex}` / `{name?}`, `<name>` /
-/// `<conv:name>`, a leading `:name`, a leading `*name`).
-fn segment_placeholders(seg: &str) -> Vec<(std::ops::Range<usize>, &str)> {
-    if let Some(rest) = seg.strip_prefix(':') {
-        let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        return if end > 0 {
-            vec![(0..seg.len(), &rest[..end])]
-        } else {
-            vec![]
-        };
-    }
-    if let Some(rest) = seg.strip_prefix('*') {
-        return if is_ident(rest) {
-            vec![(0..seg.len(), rest)]
-        } else {
-            vec![]
-        };
-    }
-    let mut found = Vec::new();
-    let mut at = 0;
-    while let Some(rel) = seg[at..].find(['{', '<']) {
-        let open = at + rel;
-        let close_ch = if seg.as_bytes()[open] == b'{' {
-            '}'
-        } else {
-            '>'
-        };
-        let Some(len) = seg[open..].find(close_ch) else {
-            break;
-        };
-        let inner = &seg[open + 1..open + len];
-        let name = if close_ch == '}' {
-            inner
-                .split(':')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .trim_end_matches(['?', '*', '+'])
-        } else {
-            match inner.split_once(':') {
-                Some((conv, second)) if is_converter(conv) => second.trim(),
-                Some((first, _)) => first.trim(),
-                None => inner.trim(),
-            }
-        };
-        if is_ident(name) {
-            found.push((open..open + len + 1, name));
-        }
-        at = open + len + 1;
-    }
-    found
-}
-
-/// Flask/Werkzeug and Django path converters (`<int:id>`).
-fn is_converter(conv: &str) -> bool {
-    matches!(
-        conv,
-        "int" | "str" | "string" | "slug" | "uuid" | "float" | "bool" | "path" | "any"
-    ) || conv.contains('(')
-}
-
-/// Names of the path placeholders in a URL, in order (`{id}`, `{id:\d+}`,
-/// `:id`, `<id>`, `<int:id>`, `*rest`), as the host appends `path` params.
-pub fn path_placeholders(url: &str) -> Vec<String> {
-    let (_, path, _) = path_of(url);
-    path.split('/')
-        .flat_map(|seg| {
-            segment_placeholders(seg)
-                .into_iter()
-                .map(|(_, name)| name.to_string())
-        })
-        .collect()
-}
-
-/// The URL with every placeholder syntax written as `{name}`, the key the
-/// host merges endpoints by (with the method).
-pub fn unify_placeholders(url: &str) -> String {
-    let (origin, path, query) = path_of(url);
-    let segments: Vec<String> = path
-        .split('/')
-        .map(|seg| {
-            let mut out = String::with_capacity(seg.len());
-            let mut last = 0;
-            for (range, name) in segment_placeholders(seg) {
-                out.push_str(&seg[last..range.start]);
-                out.push('{');
-                out.push_str(name);
-                out.push('}');
-                last = range.end;
-            }
-            out.push_str(&seg[last..]);
-            out
-        })
-        .collect();
-    format!("{origin}{}{query}", segments.join("/"))
-}
-
-fn is_ident(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// The cases of a technology: the sub-directories of `<fixtures_root>/<tech>`
