@@ -192,7 +192,7 @@ impl Detector {
     }
 
     /// Technologies whose analyzer wants the file at `relative`.
-    pub fn check_wanted(&self, relative: &str) -> Vec<usize> {
+    fn check_wanted(&self, relative: &str) -> Vec<usize> {
         let mut wanted_by = Vec::new();
         self.want_globs.matches(relative, &mut wanted_by);
         wanted_by.sort_unstable();

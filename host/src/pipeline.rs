@@ -216,7 +216,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     };
     let spinner = log::progress("Reading the source tree…");
     let (files, skipped) = walk::walk(&opts, |_, rel, content| {
-        !detector.check(rel, content).wanted_by.is_empty()
+        detector.check(rel, content).wanted_by
     });
     log::debug(format!(
         "kept {} files; skipped {} over the size cap, {} binary, {} media, {} symlinks, {} unreadable",
@@ -257,7 +257,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     // Which files each technology wants.
     let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); catalog.techs.len()];
     for (i, f) in files.iter().enumerate() {
-        for t in detector.check_wanted(&f.relative) {
+        for &t in &f.wanted_by {
             wanted[t].push(i);
         }
     }

@@ -131,6 +131,9 @@ pub struct SourceFile {
     pub display: String,
     /// Content, UTF-8 (invalid bytes replaced).
     pub content: String,
+    /// What the `keep` callback returned for this file (the technologies
+    /// whose analyzers want it).
+    pub wanted_by: Vec<usize>,
 }
 
 /// Why a file was not read.
@@ -196,11 +199,12 @@ fn is_skipped_extension(name: &str) -> bool {
 }
 
 /// Walk every base in parallel. `keep` is called for each readable text file
-/// with its relative path and content and decides whether the content is
-/// retained (the detector runs inside it, so each file is read once).
+/// with its relative path and content (the detector runs inside it, so each
+/// file is read once) and returns who wants the file; a file nobody wants is
+/// not retained.
 pub fn walk<F>(opts: &WalkOptions, keep: F) -> (Vec<SourceFile>, SkipCounts)
 where
-    F: Fn(usize, &str, &str) -> bool + Sync,
+    F: Fn(usize, &str, &str) -> Vec<usize> + Sync,
 {
     let kept = Mutex::new(Vec::new());
     let counts = Mutex::new(SkipCounts::default());
@@ -281,13 +285,15 @@ where
                     .replace('\\', "/");
                 match read_text(path, opts.max_file_size) {
                     Ok(content) => {
-                        if keep(base_idx, &relative, &content) {
+                        let wanted_by = keep(base_idx, &relative, &content);
+                        if !wanted_by.is_empty() {
                             let display = opts.bases[base_idx].display_path(&relative);
                             let file = SourceFile {
                                 base: base_idx,
                                 relative,
                                 display,
                                 content,
+                                wanted_by,
                             };
                             if let Ok(mut v) = kept.lock() {
                                 v.push(file);
@@ -376,7 +382,7 @@ mod tests {
             max_file_size: max,
             threads: 2,
         };
-        walk(&opts, |_, _, _| true)
+        walk(&opts, |_, _, _| vec![0])
     }
 
     fn rels(files: &[SourceFile]) -> Vec<&str> {
