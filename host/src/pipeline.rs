@@ -57,6 +57,12 @@ pub fn load_plugins(
     bases: &[PathBuf],
     max_file_size: u64,
 ) -> Result<Plugins, Failure> {
+    if let Some(missing) = args.plugin.iter().find(|p| !p.exists()) {
+        return Err(Failure::Usage(format!(
+            "plugin {} does not exist",
+            missing.display()
+        )));
+    }
     let cache = if args.no_cache {
         None
     } else {
@@ -88,14 +94,6 @@ pub fn load_plugins(
     let mut sources = plugin::builtin_sources();
     let plugin_dir = plugin::user_plugin_dir();
     let (external, mut errors) = plugin::external_sources(&args.plugin, plugin_dir.as_deref());
-    for p in &args.plugin {
-        if !p.exists() {
-            return Err(Failure::Usage(format!(
-                "plugin {} does not exist",
-                p.display()
-            )));
-        }
-    }
     sources.extend(external);
     let (catalog, more) = Catalog::build(&runtime, runtime.cache(), sources);
     errors.extend(more);
