@@ -211,6 +211,37 @@ pub struct ScanArgs {
     )]
     pub plugin_memory: usize,
 
+    // ---- AI (docs/llm.md). Nothing is sent unless --ai-provider is given.
+    /// Ask a language model for endpoints in code no analyzer understands:
+    /// openai, ollama, xai, github, azure, openrouter, lmstudio, vllm, or the
+    /// URL of an OpenAI-compatible chat-completions or Ollama endpoint.
+    #[arg(long = "ai-provider", value_name = "PROVIDER", help_heading = "AI")]
+    pub ai_provider: Option<String>,
+
+    /// Model name (required with --ai-provider).
+    #[arg(long = "ai-model", value_name = "NAME", help_heading = "AI")]
+    pub ai_model: Option<String>,
+
+    /// API key (else $PORTOLAN_AI_KEY; for openai also $OPENAI_API_KEY).
+    #[arg(long = "ai-key", value_name = "KEY", help_heading = "AI")]
+    pub ai_key: Option<String>,
+
+    /// Send at most this many files (default 100; the most server-like).
+    #[arg(long = "ai-max-files", value_name = "N", help_heading = "AI")]
+    pub ai_max_files: Option<usize>,
+
+    /// Tokens per request, files and answer included (default 16000).
+    #[arg(long = "ai-max-token", value_name = "N", help_heading = "AI")]
+    pub ai_max_token: Option<usize>,
+
+    /// Print the requests that would be sent (stderr) and send nothing.
+    #[arg(long = "ai-dry-run", help_heading = "AI")]
+    pub ai_dry_run: bool,
+
+    /// Do not read or write the AI answer cache.
+    #[arg(long = "ai-no-cache", help_heading = "AI")]
+    pub ai_no_cache: bool,
+
     // ---- Config and others
     /// Skip files whose path below the base matches this glob (repeatable).
     #[arg(

@@ -200,6 +200,31 @@ impl Detector {
         wanted_by
     }
 
+    /// Technologies one of whose detection rules matches this file, whether
+    /// or not they were detected already. The AI mode uses it to tell the
+    /// files that belong to a framework some analyzer understands.
+    pub fn matching_techs(&self, relative: &str, content: &str) -> Vec<usize> {
+        let mut candidates = Vec::new();
+        self.rule_globs.matches(relative, &mut candidates);
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut literal_hits: Option<Vec<bool>> = None;
+        let mut techs = Vec::new();
+        for r in candidates {
+            let rule = &self.rules[r];
+            let content_ok = (!rule.has_literals && rule.regex.is_none())
+                || (rule.has_literals
+                    && literal_hits.get_or_insert_with(|| self.literal_hits(content))[r])
+                || rule.regex.as_ref().is_some_and(|set| set.is_match(content));
+            if content_ok {
+                techs.push(rule.tech);
+            }
+        }
+        techs.sort_unstable();
+        techs.dedup();
+        techs
+    }
+
     /// Per rule: does the content contain one of its literals?
     fn literal_hits(&self, content: &str) -> Vec<bool> {
         let mut hits = vec![false; self.rules.len()];
@@ -274,6 +299,19 @@ mod tests {
         assert_eq!(d.detected(), vec![0]);
         d.check("Gemfile", "gem 'rails', '~> 7.1'");
         assert_eq!(d.detected(), vec![0, 1]);
+    }
+
+    #[test]
+    fn matching_techs_ignores_what_was_already_detected() {
+        let d = detector();
+        d.check("app/main.py", "from flask import Flask\n");
+        assert_eq!(d.detected(), vec![0]);
+        assert_eq!(
+            d.matching_techs("app/views.py", "from flask import Blueprint\n"),
+            vec![0]
+        );
+        assert!(d.matching_techs("app/other.py", "import tiny\n").is_empty());
+        assert_eq!(d.matching_techs("routes/web.php", ""), vec![2]);
     }
 
     #[test]

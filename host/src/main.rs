@@ -10,6 +10,7 @@ mod cli;
 mod config;
 mod detect;
 mod list;
+mod llm;
 mod log;
 mod model;
 mod optimize;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::analyze;
 use crate::cli::ScanArgs;
 use crate::detect::{Detector, Rule, TechRules};
+use crate::llm;
 use crate::log;
 use crate::model::{Report, ScanError};
 use crate::optimize;
@@ -148,6 +149,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
             )));
         }
     }
+    let ai = llm::options(args).map_err(Failure::Usage)?;
     let max_file_size = walk::max_file_size_from_env().map_err(Failure::Usage)?;
     let exclude = walk::exclude_globs(&args.exclude_path)
         .map_err(|e| Failure::Usage(format!("--exclude-path: {e}")))?;
@@ -213,8 +215,23 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         threads,
     };
     let spinner = log::progress("Reading the source tree…");
-    let (files, skipped) = walk::walk(&opts, |_, rel, content| {
-        detector.check(rel, content).wanted_by
+    // With AI on, files no analyzer wants are kept aside if they look like
+    // server code.
+    let ai_extra = std::sync::Mutex::new(Vec::new());
+    let (files, skipped) = walk::walk(&opts, |base, rel, content| {
+        let wanted_by = detector.check(rel, content).wanted_by;
+        if ai.is_some() && wanted_by.is_empty() && llm::select::worth_keeping(rel, content) {
+            if let Ok(mut extra) = ai_extra.lock() {
+                extra.push(llm::Candidate {
+                    base,
+                    relative: rel.to_string(),
+                    display: bases[base].display_path(rel),
+                    content: content.to_string(),
+                    score: llm::select::server_score(content),
+                });
+            }
+        }
+        wanted_by
     });
     log::debug(format!(
         "kept {} files; skipped {} over the size cap, {} binary, {} media, {} symlinks, {} unreadable",
@@ -281,6 +298,13 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         errors.extend(analysis.errors);
         endpoints = analysis.endpoints;
         log::info(format!("Found {} endpoints.", endpoints.len()));
+    }
+    if let Some(ai) = &ai {
+        let extra = ai_extra.into_inner().unwrap_or_default();
+        let candidates = llm::candidates(&files, extra, &selected, &endpoints, |rel, content| {
+            detector.matching_techs(rel, content)
+        });
+        endpoints.extend(llm::run(ai, candidates).endpoints);
     }
     drop(files);
 
