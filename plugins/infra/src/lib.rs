@@ -1,0 +1,16 @@
+//! Deployment and gateway configuration that declares HTTP routes: web
+//! server configs, Kubernetes ingress resources, serverless and
+//! infrastructure-as-code templates. Every technology here is a
+//! specification source: it describes the API from outside the code.
+//!
+//! Adding a format: a module folder next to [`nginx`] and one entry in the
+//! `plugin!` registration below; shared YAML, API Gateway and route-regex
+//! helpers live in [`common`].
+
+pub mod common;
+pub mod nginx;
+
+portolan_plugin_sdk::plugin!(
+    name: "infra",
+    analyzers: [nginx::Nginx],
+);
