@@ -5,5 +5,7 @@
 
 pub mod laravel;
 pub mod php;
+pub mod slim;
+pub mod symfony;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, symfony::Symfony, slim::Slim]);

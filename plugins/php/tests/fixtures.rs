@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_php::laravel;
+use portolan_plugin_php::{laravel, slim, symfony};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -17,4 +17,14 @@ fn fixtures_root() -> PathBuf {
 #[test]
 fn php_laravel_fixtures() {
     testing::check_fixtures(&[&laravel::Laravel], &fixtures_root());
+}
+
+#[test]
+fn php_symfony_fixtures() {
+    testing::check_fixtures(&[&symfony::Symfony], &fixtures_root());
+}
+
+#[test]
+fn php_slim_fixtures() {
+    testing::check_fixtures(&[&slim::Slim], &fixtures_root());
 }

@@ -485,6 +485,9 @@ impl<'a> Interp<'a> {
                     Where::Header => Param::header(name),
                     Where::Cookie => Param::cookie(name),
                     Where::File => Param::file(name),
+                    Where::Json => Param::json(name),
+                    Where::Body if g.json => Param::json(name),
+                    Where::Body => Param::form(name),
                 };
                 e.push_param(param);
             }

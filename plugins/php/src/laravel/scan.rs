@@ -90,7 +90,7 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     }
     if wants_classes {
         let root = root_before(&path, "app/").unwrap_or_default();
-        for class in classes(&toks, &|o| file.line_of(o)) {
+        for class in classes(text, &toks, &|o| file.line_of(o)) {
             out.push(Fact::Class {
                 root: root.clone(),
                 class,
