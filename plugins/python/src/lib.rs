@@ -4,6 +4,7 @@
 //! entry in the `plugin!` registration below.
 
 pub mod aiohttp;
+pub mod bottle;
 pub mod django;
 pub mod falcon;
 pub mod fastapi;
@@ -11,6 +12,7 @@ pub mod flask;
 pub mod litestar;
 pub mod ninja;
 pub mod py;
+pub mod pyramid;
 pub mod quart;
 pub mod robyn;
 pub mod sanic;
@@ -30,4 +32,6 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     robyn::Robyn,
     falcon::Falcon,
     litestar::Litestar,
+    bottle::Bottle,
+    pyramid::Pyramid,
 ]);
