@@ -8,4 +8,4 @@ pub mod php;
 pub mod slim;
 pub mod symfony;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, symfony::Symfony, slim::Slim]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim]);

@@ -28,3 +28,9 @@ fn php_symfony_fixtures() {
 fn php_slim_fixtures() {
     testing::check_fixtures(&[&slim::Slim], &fixtures_root());
 }
+
+#[test]
+fn php_lumen_fixtures() {
+    // Laravel runs too: it must leave the Lumen apps alone.
+    testing::check_fixtures(&[&laravel::Lumen, &laravel::Laravel], &fixtures_root());
+}

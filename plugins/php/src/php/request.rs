@@ -285,6 +285,20 @@ pub fn reads(toks: &[Token]) -> Reads {
                 method_read(toks, j + 1, &mut r);
             }
         }
+        // Lumen/Laravel controllers: `$this->validate($request, [...])`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "validate")
+            && toks.get(i + 3).is_some_and(|p| p.is("("))
+            && toks.get(i + 4).is_some_and(|v| v.kind == Kind::Var)
+            && toks.get(i + 5).is_some_and(|c| c.is(","))
+            && toks.get(i + 6).is_some_and(|b| b.is("["))
+        {
+            for k in array_keys(toks, i + 6) {
+                r.push(Where::Input, &k);
+            }
+        }
         // `$this->helper(` calls for callee resolution.
         if t.kind == Kind::Var
             && t.text == "this"
