@@ -9,6 +9,7 @@ pub mod django;
 pub mod falcon;
 pub mod fastapi;
 pub mod flask;
+pub mod http_server;
 pub mod litestar;
 pub mod ninja;
 pub mod py;
@@ -34,4 +35,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     litestar::Litestar,
     bottle::Bottle,
     pyramid::Pyramid,
+    http_server::HttpServer,
 ]);

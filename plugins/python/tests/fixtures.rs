@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_python::{
-    aiohttp, bottle, django, falcon, fastapi, flask, litestar, ninja, pyramid, quart, robyn, sanic,
-    starlette, tornado,
+    aiohttp, bottle, django, falcon, fastapi, flask, http_server, litestar, ninja, pyramid, quart,
+    robyn, sanic, starlette, tornado,
 };
 use portolan_plugin_sdk::{testing, Analyzer};
 
@@ -33,6 +33,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &litestar::Litestar,
     &bottle::Bottle,
     &pyramid::Pyramid,
+    &http_server::HttpServer,
 ];
 
 #[test]
