@@ -8,9 +8,15 @@
 //! helpers live in [`common`].
 
 pub mod common;
+pub mod k8s_gateway_api;
+pub mod k8s_ingress;
 pub mod nginx;
 
 portolan_plugin_sdk::plugin!(
     name: "infra",
-    analyzers: [nginx::Nginx],
+    analyzers: [
+        nginx::Nginx,
+        k8s_ingress::K8sIngress,
+        k8s_gateway_api::K8sGatewayApi,
+    ],
 );

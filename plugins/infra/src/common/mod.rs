@@ -10,6 +10,7 @@
 pub mod locate;
 
 pub mod aws;
+pub mod k8s;
 pub mod regex_path;
 pub mod yaml;
 

@@ -70,8 +70,7 @@ impl Analyzer for Nginx {
         if is_test_path(&file.path) {
             return;
         }
-        let looks_nginx = file.content.contains("location") || file.content.contains("server");
-        if !looks_nginx {
+        if !opens_block(&file.content, &["server", "location", "http"]) {
             return;
         }
         match parse::parse(&file.content) {
@@ -111,6 +110,23 @@ impl Analyzer for Nginx {
         }
         Ok(out)
     }
+}
+
+/// Does the text open one of these blocks (`server {`, `location /x {`)?
+/// Other `.conf` files (supervisord, fail2ban, …) are not nginx's.
+fn opens_block(text: &str, names: &[&str]) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        names.iter().any(|name| {
+            line.strip_prefix(name).is_some_and(|rest| {
+                rest.starts_with([' ', '\t', '{'])
+                    && rest
+                        .split('#')
+                        .next()
+                        .is_some_and(|code| code.contains('{'))
+            })
+        })
+    })
 }
 
 fn mentions(dirs: &[Directive], names: &[&str]) -> bool {
