@@ -5,5 +5,6 @@
 
 pub mod rails;
 pub mod rb;
+pub mod sinatra;
 
-portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails]);
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra]);

@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::rails;
-use portolan_plugin_sdk::testing;
+use portolan_plugin_ruby::{rails, sinatra};
+use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -16,5 +16,14 @@ fn fixtures_root() -> PathBuf {
 
 #[test]
 fn ruby_rails_fixtures() {
-    testing::check_fixtures(&[&rails::Rails], &fixtures_root());
+    Fixtures::new(&[&rails::Rails], fixtures_root())
+        .cases("ruby_rails", &["shop"])
+        .check();
+}
+
+#[test]
+fn ruby_sinatra_fixtures() {
+    Fixtures::new(&[&sinatra::Sinatra], fixtures_root())
+        .cases("ruby_sinatra", &["bookstore"])
+        .check();
 }

@@ -306,6 +306,62 @@ pub fn str_value(v: &Val, consts: &dyn Fn(&str) -> Option<Val>, depth: usize) ->
     }
 }
 
+/// What a framework's generic `params` reads become on requests with a
+/// body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    Form,
+    Json,
+}
+
+/// An endpoint with the parameters in `reads`: generic `params` reads are
+/// query parameters on GET/HEAD/DELETE/OPTIONS and `body` ones otherwise;
+/// names that are URL placeholders (and Sinatra's `splat`/`captures`,
+/// Rails' `format`) are left to the path parameters.
+pub fn endpoint_with(
+    method: &str,
+    url: &str,
+    file: &str,
+    line: u32,
+    reads: &Reads,
+    body: Body,
+) -> portolan_plugin_sdk::Endpoint {
+    use portolan_plugin_sdk::Param;
+    let mut e = portolan_plugin_sdk::Endpoint::new(method, url).at_path(file, line);
+    let placeholders = portolan_plugin_sdk::urls::path_placeholders(url);
+    let skip = |n: &str| {
+        placeholders.iter().any(|p| p == n) || matches!(n, "splat" | "captures" | "format")
+    };
+    let body_param = |n: &str| match body {
+        Body::Form => Param::form(n),
+        Body::Json => Param::json(n),
+    };
+    let query_like = matches!(method, "GET" | "HEAD" | "DELETE" | "OPTIONS");
+    for n in reads.params.iter().filter(|n| !skip(n)) {
+        e.push_param(if query_like {
+            Param::query(n)
+        } else {
+            body_param(n)
+        });
+    }
+    for n in reads.query.iter().filter(|n| !skip(n)) {
+        e.push_param(Param::query(n));
+    }
+    for n in reads.body.iter().filter(|n| !skip(n)) {
+        e.push_param(body_param(n));
+    }
+    for n in &reads.json {
+        e.push_param(Param::json(n));
+    }
+    for n in &reads.headers {
+        e.push_param(Param::header(n));
+    }
+    for n in &reads.cookies {
+        e.push_param(Param::cookie(n));
+    }
+    e
+}
+
 /// Join URL pieces with single slashes (`"/api"`, `"v1/"`, `"/users"`).
 pub fn join_url(parts: &[&str]) -> String {
     let mut out = String::new();

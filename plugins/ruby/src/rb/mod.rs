@@ -3,6 +3,7 @@
 //! of classes and methods. Also used for Crystal (same lexical shape).
 
 pub mod call;
+pub mod classes;
 pub mod clean;
 pub mod dsl;
 pub mod inflect;

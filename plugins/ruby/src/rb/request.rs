@@ -189,7 +189,7 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                 continue;
             }
         }
-        if !after_dot && json_vars.iter().any(|v| *v == t.text) {
+        if !after_dot && json_vars.contains(&t.text) {
             if let Some(k) = index_key(toks, i + 1) {
                 push(&mut r.json, k);
             } else if toks.get(i + 1).is_some_and(|d| d.is("."))
@@ -223,12 +223,12 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                     push(&mut r.headers, &header_name(k));
                 }
             }
-            "get_header" | "fetch_header" if prev_request => {
-                if toks.get(i + 1).is_some_and(|p| p.is("(")) {
-                    if let Some(k) = key(toks.get(i + 2)) {
-                        if k.starts_with("HTTP_") {
-                            push(&mut r.headers, &header_name(k));
-                        }
+            "get_header" | "fetch_header"
+                if prev_request && toks.get(i + 1).is_some_and(|p| p.is("(")) =>
+            {
+                if let Some(k) = key(toks.get(i + 2)) {
+                    if k.starts_with("HTTP_") {
+                        push(&mut r.headers, &header_name(k));
                     }
                 }
             }
