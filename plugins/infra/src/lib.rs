@@ -7,10 +7,12 @@
 //! `plugin!` registration below; shared YAML, API Gateway and route-regex
 //! helpers live in [`common`].
 
+pub mod aws_cloudformation;
 pub mod common;
 pub mod k8s_gateway_api;
 pub mod k8s_ingress;
 pub mod nginx;
+pub mod serverless_framework;
 
 portolan_plugin_sdk::plugin!(
     name: "infra",
@@ -18,5 +20,7 @@ portolan_plugin_sdk::plugin!(
         nginx::Nginx,
         k8s_ingress::K8sIngress,
         k8s_gateway_api::K8sGatewayApi,
+        serverless_framework::ServerlessFramework,
+        aws_cloudformation::AwsCloudFormation,
     ],
 );

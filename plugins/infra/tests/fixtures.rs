@@ -9,7 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::{k8s_gateway_api, k8s_ingress, nginx};
+use portolan_plugin_infra::{
+    aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework,
+};
 use portolan_plugin_sdk::prelude::host;
 use portolan_plugin_sdk::testing;
 use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
@@ -70,11 +72,40 @@ fn k8s_ingress_fixtures() {
 
 #[test]
 fn k8s_gateway_api_fixtures() {
-    testing::check_fixtures(&[&k8s_gateway_api::K8sGatewayApi], &fixtures_root());
+    testing::check_fixtures(
+        &[
+            &k8s_gateway_api::K8sGatewayApi,
+            &serverless_framework::ServerlessFramework,
+        ],
+        &fixtures_root(),
+    );
     assert_warnings(
         &k8s_gateway_api::K8sGatewayApi,
         "routes",
         &["warn: app/deploy/gateway/broken-route.yaml: document at line 1: invalid YAML: "],
+    );
+}
+
+#[test]
+fn serverless_framework_fixtures() {
+    testing::check_fixtures(
+        &[&serverless_framework::ServerlessFramework],
+        &fixtures_root(),
+    );
+    assert_warnings(
+        &serverless_framework::ServerlessFramework,
+        "shop",
+        &["warn: app/services/payments/serverless.yml: invalid YAML: "],
+    );
+}
+
+#[test]
+fn aws_cloudformation_fixtures() {
+    testing::check_fixtures(&[&aws_cloudformation::AwsCloudFormation], &fixtures_root());
+    assert_warnings(
+        &aws_cloudformation::AwsCloudFormation,
+        "stack",
+        &["warn: app/infra/broken-stack.yaml: invalid YAML: "],
     );
 }
 
