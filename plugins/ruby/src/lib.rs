@@ -3,8 +3,9 @@
 //! Adding a framework: a module next to [`rails`] (reusing [`rb`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod grape;
 pub mod rails;
 pub mod rb;
 pub mod sinatra;
 
-portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra]);
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape]);

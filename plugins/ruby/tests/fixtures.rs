@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{rails, sinatra};
+use portolan_plugin_ruby::{grape, rails, sinatra};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -25,5 +25,12 @@ fn ruby_rails_fixtures() {
 fn ruby_sinatra_fixtures() {
     Fixtures::new(&[&sinatra::Sinatra], fixtures_root())
         .cases("ruby_sinatra", &["bookstore"])
+        .check();
+}
+
+#[test]
+fn ruby_grape_fixtures() {
+    Fixtures::new(&[&grape::Grape], fixtures_root())
+        .cases("ruby_grape", &["library"])
         .check();
 }
