@@ -5,6 +5,7 @@
 
 pub mod aiohttp;
 pub mod bottle;
+pub mod cherrypy;
 pub mod django;
 pub mod falcon;
 pub mod fastapi;
@@ -36,4 +37,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     bottle::Bottle,
     pyramid::Pyramid,
     http_server::HttpServer,
+    cherrypy::CherryPy,
 ]);

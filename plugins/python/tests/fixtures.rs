@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_python::{
-    aiohttp, bottle, django, falcon, fastapi, flask, http_server, litestar, ninja, pyramid, quart,
-    robyn, sanic, starlette, tornado,
+    aiohttp, bottle, cherrypy, django, falcon, fastapi, flask, http_server, litestar, ninja,
+    pyramid, quart, robyn, sanic, starlette, tornado,
 };
 use portolan_plugin_sdk::{testing, Analyzer};
 
@@ -34,6 +34,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &bottle::Bottle,
     &pyramid::Pyramid,
     &http_server::HttpServer,
+    &cherrypy::CherryPy,
 ];
 
 #[test]

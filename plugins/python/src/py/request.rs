@@ -85,7 +85,10 @@ pub fn request_reads_with(
             }
             if occ > 0
                 && bytes[occ - 1] == b'.'
-                && !code.slice(occ.saturating_sub(6)..occ).ends_with("flask.")
+                && !["flask.", "cherrypy.", "bottle."].iter().any(|q| {
+                    code.slice(occ.saturating_sub(q.len())..occ) == *q
+                        && (occ == q.len() || !is_ident_byte(bytes[occ - q.len() - 1]))
+                })
                 && !(self_attr
                     && code.slice(occ.saturating_sub(5)..occ) == "self."
                     && (occ == 5 || !is_ident_byte(bytes[occ - 6])))
@@ -222,6 +225,12 @@ fn alias_target(code: &Code<'_>, occ: usize) -> Option<String> {
     // caller reads `self.request`).
     if let Some(p) = prefix.strip_suffix("self.") {
         prefix = p.trim_end();
+    }
+    // `data = cherrypy.request.json`.
+    for q in ["flask.", "cherrypy.", "bottle."] {
+        if let Some(p) = prefix.strip_suffix(q) {
+            prefix = p.trim_end();
+        }
     }
     // `data = await request.get_json()` (Quart, Sanic).
     if let Some(p) = prefix.strip_suffix("await") {
