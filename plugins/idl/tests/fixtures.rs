@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_idl::{graphql_sdl, grpc};
+use portolan_plugin_idl::{asyncapi, graphql_sdl, grpc, raml, wsdl};
 use portolan_plugin_sdk::prelude::host;
 use portolan_plugin_sdk::testing::{self, Fixtures};
 use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
@@ -16,8 +16,14 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-fn analyzers() -> [&'static dyn Analyzer; 2] {
-    [&graphql_sdl::GraphqlSdl, &grpc::Grpc]
+fn analyzers() -> [&'static dyn Analyzer; 5] {
+    [
+        &graphql_sdl::GraphqlSdl,
+        &grpc::Grpc,
+        &asyncapi::AsyncApi,
+        &wsdl::Wsdl,
+        &raml::Raml,
+    ]
 }
 
 /// The warnings an analyzer logs over a fixture tree.
@@ -55,6 +61,49 @@ fn grpc_fixtures() {
         ]
     );
     assert!(warnings(&grpc::Grpc, "grpc/services").is_empty());
+}
+
+#[test]
+fn asyncapi_fixtures() {
+    Fixtures::new(&[&asyncapi::AsyncApi], fixtures_root())
+        .cases("asyncapi", &["chat_v2", "events_v3", "malformed"])
+        .check();
+    let logs = warnings(&asyncapi::AsyncApi, "asyncapi/malformed");
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert!(
+        logs[0].starts_with("warn: app/asyncapi.yaml: invalid YAML: "),
+        "{logs:?}"
+    );
+    assert!(warnings(&asyncapi::AsyncApi, "asyncapi/chat_v2").is_empty());
+    assert!(warnings(&asyncapi::AsyncApi, "asyncapi/events_v3").is_empty());
+}
+
+#[test]
+fn wsdl_fixtures() {
+    Fixtures::new(&[&wsdl::Wsdl], fixtures_root())
+        .cases("wsdl", &["malformed", "soap_services"])
+        .check();
+    let logs = warnings(&wsdl::Wsdl, "wsdl/malformed");
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert!(
+        logs[0].starts_with("warn: app/refunds.wsdl: invalid WSDL (XML): "),
+        "{logs:?}"
+    );
+    assert!(warnings(&wsdl::Wsdl, "wsdl/soap_services").is_empty());
+}
+
+#[test]
+fn raml_fixtures() {
+    Fixtures::new(&[&raml::Raml], fixtures_root())
+        .cases("raml", &["malformed", "two_apis"])
+        .check();
+    let logs = warnings(&raml::Raml, "raml/malformed");
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert!(
+        logs[0].starts_with("warn: app/orders.raml: invalid YAML: "),
+        "{logs:?}"
+    );
+    assert!(warnings(&raml::Raml, "raml/two_apis").is_empty());
 }
 
 /// Every prefix of every fixture document (cut at arbitrary points, so
