@@ -7,5 +7,6 @@ pub mod laravel;
 pub mod php;
 pub mod slim;
 pub mod symfony;
+pub mod wordpress;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress]);

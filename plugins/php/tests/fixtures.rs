@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_php::{laravel, slim, symfony};
+use portolan_plugin_php::{laravel, slim, symfony, wordpress};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -33,4 +33,9 @@ fn php_slim_fixtures() {
 fn php_lumen_fixtures() {
     // Laravel runs too: it must leave the Lumen apps alone.
     testing::check_fixtures(&[&laravel::Lumen, &laravel::Laravel], &fixtures_root());
+}
+
+#[test]
+fn php_wordpress_fixtures() {
+    testing::check_fixtures(&[&wordpress::WordPress], &fixtures_root());
 }

@@ -146,6 +146,16 @@ pub fn reads(toks: &[Token]) -> Reads {
                 }
             }
         }
+        // `$request['x']` (ArrayAccess requests: Laravel, WordPress).
+        if t.kind == Kind::Var
+            && matches!(t.text.as_str(), "request" | "req")
+            && toks.get(i + 1).is_some_and(|b| b.is("["))
+            && toks.get(i + 3).is_some_and(|b| b.is("]"))
+        {
+            if let Some(k) = lit(toks.get(i + 2)) {
+                r.push(Where::Input, k);
+            }
+        }
         // `->getQueryParams()['x']`, `->getHeaderLine('X')`… on any
         // receiver but a response.
         if (t.is("->") || t.is("?->"))
@@ -347,6 +357,9 @@ fn keyed_method(name: &str) -> Option<Where> {
         "getJsonVar" => Where::Json,
         "fromFiles" | "getFile" => Where::File,
         "getServer" => Where::Header,
+        // WordPress `WP_REST_Request`.
+        "get_param" => Where::Input,
+        "get_header" => Where::Header,
         _ => return None,
     })
 }
@@ -360,7 +373,10 @@ fn bag_method(name: &str) -> Option<Where> {
         "getUploadedFiles" => Where::File,
         "getJSON" | "toArray" | "getPayload" => Where::Json,
         "getRawInput" => Where::Form,
-        "getPost" | "getBodyParams" => Where::Form,
+        "getPost" | "getBodyParams" | "get_body_params" => Where::Form,
+        "get_query_params" => Where::Query,
+        "get_json_params" => Where::Json,
+        "get_file_params" => Where::File,
         "getGet" => Where::Query,
         _ => return None,
     })
