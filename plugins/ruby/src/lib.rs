@@ -4,8 +4,9 @@
 //! entry in the `plugin!` registration below.
 
 pub mod grape;
+pub mod hanami;
 pub mod rails;
 pub mod rb;
 pub mod sinatra;
 
-portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape]);
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami]);

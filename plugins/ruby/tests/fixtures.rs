@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{grape, rails, sinatra};
+use portolan_plugin_ruby::{grape, hanami, rails, sinatra};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -32,5 +32,12 @@ fn ruby_sinatra_fixtures() {
 fn ruby_grape_fixtures() {
     Fixtures::new(&[&grape::Grape], fixtures_root())
         .cases("ruby_grape", &["library"])
+        .check();
+}
+
+#[test]
+fn ruby_hanami_fixtures() {
+    Fixtures::new(&[&hanami::Hanami], fixtures_root())
+        .cases("ruby_hanami", &["bookshelf"])
         .check();
 }
