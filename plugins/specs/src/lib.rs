@@ -1,8 +1,9 @@
 //! API specification documents.
 pub mod doc;
-mod oas3;
+pub mod oas2;
+pub mod oas3;
 
 #[cfg(test)]
 mod testing;
 
-portolan_plugin_sdk::plugin!(name: "specs", analyzers: [oas3::Oas3]);
+portolan_plugin_sdk::plugin!(name: "specs", analyzers: [oas2::Oas2, oas3::Oas3]);

@@ -10,10 +10,20 @@
 //!   JSON media types, `form` for urlencoded and multipart forms, `file` for
 //!   binary multipart parts.
 //! - Location: the operation's method key, else the path key.
+//! - `$ref`s to other files (`./schemas/user.yaml#/User`, a whole path item
+//!   in `paths/users.yaml`) are followed through the host's `read-file`
+//!   ([`crate::doc::bundle`]); one that cannot be read is a warning naming
+//!   the referring file, and the rest of the document is still analysed.
+//! - OpenAPI 3.1: `type` arrays (`[string, "null"]`, `[array, "null"]`),
+//!   schema `examples` lists and `const`, `$ref` with siblings (a path
+//!   item's own operations win over the referenced item's), `webhooks`
+//!   ignored (they are requests the API *sends*), documents without `paths`.
 
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
+use crate::doc::bundle;
+use crate::doc::files;
 use crate::doc::load::{self, scalar_string};
 use crate::doc::locate::{Seg, SourceMap};
 use crate::doc::refs::Resolver;
@@ -55,10 +65,17 @@ impl Analyzer for Oas3 {
         if !is_openapi_3(&doc) {
             return;
         }
+        let doc = follow_external_refs(file, doc);
         for endpoint in endpoints(file, &doc) {
             out.endpoint(endpoint);
         }
     }
+}
+
+/// [`bundle::bundle`] with the host's `read-file`, warnings to the host.
+pub(crate) fn follow_external_refs(file: &SourceFile, doc: Value) -> Value {
+    let mut read = files::read;
+    bundle::bundle(&file.path, doc, &mut read, &mut |w| host::warn(&w))
 }
 
 /// Cheap pre-check on the raw text, before parsing: an `openapi` key whose
@@ -118,7 +135,15 @@ fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
         if path.starts_with("x-") {
             continue;
         }
-        let item = match resolver.resolve(item) {
+        let merged;
+        let item = match with_ref_siblings(&resolver, item) {
+            Some(map) => {
+                merged = Value::Object(map);
+                &merged
+            }
+            None => resolver.resolve(item),
+        };
+        let item = match item {
             Value::Object(item) => item,
             // `/draft:` with nothing under it yet.
             Value::Null => continue,
@@ -159,10 +184,32 @@ fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
     out
 }
 
+/// A `$ref` object with sibling keys (OpenAPI 3.1 path items): the target's
+/// keys, then the siblings (which win). `None` for anything else.
+pub(crate) fn with_ref_siblings(
+    resolver: &Resolver<'_>,
+    value: &Value,
+) -> Option<Map<String, Value>> {
+    let map = value.as_object()?;
+    if !map.contains_key("$ref") || map.len() < 2 {
+        return None;
+    }
+    let mut merged = match resolver.deref(value) {
+        Some(Value::Object(target)) => target.clone(),
+        _ => Map::new(),
+    };
+    for (key, v) in map {
+        if key != "$ref" {
+            merged.insert(key.clone(), v.clone());
+        }
+    }
+    Some(merged)
+}
+
 /// `base` + `path` as written, with one `/` between them: the specification
 /// appends the path to the server URL (`/v1/` + `/pets` is `/v1/pets`,
 /// `/v1` + `/` is `/v1/`).
-fn join_url(base: &str, path: &str) -> String {
+pub(crate) fn join_url(base: &str, path: &str) -> String {
     let base = base.trim_end_matches('/');
     let url = if path.starts_with('/') {
         format!("{base}{path}")
