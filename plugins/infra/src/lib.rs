@@ -13,6 +13,7 @@ pub mod k8s_gateway_api;
 pub mod k8s_ingress;
 pub mod nginx;
 pub mod serverless_framework;
+pub mod terraform;
 
 portolan_plugin_sdk::plugin!(
     name: "infra",
@@ -22,5 +23,6 @@ portolan_plugin_sdk::plugin!(
         k8s_gateway_api::K8sGatewayApi,
         serverless_framework::ServerlessFramework,
         aws_cloudformation::AwsCloudFormation,
+        terraform::Terraform,
     ],
 );

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_infra::{
-    aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework,
+    aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
 use portolan_plugin_sdk::prelude::host;
 use portolan_plugin_sdk::testing;
@@ -25,6 +25,9 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &nginx::Nginx,
         &k8s_ingress::K8sIngress,
         &k8s_gateway_api::K8sGatewayApi,
+        &serverless_framework::ServerlessFramework,
+        &aws_cloudformation::AwsCloudFormation,
+        &terraform::Terraform,
     ]
 }
 
@@ -106,6 +109,16 @@ fn aws_cloudformation_fixtures() {
         &aws_cloudformation::AwsCloudFormation,
         "stack",
         &["warn: app/infra/broken-stack.yaml: invalid YAML: "],
+    );
+}
+
+#[test]
+fn terraform_fixtures() {
+    testing::check_fixtures(&[&terraform::Terraform], &fixtures_root());
+    assert_warnings(
+        &terraform::Terraform,
+        "apigw",
+        &["warn: app/infra/broken/main.tf: invalid HCL: unterminated string starting on line 3"],
     );
 }
 

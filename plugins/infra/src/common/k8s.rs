@@ -12,13 +12,16 @@ use super::yaml::{self, Doc, Tags};
 /// YAML files are neither parsed nor warned about.
 pub fn declares_kind(text: &str, kind: &str) -> bool {
     text.lines().any(|line| {
-        line.trim_start().strip_prefix("kind:").map(|v| {
-            v.split('#')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .trim_matches(['"', '\''])
-        }) == Some(kind)
+        line.trim_start_matches([' ', '\t', '-'])
+            .strip_prefix("kind:")
+            .map(|v| {
+                v.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(['"', '\''])
+            })
+            == Some(kind)
     })
 }
 
