@@ -12,6 +12,7 @@ pub mod fastapi;
 pub mod flask;
 pub mod http_server;
 pub mod litestar;
+pub mod masonite;
 pub mod ninja;
 pub mod py;
 pub mod pyramid;
@@ -38,4 +39,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     pyramid::Pyramid,
     http_server::HttpServer,
     cherrypy::CherryPy,
+    masonite::Masonite,
 ]);

@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_python::{
-    aiohttp, bottle, cherrypy, django, falcon, fastapi, flask, http_server, litestar, ninja,
-    pyramid, quart, robyn, sanic, starlette, tornado,
+    aiohttp, bottle, cherrypy, django, falcon, fastapi, flask, http_server, litestar, masonite,
+    ninja, pyramid, quart, robyn, sanic, starlette, tornado,
 };
 use portolan_plugin_sdk::{testing, Analyzer};
 
@@ -35,6 +35,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &pyramid::Pyramid,
     &http_server::HttpServer,
     &cherrypy::CherryPy,
+    &masonite::Masonite,
 ];
 
 #[test]
