@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{grape, hanami, rails, sinatra};
+use portolan_plugin_ruby::{grape, hanami, rails, roda, sinatra};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -39,5 +39,12 @@ fn ruby_grape_fixtures() {
 fn ruby_hanami_fixtures() {
     Fixtures::new(&[&hanami::Hanami], fixtures_root())
         .cases("ruby_hanami", &["bookshelf"])
+        .check();
+}
+
+#[test]
+fn ruby_roda_fixtures() {
+    Fixtures::new(&[&roda::Roda], fixtures_root())
+        .cases("ruby_roda", &["shop"])
         .check();
 }

@@ -10,6 +10,7 @@
 //! `cookies[:c]`, `cookies.signed[:c]`, `cookies.encrypted[:c]`,
 //! `request.cookies['c']` (cookie; assignments are writes and skipped).
 //! `request.get_header('HTTP_X_Y')` (header `X-Y`),
+//! `typecast_params.int('x')` (Roda; like `params`),
 //! `JSON.parse(request.body.read)['k']` and `body = JSON.parse(…)` then
 //! `body['k']` / `body[:k]` / `body.fetch('k')` (json).
 //! Frameworks whose `headers[...]` reads the request (Grape) enable
@@ -221,6 +222,16 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
             "headers" if prev_request || (!after_dot && opts.bare_headers) => {
                 if let Some(k) = index_key(toks, i + 1) {
                     push(&mut r.headers, &header_name(k));
+                }
+            }
+            // Roda: `typecast_params.pos_int('page')`, `.str!('name')`
+            "typecast_params"
+                if !after_dot
+                    && toks.get(i + 1).is_some_and(|d| d.is("."))
+                    && toks.get(i + 3).is_some_and(|p| p.is("(")) =>
+            {
+                if let Some(k) = key(toks.get(i + 4)) {
+                    push(&mut r.params, k);
                 }
             }
             "get_header" | "fetch_header"
