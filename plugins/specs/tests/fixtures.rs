@@ -13,17 +13,27 @@ use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
 use portolan_plugin_specs::doc::files;
-use portolan_plugin_specs::{oas2, oas3};
+use portolan_plugin_specs::{har, oas2, oas3, postman};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
 /// Every analyzer of the plugin, for cases that expect several.
-const ANALYZERS: &[&dyn Analyzer] = &[&oas2::Oas2, &oas3::Oas3];
+const ANALYZERS: &[&dyn Analyzer] = &[&har::Har, &oas2::Oas2, &oas3::Oas3, &postman::Postman];
 
 /// (technology, case, prefixes of the warnings it logs, in order).
 const CASES: &[(&str, &str, &[&str])] = &[
+    ("har", "browser", &[]),
+    ("har", "firefox", &[]),
+    (
+        "har",
+        "malformed",
+        &[
+            "warn: app/recordings/broken.har: invalid JSON: ",
+            "warn: app/recordings/notes.har: not an HTTP Archive (no `log.entries` list)",
+        ],
+    ),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (
         "oas2",
@@ -36,7 +46,20 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("oas2", "petstore", &[]),
     ("oas3", "json", &[]),
     ("oas3", "noise", &["warn: app/broken/openapi.yaml: invalid YAML: "]),
+    (
+        "oas3",
+        "split",
+        &["warn: app/api/openapi.yaml: $ref `./paths/refunds.yaml`: app/api/paths/refunds.yaml: "],
+    ),
+    ("oas3", "v31", &[]),
     ("oas3", "yaml", &[]),
+    (
+        "postman",
+        "malformed",
+        &["warn: app/collections/payments.postman_collection.json: invalid JSON: "],
+    ),
+    ("postman", "v20", &[]),
+    ("postman", "v21", &[]),
 ];
 
 fn analyzer(tech: &str) -> &'static dyn Analyzer {

@@ -21,8 +21,45 @@ pub const KEY: &str = "x-portolan-external";
 /// Most documents loaded for one main document.
 pub const MAX_DOCUMENTS: usize = 64;
 
+/// A document loaded by [`bundle`]: its display path and text (to locate
+/// keys in it), grafted at `#/x-portolan-external/<index>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    pub path: String,
+    pub text: String,
+}
+
+/// The main document with the others grafted in, and their sources
+/// (`sources[i]` is at `#/x-portolan-external/i`; an empty text for one
+/// that could not be loaded).
+#[derive(Debug)]
+pub struct Bundle {
+    pub root: Value,
+    pub sources: Vec<Source>,
+}
+
+impl Bundle {
+    /// The loaded document a local pointer leads into, and the pointer's
+    /// tokens within it: `#/x-portolan-external/1/a/b~1c` → (source 1,
+    /// `["a", "b/c"]`). `None` for pointers into the main document.
+    pub fn source_of(&self, pointer: &str) -> Option<(&Source, Vec<String>)> {
+        let rest = pointer
+            .strip_prefix("#/")?
+            .strip_prefix(KEY)?
+            .strip_prefix('/')?;
+        let mut tokens = rest.split('/');
+        let index: usize = tokens.next()?.parse().ok()?;
+        let source = self.sources.get(index)?;
+        let tokens = tokens
+            .map(|t| percent_decode(t).replace("~1", "/").replace("~0", "~"))
+            .collect();
+        Some((source, tokens))
+    }
+}
+
 struct Doc {
     path: String,
+    text: String,
     /// `None` while its references are being rewritten, or when it could
     /// not be loaded.
     value: Option<Value>,
@@ -51,12 +88,16 @@ pub fn bundle(
     doc: Value,
     read: &mut dyn FnMut(&str) -> Result<String, String>,
     warn: &mut dyn FnMut(String),
-) -> Value {
+) -> Bundle {
     if !has_external_refs(&doc) {
-        return doc;
+        return Bundle {
+            root: doc,
+            sources: Vec::new(),
+        };
     }
     let mut docs = vec![Doc {
         path: path.to_string(),
+        text: String::new(),
         value: Some(doc),
     }];
     let mut i = 0;
@@ -88,18 +129,20 @@ pub fn bundle(
                         return None;
                     }
                     None => {
-                        let loaded =
-                            read(&target_path).and_then(|text| load::parse(&target_path, &text));
-                        let value = match loaded {
-                            Ok(value) => Some(value),
+                        let loaded = read(&target_path).and_then(|text| {
+                            load::parse(&target_path, &text).map(|value| (text, value))
+                        });
+                        let (text, value) = match loaded {
+                            Ok((text, value)) => (text, Some(value)),
                             Err(e) => {
                                 warn(format!("{from}: $ref `{reference}`: {target_path}: {e}"));
-                                None
+                                (String::new(), None)
                             }
                         };
                         let failed = value.is_none();
                         docs.push(Doc {
                             path: target_path,
+                            text,
                             value,
                         });
                         if failed {
@@ -124,11 +167,19 @@ pub fn bundle(
     }
     let mut docs = docs.into_iter();
     let mut root = docs.next().and_then(|d| d.value).unwrap_or(Value::Null);
-    let externals: Vec<Value> = docs.map(|d| d.value.unwrap_or(Value::Null)).collect();
+    let mut externals = Vec::new();
+    let mut sources = Vec::new();
+    for doc in docs {
+        externals.push(doc.value.unwrap_or(Value::Null));
+        sources.push(Source {
+            path: doc.path,
+            text: doc.text,
+        });
+    }
     if let (Value::Object(map), false) = (&mut root, externals.is_empty()) {
         map.insert(KEY.to_string(), Value::Array(externals));
     }
-    root
+    Bundle { root, sources }
 }
 
 fn rewrite(value: &mut Value, follow: &mut dyn FnMut(&str) -> Option<String>) {
@@ -183,7 +234,16 @@ mod tests {
             "g": {"$ref": "#/components/schemas/Owner"}
         });
         let mut warnings = Vec::new();
-        let root = bundle("app/api.yaml", doc, &mut files, &mut |w| warnings.push(w));
+        let bundled = bundle("app/api.yaml", doc, &mut files, &mut |w| warnings.push(w));
+        let (source, tokens) = bundled
+            .source_of("#/x-portolan-external/4/Base/a~1b")
+            .expect("a loaded source");
+        assert_eq!(source.path, "app/schemas/common.yaml");
+        assert!(source.text.starts_with("Base:"));
+        assert_eq!(tokens, ["Base", "a/b"]);
+        assert_eq!(bundled.sources[2].text, "");
+        assert!(bundled.source_of("#/components/x").is_none());
+        let root = bundled.root;
         assert_eq!(root["a"]["$ref"], "#/x-portolan-external/0/User");
         assert_eq!(root["b"]["$ref"], "#/x-portolan-external/1");
         assert_eq!(root["c"]["$ref"], "schemas/missing.yaml#/X");
@@ -222,6 +282,8 @@ mod tests {
     fn local_only_documents_are_untouched() {
         let doc = json!({"a": {"$ref": "#/b"}, "b": 1});
         let mut read = |_: &str| -> Result<String, String> { panic!("no read expected") };
-        assert_eq!(bundle("x.yaml", doc.clone(), &mut read, &mut |_| {}), doc);
+        let bundled = bundle("x.yaml", doc.clone(), &mut read, &mut |_| {});
+        assert_eq!(bundled.root, doc);
+        assert!(bundled.sources.is_empty());
     }
 }

@@ -9,6 +9,7 @@ pub mod files;
 pub mod load;
 pub mod locate;
 pub mod refs;
+pub mod request;
 pub mod schema;
 pub mod url;
 pub mod vars;

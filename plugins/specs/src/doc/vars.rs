@@ -71,7 +71,34 @@ pub fn url_path_of(url: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String
             None => break,
         }
     }
-    placeholders(&url_path(rest))
+    placeholders(&url_path(&strip_bare_host(rest)))
+}
+
+/// `localhost:3000/api` or `api.example.com/v1` (a host written without a
+/// scheme, as API clients allow) → `/api`, `/v1`. A first segment is a host
+/// when it is `localhost`, has a `:port`, or is a dotted name ending in a
+/// letter label (`v1.2/x` and `users/1` stay paths).
+pub fn strip_bare_host(url: &str) -> String {
+    if url.contains("://") || url.starts_with('/') || url.starts_with("{{") {
+        return url.to_string();
+    }
+    let end = url.find(['/', '?', '#']).unwrap_or(url.len());
+    let (first, rest) = url.split_at(end);
+    let (name, port) = first.split_once(':').unwrap_or((first, ""));
+    let has_port = !port.is_empty() && port.chars().all(|c| c.is_ascii_digit());
+    let dotted = name.contains('.')
+        && name
+            .rsplit('.')
+            .next()
+            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    if name.eq_ignore_ascii_case("localhost") || has_port || dotted {
+        rest.to_string()
+    } else {
+        url.to_string()
+    }
 }
 
 /// `{{name}}` → `{name}` (names with characters a path parameter cannot
@@ -148,5 +175,10 @@ mod tests {
         assert_eq!(url_path_of("{{baseUrl}}", &lookup), "");
         assert_eq!(url_path_of("https://h", &lookup), "");
         assert_eq!(url_path_of("users/{{", &lookup), "/users/{{");
+        assert_eq!(url_path_of("localhost:3000/api/x", &lookup), "/api/x");
+        assert_eq!(url_path_of("api.example.com/v1?x", &lookup), "/v1");
+        assert_eq!(url_path_of("10.0.0.1:8080", &lookup), "");
+        assert_eq!(url_path_of("v1.2/items", &lookup), "/v1.2/items");
+        assert_eq!(url_path_of("users/1", &lookup), "/users/1");
     }
 }

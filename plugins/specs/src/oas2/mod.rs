@@ -13,17 +13,19 @@
 //!   only as XML or text has no named fields. Values: `x-example`,
 //!   `example`, then `default` (schema examples for body fields).
 //! - `consumes`: the operation's, else the document's.
-//! - Location: the operation's method key, else the path key.
+//! - Location: the operation's method key (in the referenced file for a
+//!   path item that is a `$ref` to another file), else the path key.
 
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
+use crate::doc::bundle::Bundle;
 use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
+use crate::doc::locate::SourceMap;
 use crate::doc::refs::Resolver;
 use crate::doc::schema::{self, BodyKind};
 use crate::doc::url::url_path;
-use crate::oas3::{follow_external_refs, join_url, with_ref_siblings};
+use crate::oas3::{follow_external_refs, join_url, operation_location, with_ref_siblings};
 
 pub struct Oas2;
 
@@ -55,8 +57,8 @@ impl Analyzer for Oas2 {
         if !is_swagger_2(&doc) {
             return;
         }
-        let doc = follow_external_refs(file, doc);
-        for endpoint in endpoints(file, &doc) {
+        let bundled = follow_external_refs(file, doc);
+        for endpoint in endpoints(file, &bundled) {
             out.endpoint(endpoint);
         }
     }
@@ -99,7 +101,8 @@ pub fn is_swagger_2(doc: &Value) -> bool {
     }
 }
 
-fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
+fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
+    let doc = &bundled.root;
     let warn = |what: &str| host::warn(&format!("{}: {what}", file.path));
     let resolver = Resolver::new(doc);
     let paths = match doc.get("paths") {
@@ -122,6 +125,7 @@ fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
         if path.starts_with("x-") {
             continue;
         }
+        let written = item;
         let merged;
         let item = match with_ref_siblings(&resolver, item) {
             Some(map) => {
@@ -155,13 +159,10 @@ fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
                 Some(list) => media_types(Some(list)),
                 None => doc_consumes.clone(),
             };
-            let key = [Seg::Key("paths"), Seg::Key(path), Seg::Key(method)];
-            let line = source
-                .line(&key)
-                .unwrap_or_else(|| source.nearest_line(&key));
+            let (at, line) = operation_location(file, &source, bundled, path, written, method);
             let endpoint = Endpoint::new(&lower, join_url(&base, path))
                 .params(parameters(&resolver, item, operation, &consumes))
-                .at(file, line);
+                .at_path(at, line);
             out.push(endpoint);
         }
     }

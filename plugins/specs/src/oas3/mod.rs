@@ -9,7 +9,8 @@
 //! - Body: the top-level properties of `requestBody` schemas — `json` for
 //!   JSON media types, `form` for urlencoded and multipart forms, `file` for
 //!   binary multipart parts.
-//! - Location: the operation's method key, else the path key.
+//! - Location: the operation's method key (in the referenced file for a
+//!   path item that is a `$ref` to another file), else the path key.
 //! - `$ref`s to other files (`./schemas/user.yaml#/User`, a whole path item
 //!   in `paths/users.yaml`) are followed through the host's `read-file`
 //!   ([`crate::doc::bundle`]); one that cannot be read is a warning naming
@@ -22,7 +23,7 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::bundle;
+use crate::doc::bundle::{self, Bundle};
 use crate::doc::files;
 use crate::doc::load::{self, scalar_string};
 use crate::doc::locate::{Seg, SourceMap};
@@ -65,15 +66,15 @@ impl Analyzer for Oas3 {
         if !is_openapi_3(&doc) {
             return;
         }
-        let doc = follow_external_refs(file, doc);
-        for endpoint in endpoints(file, &doc) {
+        let bundled = follow_external_refs(file, doc);
+        for endpoint in endpoints(file, &bundled) {
             out.endpoint(endpoint);
         }
     }
 }
 
 /// [`bundle::bundle`] with the host's `read-file`, warnings to the host.
-pub(crate) fn follow_external_refs(file: &SourceFile, doc: Value) -> Value {
+pub(crate) fn follow_external_refs(file: &SourceFile, doc: Value) -> Bundle {
     let mut read = files::read;
     bundle::bundle(&file.path, doc, &mut read, &mut |w| host::warn(&w))
 }
@@ -116,7 +117,8 @@ pub fn is_openapi_3(doc: &Value) -> bool {
     }
 }
 
-fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
+fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
+    let doc = &bundled.root;
     let warn = |what: &str| host::warn(&format!("{}: {what}", file.path));
     let resolver = Resolver::new(doc);
     let paths = match doc.get("paths") {
@@ -135,6 +137,7 @@ fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
         if path.starts_with("x-") {
             continue;
         }
+        let written = item;
         let merged;
         let item = match with_ref_siblings(&resolver, item) {
             Some(map) => {
@@ -170,18 +173,46 @@ fn endpoints(file: &SourceFile, doc: &Value) -> Vec<Endpoint> {
             };
             let base =
                 base_path(&resolver, operation.get("servers")).unwrap_or_else(|| item_base.clone());
-            let key = [Seg::Key("paths"), Seg::Key(path), Seg::Key(method)];
-            let line = source
-                .line(&key)
-                .unwrap_or_else(|| source.nearest_line(&key));
+            let (at, line) = operation_location(file, &source, bundled, path, written, method);
             let endpoint = Endpoint::new(&lower, join_url(&base, path))
                 .params(parameters(&resolver, item, operation))
                 .params(body_params(&resolver, operation))
-                .at(file, line);
+                .at_path(at, line);
             out.push(endpoint);
         }
     }
     out
+}
+
+/// Where an operation is written: its method key in the document, or — for
+/// a path item that is a `$ref` into another file and does not declare the
+/// method itself — the method key in that file; else the nearest key found
+/// (the path key).
+pub(crate) fn operation_location(
+    file: &SourceFile,
+    source: &SourceMap,
+    bundled: &Bundle,
+    path: &str,
+    written: &Value,
+    method: &str,
+) -> (String, u32) {
+    let own = written.get(method).is_some();
+    let external = written
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| bundled.source_of(r));
+    if let (false, Some((other, tokens))) = (own, external) {
+        let map = SourceMap::new(&other.text);
+        let mut key: Vec<Seg<'_>> = tokens.iter().map(|t| Seg::Key(t)).collect();
+        key.push(Seg::Key(method));
+        let line = map.line(&key).unwrap_or_else(|| map.nearest_line(&key));
+        return (other.path.clone(), line);
+    }
+    let key = [Seg::Key("paths"), Seg::Key(path), Seg::Key(method)];
+    let line = source
+        .line(&key)
+        .unwrap_or_else(|| source.nearest_line(&key));
+    (file.path.clone(), line)
 }
 
 /// A `$ref` object with sibling keys (OpenAPI 3.1 path items): the target's
