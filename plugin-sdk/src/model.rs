@@ -107,6 +107,18 @@ pub struct Tag {
     pub tagger: String,
 }
 
+impl Tag {
+    /// The tag the host's always-on `websocket` tagger puts on WebSocket
+    /// endpoints (protocol `ws`). Plugins need not add it themselves.
+    pub fn websocket() -> Tag {
+        Tag {
+            name: "websocket".into(),
+            description: "A WebSocket endpoint: the client opens it with an HTTP GET and upgrades the connection.".into(),
+            tagger: "WebSocket".into(),
+        }
+    }
+}
+
 /// One `ai_context` entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextEntry {
