@@ -1,0 +1,9 @@
+//! Crystal web frameworks.
+//!
+//! Adding a framework: a module next to [`kemal`] (reusing [`cr`]) and one
+//! entry in the `plugin!` registration below.
+
+pub mod cr;
+pub mod kemal;
+
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal]);
