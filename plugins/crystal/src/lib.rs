@@ -5,5 +5,6 @@
 
 pub mod cr;
 pub mod kemal;
+pub mod lucky;
 
-portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal]);
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky]);

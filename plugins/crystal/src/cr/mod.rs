@@ -5,6 +5,7 @@
 //! ([`request`]) and the DSL view ([`dsl`]) are Crystal's own.
 
 pub mod call;
+pub mod classes;
 pub mod clean;
 pub mod dsl;
 pub mod inflect;
