@@ -13,17 +13,32 @@ use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
 use portolan_plugin_specs::doc::files;
-use portolan_plugin_specs::{har, oas2, oas3, postman};
+use portolan_plugin_specs::{bruno, har, http_file, insomnia, oas2, oas3, postman, zap_sites_tree};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
 /// Every analyzer of the plugin, for cases that expect several.
-const ANALYZERS: &[&dyn Analyzer] = &[&har::Har, &oas2::Oas2, &oas3::Oas3, &postman::Postman];
+const ANALYZERS: &[&dyn Analyzer] = &[
+    &bruno::Bruno,
+    &har::Har,
+    &http_file::HttpFile,
+    &insomnia::Insomnia,
+    &oas2::Oas2,
+    &oas3::Oas3,
+    &postman::Postman,
+    &zap_sites_tree::ZapSitesTree,
+];
 
 /// (technology, case, prefixes of the warnings it logs, in order).
 const CASES: &[(&str, &str, &[&str])] = &[
+    ("bruno", "collection", &[]),
+    (
+        "bruno",
+        "malformed",
+        &["warn: app/status/Report.bru: line 12: block `body:json` is never closed"],
+    ),
     ("har", "browser", &[]),
     ("har", "firefox", &[]),
     (
@@ -34,6 +49,27 @@ const CASES: &[(&str, &str, &[&str])] = &[
             "warn: app/recordings/notes.har: not an HTTP Archive (no `log.entries` list)",
         ],
     ),
+    (
+        "http_file",
+        "jetbrains",
+        &[],
+    ),
+    (
+        "http_file",
+        "malformed",
+        &[
+            "warn: app/http-client.env.json: invalid JSON: ",
+            "warn: app/smoke.http: line 5: not a request line: `curl -X POST {{base}}/jobs`",
+        ],
+    ),
+    ("http_file", "vscode", &[]),
+    ("insomnia", "json", &[]),
+    (
+        "insomnia",
+        "malformed",
+        &["warn: app/insomnia-export.json: invalid JSON: "],
+    ),
+    ("insomnia", "yaml", &[]),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (
         "oas2",
@@ -60,6 +96,12 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("postman", "v20", &[]),
     ("postman", "v21", &[]),
+    ("zap_sites_tree", "export", &[]),
+    (
+        "zap_sites_tree",
+        "malformed",
+        &["warn: app/sites-broken.yml: invalid YAML: "],
+    ),
 ];
 
 fn analyzer(tech: &str) -> &'static dyn Analyzer {
