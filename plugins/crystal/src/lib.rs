@@ -3,8 +3,9 @@
 //! Adding a framework: a module next to [`kemal`] (reusing [`cr`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod amber;
 pub mod cr;
 pub mod kemal;
 pub mod lucky;
 
-portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky]);
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber]);

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_crystal::{kemal, lucky};
+use portolan_plugin_crystal::{amber, kemal, lucky};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -25,5 +25,12 @@ fn crystal_kemal_fixtures() {
 fn crystal_lucky_fixtures() {
     Fixtures::new(&[&lucky::Lucky], fixtures_root())
         .cases("crystal_lucky", &["tasks"])
+        .check();
+}
+
+#[test]
+fn crystal_amber_fixtures() {
+    Fixtures::new(&[&amber::Amber], fixtures_root())
+        .cases("crystal_amber", &["blog"])
         .check();
 }

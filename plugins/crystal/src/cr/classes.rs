@@ -3,6 +3,7 @@
 
 use super::call::Val;
 use super::dsl::{FileNodes, Node};
+use super::request::Reads;
 
 #[derive(Clone, Debug)]
 pub struct ClassInfo<'a> {
@@ -82,7 +83,10 @@ pub fn resolve<'c, 'a>(
         if scope.is_empty() {
             break;
         }
-        scope = scope.rsplit_once("::").map(|(a, _)| a.to_string()).unwrap_or_default();
+        scope = scope
+            .rsplit_once("::")
+            .map(|(a, _)| a.to_string())
+            .unwrap_or_default();
     }
     let suffix = format!("::{r}");
     classes.iter().find(|c| c.full.ends_with(&suffix))
@@ -127,6 +131,36 @@ pub fn defs<'c, 'a>(classes: &'c [ClassInfo<'a>], full: &str) -> Vec<&'a Node> {
         .collect()
 }
 
+/// What the method `name` of `class` (or of the nearest ancestor defining
+/// it) reads, with the reads of the class's methods it calls, transitively.
+pub fn method_reads(classes: &[ClassInfo<'_>], class: &ClassInfo<'_>, name: &str) -> Option<Reads> {
+    let chain = ancestors(classes, class);
+    let find = |m: &str| {
+        chain.iter().find_map(|c| {
+            defs(classes, &c.full)
+                .into_iter()
+                .find(|d| def_name(d) == m)
+        })
+    };
+    let first = find(name)?;
+    let mut out = Reads::default();
+    let mut seen = vec![name.to_string()];
+    let mut queue = vec![first];
+    while let Some(d) = queue.pop() {
+        let Some(r) = &d.reads else { continue };
+        out.merge(r);
+        for c in &r.calls {
+            if seen.len() < 32 && !seen.contains(c) {
+                seen.push(c.clone());
+                if let Some(h) = find(c) {
+                    queue.push(h);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 /// A `def`'s name.
 pub fn def_name(n: &Node) -> &str {
     n.call.args.first().and_then(Val::text).unwrap_or("")
@@ -151,7 +185,12 @@ mod tests {
         let index = &classes[2];
         assert_eq!(
             lineage(&classes, index),
-            ["Api::Users::Index", "Api::Base", "ApiAction", "Lucky::Action"]
+            [
+                "Api::Users::Index",
+                "Api::Base",
+                "ApiAction",
+                "Lucky::Action"
+            ]
         );
         assert_eq!(defs(&classes, "Api::Users::Index").len(), 1);
     }

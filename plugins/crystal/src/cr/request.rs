@@ -19,7 +19,9 @@
 //!   (left to the URL placeholders).
 //!
 //! Assignments (`X["k"] = v`) are writes and skipped, and so is anything
-//! on a `response` chain.
+//! on a `response` chain. Amber's `params.validation { required(:x);
+//! optional(:y) }` names are generic parameters. Bare identifiers are kept
+//! in [`Reads::calls`] so handlers can follow their helper methods.
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +36,9 @@ pub struct Reads {
     pub json: Vec<String>,
     pub headers: Vec<String>,
     pub cookies: Vec<String>,
+    /// Bare method names called (to follow helper methods).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
 }
 
 impl Reads {
@@ -119,6 +124,21 @@ pub fn reads(toks: &[Token]) -> Reads {
     let mut r = Reads::default();
     for i in 0..toks.len() {
         let t = &toks[i];
+        let after_dot = i > 0 && (toks[i - 1].is(".") || toks[i - 1].is("&."));
+        if t.kind == Kind::Ident && !after_dot {
+            if matches!(t.text.as_str(), "required" | "optional") {
+                let at = if toks.get(i + 1).is_some_and(|p| p.is("(")) {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                if let Some(n) = toks.get(at).filter(|n| n.kind == Kind::Sym) {
+                    push(&mut r.params, &n.text);
+                    continue;
+                }
+            }
+            push(&mut r.calls, &t.text);
+        }
         let name = if t.is("[") && !t.space_before {
             // `X["k"]` / `X["k"]?`, not assigned.
             if !toks.get(i + 2).is_some_and(|c| c.is("]")) {
@@ -191,5 +211,12 @@ mod tests {
         assert_eq!(r.query, ["s"]);
         assert_eq!(r.form, ["d"]);
         assert_eq!(r.cookies, ["c"]);
+    }
+
+    #[test]
+    fn validation_names_and_calls() {
+        let r = of("params.validation do\n  required(:title) { |f| !f.nil? }\n  optional :body\nend\npost_params.validate!\n");
+        assert_eq!(r.params, ["title", "body"]);
+        assert!(r.calls.iter().any(|c| c == "post_params"));
     }
 }
