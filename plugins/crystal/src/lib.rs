@@ -7,5 +7,6 @@ pub mod amber;
 pub mod cr;
 pub mod kemal;
 pub mod lucky;
+pub mod marten;
 
-portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber]);
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten]);

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_crystal::{amber, kemal, lucky};
+use portolan_plugin_crystal::{amber, kemal, lucky, marten};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -32,5 +32,12 @@ fn crystal_lucky_fixtures() {
 fn crystal_amber_fixtures() {
     Fixtures::new(&[&amber::Amber], fixtures_root())
         .cases("crystal_amber", &["blog"])
+        .check();
+}
+
+#[test]
+fn crystal_marten_fixtures() {
+    Fixtures::new(&[&marten::Marten], fixtures_root())
+        .cases("crystal_marten", &["press"])
         .check();
 }
