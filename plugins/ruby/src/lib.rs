@@ -5,9 +5,10 @@
 
 pub mod grape;
 pub mod hanami;
+pub mod padrino;
 pub mod rails;
 pub mod rb;
 pub mod roda;
 pub mod sinatra;
 
-portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami, roda::Roda]);
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami, roda::Roda, padrino::Padrino]);

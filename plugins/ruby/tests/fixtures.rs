@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{grape, hanami, rails, roda, sinatra};
+use portolan_plugin_ruby::{grape, hanami, padrino, rails, roda, sinatra};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -46,5 +46,12 @@ fn ruby_hanami_fixtures() {
 fn ruby_roda_fixtures() {
     Fixtures::new(&[&roda::Roda], fixtures_root())
         .cases("ruby_roda", &["shop"])
+        .check();
+}
+
+#[test]
+fn ruby_padrino_fixtures() {
+    Fixtures::new(&[&padrino::Padrino], fixtures_root())
+        .cases("ruby_padrino", &["shop"])
         .check();
 }
