@@ -6,9 +6,13 @@
 
 pub mod chi;
 pub mod echo;
+pub mod fasthttp;
 pub mod fiber;
 pub mod gin;
 pub mod golang;
+pub mod hertz;
+pub mod httprouter;
+pub mod iris;
 pub mod mux;
 pub mod nethttp;
 
@@ -21,5 +25,9 @@ portolan_plugin_sdk::plugin!(
         nethttp::NetHttp,
         mux::Mux,
         fiber::Fiber,
+        fasthttp::FastHttp,
+        httprouter::HttpRouter,
+        hertz::Hertz,
+        iris::Iris,
     ]
 );

@@ -51,18 +51,42 @@ fn go_fiber_fixtures() {
     check_all(&portolan_plugin_go::fiber::Fiber, &["services"]);
 }
 
+#[test]
+fn go_httprouter_fixtures() {
+    check_all(&portolan_plugin_go::httprouter::HttpRouter, &["services"]);
+}
+
+#[test]
+fn go_fasthttp_fixtures() {
+    check_all(&portolan_plugin_go::fasthttp::FastHttp, &["services"]);
+}
+
+#[test]
+fn go_hertz_fixtures() {
+    check_all(&portolan_plugin_go::hertz::Hertz, &["services"]);
+}
+
+#[test]
+fn go_iris_fixtures() {
+    check_all(&portolan_plugin_go::iris::Iris, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 6] = [
+    let analyzers: [&dyn Analyzer; 10] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
         &nethttp::NetHttp,
         &mux::Mux,
         &fiber::Fiber,
+        &fasthttp::FastHttp,
+        &httprouter::HttpRouter,
+        &hertz::Hertz,
+        &iris::Iris,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

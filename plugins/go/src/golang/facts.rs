@@ -209,6 +209,11 @@ pub enum BindKind {
     /// Content-negotiated body (`c.ShouldBind`, `c.Bind`): `json` tags as
     /// JSON, and fields tagged only for the query, path or headers there.
     Auto,
+    /// Every field from the source its tag names, request-line tags first
+    /// (Hertz `BindAndValidate`, Huma inputs): `path`/`uri`, `query`/`url`,
+    /// `header`, `cookie`, then `json`, then `form`; untagged exported
+    /// fields as JSON.
+    Tagged,
 }
 
 /// A struct type as written (`CreateUserRequest`, `dto.Login`), or an

@@ -146,3 +146,21 @@ pub const NET_HTTP_READS: &[Read] = &[
     bind("json.NewDecoder({}.Body)", "Decode", BindKind::Json, 0),
     bind("json", "Unmarshal", BindKind::Json, 1),
 ];
+
+/// Two accessor tables as one (`const READS: &[Read] = &concat::<N>(A, B)`
+/// with `N = A.len() + B.len()`).
+pub const fn concat<const N: usize>(a: &[Read], b: &[Read]) -> [Read; N] {
+    let filler = read("", "", ParamKind::Query, 0);
+    let mut out = [filler; N];
+    let mut i = 0;
+    while i < a.len() && i < N {
+        out[i] = a[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < b.len() && i + j < N {
+        out[i + j] = b[j];
+        j += 1;
+    }
+    out
+}

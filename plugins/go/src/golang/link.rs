@@ -624,11 +624,14 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
     let other_source = [
         "form",
         "query",
+        "url",
         "uri",
         "param",
         "params",
+        "path",
         "header",
         "reqHeader",
+        "cookie",
     ]
     .iter()
     .any(|t| f.tag(t).is_some_and(|v| !v.is_empty() && v != "-"));
@@ -639,7 +642,7 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             None if other_source => None,
             None => go_name.map(Param::json),
         },
-        BindKind::Query => match named(&["query", "form"]) {
+        BindKind::Query => match named(&["query", "url", "form"]) {
             Some(n) => n.map(Param::query),
             None => go_name.map(Param::query),
         },
@@ -651,7 +654,7 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             Some(n) => n.map(Param::header),
             None => go_name.map(Param::header),
         },
-        BindKind::Path => match named(&["uri", "param", "params"]) {
+        BindKind::Path => match named(&["uri", "param", "params", "path"]) {
             Some(n) => n.map(Param::path),
             None => go_name.map(Param::path),
         },
@@ -662,11 +665,32 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             if let Some(n) = named(&["query"]) {
                 return n.map(Param::query);
             }
-            if let Some(n) = named(&["uri", "param", "params"]) {
+            if let Some(n) = named(&["uri", "param", "params", "path"]) {
                 return n.map(Param::path);
             }
             if let Some(n) = named(&["header", "reqHeader"]) {
                 return n.map(Param::header);
+            }
+            if let Some(n) = named(&["form"]) {
+                return n.map(Param::form);
+            }
+            go_name.map(Param::json)
+        }
+        BindKind::Tagged => {
+            if let Some(n) = named(&["path", "uri", "param", "params"]) {
+                return n.map(Param::path);
+            }
+            if let Some(n) = named(&["query", "url"]) {
+                return n.map(Param::query);
+            }
+            if let Some(n) = named(&["header", "reqHeader"]) {
+                return n.map(Param::header);
+            }
+            if let Some(n) = named(&["cookie"]) {
+                return n.map(Param::cookie);
+            }
+            if let Some(n) = named(&["json"]) {
+                return n.map(Param::json);
             }
             if let Some(n) = named(&["form"]) {
                 return n.map(Param::form);

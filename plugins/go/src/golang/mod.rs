@@ -49,6 +49,33 @@ pub fn link(facts: &Facts) -> Vec<Endpoint> {
     link::Linker::new(all).endpoints()
 }
 
+/// Brace placeholders reduced to their name, for routers with typed,
+/// optional or catch-all segments: `{id?}`, `{rest:*}`, `{id:uint64}`,
+/// `{id:int min(1)}`, `{code:[a-z]+}` → `{id}`, `{rest}`, … .
+pub fn clean_placeholders(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let inner = &rest[open + 1..open + close];
+        let name = inner
+            .split(':')
+            .next()
+            .unwrap_or(inner)
+            .trim_end_matches('?');
+        out.push('{');
+        out.push_str(name);
+        out.push('}');
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A detection rule: a `go.mod` requiring one of these modules.
 pub fn gomod_requires(modules: &[&str]) -> Detect {
     Detect::files(["go.mod"]).contains(modules.iter().copied())
@@ -143,6 +170,16 @@ func main() {
             ],
         );
         assert_eq!(got, vec!["GET /api/v2/things/:id"]);
+    }
+
+    #[test]
+    fn placeholders_cleaned() {
+        assert_eq!(
+            clean_placeholders("/a/{id?}/b/{rest:*}/{n:int min(1)}"),
+            "/a/{id}/b/{rest}/{n}"
+        );
+        assert_eq!(clean_placeholders("/plain"), "/plain");
+        assert_eq!(clean_placeholders("/broken/{x"), "/broken/{x");
     }
 
     #[test]

@@ -745,6 +745,17 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 })
                             }
                         }
+                        // `app.Party("/x")` on a package-level router.
+                        S::Name(x)
+                            if self.fw.groups.contains(&name)
+                                || self.fw.passthrough.contains(&name) =>
+                        {
+                            let v = RVal {
+                                origin: Origin::Global(None, x),
+                                prefix: StrExpr::default(),
+                            };
+                            S::Val(self.apply_method(env, v, name, &args, pos)?)
+                        }
                         S::Name(x) | S::Var(x) => S::Val(RVal {
                             origin: Origin::Ret(FuncRef {
                                 hint: hint_for(&self.hints, &x),
@@ -920,19 +931,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         .first()
                         .and_then(|a| self.str_arg(env, a, pos))
                         .unwrap_or_default();
+                    let sub = RVal {
+                        origin: rv.origin.clone(),
+                        prefix: rv.prefix.concat(&prefix),
+                    };
                     for a in &args {
                         if let Some(sig) = as_func_literal(self.code, a.clone()) {
                             if let Some((pname, _)) = sig.params.first() {
                                 env.bind(
                                     pname,
-                                    Val::Router(RVal {
-                                        origin: rv.origin.clone(),
-                                        prefix: rv.prefix.concat(&prefix),
-                                    }),
+                                    Val::Router(sub.clone()),
                                     sig.body_open,
                                     sig.body_close,
                                 );
                             }
+                        } else if let Some(callee) = self.func_ref_arg(env, a.clone(), pos) {
+                            // A named callback (`api.PartyFunc("/x",
+                            // routes.Comments)`) receives the sub-router.
+                            func.calls.push(Call {
+                                callee,
+                                args: vec![Some(sub.clone())],
+                            });
                         }
                     }
                     return;
@@ -994,6 +1013,31 @@ impl<'a, 'c> Scanner<'a, 'c> {
             return;
         }
         func.calls.push(Call { callee, args: vals });
+    }
+
+    /// A function named as a value (`routes.Comments`, `h.Routes`,
+    /// `register`): not a string, call, literal or local non-function.
+    fn func_ref_arg(&self, env: &Env, r: Range<usize>, pos: usize) -> Option<FuncRef> {
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        if text.is_empty()
+            || !text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            || !text.bytes().all(|c| is_ident_byte(c) || c == b'.')
+            || !self.code.is_code(r.start)
+        {
+            return None;
+        }
+        let (qual, name) = match text.rsplit_once('.') {
+            Some((q, n)) => (Some(q.to_string()), n.to_string()),
+            None => {
+                if env.lookup(text, pos).is_some() || is_keyword(text) {
+                    return None;
+                }
+                (None, text.to_string())
+            }
+        };
+        let hint = qual.as_deref().and_then(|q| hint_for(&self.hints, q));
+        Some(FuncRef { qual, name, hint })
     }
 
     /// An argument that is a router: a local router variable or a call
