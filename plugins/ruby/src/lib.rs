@@ -10,5 +10,6 @@ pub mod rails;
 pub mod rb;
 pub mod roda;
 pub mod sinatra;
+pub mod webrick;
 
-portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami, roda::Roda, padrino::Padrino]);
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami, roda::Roda, padrino::Padrino, webrick::Webrick]);

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{grape, hanami, padrino, rails, roda, sinatra};
+use portolan_plugin_ruby::{grape, hanami, padrino, rails, roda, sinatra, webrick};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -53,5 +53,12 @@ fn ruby_roda_fixtures() {
 fn ruby_padrino_fixtures() {
     Fixtures::new(&[&padrino::Padrino], fixtures_root())
         .cases("ruby_padrino", &["shop"])
+        .check();
+}
+
+#[test]
+fn ruby_webrick_fixtures() {
+    Fixtures::new(&[&webrick::Webrick], fixtures_root())
+        .cases("ruby_webrick", &["files"])
         .check();
 }

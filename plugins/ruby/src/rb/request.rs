@@ -8,7 +8,8 @@
 //! `request.request_parameters[:x]` / `request.POST['x']` (body),
 //! `request.headers['X-Y']` / `request.env['HTTP_X_Y']` (header `X-Y`),
 //! `cookies[:c]`, `cookies.signed[:c]`, `cookies.encrypted[:c]`,
-//! `request.cookies['c']` (cookie; assignments are writes and skipped).
+//! `request.cookies['c']` (cookie; assignments are writes and skipped),
+//! `req.cookies.find { |c| c.name == 'c' }` (WEBrick's cookie list).
 //! `request.get_header('HTTP_X_Y')` (header `X-Y`),
 //! `typecast_params.int('x')` (Roda; like `params`),
 //! `JSON.parse(request.body.read)['k']` and `body = JSON.parse(…)` then
@@ -268,6 +269,19 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                 }
                 if let Some(k) = index_key(toks, j) {
                     push(&mut r.cookies, k);
+                } else if toks.get(j).is_some_and(|d| d.is("."))
+                    && toks
+                        .get(j + 1)
+                        .is_some_and(|m| matches!(m.text.as_str(), "find" | "detect" | "select"))
+                {
+                    // WEBrick: `req.cookies.find { |c| c.name == 'sid' }`.
+                    for w in toks[j..toks.len().min(j + 16)].windows(4) {
+                        if w[0].is(".") && w[1].is_word("name") && w[2].is("==") {
+                            if let Some(k) = key(Some(&w[3])) {
+                                push(&mut r.cookies, k);
+                            }
+                        }
+                    }
                 } else if toks.get(j).is_some_and(|d| d.is("."))
                     && toks.get(j + 1).is_some_and(|m| m.text == "fetch")
                     && toks.get(j + 2).is_some_and(|p| p.is("("))
