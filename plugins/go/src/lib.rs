@@ -10,6 +10,7 @@ pub mod fasthttp;
 pub mod fiber;
 pub mod gin;
 pub mod golang;
+pub mod goyave;
 pub mod hertz;
 pub mod httprouter;
 pub mod iris;
@@ -29,5 +30,6 @@ portolan_plugin_sdk::plugin!(
         httprouter::HttpRouter,
         hertz::Hertz,
         iris::Iris,
+        goyave::Goyave,
     ]
 );

@@ -71,12 +71,17 @@ fn go_iris_fixtures() {
     check_all(&portolan_plugin_go::iris::Iris, &["services"]);
 }
 
+#[test]
+fn go_goyave_fixtures() {
+    check_all(&portolan_plugin_go::goyave::Goyave, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 10] = [
+    let analyzers: [&dyn Analyzer; 11] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -87,6 +92,7 @@ fn techs_are_declared() {
         &httprouter::HttpRouter,
         &hertz::Hertz,
         &iris::Iris,
+        &goyave::Goyave,
     ];
     let mut ids = Vec::new();
     for a in analyzers {
