@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{grape, hanami, padrino, rails, roda, sinatra, webrick};
+use portolan_plugin_ruby::{actioncable, grape, hanami, padrino, rails, roda, sinatra, webrick};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -60,5 +60,12 @@ fn ruby_padrino_fixtures() {
 fn ruby_webrick_fixtures() {
     Fixtures::new(&[&webrick::Webrick], fixtures_root())
         .cases("ruby_webrick", &["files"])
+        .check();
+}
+
+#[test]
+fn ruby_actioncable_fixtures() {
+    Fixtures::new(&[&actioncable::ActionCable], fixtures_root())
+        .cases("ruby_actioncable", &["chat", "default_mount"])
         .check();
 }
