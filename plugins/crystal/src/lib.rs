@@ -5,8 +5,9 @@
 
 pub mod amber;
 pub mod cr;
+pub mod grip;
 pub mod kemal;
 pub mod lucky;
 pub mod marten;
 
-portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten]);
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten, grip::Grip]);

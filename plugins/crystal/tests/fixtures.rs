@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_crystal::{amber, kemal, lucky, marten};
+use portolan_plugin_crystal::{amber, grip, kemal, lucky, marten};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -39,5 +39,12 @@ fn crystal_amber_fixtures() {
 fn crystal_marten_fixtures() {
     Fixtures::new(&[&marten::Marten], fixtures_root())
         .cases("crystal_marten", &["press"])
+        .check();
+}
+
+#[test]
+fn crystal_grip_fixtures() {
+    Fixtures::new(&[&grip::Grip], fixtures_root())
+        .cases("crystal_grip", &["api"])
         .check();
 }
