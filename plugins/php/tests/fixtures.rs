@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_php::{laravel, slim, symfony, wordpress};
+use portolan_plugin_php::{cakephp, codeigniter, laravel, pure, slim, symfony, wordpress};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -38,4 +38,19 @@ fn php_lumen_fixtures() {
 #[test]
 fn php_wordpress_fixtures() {
     testing::check_fixtures(&[&wordpress::WordPress], &fixtures_root());
+}
+
+#[test]
+fn php_pure_fixtures() {
+    testing::check_fixtures(&[&pure::Pure], &fixtures_root());
+}
+
+#[test]
+fn php_codeigniter_fixtures() {
+    testing::check_fixtures(&[&codeigniter::CodeIgniter], &fixtures_root());
+}
+
+#[test]
+fn php_cakephp_fixtures() {
+    testing::check_fixtures(&[&cakephp::CakePhp], &fixtures_root());
 }

@@ -8,7 +8,8 @@
 //! `->hasFile('f')` (file), the `request('x')` helper, `Request::input`.
 //! Symfony: `$request->query->get('x')` (query), `->request->get('x')`
 //! (form), `->headers->get('X')`, `->cookies->get('c')`, `->files->get('f')`.
-//! Plain PHP: `$_GET`, `$_POST`, `$_REQUEST`, `$_COOKIE`, `$_FILES`,
+//! Plain PHP: `$_GET`, `$_POST`, `$_REQUEST` (query on GET, body
+//! otherwise), `$_COOKIE`, `$_FILES`,
 //! `$_SERVER['HTTP_X_Y']` (header `X-Y`), `filter_input(INPUT_GET, 'x')`.
 
 use serde::{Deserialize, Serialize};
@@ -199,7 +200,9 @@ pub fn reads(toks: &[Token]) -> Reads {
                 .and_then(|_| lit(toks.get(i + 2)));
             if let Some(k) = key {
                 match t.text.as_str() {
-                    "_GET" | "_REQUEST" => r.push(Where::Query, k),
+                    "_GET" => r.push(Where::Query, k),
+                    // Query string or body: the method decides.
+                    "_REQUEST" => r.push(Where::Input, k),
                     "_POST" => r.push(Where::Form, k),
                     "_COOKIE" => r.push(Where::Cookie, k),
                     "_FILES" => r.push(Where::File, k),
@@ -309,6 +312,71 @@ pub fn reads(toks: &[Token]) -> Reads {
                 r.push(Where::Input, &k);
             }
         }
+        // CodeIgniter 4 controllers: `$this->validate(['email' => …])`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "validate")
+            && toks.get(i + 3).is_some_and(|p| p.is("("))
+            && toks.get(i + 4).is_some_and(|b| b.is("["))
+        {
+            for k in array_keys(toks, i + 4) {
+                r.push(Where::Input, &k);
+            }
+        }
+        // CodeIgniter 4: `->getJSON()->field`.
+        if t.is_ident("getJSON")
+            && i > 0
+            && toks[i - 1].is("->")
+            && toks.get(i + 1).is_some_and(|p| p.is("("))
+        {
+            if let Some(close) = matching(toks, i + 1) {
+                if toks.get(close + 1).is_some_and(|a| a.is("->"))
+                    && toks.get(close + 2).is_some_and(|n| n.kind == Kind::Ident)
+                    && !toks.get(close + 3).is_some_and(|p| p.is("("))
+                {
+                    r.push(Where::Json, &toks[close + 2].text);
+                }
+            }
+        }
+        // CodeIgniter 3: `$this->input->get('x')`, `->post`, `->get_post`,
+        // `->cookie`, `->get_request_header('X')`, `->server('HTTP_X')`,
+        // `->request_headers()['X']`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "input")
+            && toks.get(i + 3).is_some_and(|a| a.is("->"))
+            && toks.get(i + 5).is_some_and(|p| p.is("("))
+        {
+            let m = toks.get(i + 4).map(|x| x.text.as_str()).unwrap_or("");
+            if m == "request_headers" {
+                if let Some(close) = matching(toks, i + 5) {
+                    if toks.get(close + 1).is_some_and(|b| b.is("[")) {
+                        if let Some(k) = lit(toks.get(close + 2)) {
+                            r.push(Where::Header, k);
+                        }
+                    }
+                }
+            } else if let Some(k) = lit(toks.get(i + 6)) {
+                match m {
+                    "get" => r.push(Where::Query, k),
+                    "post" => r.push(Where::Form, k),
+                    "get_post" | "post_get" => r.push(Where::Input, k),
+                    "cookie" => r.push(Where::Cookie, k),
+                    "get_request_header" => r.push(Where::Header, k),
+                    "server" => {
+                        if let Some(h) = server_header(k) {
+                            r.push(Where::Header, &h);
+                        }
+                    }
+                    "input_stream" => r.push(Where::Form, k),
+                    _ => {}
+                }
+            }
+            i += 5;
+            continue;
+        }
         // `$this->helper(` calls for callee resolution.
         if t.kind == Kind::Var
             && t.text == "this"
@@ -349,7 +417,12 @@ pub fn reads(toks: &[Token]) -> Reads {
 /// Slim/PSR-7, CodeIgniter 4, Laminas, Yii.
 fn keyed_method(name: &str) -> Option<Where> {
     Some(match name {
-        "getQueryParam" | "getGet" | "fromQuery" | "getQueryParamValue" => Where::Query,
+        "getQueryParam" | "getGet" | "fromQuery" | "getQueryParamValue" | "getQuery" => {
+            Where::Query
+        }
+        // CakePHP `getData('x')`: the body parser decides the encoding.
+        "getData" => Where::Body,
+        "getUploadedFile" => Where::File,
         "getParsedBodyParam" | "getBodyParam" | "fromPost" | "getPost" => Where::Form,
         "getGetPost" | "getPostGet" | "getVar" | "getParam" => Where::Input,
         "getHeaderLine" | "fromHeader" | "getHeader" | "hasHeader" => Where::Header,
@@ -394,7 +467,10 @@ fn bag_source(expr: &[Token]) -> Option<Where> {
         if json_decode
             && ((t.kind == Kind::Str && t.text == "php://input")
                 || (t.kind == Kind::Ident
-                    && matches!(t.text.as_str(), "getContent" | "getBody" | "getRawBody")))
+                    && matches!(
+                        t.text.as_str(),
+                        "getContent" | "getBody" | "getRawBody" | "raw_input_stream"
+                    )))
         {
             return Some(Where::Json);
         }
