@@ -123,7 +123,7 @@ pub fn lineage(classes: &[ClassInfo<'_>], class: &ClassInfo<'_>) -> Vec<String> 
 }
 
 /// The `def name` nodes of every reopening of the class `full`.
-pub fn defs<'c, 'a>(classes: &'c [ClassInfo<'a>], full: &str) -> Vec<&'a Node> {
+pub fn defs<'a>(classes: &[ClassInfo<'a>], full: &str) -> Vec<&'a Node> {
     classes
         .iter()
         .filter(|c| c.full == full)

@@ -222,7 +222,7 @@ impl Ctx<'_, '_> {
                                 .iter()
                                 .flat_map(|a| match a {
                                     Val::Expr(e) => e
-                                        .split(|ch: char| ch == ' ' || ch == ',')
+                                        .split([' ', ','])
                                         .map(|w| w.trim_start_matches(':').to_string())
                                         .collect(),
                                     v => v.words(),
