@@ -5,6 +5,7 @@
 
 pub mod cakephp;
 pub mod codeigniter;
+pub mod drupal;
 pub mod laravel;
 pub mod php;
 pub mod pure;
@@ -12,4 +13,4 @@ pub mod slim;
 pub mod symfony;
 pub mod wordpress;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal]);

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_php::{cakephp, codeigniter, laravel, pure, slim, symfony, wordpress};
+use portolan_plugin_php::{cakephp, codeigniter, drupal, laravel, pure, slim, symfony, wordpress};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -53,4 +53,9 @@ fn php_codeigniter_fixtures() {
 #[test]
 fn php_cakephp_fixtures() {
     testing::check_fixtures(&[&cakephp::CakePhp], &fixtures_root());
+}
+
+#[test]
+fn php_drupal_fixtures() {
+    testing::check_fixtures(&[&drupal::Drupal], &fixtures_root());
 }
