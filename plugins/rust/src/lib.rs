@@ -7,9 +7,11 @@
 
 pub mod actix_web;
 pub mod axum;
+pub mod loco;
 pub mod poem;
 pub mod rocket;
 pub mod rs;
+pub mod salvo;
 pub mod tide;
 
 portolan_plugin_sdk::plugin!(
@@ -20,5 +22,7 @@ portolan_plugin_sdk::plugin!(
         rocket::Rocket,
         poem::Poem,
         tide::Tide,
+        salvo::Salvo,
+        loco::Loco,
     ]
 );

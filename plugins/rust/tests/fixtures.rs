@@ -46,17 +46,29 @@ fn rust_tide_fixtures() {
     check_all(&portolan_plugin_rust::tide::Tide, &["services"]);
 }
 
+#[test]
+fn rust_salvo_fixtures() {
+    check_all(&portolan_plugin_rust::salvo::Salvo, &["shop"]);
+}
+
+#[test]
+fn rust_loco_fixtures() {
+    check_all(&portolan_plugin_rust::loco::Loco, &["notes"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 5] = [
+    let analyzers: [&dyn Analyzer; 7] = [
         &axum::Axum,
         &actix_web::ActixWeb,
         &rocket::Rocket,
         &poem::Poem,
         &tide::Tide,
+        &salvo::Salvo,
+        &loco::Loco,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

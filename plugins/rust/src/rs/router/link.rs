@@ -318,6 +318,10 @@ impl Linker {
             out.push(match kind.as_str() {
                 "header" => Param::header(name),
                 "cookie" => Param::cookie(name),
+                "query" => Param::query(name),
+                "json" => Param::json(name),
+                "form" => Param::form(name),
+                "path" => Param::path(name),
                 _ => Param::file(name),
             });
         }
