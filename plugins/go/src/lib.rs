@@ -4,6 +4,7 @@
 //! description driving the shared scanner and linker in [`golang`], plus
 //! one entry in the `plugin!` registration below.
 
+pub mod beego;
 pub mod chi;
 pub mod echo;
 pub mod fasthttp;
@@ -13,6 +14,7 @@ pub mod golang;
 pub mod goyave;
 pub mod hertz;
 pub mod httprouter;
+pub mod huma;
 pub mod iris;
 pub mod mux;
 pub mod nethttp;
@@ -31,5 +33,7 @@ portolan_plugin_sdk::plugin!(
         hertz::Hertz,
         iris::Iris,
         goyave::Goyave,
+        beego::Beego,
+        huma::Huma,
     ]
 );

@@ -76,12 +76,22 @@ fn go_goyave_fixtures() {
     check_all(&portolan_plugin_go::goyave::Goyave, &["services"]);
 }
 
+#[test]
+fn go_beego_fixtures() {
+    check_all(&portolan_plugin_go::beego::Beego, &["services"]);
+}
+
+#[test]
+fn go_huma_fixtures() {
+    check_all(&portolan_plugin_go::huma::Huma, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 11] = [
+    let analyzers: [&dyn Analyzer; 13] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -93,6 +103,8 @@ fn techs_are_declared() {
         &hertz::Hertz,
         &iris::Iris,
         &goyave::Goyave,
+        &beego::Beego,
+        &huma::Huma,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -77,6 +77,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["*fasthttp.RequestCtx"],
     reads: READS,
     handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for FastHttp {

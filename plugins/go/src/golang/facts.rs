@@ -214,6 +214,10 @@ pub enum BindKind {
     /// `header`, `cookie`, then `json`, then `form`; untagged exported
     /// fields as JSON.
     Tagged,
+    /// A Huma input struct: `path`, `query`, `header`, `cookie` (and
+    /// `form`) tagged fields, and the `Body` field's type as JSON; other
+    /// fields are not read from the request.
+    Input,
 }
 
 /// A struct type as written (`CreateUserRequest`, `dto.Login`), or an

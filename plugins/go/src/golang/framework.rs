@@ -30,6 +30,9 @@ pub enum Shape {
     /// gorilla/mux `r.Path("/x").Methods("POST").HandlerFunc(h)`: the path
     /// and methods come from the receiver chain.
     Builder,
+    /// Huma `huma.Register(api, huma.Operation{Method: …, Path: …}, h)`:
+    /// method and path are fields of the composite literal argument.
+    Operation,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -116,6 +119,16 @@ pub struct Framework {
     /// The handler is the argument right after the path, middlewares
     /// follow (Echo); otherwise it is the last argument (Gin, Fiber, chi).
     pub handler_after_path: bool,
+    /// Method receivers are request contexts (Beego controllers:
+    /// `func (c *UserController) Get() { c.GetString("q") }`).
+    pub receiver_context: bool,
+    /// Packages whose functions take the router as first argument
+    /// (`huma.Get(api, "/x", h)`, `huma.NewGroup(api, "/v1")`): their
+    /// route and group functions are read as methods of that argument.
+    pub router_arg_pkgs: &'static [&'static str],
+    /// The handler's n-th parameter is a struct bound from the request
+    /// (Huma inputs: `func(ctx context.Context, in *GetUserInput)`).
+    pub param_bind: Option<(usize, BindKind)>,
 }
 
 impl Framework {

@@ -168,6 +168,67 @@ impl Linker {
         }
     }
 
+    // ------------------------------------------------------------ for modules
+
+    /// Index of the scanned file with this path.
+    pub fn file_index(&self, path: &str) -> Option<usize> {
+        self.files.iter().position(|f| f.path == path)
+    }
+
+    /// The directory of a scanned file.
+    pub fn file_dir(&self, file: usize) -> &str {
+        &self.files[file].dir
+    }
+
+    /// A string expression of `file` with its constants resolved.
+    pub fn string_in(&self, file: usize, e: &StrExpr) -> String {
+        self.resolve_str(file, e)
+    }
+
+    /// Package directories a type or function qualifier names in `file`
+    /// (the file's own directory when unqualified).
+    pub fn package_dirs(&self, file: usize, qual: Option<&str>) -> Vec<String> {
+        match qual {
+            Some(q) => self.qualifier_dirs(file, q).unwrap_or_default(),
+            None => vec![self.files[file].dir.clone()],
+        }
+    }
+
+    /// Parameters of a route handler written in `file`.
+    pub fn handler_params_in(&self, file: usize, h: &Handler) -> Vec<Param> {
+        self.handler_params(Ctx { file, func: None }, h)
+    }
+
+    /// Methods of type `ty` declared in `dirs`, with what each reads:
+    /// (file, method name, parameters).
+    pub fn methods_of(&self, dirs: &[String], ty: &str) -> Vec<(usize, String, Vec<Param>)> {
+        let mut out = Vec::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            if !dirs.contains(&f.dir) {
+                continue;
+            }
+            for (fj, func) in f.funcs.iter().enumerate() {
+                if func.recv.as_deref() != Some(ty) {
+                    continue;
+                }
+                let mut params = Vec::new();
+                let ctx = Ctx {
+                    file: fi,
+                    func: Some(fj),
+                };
+                self.expand(ctx, &func.reads, 0, &mut params);
+                out.push((fi, func.name.clone(), params));
+            }
+        }
+        out
+    }
+
+    /// Parameters of a struct bound from the request, the type written in
+    /// `file`.
+    pub fn bind_params_in(&self, file: usize, b: &Bind) -> Vec<Param> {
+        self.bind_params(file, b, 0)
+    }
+
     // ------------------------------------------------------------ packages
 
     /// The `go.mod` governing a directory: (dir, module) of the nearest one.
@@ -597,6 +658,20 @@ impl Linker {
                 }
                 continue;
             }
+            if b.kind == BindKind::Input && !f.embedded && f.name == "Body" {
+                if depth < 4 {
+                    if let Some(ty) = super::scan::param_type_ref(&f.ty) {
+                        let inner = Bind {
+                            kind: BindKind::Json,
+                            ty,
+                        };
+                        for p in self.bind_params(ffile, &inner, depth + 1) {
+                            push(&mut out, p);
+                        }
+                    }
+                }
+                continue;
+            }
             if let Some(p) = field_param(f, b.kind) {
                 push(&mut out, p);
             }
@@ -675,6 +750,21 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
                 return n.map(Param::form);
             }
             go_name.map(Param::json)
+        }
+        BindKind::Input => {
+            if let Some(n) = named(&["path"]) {
+                return n.map(Param::path);
+            }
+            if let Some(n) = named(&["query"]) {
+                return n.map(Param::query);
+            }
+            if let Some(n) = named(&["header"]) {
+                return n.map(Param::header);
+            }
+            if let Some(n) = named(&["cookie"]) {
+                return n.map(Param::cookie);
+            }
+            named(&["form"]).flatten().map(Param::form)
         }
         BindKind::Tagged => {
             if let Some(n) = named(&["path", "uri", "param", "params"]) {

@@ -65,6 +65,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["*goyave.Request"],
     reads: READS,
     handler_after_path: true,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for Goyave {
