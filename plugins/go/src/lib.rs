@@ -9,6 +9,7 @@ pub mod chi;
 pub mod echo;
 pub mod fasthttp;
 pub mod fiber;
+pub mod gf;
 pub mod gin;
 pub mod golang;
 pub mod goyave;
@@ -35,5 +36,6 @@ portolan_plugin_sdk::plugin!(
         goyave::Goyave,
         beego::Beego,
         huma::Huma,
+        gf::Gf,
     ]
 );

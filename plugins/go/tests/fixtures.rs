@@ -86,12 +86,17 @@ fn go_huma_fixtures() {
     check_all(&portolan_plugin_go::huma::Huma, &["services"]);
 }
 
+#[test]
+fn go_gf_fixtures() {
+    check_all(&portolan_plugin_go::gf::Gf, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 13] = [
+    let analyzers: [&dyn Analyzer; 14] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -105,6 +110,7 @@ fn techs_are_declared() {
         &goyave::Goyave,
         &beego::Beego,
         &huma::Huma,
+        &gf::Gf,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -33,6 +33,8 @@ pub enum Shape {
     /// Huma `huma.Register(api, huma.Operation{Method: …, Path: …}, h)`:
     /// method and path are fields of the composite literal argument.
     Operation,
+    /// GoFrame `group.Bind(ctrl1, ctrl2)`: every argument is a controller.
+    Controllers,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -157,6 +157,10 @@ impl Linker {
                 }
             }
         }
+        if route.controllers {
+            self.controller_endpoints(ctx, route, &urls, out);
+            return;
+        }
         for url in urls {
             for m in &methods {
                 out.push(
@@ -166,6 +170,137 @@ impl Linker {
                 );
             }
         }
+    }
+
+    // ------------------------------------------------------------ controllers
+
+    /// GoFrame `group.Bind(ctrl…)`: each controller method taking a
+    /// request struct with a `g.Meta` field is a route at that field's
+    /// `path` and `method` tags (no method: every method), reported at
+    /// the struct's declaration.
+    fn controller_endpoints(
+        &self,
+        ctx: Ctx,
+        route: &Route,
+        prefixes: &[String],
+        out: &mut Vec<Endpoint>,
+    ) {
+        let Handler::Refs(refs) = &route.handler else {
+            return;
+        };
+        let mut seen: HashSet<(usize, String)> = HashSet::new();
+        for r in refs {
+            let dirs = match &r.qual {
+                Some(q) => self.qualifier_dirs(ctx.file, q).unwrap_or_default(),
+                None => vec![self.files[ctx.file].dir.clone()],
+            };
+            for (fi, f) in self.files.iter().enumerate() {
+                if !dirs.contains(&f.dir) {
+                    continue;
+                }
+                for func in &f.funcs {
+                    let Some(recv) = &func.recv else { continue };
+                    if !r.name.is_empty() && *recv != r.name {
+                        continue;
+                    }
+                    for b in &func.reads.binds {
+                        if b.kind != BindKind::Meta {
+                            continue;
+                        }
+                        let TypeRef::Named { qual, name } = &b.ty else {
+                            continue;
+                        };
+                        let Some((sf, st)) = self.find_struct(fi, qual.as_deref(), name) else {
+                            continue;
+                        };
+                        if !seen.insert((sf, st.name.clone())) {
+                            continue;
+                        }
+                        let Some(meta) = st
+                            .fields
+                            .iter()
+                            .find(|x| x.name == "Meta" && x.tag("path").is_some())
+                        else {
+                            continue;
+                        };
+                        let path = meta.tag("path").unwrap_or("").to_string();
+                        let mut methods: Vec<String> = meta
+                            .tag_full("method")
+                            .split(',')
+                            .map(|m| m.trim().to_ascii_uppercase())
+                            .filter(|m| !m.is_empty())
+                            .collect();
+                        if methods.is_empty() {
+                            methods = super::framework::ANY
+                                .iter()
+                                .map(|m| m.to_string())
+                                .collect();
+                        }
+                        for pre in prefixes {
+                            let url = join(&[pre.as_str(), path.as_str()]);
+                            for m in &methods {
+                                let get_like = matches!(m.as_str(), "GET" | "DELETE" | "HEAD");
+                                let params = self.meta_params(sf, &st.fields, get_like, 0);
+                                out.push(
+                                    Endpoint::new(m, url.clone())
+                                        .at_path(self.files[sf].path.clone(), st.line)
+                                        .params(params),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Request fields of a GoFrame request struct.
+    fn meta_params(
+        &self,
+        file: usize,
+        fields: &[Field],
+        get_like: bool,
+        depth: usize,
+    ) -> Vec<Param> {
+        let mut out = Vec::new();
+        for f in fields {
+            if f.name == "Meta" {
+                continue;
+            }
+            if f.embedded {
+                if depth < 4 {
+                    let (qual, name) = super::scan::type_name(&f.ty);
+                    if let Some((gi, s)) = self.find_struct(file, qual.as_deref(), &name) {
+                        for p in self.meta_params(gi, &s.fields, get_like, depth + 1) {
+                            push(&mut out, p);
+                        }
+                    }
+                }
+                continue;
+            }
+            if !f.name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                continue;
+            }
+            let name = [f.tag("json"), f.tag("p")]
+                .into_iter()
+                .flatten()
+                .find(|n| !n.is_empty())
+                .unwrap_or(&f.name)
+                .to_string();
+            if name == "-" {
+                continue;
+            }
+            let p = match f.tag("in").unwrap_or("") {
+                "path" => Param::path(name),
+                "query" => Param::query(name),
+                "header" => Param::header(name),
+                "cookie" => Param::cookie(name),
+                _ if get_like => Param::query(name),
+                _ => Param::json(name),
+            };
+            push(&mut out, p);
+        }
+        out
     }
 
     // ------------------------------------------------------------ for modules
@@ -751,6 +886,13 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             }
             go_name.map(Param::json)
         }
+        BindKind::Meta => match f.tag("in") {
+            Some("path") => named(&["json", "p"]).flatten().map(Param::path),
+            Some("query") => named(&["json", "p"]).flatten().map(Param::query),
+            Some("header") => named(&["json", "p"]).flatten().map(Param::header),
+            Some("cookie") => named(&["json", "p"]).flatten().map(Param::cookie),
+            _ => named(&["json", "p"]).unwrap_or(go_name).map(Param::json),
+        },
         BindKind::Input => {
             if let Some(n) = named(&["path"]) {
                 return n.map(Param::path);

@@ -298,6 +298,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
         sig.body_close + 1
     }
 
+    /// Function literals in a package-level initializer (GoFrame's
+    /// `var Main = gcmd.Command{Func: func(ctx …) error { s := g.Server() … }}`)
+    /// are scanned as functions of their own.
+    fn var_literals(&mut self, var: &str, value: Range<usize>, out: &mut GoFile) {
+        let lits = func_literals(self.code, value);
+        for (i, (at, sig)) in lits.iter().enumerate() {
+            let nested = lits
+                .iter()
+                .any(|(o, l)| o != at && l.body_open < *at && *at < l.body_close);
+            if nested {
+                continue;
+            }
+            let mut func = Func {
+                name: format!("{var}$func{i}"),
+                ..Func::default()
+            };
+            self.body(sig, None, &mut func);
+            out.funcs.push(func);
+        }
+    }
+
     /// `const X = …`, `var ( … )`: string constants and router variables.
     fn value_decls(&mut self, after_kw: usize, is_var: bool, out: &mut GoFile) -> usize {
         let b = bytes(self.code);
@@ -337,6 +358,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 target: Origin::Global(None, name.clone()),
                                 val,
                             });
+                        } else {
+                            self.var_literals(name, value.clone(), out);
                         }
                     }
                 }
@@ -382,6 +405,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     if let Some(close) = self.code.matching(open) {
                         out.structs.push(Struct {
                             name: name.to_string(),
+                            line: self.file.line_of(at),
                             fields: struct_fields(self.code, open, close),
                         });
                         return close + 1;
@@ -1127,11 +1151,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 methods,
                 path,
                 pattern: false,
+                controllers: false,
                 handler,
             });
         }
+        if shape == Shape::Controllers {
+            let refs: Vec<FuncRef> = args.iter().filter_map(|a| self.controller(a)).collect();
+            if refs.is_empty() {
+                return None;
+            }
+            return Some(Route {
+                line: self.file.line_of(name_start),
+                recv: rv.clone(),
+                methods: Vec::new(),
+                path: StrExpr::default(),
+                pattern: false,
+                controllers: true,
+                handler: Handler::Refs(refs),
+            });
+        }
         let (methods, path_idx): (Vec<String>, Option<usize>) = match shape {
-            Shape::Operation => return None,
+            Shape::Operation | Shape::Controllers => return None,
             Shape::Fixed(m) => (m.iter().map(|s| s.to_string()).collect(), Some(0)),
             Shape::MethodArg => (vec![self.method_value(args.first()?)?], Some(1)),
             Shape::MethodList => (self.method_list(args.first()?.clone()), Some(1)),
@@ -1182,7 +1222,37 @@ impl<'a, 'c> Scanner<'a, 'c> {
             methods,
             path,
             pattern: shape == Shape::Pattern,
+            controllers: false,
             handler,
+        })
+    }
+
+    /// A controller value: `&Hello{}` / `new(pkg.Hello)` (that type),
+    /// `user.NewV1()` / `controller.Hello` (any type of that package).
+    fn controller(&self, r: &Range<usize>) -> Option<FuncRef> {
+        let text = self.code.slice(trim(self.code, r.clone()));
+        let t = text.trim_start_matches('&').trim();
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+        let (head, is_type) = if let Some(inner) = t.strip_prefix("new(") {
+            (inner.strip_suffix(')')?.trim(), true)
+        } else if let Some(b) = t.find('{') {
+            (t[..b].trim(), true)
+        } else if let Some(p) = t.find('(') {
+            (t[..p].trim(), false)
+        } else {
+            (t, false)
+        };
+        if head.is_empty() || !head.chars().all(word) {
+            return None;
+        }
+        let (qual, name) = match head.rsplit_once('.') {
+            Some((q, n)) => (Some(q.to_string()), n.to_string()),
+            None => (None, head.to_string()),
+        };
+        Some(FuncRef {
+            qual,
+            name: if is_type { name } else { String::new() },
+            hint: None,
         })
     }
 
