@@ -190,9 +190,20 @@ func main() {
             "package x\nvar x = gin.New(\nfunc",
             "package x\ntype T struct { A string `json:\"a",
             "package x\nfunc f() { v := r.Group(\"/x\"\n v.GET(",
+            "package x\nfunc f() { beego.NewNamespace(\"/v\", beego.NSNamespace(",
+            "package x\n// @router /x [get\nfunc (c *C) M(",
+            "package x\nfunc f() { huma.Register(api, huma.Operation{Path: ",
+            "package x\nvar Main = gcmd.Command{Func: func(ctx context.Context) {",
         ] {
             let _ = run(&crate::gin::FRAMEWORK, &[("m.go", src)]);
             let _ = run(&crate::mux::FRAMEWORK, &[("m.go", src)]);
+            let _ = run(&crate::huma::FRAMEWORK, &[("m.go", src)]);
+            let _ = run(&crate::gf::FRAMEWORK, &[("m.go", src)]);
+            let mut out = Output::new();
+            let beego = "package x\nimport \"github.com/astaxie/beego\"\n";
+            let f = SourceFile::new("m.go", format!("{beego}{src}"));
+            crate::beego::Beego.analyze(&f, &mut out);
+            let _ = crate::beego::Beego.link(&out.into_parts().1);
         }
     }
 }
