@@ -13,6 +13,7 @@ pub mod rocket;
 pub mod rs;
 pub mod salvo;
 pub mod tide;
+pub mod warp;
 
 portolan_plugin_sdk::plugin!(
     name: "rust",
@@ -24,5 +25,6 @@ portolan_plugin_sdk::plugin!(
         tide::Tide,
         salvo::Salvo,
         loco::Loco,
+        warp::Warp,
     ]
 );
