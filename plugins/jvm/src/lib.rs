@@ -5,11 +5,13 @@
 
 pub mod dropwizard;
 pub mod helidon_mp;
+pub mod javalin;
 pub mod jaxrs;
 pub mod jvm;
 pub mod ktor;
 pub mod micronaut;
 pub mod quarkus;
+pub mod spark;
 pub mod spring;
 
 portolan_plugin_sdk::plugin!(
@@ -20,5 +22,7 @@ portolan_plugin_sdk::plugin!(
         quarkus::JavaQuarkus,
         helidon_mp::JavaHelidonMp,
         dropwizard::JavaDropwizard,
+        javalin::JavaJavalin,
+        spark::JavaSpark,
     ],
 );

@@ -7,7 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_jvm::{dropwizard, helidon_mp, jaxrs, ktor, micronaut, quarkus, spring};
+use portolan_plugin_jvm::{
+    dropwizard, helidon_mp, javalin, jaxrs, ktor, micronaut, quarkus, spark, spring,
+};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -55,4 +57,14 @@ fn java_helidon_mp_fixtures() {
 #[test]
 fn java_dropwizard_fixtures() {
     testing::check_fixtures(&[&dropwizard::JavaDropwizard], &fixtures_root());
+}
+
+#[test]
+fn java_javalin_fixtures() {
+    testing::check_fixtures(&[&javalin::JavaJavalin], &fixtures_root());
+}
+
+#[test]
+fn java_spark_fixtures() {
+    testing::check_fixtures(&[&spark::JavaSpark], &fixtures_root());
 }
