@@ -194,9 +194,7 @@ fn describe_bundle(
         "[package]\nname = \"portolan-describe-bundle\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [workspace]\n\n[profile.dev]\ndebug = false\n\n[dependencies]\nserde_json = \"1\"\n",
     );
-    let mut main = String::from(
-        "fn main() {\n    let mut all = serde_json::Map::new();\n",
-    );
+    let mut main = String::from("fn main() {\n    let mut all = serde_json::Map::new();\n");
     let mut members = Vec::new();
     for member in workspace_members(&plugins_dir.join("Cargo.toml")) {
         let path = plugins_dir.join(&member);
