@@ -77,10 +77,12 @@ impl Selection {
             let wanted = n.to_ascii_lowercase().replace('-', "_");
             match ALL.iter().find(|t| t.id == wanted) {
                 Some(t) => named.push(t.id),
-                None => return Err(format!(
+                None => {
+                    return Err(format!(
                     "--use-taggers: unknown tagger `{n}`; the taggers are {} (see --list-taggers)",
                     ALL.iter().map(|t| t.id).collect::<Vec<_>>().join(", ")
-                )),
+                ))
+                }
             }
         }
         Ok(Selection { all, named })
