@@ -118,3 +118,23 @@ fn js_graphql_yoga_fixtures() {
 fn ts_trpc_fixtures() {
     check_all(&js::trpc::Trpc, &["t3"]);
 }
+
+#[test]
+fn js_adonisjs_fixtures() {
+    check_all(&js::adonisjs::AdonisJs, &["blog"]);
+}
+
+#[test]
+fn ts_loopback_fixtures() {
+    check_all(&js::loopback::LoopBack, &["shop"]);
+}
+
+#[test]
+fn js_oak_fixtures() {
+    check_all(&js::oak::Oak, &["deno"]);
+}
+
+#[test]
+fn js_sails_fixtures() {
+    check_all(&js::sails::Sails, &["todo"]);
+}
