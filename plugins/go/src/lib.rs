@@ -17,6 +17,7 @@ pub mod hertz;
 pub mod httprouter;
 pub mod huma;
 pub mod iris;
+pub mod kratos;
 pub mod mux;
 pub mod nethttp;
 
@@ -37,5 +38,6 @@ portolan_plugin_sdk::plugin!(
         beego::Beego,
         huma::Huma,
         gf::Gf,
+        kratos::Kratos,
     ]
 );

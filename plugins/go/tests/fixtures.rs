@@ -91,12 +91,17 @@ fn go_gf_fixtures() {
     check_all(&portolan_plugin_go::gf::Gf, &["services"]);
 }
 
+#[test]
+fn go_kratos_fixtures() {
+    check_all(&portolan_plugin_go::kratos::Kratos, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 14] = [
+    let analyzers: [&dyn Analyzer; 15] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -111,6 +116,7 @@ fn techs_are_declared() {
         &beego::Beego,
         &huma::Huma,
         &gf::Gf,
+        &kratos::Kratos,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -239,6 +239,15 @@ pub enum BindKind {
     /// fields named by `json`/`p` tags, their source by `in` tags
     /// (query for GET-like methods, JSON otherwise).
     Meta,
+    /// A protobuf message (or plain struct) decoded as JSON (Kratos
+    /// `ctx.Bind`, Connect): fields named by the `json=` (else `name=`)
+    /// part of their `protobuf` tag, else their `json` tag; oneof wrappers
+    /// and unexported fields are skipped.
+    ProtoJson,
+    /// The same fields from the query string (Kratos `ctx.BindQuery`).
+    ProtoQuery,
+    /// The same fields from a form body (Kratos `ctx.BindForm`).
+    ProtoForm,
 }
 
 /// A struct type as written (`CreateUserRequest`, `dto.Login`), or an

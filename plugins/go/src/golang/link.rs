@@ -908,6 +908,9 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             }
             named(&["form"]).flatten().map(Param::form)
         }
+        BindKind::ProtoJson => proto_name(f).map(Param::json),
+        BindKind::ProtoQuery => proto_name(f).map(Param::query),
+        BindKind::ProtoForm => proto_name(f).map(Param::form),
         BindKind::Tagged => {
             if let Some(n) = named(&["path", "uri", "param", "params"]) {
                 return n.map(Param::path);
@@ -929,6 +932,34 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             }
             go_name.map(Param::json)
         }
+    }
+}
+
+/// The JSON name of a protobuf message field: `json=pageSize` (else
+/// `name=page_size`) in its `protobuf` tag; for plain structs the `json`
+/// tag, else the exported Go name. Oneof wrappers (`protobuf_oneof`) and
+/// unexported fields (`state`, `sizeCache`) are not request fields.
+fn proto_name(f: &Field) -> Option<String> {
+    if f.tag("protobuf_oneof").is_some() {
+        return None;
+    }
+    if f.tag("protobuf").is_some() {
+        let parts: Vec<&str> = f.tag_full("protobuf").split(',').collect();
+        let get = |key: &str| {
+            parts
+                .iter()
+                .find_map(|p| p.trim().strip_prefix(key))
+                .filter(|v| !v.is_empty())
+        };
+        return get("json=").or_else(|| get("name=")).map(str::to_string);
+    }
+    match f.tag("json") {
+        Some("-") => None,
+        Some(n) if !n.is_empty() => Some(n.to_string()),
+        _ => f
+            .name
+            .starts_with(|c: char| c.is_ascii_uppercase())
+            .then(|| f.name.clone()),
     }
 }
 
@@ -1028,5 +1059,49 @@ mod tests {
             embedded: false,
         };
         assert_eq!(field_param(&hidden, BindKind::Json), None);
+    }
+
+    #[test]
+    fn protobuf_field_names() {
+        let field = |name: &str, tags: &[(&str, &str)]| Field {
+            name: name.into(),
+            ty: "string".into(),
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            embedded: false,
+        };
+        let camel = field(
+            "PageSize",
+            &[
+                (
+                    "protobuf",
+                    "varint,2,opt,name=page_size,json=pageSize,proto3",
+                ),
+                ("json", "page_size,omitempty"),
+            ],
+        );
+        assert_eq!(
+            field_param(&camel, BindKind::ProtoQuery),
+            Some(Param::query("pageSize"))
+        );
+        let plain = field(
+            "Id",
+            &[("protobuf", "varint,1,opt,name=id,proto3"), ("json", "id")],
+        );
+        assert_eq!(
+            field_param(&plain, BindKind::ProtoJson),
+            Some(Param::json("id"))
+        );
+        let oneof = field("Kind", &[("protobuf_oneof", "kind")]);
+        assert_eq!(field_param(&oneof, BindKind::ProtoJson), None);
+        let state = field("state", &[]);
+        assert_eq!(field_param(&state, BindKind::ProtoJson), None);
+        let hand = field("Title", &[("json", "title")]);
+        assert_eq!(
+            field_param(&hand, BindKind::ProtoForm),
+            Some(Param::form("title"))
+        );
     }
 }
