@@ -36,14 +36,30 @@ fn main() {
     let bundle = build_workspace(&root.join("plugins"), &target_dir, prebuilt);
     let test_plugins = build_workspace(&root.join("tests").join("plugins"), &target_dir, prebuilt);
 
+    // With prebuilt components the sources may not match them: the host
+    // then describes the components themselves.
+    let descriptions = if prebuilt {
+        Vec::new()
+    } else {
+        describe_bundle(&root.join("plugins"), &target_dir, &out_dir).unwrap_or_else(|e| {
+            println!("cargo:warning=could not describe the plugin bundle natively ({e}); a cold start will compile every plugin to describe it");
+            Vec::new()
+        })
+    };
+
     let mut code = String::from(
-        "/// The default plugin bundle: (plugin crate directory name, component bytes).\n\
-         pub static BUILTIN_PLUGINS: &[(&str, &[u8])] = &[\n",
+        "/// The default plugin bundle: (plugin crate directory name, component\n\
+         /// bytes, its description as JSON when the build could compute it).\n\
+         pub static BUILTIN_PLUGINS: &[(&str, &[u8], Option<&str>)] = &[\n",
     );
     for (name, wasm) in &bundle {
+        let description = match descriptions.iter().find(|(n, _)| n == name) {
+            Some((_, file)) => format!("Some(include_str!({:?}))", file.display().to_string()),
+            None => "None".to_string(),
+        };
         let _ = writeln!(
             code,
-            "    ({name:?}, include_bytes!({:?})),",
+            "    ({name:?}, include_bytes!({:?}), {description}),",
             wasm.display().to_string()
         );
     }
@@ -94,8 +110,7 @@ fn build_workspace(dir: &Path, target_dir: &Path, prebuilt: bool) -> Vec<(String
 }
 
 fn run_cargo(dir: &Path, manifest: &Path, target_dir: &Path) {
-    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
+    let mut cmd = nested_cargo();
     cmd.arg("build")
         .arg("--release")
         .arg("--target")
@@ -105,6 +120,22 @@ fn run_cargo(dir: &Path, manifest: &Path, target_dir: &Path) {
         .arg("--target-dir")
         .arg(target_dir)
         .arg("--quiet");
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cargo to build {}: {e}", dir.display()));
+    if !status.success() {
+        panic!(
+            "building the wasm plugins in {} failed (see the errors above).\n\
+             If the target is missing, install it with: rustup target add wasm32-wasip2",
+            dir.display()
+        );
+    }
+}
+
+/// A cargo command that does not inherit the outer build's settings.
+fn nested_cargo() -> Command {
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
     // Keep the outer build's settings out of the nested one.
     for (key, _) in env::vars_os() {
         let Some(key) = key.to_str() else { continue };
@@ -143,16 +174,82 @@ fn run_cargo(dir: &Path, manifest: &Path, target_dir: &Path) {
             cmd.env_remove(key);
         }
     }
-    let status = cmd
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run cargo to build {}: {e}", dir.display()));
-    if !status.success() {
-        panic!(
-            "building the wasm plugins in {} failed (see the errors above).\n\
-             If the target is missing, install it with: rustup target add wasm32-wasip2",
-            dir.display()
+    cmd
+}
+
+/// Describe the bundle natively, so the binary knows every built-in
+/// plugin's technologies and detection rules without compiling the
+/// components (a cold start then compiles only what it detects). A generated
+/// binary crate depends on each plugin crate as an rlib and prints
+/// `{"<member dir>": <PluginDescription>, …}`; the versions are pinned by a
+/// copy of the plugins' lock file. Returns (member dir, JSON file).
+fn describe_bundle(
+    plugins_dir: &Path,
+    target_dir: &Path,
+    out_dir: &Path,
+) -> Result<Vec<(String, PathBuf)>, String> {
+    let gen = out_dir.join("describe-bundle");
+    fs::create_dir_all(gen.join("src")).map_err(|e| e.to_string())?;
+    let mut manifest = String::from(
+        "[package]\nname = \"portolan-describe-bundle\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [workspace]\n\n[profile.dev]\ndebug = false\n\n[dependencies]\nserde_json = \"1\"\n",
+    );
+    let mut main = String::from("fn main() {\n    let mut all = serde_json::Map::new();\n");
+    let mut members = Vec::new();
+    for member in workspace_members(&plugins_dir.join("Cargo.toml")) {
+        let path = plugins_dir.join(&member);
+        let crate_name = package_name(&path.join("Cargo.toml"))
+            .ok_or_else(|| format!("{} has no readable Cargo.toml", path.display()))?;
+        let _ = writeln!(
+            manifest,
+            "{crate_name} = {{ path = {:?} }}",
+            path.display().to_string()
         );
+        let _ = writeln!(
+            main,
+            "    all.insert({member:?}.into(), serde_json::to_value({}::portolan_description()).expect(\"serialisable\"));",
+            crate_name.replace('-', "_")
+        );
+        members.push(member);
     }
+    main.push_str("    println!(\"{}\", serde_json::Value::Object(all));\n}\n");
+    write_if_changed(&gen.join("Cargo.toml"), &manifest)?;
+    write_if_changed(&gen.join("src").join("main.rs"), &main)?;
+    let lock = gen.join("Cargo.lock");
+    if !lock.exists() {
+        let _ = fs::copy(plugins_dir.join("Cargo.lock"), &lock);
+    }
+    let output = nested_cargo()
+        .arg("run")
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(gen.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir.join("describe"))
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+    }
+    let all: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for member in members {
+        let value = all
+            .get(&member)
+            .ok_or_else(|| format!("no description printed for {member}"))?;
+        let file = out_dir.join(format!("{member}.description.json"));
+        fs::write(&file, value.to_string()).map_err(|e| e.to_string())?;
+        out.push((member, file));
+    }
+    Ok(out)
+}
+
+fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
+    if fs::read_to_string(path).ok().as_deref() == Some(text) {
+        return Ok(());
+    }
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn collect_components(dir: &Path, target_dir: &Path) -> Vec<(String, PathBuf)> {

@@ -545,3 +545,203 @@ fn bad_files_are_skipped_not_fatal() {
         "{err}"
     );
 }
+
+// ------------------------------------------------------- shadow and taggers
+
+/// (method, url) of the endpoints carrying tag `name`.
+fn tagged(report: &Value, name: &str) -> Vec<(String, String)> {
+    report["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            e["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["name"] == name)
+        })
+        .map(|e| {
+            (
+                e["method"].as_str().unwrap().to_string(),
+                e["url"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn spec_documents_outside_the_tree_find_shadow_endpoints() {
+    let example = repo().join("examples/flask-shop");
+    let omitted = vec![
+        ("GET".to_string(), "/api/v1/admin/debug/routes".to_string()),
+        ("GET".to_string(), "/api/v1/orders/export".to_string()),
+    ];
+    // Without a document there is nothing to compare with.
+    let bare = ["-b", ".", "-f", "json", "--exclude-path", "openapi.yaml"];
+    let out = run(portolan(&example).args(bare));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(tagged(&json(&out), "shadow").is_empty());
+    // The same document, given from outside the tree with --spec.
+    let tmp = tempfile::tempdir().unwrap();
+    let doc = tmp.path().join("published-openapi.yaml");
+    fs::copy(example.join("openapi.yaml"), &doc).unwrap();
+    let out = run(portolan(&example)
+        .args(bare)
+        .arg("--spec")
+        .arg(&doc)
+        .arg("--no-color"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(tagged(&report, "shadow"), omitted);
+    assert!(tagged(&report, "spec_only").is_empty());
+    let tag = report["endpoints"][1]["tags"][0].clone();
+    assert_eq!(tag["tagger"], "Shadow");
+    assert!(tag["description"]
+        .as_str()
+        .unwrap()
+        .contains("undocumented"));
+    // Documented routes are merged with the code and list both places.
+    let documented = report["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["url"] == "/api/v1/catalog/categories")
+        .unwrap();
+    let places: Vec<&str> = documented["details"]["code_paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(places.len(), 2, "{places:?}");
+    assert!(places[1].ends_with("published-openapi.yaml"), "{places:?}");
+    assert!(
+        stderr(&out).contains("2 shadow endpoints"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn documented_routes_missing_from_the_code_are_spec_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let app = tmp.path().join("app");
+    fs::create_dir_all(&app).unwrap();
+    fs::write(
+        app.join("main.py"),
+        "from flask import Flask\napp = Flask(__name__)\n\n@app.get('/users/<int:uid>')\ndef user(uid):\n    return {}\n\n@app.post('/internal/flush')\ndef flush():\n    return {}\n",
+    )
+    .unwrap();
+    fs::write(
+        app.join("openapi.json"),
+        r#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+"paths": {"/users/{uid}": {"get": {"responses": {"200": {"description": "ok"}}}},
+"/users": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#,
+    )
+    .unwrap();
+    let out = run(portolan(tmp.path()).args(["-b", "app", "-f", "json", "--no-log"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    let pair = |m: &str, u: &str| vec![(m.to_string(), u.to_string())];
+    assert_eq!(tagged(&report, "shadow"), pair("POST", "/internal/flush"));
+    assert_eq!(tagged(&report, "spec_only"), pair("GET", "/users"));
+    let out = run(portolan(tmp.path()).args(["-b", "app", "--no-log"]));
+    assert_eq!(
+        stdout(&out),
+        "GET /users/<int:uid>\nPOST /internal/flush shadow\nGET /users spec_only\n"
+    );
+}
+
+#[test]
+fn unusable_spec_documents_are_reported_and_the_scan_goes_on() {
+    let tree = misbehave_tree();
+    fs::write(tree.path().join("notes.txt"), "just text\n").unwrap();
+    let out = run(portolan(tree.path()).args([
+        "-b",
+        "app",
+        "--spec",
+        "notes.txt",
+        "--no-color",
+        "-f",
+        "json",
+    ]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--spec notes.txt: no specification analyzer recognises"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(urls(&json(&out)).len(), 2);
+    let out = run(portolan(tree.path()).args(["-b", "app", "--spec", "missing.yaml"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--spec missing.yaml: no such file"));
+}
+
+#[test]
+fn optional_taggers_run_when_asked_and_are_listed() {
+    let example = repo().join("examples/flask-shop");
+    let out = run(portolan(&example).args(["-b", ".", "-f", "json", "--no-log"]));
+    let plain_tags = |r: &Value, name: &str| tagged(r, name).len();
+    let report = json(&out);
+    assert_eq!(plain_tags(&report, "jwt"), 0, "taggers are opt-in");
+    let out = run(portolan(&example).args([
+        "-b",
+        ".",
+        "-f",
+        "json",
+        "--no-log",
+        "--use-taggers",
+        "jwt,file_upload",
+    ]));
+    let report = json(&out);
+    assert_eq!(
+        tagged(&report, "file_upload"),
+        vec![("POST".to_string(), "/api/v1/admin/products".to_string())]
+    );
+    let jwt = tagged(&report, "jwt");
+    assert!(!jwt.is_empty());
+    assert!(
+        jwt.iter().all(|(_, u)| u.starts_with("/api/v1/auth/")),
+        "{jwt:?}"
+    );
+    assert_eq!(
+        tagged(&report, "shadow").len(),
+        2,
+        "always-on taggers still run"
+    );
+    // -T: hunt tags parameters.
+    let out = run(portolan(&example).args(["-b", ".", "-f", "json", "--no-log", "-T"]));
+    let report = json(&out);
+    let sort = report["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["params"].as_array().unwrap())
+        .find(|p| p["name"] == "sort")
+        .unwrap();
+    assert_eq!(sort["tags"][0]["name"], "sqli");
+    assert_eq!(sort["tags"][0]["tagger"], "Hunt");
+
+    let out = run(portolan(&example).args(["-b", ".", "--use-taggers", "hunt,nope"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown tagger `nope`"));
+    let out = run(portolan(&example).args(["--list-taggers"]));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.starts_with("Available taggers:\n websocket\n   name: WebSocket\n"));
+    for id in [
+        "shadow",
+        "hunt",
+        "oauth",
+        "cors",
+        "soap",
+        "graphql",
+        "jwt",
+        "file_upload",
+    ] {
+        assert!(text.contains(&format!("\n {id}\n")), "{id}: {text}");
+    }
+    let out = run(portolan(&example).args(["--list-taggers", "-f", "json"]));
+    assert_eq!(json(&out)["taggers"].as_array().unwrap().len(), 9);
+}

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::log;
 use crate::model::{
-    AiContext, CodePath, ContextEntry, Details, Endpoint, Param, ParamType, ScanError, Tag,
+    AiContext, CodePath, ContextEntry, Details, Endpoint, Origin, Param, ParamType, ScanError, Tag,
 };
 use crate::plugin::runtime::{wit, Loaded, Runtime};
 use crate::plugin::Catalog;
@@ -360,6 +360,8 @@ fn convert(e: wit::Endpoint, tech: &str) -> Endpoint {
             }
             .normalized()
         }),
+        // The optimizer sets it from the technology.
+        origin: Origin::default(),
     }
 }
 

@@ -45,6 +45,12 @@ pub struct ScanArgs {
     #[arg(short = 'u', long = "url", value_name = "URL", help_heading = "Basic")]
     pub url: Option<String>,
 
+    /// Also read this API document (OpenAPI, Postman, HAR, …) from outside
+    /// the base paths (repeatable). Code routes it does not describe are
+    /// tagged `shadow`.
+    #[arg(long = "spec", value_name = "FILE", help_heading = "Basic")]
+    pub spec: Vec<PathBuf>,
+
     // ---- Output
     /// Output format: plain, json, jsonl, yaml, toml, markdown-table, curl,
     /// httpie, powershell, oas2, oas3, postman, sarif, html, mermaid,
@@ -131,6 +137,25 @@ pub struct ScanArgs {
     /// Print only the report: no progress or log lines.
     #[arg(long = "no-log", help_heading = "Output")]
     pub no_log: bool,
+
+    // ---- Tagger
+    /// Run every optional tagger (hunt, oauth, cors, soap, graphql, jwt,
+    /// file_upload). `websocket` and `shadow` always run.
+    #[arg(short = 'T', long = "use-all-taggers", help_heading = "Tagger")]
+    pub use_all_taggers: bool,
+
+    /// Run these optional taggers (comma-separated ids, see --list-taggers).
+    #[arg(
+        long = "use-taggers",
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Tagger"
+    )]
+    pub use_taggers: Vec<String>,
+
+    /// List the taggers and exit (`-f json` for JSON).
+    #[arg(long = "list-taggers", help_heading = "Tagger")]
+    pub list_taggers: bool,
 
     // ---- Deliver
     /// Replay the endpoints as HTTP requests (not implemented yet).

@@ -129,3 +129,46 @@ pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
     }
     Ok(out)
 }
+
+/// `--list-taggers`: text (Noir's layout: ` <id>` then `name:`, `desc:`,
+/// plus `runs:` saying whether it needs a flag), or `-f json`/`-f yaml`.
+pub fn taggers(format: Format) -> Result<String, Failure> {
+    let runs = |t: &crate::tag::Tagger| {
+        if t.always {
+            "always"
+        } else {
+            "with -T or --use-taggers"
+        }
+    };
+    match format {
+        Format::Plain => {
+            let mut out = String::from("Available taggers:\n");
+            for t in crate::tag::ALL {
+                out.push_str(&format!(
+                    " {}\n   name: {}\n   desc: {}\n   runs: {}\n",
+                    t.id,
+                    t.label,
+                    t.summary,
+                    runs(t)
+                ));
+            }
+            Ok(out)
+        }
+        Format::Json | Format::Yaml => {
+            let list: Vec<Value> = crate::tag::ALL
+                .iter()
+                .map(|t| json!({"id": t.id, "name": t.label, "description": t.summary, "always": t.always}))
+                .collect();
+            let doc = json!({ "taggers": list });
+            Ok(if format == Format::Yaml {
+                format!("---\n{}", serde_yaml::to_string(&doc).unwrap_or_default())
+            } else {
+                format!("{doc}\n")
+            })
+        }
+        other => Err(Failure::Usage(format!(
+            "--list-taggers prints text (the default), json or yaml, not {}",
+            other.name()
+        ))),
+    }
+}

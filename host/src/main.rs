@@ -1,7 +1,7 @@
 //! portolan: map an application's HTTP attack surface from its source.
 //!
 //! Pipeline (one module per stage): [`walk`] → [`detect`] → [`analyze`]
-//! (sandboxed wasm [`plugin`]s) → [`optimize`] → [`output`].
+//! (sandboxed wasm [`plugin`]s) → [`optimize`] → [`tag`] → [`output`].
 //! Options come from the command line ([`cli`]) over config files
 //! ([`config`]).
 
@@ -17,6 +17,7 @@ mod optimize;
 mod output;
 mod pipeline;
 mod plugin;
+mod tag;
 mod walk;
 
 use std::io::Write;
@@ -71,6 +72,11 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
         return Err(Failure::Usage("--concurrency must be at least 1".into()));
     }
     let format = output::Format::parse(&args.format).map_err(Failure::Usage)?;
+    if args.list_taggers {
+        let text = list::taggers(format)?;
+        write_report(args, &text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.list_techs {
         let text = list::techs(args, format)?;
         write_report(args, &text)?;

@@ -153,6 +153,20 @@ pub struct Endpoint {
     pub internal: bool,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub ai_context: Option<AiContext>,
+    /// What described this endpoint; never serialized. Set by the
+    /// optimizer and unioned when endpoints merge; the `shadow` and
+    /// `spec_only` taggers read it.
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+/// Whether an endpoint was seen in code, in an API document, or both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// Found by a code analyzer (or the AI mode).
+    pub code: bool,
+    /// Found in a specification document (OpenAPI, Postman, a HAR capture…).
+    pub spec: bool,
 }
 
 impl Endpoint {
@@ -167,6 +181,7 @@ impl Endpoint {
             tags: Vec::new(),
             internal: false,
             ai_context: None,
+            origin: Origin::default(),
         }
     }
 

@@ -10,7 +10,9 @@
 //! 3. Merge endpoints with the same method and the same URL once placeholder
 //!    syntaxes are unified (`<int:id>` = `:id` = `{id}`): the first keeps its
 //!    spelling; params are unioned by (name, type), code paths and tags
-//!    appended without duplicates.
+//!    appended without duplicates. The merged endpoint remembers whether
+//!    code, a document, or both described it ([`Origin`]): that is what the
+//!    `shadow` tagger reads.
 //! 4. `-u`: prefix every relative URL with the base URL (exactly one `/`).
 //! 5. Append a `path` param for each placeholder in the URL (`{id}`,
 //!    `{id:\d+}`, `:id`, `<id>`, `<int:id>`, `*rest`) unless the endpoint
@@ -19,7 +21,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Endpoint, Param, ParamType};
+use crate::model::{Endpoint, Origin, Param, ParamType};
 
 // The URL-shape rules (query split, placeholders in every syntax, their
 // unification) are shared with plugins and the SDK's fixture runner.
@@ -42,8 +44,11 @@ pub struct Options<'a> {
 }
 
 pub fn optimize(endpoints: Vec<Endpoint>, opts: &Options) -> Vec<Endpoint> {
-    let mut list: Vec<Endpoint> = endpoints.into_iter().filter_map(normalize).collect();
-    list.sort_by_key(|e| sort_key(e, opts.spec_techs));
+    let mut list: Vec<Endpoint> = endpoints
+        .into_iter()
+        .filter_map(|e| normalize(e, opts.spec_techs))
+        .collect();
+    list.sort_by_key(sort_key);
     let mut merged = merge(list);
     for e in &mut merged {
         if let Some(base) = opts.base_url {
@@ -54,7 +59,16 @@ pub fn optimize(endpoints: Vec<Endpoint>, opts: &Options) -> Vec<Endpoint> {
     merged
 }
 
-fn normalize(mut e: Endpoint) -> Option<Endpoint> {
+fn normalize(mut e: Endpoint, spec_techs: &[String]) -> Option<Endpoint> {
+    let from_spec = e
+        .details
+        .technology
+        .as_ref()
+        .is_some_and(|t| spec_techs.contains(t));
+    e.origin = Origin {
+        code: !from_spec,
+        spec: from_spec,
+    };
     let method = e.method.trim().to_ascii_uppercase();
     e.method = if METHODS.contains(&method.as_str()) {
         method
@@ -73,15 +87,10 @@ fn normalize(mut e: Endpoint) -> Option<Endpoint> {
 
 type SortKey = (bool, bool, String, u32, String, String, String);
 
-fn sort_key(e: &Endpoint, spec_techs: &[String]) -> SortKey {
+fn sort_key(e: &Endpoint) -> SortKey {
     let first = e.details.code_paths.first();
-    let from_spec = e
-        .details
-        .technology
-        .as_ref()
-        .is_some_and(|t| spec_techs.contains(t));
     (
-        from_spec,
+        e.origin.spec,
         first.is_none(),
         first.map(|c| c.path.clone()).unwrap_or_default(),
         first.and_then(|c| c.line).unwrap_or(0),
@@ -126,6 +135,8 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
                     target.ai_context = e.ai_context;
                 }
                 target.internal &= e.internal;
+                target.origin.code |= e.origin.code;
+                target.origin.spec |= e.origin.spec;
             }
             None => {
                 let mut e = e;

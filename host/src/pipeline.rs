@@ -15,7 +15,8 @@ use crate::plugin::cache::Cache;
 use crate::plugin::runtime::{Limits, Runtime};
 use crate::plugin::sandbox::Sandbox;
 use crate::plugin::{self, Catalog};
-use crate::walk::{self, Base};
+use crate::tag;
+use crate::walk::{self, Base, SourceFile};
 
 /// How a scan ended, for the exit status.
 pub struct Outcome {
@@ -150,6 +151,14 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         }
     }
     let ai = llm::options(args).map_err(Failure::Usage)?;
+    if let Some(missing) = args.spec.iter().find(|p| !p.is_file()) {
+        return Err(Failure::Usage(format!(
+            "--spec {}: no such file",
+            missing.display()
+        )));
+    }
+    let taggers =
+        tag::Selection::new(args.use_all_taggers, &args.use_taggers).map_err(Failure::Usage)?;
     let max_file_size = walk::max_file_size_from_env().map_err(Failure::Usage)?;
     let exclude = walk::exclude_globs(&args.exclude_path)
         .map_err(|e| Failure::Usage(format!("--exclude-path: {e}")))?;
@@ -160,7 +169,13 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         .build_global();
 
     log::stage("Loading analyzer plugins.");
-    let roots: Vec<PathBuf> = bases.iter().map(|b| b.root.clone()).collect();
+    // Plugins may read files below the base paths, and next to `--spec`
+    // documents (for their `$ref`s).
+    let roots: Vec<PathBuf> = bases
+        .iter()
+        .map(|b| b.root.clone())
+        .chain(args.spec.iter().cloned())
+        .collect();
     let plugins = load_plugins(args, &roots, max_file_size)?;
     let catalog = &plugins.catalog;
     let mut errors = plugins.errors.clone();
@@ -218,7 +233,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     // With AI on, files no analyzer wants are kept aside if they look like
     // server code.
     let ai_extra = std::sync::Mutex::new(Vec::new());
-    let (files, skipped) = walk::walk(&opts, |base, rel, content| {
+    let (mut files, skipped) = walk::walk(&opts, |base, rel, content| {
         let wanted_by = detector.check(rel, content).wanted_by;
         if ai.is_some() && wanted_by.is_empty() && llm::select::worth_keeping(rel, content) {
             if let Ok(mut extra) = ai_extra.lock() {
@@ -233,6 +248,8 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         }
         wanted_by
     });
+    let spec_techs_detected =
+        read_spec_documents(args, catalog, &tech_rules, max_file_size, &mut files)?;
     log::debug(format!(
         "kept {} files; skipped {} over the size cap, {} binary, {} media, {} symlinks, {} unreadable",
         files.len(),
@@ -244,8 +261,12 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     ));
 
     drop(spinner);
-    let detected = detector.detected();
-    let mut selected: Vec<usize> = detected.clone();
+    let mut selected: Vec<usize> = detector.detected();
+    for t in spec_techs_detected {
+        if !selected.contains(&t) {
+            selected.push(t);
+        }
+    }
     for t in extra {
         if !selected.contains(&t) {
             selected.push(t);
@@ -321,13 +342,23 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         .filter(|t| t.desc.specification)
         .map(|t| t.desc.id.clone())
         .collect();
-    let endpoints = optimize::optimize(
+    let mut endpoints = optimize::optimize(
         endpoints,
         &optimize::Options {
             base_url: base_url.as_deref(),
             spec_techs: &spec_techs,
         },
     );
+
+    log::stage("Tagging endpoints.");
+    tag::run(&mut endpoints, &taggers);
+    if tag::Scope::of(&endpoints).spec {
+        log::sub(format!(
+            "➔ {} shadow endpoints (in the code, in no API document); {} documented endpoints not found in the code (spec_only).",
+            tag::count(&endpoints, "shadow"),
+            tag::count(&endpoints, "spec_only")
+        ));
+    }
     log::done(format!("Finally identified {} endpoints.", endpoints.len()));
     if !errors.is_empty() {
         log::warn(format!(
@@ -346,6 +377,65 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
             errors,
         },
     })
+}
+
+/// `--spec FILE`: documents outside the base paths, offered to the
+/// specification technologies only (a separate detector, so a document
+/// never switches a code analyzer on). Returns the technologies they
+/// detected; a document none of them recognises is a warning.
+fn read_spec_documents(
+    args: &ScanArgs,
+    catalog: &Catalog,
+    tech_rules: &[(String, TechRules)],
+    max_file_size: u64,
+    files: &mut Vec<SourceFile>,
+) -> Result<Vec<usize>, Failure> {
+    if args.spec.is_empty() {
+        return Ok(Vec::new());
+    }
+    let spec_rules: Vec<(String, TechRules)> = tech_rules
+        .iter()
+        .zip(&catalog.techs)
+        .map(|((id, rules), t)| {
+            let rules = if t.desc.specification {
+                rules.clone()
+            } else {
+                TechRules::default()
+            };
+            (id.clone(), rules)
+        })
+        .collect();
+    let detector =
+        Detector::new(&spec_rules).map_err(|e| Failure::Runtime(format!("plugin rules: {e}")))?;
+    for path in &args.spec {
+        let content = match walk::read_file(path, max_file_size) {
+            Ok(c) => c,
+            Err(e) => {
+                log::warn(format!("--spec {}: {e}; skipped", path.display()));
+                continue;
+            }
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let wanted_by = detector.check(&name, &content).wanted_by;
+        if wanted_by.is_empty() {
+            log::warn(format!(
+                "--spec {}: no specification analyzer recognises this document (see --list-techs for the formats)",
+                path.display()
+            ));
+            continue;
+        }
+        files.push(SourceFile {
+            base: usize::MAX,
+            relative: name,
+            display: path.to_string_lossy().replace('\\', "/"),
+            content,
+            wanted_by,
+        });
+    }
+    Ok(detector.detected())
 }
 
 /// `-u` without a scheme gets `https://` (with a warning), as in Noir.

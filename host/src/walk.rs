@@ -123,7 +123,8 @@ fn normalize_display(arg: &str) -> String {
 /// A file kept for detection and analysis.
 #[derive(Debug)]
 pub struct SourceFile {
-    /// Index of the base it was found under.
+    /// Index of the base it was found under (`usize::MAX` for a `--spec`
+    /// document).
     pub base: usize,
     /// Path below the base, `/`-separated.
     pub relative: String,
@@ -347,6 +348,18 @@ enum Skip {
     TooLarge(u64),
     Binary,
     Io(std::io::Error),
+}
+
+/// Read one file the way the walk does (size cap, binary check, invalid
+/// UTF-8 replaced), with the reason when it is not read.
+pub fn read_file(path: &Path, max: u64) -> Result<String, String> {
+    read_text(path, max).map_err(|e| match e {
+        Skip::TooLarge(n) => {
+            format!("{n} bytes, over the {max}-byte cap (raise PORTOLAN_MAX_FILE_SIZE)")
+        }
+        Skip::Binary => "a binary file".into(),
+        Skip::Io(e) => e.to_string(),
+    })
 }
 
 fn read_text(path: &Path, max: u64) -> Result<String, Skip> {

@@ -215,6 +215,14 @@ macro_rules! plugin {
             }
         }
 
+        /// This plugin's description (native builds only): the host's build
+        /// script prints it to embed the bundle's descriptions, so a cold
+        /// start compiles only the plugins of detected technologies.
+        #[cfg(not(target_family = "wasm"))]
+        pub fn portolan_description() -> $crate::model::PluginDescription {
+            $crate::runtime::description($name, env!("CARGO_PKG_VERSION"), PortolanPlugin::registry())
+        }
+
         // The component exports only exist in the wasm build: native builds
         // of a plugin crate (its unit tests, an `rlib` user) cannot link
         // symbols named like `portolan:analyzer/analyzer@0.1.0#describe`.

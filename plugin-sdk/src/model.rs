@@ -107,6 +107,18 @@ pub struct Tag {
     pub tagger: String,
 }
 
+impl Tag {
+    /// The tag the host's always-on `websocket` tagger puts on WebSocket
+    /// endpoints (protocol `ws`). Plugins need not add it themselves.
+    pub fn websocket() -> Tag {
+        Tag {
+            name: "websocket".into(),
+            description: "A WebSocket endpoint: the client opens it with an HTTP GET and upgrades the connection.".into(),
+            tagger: "WebSocket".into(),
+        }
+    }
+}
+
 /// One `ai_context` entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextEntry {
@@ -240,7 +252,7 @@ impl Endpoint {
 }
 
 /// Which parameter locations an analyzer understands (for `--list-techs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Supports {
     pub method: bool,
     pub query: bool,
@@ -270,7 +282,7 @@ impl Supports {
 }
 
 /// A declarative detection rule; evaluated natively by the host.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detect {
     pub files: Vec<String>,
     pub contains: Vec<String>,
@@ -297,14 +309,26 @@ impl Detect {
     }
 }
 
+/// What a plugin declares: the serialisable form of the WIT `plugin-info`.
+/// The host caches it per plugin hash, and embeds the built-in bundle's at
+/// build time so that a cold start compiles only the plugins it needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginDescription {
+    pub name: String,
+    pub version: String,
+    pub interface_version: String,
+    pub techs: Vec<Tech>,
+}
+
 /// A technology as declared by an analyzer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tech {
     pub id: String,
     pub aliases: Vec<String>,
     pub language: String,
     pub framework: String,
     /// Reads API documents rather than code (OpenAPI, Postman, …).
+    #[serde(default)]
     pub specification: bool,
     pub files: Vec<String>,
     pub detect: Vec<Detect>,

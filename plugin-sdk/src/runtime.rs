@@ -5,12 +5,28 @@ use crate::bindings::portolan::analyzer::types as wit;
 use crate::model::{self, Facts, Output, SourceFile};
 use crate::Analyzer;
 
-pub fn describe(name: &str, version: &str, analyzers: &[&dyn Analyzer]) -> wit::PluginInfo {
-    wit::PluginInfo {
+/// The plugin's description (the same data `describe()` returns through
+/// WIT; native builds print it for the host's build script).
+pub fn description(
+    name: &str,
+    version: &str,
+    analyzers: &[&dyn Analyzer],
+) -> model::PluginDescription {
+    model::PluginDescription {
         name: name.to_string(),
         version: version.to_string(),
         interface_version: crate::INTERFACE_VERSION.to_string(),
-        techs: analyzers.iter().map(|a| tech_info(a.tech())).collect(),
+        techs: analyzers.iter().map(|a| a.tech()).collect(),
+    }
+}
+
+pub fn describe(name: &str, version: &str, analyzers: &[&dyn Analyzer]) -> wit::PluginInfo {
+    let d = description(name, version, analyzers);
+    wit::PluginInfo {
+        name: d.name,
+        version: d.version,
+        interface_version: d.interface_version,
+        techs: d.techs.into_iter().map(tech_info).collect(),
     }
 }
 

@@ -287,7 +287,10 @@ fn convert(tech: String, e: Endpoint) -> Item {
 }
 
 /// Post-process (technology, endpoint) pairs exactly like
-/// `host/src/optimize.rs` (without `-u`) and render the JSON report.
+/// `host/src/optimize.rs` (without `-u`) and the always-on `websocket`
+/// tagger of `host/src/tag`, and render the JSON report. (The `shadow`
+/// tagger is not mirrored: a run of one plugin sees no documents, and
+/// [`check_case`] ignores its tags.)
 /// `spec_techs` are the ids of specification technologies (sorted after
 /// code-derived endpoints).
 pub fn render(endpoints: Vec<(String, Endpoint)>, spec_techs: &[String]) -> Value {
@@ -299,6 +302,11 @@ pub fn render(endpoints: Vec<(String, Endpoint)>, spec_techs: &[String]) -> Valu
     list.sort_by_key(|e| sort_key(e, spec_techs));
     let mut merged = merge(list);
     for e in &mut merged {
+        // The host's always-on `websocket` tagger.
+        let ws = crate::model::Tag::websocket();
+        if e.protocol == "ws" && !e.tags.iter().any(|t| t.0 == ws.name && t.2 == ws.tagger) {
+            e.tags.push((ws.name, ws.description, ws.tagger));
+        }
         for name in path_placeholders(&e.url) {
             if !e
                 .params
@@ -465,6 +473,13 @@ pub fn check_case(analyzers: &[&dyn Analyzer], case_dir: &Path) -> Result<(), St
                 .as_str()
                 .is_some_and(|t| techs.iter().any(|id| id == t))
         });
+        // The host's `shadow` tagger compares with documents, which a run
+        // of one plugin does not see.
+        for e in list.iter_mut() {
+            if let Some(tags) = e["tags"].as_array_mut() {
+                tags.retain(|t| t["tagger"] != "Shadow");
+            }
+        }
     }
     let actual = report(analyzers, &case_dir.join("app"));
     if actual == expected {

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::log;
@@ -38,6 +37,8 @@ pub struct PluginSource {
     pub origin: Origin,
     pub bytes: Arc<[u8]>,
     pub sha256: String,
+    /// The description computed when the binary was built (built-ins).
+    pub embedded_description: Option<&'static str>,
 }
 
 impl PluginSource {
@@ -48,6 +49,7 @@ impl PluginSource {
             origin,
             bytes,
             sha256,
+            embedded_description: None,
         }
     }
 
@@ -67,8 +69,9 @@ fn hex(bytes: &[u8]) -> String {
 pub fn builtin_sources() -> Vec<PluginSource> {
     builtin::BUILTIN_PLUGINS
         .iter()
-        .map(|(name, bytes)| {
-            PluginSource::new(name.to_string(), Origin::Builtin, Arc::from(*bytes))
+        .map(|(name, bytes, description)| PluginSource {
+            embedded_description: *description,
+            ..PluginSource::new(name.to_string(), Origin::Builtin, Arc::from(*bytes))
         })
         .collect()
 }
@@ -133,84 +136,48 @@ pub fn external_sources(
     (sources, errors)
 }
 
-/// What a plugin declares (a serialisable mirror of the WIT `plugin-info`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Descriptor {
-    pub name: String,
-    pub version: String,
-    pub interface_version: String,
-    pub techs: Vec<TechDescriptor>,
-}
+/// What a plugin declares: the SDK's serialisable form of the WIT
+/// `plugin-info`, so the host, the descriptor cache and the build-time
+/// description of the bundle share one shape.
+pub use portolan_plugin_sdk::model::{
+    Detect as RuleDescriptor, PluginDescription as Descriptor, Supports, Tech as TechDescriptor,
+};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TechDescriptor {
-    pub id: String,
-    pub aliases: Vec<String>,
-    pub language: String,
-    pub framework: String,
-    /// Reads API documents rather than code (see `tech-info.specification`).
-    #[serde(default)]
-    pub specification: bool,
-    pub files: Vec<String>,
-    pub detect: Vec<RuleDescriptor>,
-    pub supports: Supports,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RuleDescriptor {
-    pub files: Vec<String>,
-    pub contains: Vec<String>,
-    pub regex: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub struct Supports {
-    pub method: bool,
-    pub query: bool,
-    pub path: bool,
-    pub body: bool,
-    pub header: bool,
-    pub cookie: bool,
-    pub websocket: bool,
-}
-
-impl From<runtime::wit::PluginInfo> for Descriptor {
-    fn from(info: runtime::wit::PluginInfo) -> Descriptor {
-        Descriptor {
-            name: info.name,
-            version: info.version,
-            interface_version: info.interface_version,
-            techs: info
-                .techs
-                .into_iter()
-                .map(|t| TechDescriptor {
-                    id: t.id,
-                    aliases: t.aliases,
-                    language: t.language,
-                    framework: t.framework,
-                    specification: t.specification,
-                    files: t.files,
-                    detect: t
-                        .detect
-                        .into_iter()
-                        .map(|r| RuleDescriptor {
-                            files: r.files,
-                            contains: r.contains,
-                            regex: r.regex,
-                        })
-                        .collect(),
-                    supports: Supports {
-                        method: t.supports.method,
-                        query: t.supports.query,
-                        path: t.supports.path,
-                        body: t.supports.body,
-                        header: t.supports.header,
-                        cookie: t.supports.cookie,
-                        websocket: t.supports.websocket,
-                    },
-                })
-                .collect(),
-        }
+fn descriptor(info: runtime::wit::PluginInfo) -> Descriptor {
+    Descriptor {
+        name: info.name,
+        version: info.version,
+        interface_version: info.interface_version,
+        techs: info
+            .techs
+            .into_iter()
+            .map(|t| TechDescriptor {
+                id: t.id,
+                aliases: t.aliases,
+                language: t.language,
+                framework: t.framework,
+                specification: t.specification,
+                files: t.files,
+                detect: t
+                    .detect
+                    .into_iter()
+                    .map(|r| RuleDescriptor {
+                        files: r.files,
+                        contains: r.contains,
+                        regex: r.regex,
+                    })
+                    .collect(),
+                supports: Supports {
+                    method: t.supports.method,
+                    query: t.supports.query,
+                    path: t.supports.path,
+                    body: t.supports.body,
+                    header: t.supports.header,
+                    cookie: t.supports.cookie,
+                    websocket: t.supports.websocket,
+                },
+            })
+            .collect(),
     }
 }
 
@@ -334,6 +301,19 @@ fn describe(
     cache: Option<&Cache>,
     source: &PluginSource,
 ) -> Result<Described, String> {
+    if let Some(json) = source.embedded_description {
+        match serde_json::from_str::<Descriptor>(json) {
+            Ok(d) if runtime::compatible(&d.interface_version) => {
+                validate(&d)?;
+                log::debug(format!("plugin `{}`: description built in", d.name));
+                return Ok((d, None));
+            }
+            _ => log::debug(format!(
+                "plugin `{}`: ignoring an unusable built-in description",
+                source.name
+            )),
+        }
+    }
     if let Some(cache) = cache {
         let path = cache.descriptor_path(&source.sha256);
         if let Ok(text) = std::fs::read_to_string(&path) {
@@ -350,7 +330,7 @@ fn describe(
         }
     }
     let mut loaded = runtime.load(source, &source.name)?;
-    let descriptor = Descriptor::from(runtime.describe(&loaded)?);
+    let descriptor = descriptor(runtime.describe(&loaded)?);
     validate(&descriptor)?;
     loaded.name = descriptor.name.clone();
     if let Some(cache) = cache {

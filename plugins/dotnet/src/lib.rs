@@ -3,6 +3,7 @@
 //! Adding a framework: a module next to [`mvc`] (reusing [`cs`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod carter;
 pub mod cs;
 pub mod minimal;
 pub mod mvc;
@@ -11,5 +12,5 @@ pub mod signalr;
 
 portolan_plugin_sdk::plugin!(
     name: "dotnet",
-    analyzers: [mvc::AspNetCoreMvc, minimal::MinimalApi, signalr::SignalR],
+    analyzers: [mvc::AspNetCoreMvc, minimal::MinimalApi, signalr::SignalR, carter::Carter],
 );

@@ -13,12 +13,14 @@
 //!   types), and request values its body reads
 //!   (`ctx.Request.Query["q"]`, `.Headers["X"]`, `ReadFromJsonAsync<T>()`).
 //!
+//! Routes inside Carter modules are left to `cs_carter` ([`crate::carter`]).
+//!
 //! Route constraints (`{id:int}`) are kept as written. Test projects
 //! (`*.Tests/`, `WebApplicationFactory` users) are skipped.
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::cs::flow::Verb;
+use crate::cs::flow::{Route, Verb};
 use crate::cs::index::Index;
 use crate::cs::mounts::Mounts;
 use crate::cs::params::{bind, placeholders, reads, Binding};
@@ -58,11 +60,26 @@ impl Analyzer for MinimalApi {
 }
 
 pub fn link(facts: &Facts) -> Vec<Endpoint> {
+    // Routes of Carter modules belong to `cs_carter`.
+    link_with(facts, &|idx, r| {
+        (!crate::carter::in_module(idx, r)).then(String::new)
+    })
+}
+
+/// The endpoints of the `Map…` routes `select` keeps, below the base path
+/// it returns for each.
+pub fn link_with(
+    facts: &Facts,
+    select: &dyn Fn(&Index, &Route) -> Option<String>,
+) -> Vec<Endpoint> {
     let f = scan::split(facts);
     let idx = Index::new(&f.files);
     let mounts = Mounts::new(&idx, &f.calls);
     let mut out = Vec::new();
     for r in &f.routes {
+        let Some(base) = select(&idx, r) else {
+            continue;
+        };
         let methods: Vec<String> = match &r.verb {
             Verb::Methods(m) => m.clone(),
             Verb::Any => ANY_METHODS.iter().map(|s| s.to_string()).collect(),
@@ -73,6 +90,11 @@ pub fn link(facts: &Facts) -> Vec<Endpoint> {
             None => (r.handler.params.clone(), r.handler.reads.clone(), None),
         };
         for url in mounts.route_urls(r) {
+            let url = if base.is_empty() {
+                url
+            } else {
+                join_path(&[base.as_str(), url.as_str()])
+            };
             let route = placeholders(&url);
             for method in &methods {
                 let b = Binding {

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_dotnet::{minimal, mvc, signalr};
+use portolan_plugin_dotnet::{carter, minimal, mvc, signalr};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -27,4 +27,22 @@ fn cs_aspnet_core_minimal_api_fixtures() {
 #[test]
 fn cs_signalr_fixtures() {
     testing::check_fixtures(&[&signalr::SignalR], &fixtures_root());
+}
+
+#[test]
+fn cs_carter_fixtures() {
+    testing::check_fixtures(&[&carter::Carter], &fixtures_root());
+}
+
+/// A tree with Carter modules and plain Minimal API routes: each route is
+/// reported once, by its own technology.
+#[test]
+fn carter_and_minimal_api_share_a_tree() {
+    let root = fixtures_root().join("cs_carter/catalog/app");
+    let minimal = testing::run(&minimal::MinimalApi, &root);
+    let urls: Vec<_> = minimal
+        .iter()
+        .map(|e| format!("{} {}", e.method, e.url))
+        .collect();
+    assert_eq!(urls, ["GET /ping"]);
 }

@@ -3,6 +3,7 @@
 //! Adding a framework: a module next to [`phoenix`] (reusing [`ex`] and
 //! [`routes`]) and one entry in the `plugin!` registration below.
 
+pub mod bandit;
 pub mod channel;
 pub mod ex;
 pub mod phoenix;
@@ -11,5 +12,5 @@ pub mod routes;
 
 portolan_plugin_sdk::plugin!(
     name: "elixir",
-    analyzers: [phoenix::Phoenix, channel::Channel, plug::Plug],
+    analyzers: [phoenix::Phoenix, channel::Channel, plug::Plug, bandit::Bandit],
 );

@@ -20,7 +20,12 @@
 //!
 //! Plug (`use Plug.Router`): `get "/x" do … end` (params read in the
 //! block), `get "/x", to: Plug`, `match "/x", via: [:get, :post] do`,
-//! `forward "/api", to: Api.Router`. `match _` catch-alls are skipped.
+//! `forward "/api", to: Api.Router`. `match _` catch-alls are skipped. A
+//! block calling `WebSockAdapter.upgrade` is a WebSocket endpoint (GET, ws).
+//!
+//! Plug routers served by Bandit (`{Bandit, plug: X}`) are `elixir_bandit`'s
+//! ([`link_bandit`]); `elixir_plug` reports the others, so a tree with both
+//! technologies reports each route once.
 
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -48,6 +53,9 @@ pub struct Route {
     pub json: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reads: Vec<Read>,
+    /// The block upgrades to a WebSocket (`WebSockAdapter.upgrade`).
+    #[serde(default)]
+    pub ws: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +72,10 @@ pub struct Router {
     pub plug: bool,
     pub routes: Vec<Route>,
     pub forwards: Vec<Forward>,
+    /// A Plug router parsing JSON bodies (`plug Plug.Parsers, parsers:
+    /// [:json]`): routers it forwards to see JSON bodies too.
+    #[serde(default)]
+    pub json: bool,
 }
 
 /// A controller function: its clauses' head patterns and body reads.
@@ -78,6 +90,10 @@ pub struct Action {
 pub enum Fact {
     Router(Router),
     Action(Action),
+    /// A plug served by Bandit (`{Bandit, plug: MyApp.Router}`).
+    Served(String),
+    /// A bare `Plug` module dispatching in `call/2` clause heads.
+    Bare(Router),
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -88,7 +104,14 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     let tree = tree::parse(&t);
     let mut mods = Vec::new();
     modules(&t, &tree, "", &mut mods);
+    for served in crate::bandit::served(&t) {
+        out.fact(&Fact::Served(served));
+    }
     for (name, node) in mods {
+        if let Some(r) = crate::bandit::bare_plug(file, &t, &name, node) {
+            out.fact(&Fact::Bare(r));
+            continue;
+        }
         let used = uses(&t, node);
         let phoenix = used.iter().any(|u| u == "Phoenix.Router" || u == "router");
         let plug = used.iter().any(|u| u == "Plug.Router");
@@ -99,6 +122,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
                 plug: plug && !phoenix,
                 routes: Vec::new(),
                 forwards: Vec::new(),
+                json: false,
             };
             let mut i = Interp {
                 file,
@@ -115,6 +139,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
                         .iter()
                         .any(|x| x.kind == Kind::Atom && x.text == "json")
             });
+            r.json = json && r.plug;
             let scope = Scope {
                 json,
                 ..Scope::default()
@@ -345,6 +370,7 @@ impl<'a> Interp<'a> {
                             action: None,
                             json: false,
                             reads: Vec::new(),
+                            ws: false,
                         });
                     }
                 }
@@ -419,6 +445,7 @@ impl<'a> Interp<'a> {
             line: self.line(n.head),
             action,
             json: scope.json,
+            ws: n.body.clone().is_some_and(|b| upgrades(self.t, b)),
             reads,
         });
     }
@@ -471,6 +498,7 @@ impl<'a> Interp<'a> {
                 action: Some((module.clone(), act.to_string())),
                 json: scope.json,
                 reads: Vec::new(),
+                ws: false,
             });
         }
         if !n.children.is_empty() {
@@ -490,12 +518,33 @@ impl<'a> Interp<'a> {
 /// Link: routes of the root routers (those no `forward` targets) of the
 /// wanted kind, forwarded routers expanded under their prefix.
 pub fn link(facts: &Facts, plug: bool) -> Vec<Endpoint> {
+    link_roots(facts, &|r, served| r.plug == plug && !(plug && served))
+}
+
+/// Link for Bandit: the Plug routers Bandit serves (and what they
+/// forward to), then the bare Plug modules' dispatch clauses.
+pub fn link_bandit(facts: &Facts) -> Vec<Endpoint> {
+    let mut out = link_roots(facts, &|r, served| r.plug && served);
+    for f in facts.iter::<Fact>() {
+        if let Fact::Bare(r) = f {
+            expand(&r, "", &[], &[], 0, false, &mut out);
+        }
+    }
+    out
+}
+
+/// Routes of the root routers (not `forward` targets) that `keep(router,
+/// served by Bandit)` accepts, forwarded routers expanded.
+fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoint> {
     let mut routers = Vec::new();
     let mut actions = Vec::new();
+    let mut served = Vec::new();
     for f in facts.iter::<Fact>() {
         match f {
             Fact::Router(r) => routers.push(r),
             Fact::Action(a) => actions.push(a),
+            Fact::Served(m) => served.push(m),
+            Fact::Bare(_) => {}
         }
     }
     let targets: Vec<&str> = routers
@@ -504,12 +553,22 @@ pub fn link(facts: &Facts, plug: bool) -> Vec<Endpoint> {
         .collect();
     let mut out = Vec::new();
     for r in &routers {
-        if r.plug != plug || targets.contains(&r.module.as_str()) {
+        let is_served = served.iter().any(|m| m == &r.module);
+        if !keep(r, is_served) || targets.contains(&r.module.as_str()) {
             continue;
         }
-        expand(r, "", &routers, &actions, 0, &mut out);
+        expand(r, "", &routers, &actions, 0, false, &mut out);
     }
     out
+}
+
+/// Does `t[r]` call `WebSockAdapter.upgrade`?
+pub fn upgrades(t: &[Token], r: std::ops::Range<usize>) -> bool {
+    let toks = &t[r.start.min(t.len())..r.end.min(t.len())];
+    toks.iter().any(|x| x.text.starts_with("WebSockAdapter"))
+        && toks
+            .iter()
+            .any(|x| x.is_ident("upgrade") || x.text.ends_with(".upgrade"))
 }
 
 fn expand(
@@ -518,11 +577,19 @@ fn expand(
     routers: &[Router],
     actions: &[Action],
     depth: usize,
+    parent_json: bool,
     out: &mut Vec<Endpoint>,
 ) {
+    // A forwarded router sees the bodies its parent already parsed.
+    let router_json = parent_json || r.json;
     for route in &r.routes {
         let url = join_path(&[prefix, route.url.as_str()]);
-        let mut e = Endpoint::new(&route.method, url.clone()).at_path(r.path.clone(), route.line);
+        let e = if route.ws {
+            Endpoint::websocket(url.clone())
+        } else {
+            Endpoint::new(&route.method, url.clone())
+        };
+        let mut e = e.at_path(r.path.clone(), route.line);
         let placeholders: Vec<&str> = url.split('/').filter_map(|s| s.strip_prefix(':')).collect();
         let mut rs = route.reads.clone();
         if let Some((m, a)) = &route.action {
@@ -540,7 +607,7 @@ fn expand(
                 rs.extend(x.reads.iter().cloned());
             }
         }
-        let body_kind = if route.json {
+        let body_kind = if route.json || parent_json {
             ParamKind::Json
         } else {
             ParamKind::Form
@@ -573,7 +640,7 @@ fn expand(
                 .find(|x| x.module.rsplit('.').next() == f.target.rsplit('.').next())
         });
         if let Some(t) = target {
-            expand(t, &url, routers, actions, depth + 1, out);
+            expand(t, &url, routers, actions, depth + 1, router_json, out);
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_elixir::{channel, phoenix, plug};
+use portolan_plugin_elixir::{bandit, channel, phoenix, plug};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -24,4 +24,22 @@ fn elixir_phoenix_and_channel_fixtures() {
 #[test]
 fn elixir_plug_fixtures() {
     testing::check_fixtures(&[&plug::Plug], &fixtures_root());
+}
+
+#[test]
+fn elixir_bandit_fixtures() {
+    testing::check_fixtures(&[&bandit::Bandit], &fixtures_root());
+}
+
+/// Plug and Bandit share a tree: the Plug routers Bandit serves (and the
+/// routers they forward to) are Bandit's, the one served by Plug.Cowboy
+/// stays Plug's, and the bare Plug module is Bandit's alone.
+#[test]
+fn plug_leaves_bandit_served_routers_alone() {
+    let root = fixtures_root().join("elixir_bandit/service/app");
+    let urls: Vec<_> = testing::run(&plug::Plug, &root)
+        .iter()
+        .map(|e| format!("{} {}", e.method, e.url))
+        .collect();
+    assert_eq!(urls, ["GET /v0/items"]);
 }

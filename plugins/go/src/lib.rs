@@ -4,11 +4,20 @@
 //! description driving the shared scanner and linker in [`golang`], plus
 //! one entry in the `plugin!` registration below.
 
+pub mod beego;
 pub mod chi;
 pub mod echo;
+pub mod fasthttp;
 pub mod fiber;
+pub mod gf;
 pub mod gin;
 pub mod golang;
+pub mod goyave;
+pub mod hertz;
+pub mod httprouter;
+pub mod huma;
+pub mod iris;
+pub mod kratos;
 pub mod mux;
 pub mod nethttp;
 
@@ -21,5 +30,14 @@ portolan_plugin_sdk::plugin!(
         nethttp::NetHttp,
         mux::Mux,
         fiber::Fiber,
+        fasthttp::FastHttp,
+        httprouter::HttpRouter,
+        hertz::Hertz,
+        iris::Iris,
+        goyave::Goyave,
+        beego::Beego,
+        huma::Huma,
+        gf::Gf,
+        kratos::Kratos,
     ]
 );

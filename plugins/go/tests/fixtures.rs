@@ -51,18 +51,72 @@ fn go_fiber_fixtures() {
     check_all(&portolan_plugin_go::fiber::Fiber, &["services"]);
 }
 
+#[test]
+fn go_httprouter_fixtures() {
+    check_all(&portolan_plugin_go::httprouter::HttpRouter, &["services"]);
+}
+
+#[test]
+fn go_fasthttp_fixtures() {
+    check_all(&portolan_plugin_go::fasthttp::FastHttp, &["services"]);
+}
+
+#[test]
+fn go_hertz_fixtures() {
+    check_all(&portolan_plugin_go::hertz::Hertz, &["services"]);
+}
+
+#[test]
+fn go_iris_fixtures() {
+    check_all(&portolan_plugin_go::iris::Iris, &["services"]);
+}
+
+#[test]
+fn go_goyave_fixtures() {
+    check_all(&portolan_plugin_go::goyave::Goyave, &["services"]);
+}
+
+#[test]
+fn go_beego_fixtures() {
+    check_all(&portolan_plugin_go::beego::Beego, &["services"]);
+}
+
+#[test]
+fn go_huma_fixtures() {
+    check_all(&portolan_plugin_go::huma::Huma, &["services"]);
+}
+
+#[test]
+fn go_gf_fixtures() {
+    check_all(&portolan_plugin_go::gf::Gf, &["services"]);
+}
+
+#[test]
+fn go_kratos_fixtures() {
+    check_all(&portolan_plugin_go::kratos::Kratos, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 6] = [
+    let analyzers: [&dyn Analyzer; 15] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
         &nethttp::NetHttp,
         &mux::Mux,
         &fiber::Fiber,
+        &fasthttp::FastHttp,
+        &httprouter::HttpRouter,
+        &hertz::Hertz,
+        &iris::Iris,
+        &goyave::Goyave,
+        &beego::Beego,
+        &huma::Huma,
+        &gf::Gf,
+        &kratos::Kratos,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -63,3 +63,78 @@ fn js_hapi_fixtures() {
 fn js_express_fixtures() {
     check_all(&js::express::Express, &["routers"]);
 }
+
+#[test]
+fn js_sveltekit_fixtures() {
+    check_all(&js::sveltekit::SvelteKit, &["blog"]);
+}
+
+#[test]
+fn js_nuxtjs_fixtures() {
+    check_all(&js::nitro::Nuxt, &["shop"]);
+}
+
+#[test]
+fn js_nitro_fixtures() {
+    check_all(&js::nitro::Nitro, &["edge"]);
+}
+
+#[test]
+fn js_remix_fixtures() {
+    check_all(&js::remix::Remix, &["notes"]);
+}
+
+#[test]
+fn js_astro_fixtures() {
+    check_all(&js::astro::Astro, &["site"]);
+}
+
+#[test]
+fn js_fresh_fixtures() {
+    check_all(&js::fresh::Fresh, &["todo"]);
+}
+
+#[test]
+fn js_elysia_fixtures() {
+    check_all(&js::elysia::Elysia, &["bun-api"]);
+}
+
+#[test]
+fn js_socketio_fixtures() {
+    check_all(&js::socketio::SocketIo, &["chat"]);
+}
+
+#[test]
+fn js_apollo_fixtures() {
+    check_all(&js::apollo::Apollo, &["gateway"]);
+}
+
+#[test]
+fn js_graphql_yoga_fixtures() {
+    check_all(&js::yoga::Yoga, &["yoga"]);
+}
+
+#[test]
+fn ts_trpc_fixtures() {
+    check_all(&js::trpc::Trpc, &["t3"]);
+}
+
+#[test]
+fn js_adonisjs_fixtures() {
+    check_all(&js::adonisjs::AdonisJs, &["blog"]);
+}
+
+#[test]
+fn ts_loopback_fixtures() {
+    check_all(&js::loopback::LoopBack, &["shop"]);
+}
+
+#[test]
+fn js_oak_fixtures() {
+    check_all(&js::oak::Oak, &["deno"]);
+}
+
+#[test]
+fn js_sails_fixtures() {
+    check_all(&js::sails::Sails, &["todo"]);
+}

@@ -3,14 +3,26 @@
 //! Adding a framework: a module next to [`spring`] (reusing [`jvm`]) and
 //! one entry in the `plugin!` registration below.
 
+pub mod dropwizard;
+pub mod helidon_mp;
+pub mod javalin;
 pub mod jaxrs;
 pub mod jvm;
 pub mod ktor;
+pub mod micronaut;
+pub mod quarkus;
+pub mod spark;
 pub mod spring;
 
 portolan_plugin_sdk::plugin!(
     name: "jvm",
     analyzers: [spring::JavaSpring, spring::KotlinSpring, jaxrs::JavaJaxrs,
         ktor::KotlinKtor,
+        micronaut::JavaMicronaut,
+        quarkus::JavaQuarkus,
+        helidon_mp::JavaHelidonMp,
+        dropwizard::JavaDropwizard,
+        javalin::JavaJavalin,
+        spark::JavaSpark,
     ],
 );

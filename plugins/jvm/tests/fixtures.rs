@@ -7,7 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_jvm::{jaxrs, ktor, spring};
+use portolan_plugin_jvm::{
+    dropwizard, helidon_mp, javalin, jaxrs, ktor, micronaut, quarkus, spark, spring,
+};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -32,4 +34,37 @@ fn java_jaxrs_fixtures() {
 #[test]
 fn kotlin_ktor_fixtures() {
     testing::check_fixtures(&[&ktor::KotlinKtor], &fixtures_root());
+}
+
+#[test]
+fn java_micronaut_fixtures() {
+    testing::check_fixtures(&[&micronaut::JavaMicronaut], &fixtures_root());
+}
+
+#[test]
+fn java_quarkus_fixtures() {
+    testing::check_fixtures(&[&quarkus::JavaQuarkus], &fixtures_root());
+}
+
+#[test]
+fn java_helidon_mp_fixtures() {
+    testing::check_fixtures(
+        &[&helidon_mp::JavaHelidonMp, &jaxrs::JavaJaxrs],
+        &fixtures_root(),
+    );
+}
+
+#[test]
+fn java_dropwizard_fixtures() {
+    testing::check_fixtures(&[&dropwizard::JavaDropwizard], &fixtures_root());
+}
+
+#[test]
+fn java_javalin_fixtures() {
+    testing::check_fixtures(&[&javalin::JavaJavalin], &fixtures_root());
+}
+
+#[test]
+fn java_spark_fixtures() {
+    testing::check_fixtures(&[&spark::JavaSpark], &fixtures_root());
 }

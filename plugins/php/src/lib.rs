@@ -3,7 +3,14 @@
 //! Adding a framework: a module next to [`laravel`] (reusing [`php`]) and
 //! one entry in the `plugin!` registration below.
 
+pub mod cakephp;
+pub mod codeigniter;
+pub mod drupal;
 pub mod laravel;
 pub mod php;
+pub mod pure;
+pub mod slim;
+pub mod symfony;
+pub mod wordpress;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal]);

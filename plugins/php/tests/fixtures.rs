@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_php::laravel;
+use portolan_plugin_php::{cakephp, codeigniter, drupal, laravel, pure, slim, symfony, wordpress};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -17,4 +17,45 @@ fn fixtures_root() -> PathBuf {
 #[test]
 fn php_laravel_fixtures() {
     testing::check_fixtures(&[&laravel::Laravel], &fixtures_root());
+}
+
+#[test]
+fn php_symfony_fixtures() {
+    testing::check_fixtures(&[&symfony::Symfony], &fixtures_root());
+}
+
+#[test]
+fn php_slim_fixtures() {
+    testing::check_fixtures(&[&slim::Slim], &fixtures_root());
+}
+
+#[test]
+fn php_lumen_fixtures() {
+    // Laravel runs too: it must leave the Lumen apps alone.
+    testing::check_fixtures(&[&laravel::Lumen, &laravel::Laravel], &fixtures_root());
+}
+
+#[test]
+fn php_wordpress_fixtures() {
+    testing::check_fixtures(&[&wordpress::WordPress], &fixtures_root());
+}
+
+#[test]
+fn php_pure_fixtures() {
+    testing::check_fixtures(&[&pure::Pure], &fixtures_root());
+}
+
+#[test]
+fn php_codeigniter_fixtures() {
+    testing::check_fixtures(&[&codeigniter::CodeIgniter], &fixtures_root());
+}
+
+#[test]
+fn php_cakephp_fixtures() {
+    testing::check_fixtures(&[&cakephp::CakePhp], &fixtures_root());
+}
+
+#[test]
+fn php_drupal_fixtures() {
+    testing::check_fixtures(&[&drupal::Drupal], &fixtures_root());
 }

@@ -4,13 +4,18 @@
 //! entry in the `plugin!` registration below.
 
 pub mod aiohttp;
+pub mod bottle;
+pub mod cherrypy;
 pub mod django;
 pub mod falcon;
 pub mod fastapi;
 pub mod flask;
+pub mod http_server;
 pub mod litestar;
+pub mod masonite;
 pub mod ninja;
 pub mod py;
+pub mod pyramid;
 pub mod quart;
 pub mod robyn;
 pub mod sanic;
@@ -30,4 +35,9 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     robyn::Robyn,
     falcon::Falcon,
     litestar::Litestar,
+    bottle::Bottle,
+    pyramid::Pyramid,
+    http_server::HttpServer,
+    cherrypy::CherryPy,
+    masonite::Masonite,
 ]);

@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_python::{
-    aiohttp, django, falcon, fastapi, flask, litestar, ninja, quart, robyn, sanic, starlette,
-    tornado,
+    aiohttp, bottle, cherrypy, django, falcon, fastapi, flask, http_server, litestar, masonite,
+    ninja, pyramid, quart, robyn, sanic, starlette, tornado,
 };
 use portolan_plugin_sdk::{testing, Analyzer};
 
@@ -31,6 +31,11 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &robyn::Robyn,
     &falcon::Falcon,
     &litestar::Litestar,
+    &bottle::Bottle,
+    &pyramid::Pyramid,
+    &http_server::HttpServer,
+    &cherrypy::CherryPy,
+    &masonite::Masonite,
 ];
 
 #[test]

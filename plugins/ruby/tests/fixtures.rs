@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::rails;
-use portolan_plugin_sdk::testing;
+use portolan_plugin_ruby::{actioncable, grape, hanami, padrino, rails, roda, sinatra, webrick};
+use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -16,5 +16,57 @@ fn fixtures_root() -> PathBuf {
 
 #[test]
 fn ruby_rails_fixtures() {
-    testing::check_fixtures(&[&rails::Rails], &fixtures_root());
+    // The shop mounts Action Cable: its endpoint is in the report too.
+    Fixtures::new(&[&rails::Rails, &actioncable::ActionCable], fixtures_root())
+        .cases("ruby_rails", &["shop"])
+        .check();
+}
+
+#[test]
+fn ruby_sinatra_fixtures() {
+    Fixtures::new(&[&sinatra::Sinatra], fixtures_root())
+        .cases("ruby_sinatra", &["bookstore"])
+        .check();
+}
+
+#[test]
+fn ruby_grape_fixtures() {
+    Fixtures::new(&[&grape::Grape], fixtures_root())
+        .cases("ruby_grape", &["library"])
+        .check();
+}
+
+#[test]
+fn ruby_hanami_fixtures() {
+    Fixtures::new(&[&hanami::Hanami], fixtures_root())
+        .cases("ruby_hanami", &["bookshelf"])
+        .check();
+}
+
+#[test]
+fn ruby_roda_fixtures() {
+    Fixtures::new(&[&roda::Roda], fixtures_root())
+        .cases("ruby_roda", &["shop"])
+        .check();
+}
+
+#[test]
+fn ruby_padrino_fixtures() {
+    Fixtures::new(&[&padrino::Padrino], fixtures_root())
+        .cases("ruby_padrino", &["shop"])
+        .check();
+}
+
+#[test]
+fn ruby_webrick_fixtures() {
+    Fixtures::new(&[&webrick::Webrick], fixtures_root())
+        .cases("ruby_webrick", &["files"])
+        .check();
+}
+
+#[test]
+fn ruby_actioncable_fixtures() {
+    Fixtures::new(&[&actioncable::ActionCable], fixtures_root())
+        .cases("ruby_actioncable", &["chat", "default_mount"])
+        .check();
 }

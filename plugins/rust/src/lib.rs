@@ -7,10 +7,13 @@
 
 pub mod actix_web;
 pub mod axum;
+pub mod loco;
 pub mod poem;
 pub mod rocket;
 pub mod rs;
+pub mod salvo;
 pub mod tide;
+pub mod warp;
 
 portolan_plugin_sdk::plugin!(
     name: "rust",
@@ -20,5 +23,8 @@ portolan_plugin_sdk::plugin!(
         rocket::Rocket,
         poem::Poem,
         tide::Tide,
+        salvo::Salvo,
+        loco::Loco,
+        warp::Warp,
     ]
 );

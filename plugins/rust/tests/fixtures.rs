@@ -46,17 +46,35 @@ fn rust_tide_fixtures() {
     check_all(&portolan_plugin_rust::tide::Tide, &["services"]);
 }
 
+#[test]
+fn rust_salvo_fixtures() {
+    check_all(&portolan_plugin_rust::salvo::Salvo, &["shop"]);
+}
+
+#[test]
+fn rust_loco_fixtures() {
+    check_all(&portolan_plugin_rust::loco::Loco, &["notes"]);
+}
+
+#[test]
+fn rust_warp_fixtures() {
+    check_all(&portolan_plugin_rust::warp::Warp, &["todos"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 5] = [
+    let analyzers: [&dyn Analyzer; 8] = [
         &axum::Axum,
         &actix_web::ActixWeb,
         &rocket::Rocket,
         &poem::Poem,
         &tide::Tide,
+        &salvo::Salvo,
+        &loco::Loco,
+        &warp::Warp,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -1,8 +1,15 @@
 //! API specification documents.
+pub mod bruno;
 pub mod doc;
-mod oas3;
+pub mod har;
+pub mod http_file;
+pub mod insomnia;
+pub mod oas2;
+pub mod oas3;
+pub mod postman;
+pub mod zap_sites_tree;
 
 #[cfg(test)]
 mod testing;
 
-portolan_plugin_sdk::plugin!(name: "specs", analyzers: [oas3::Oas3]);
+portolan_plugin_sdk::plugin!(name: "specs", analyzers: [bruno::Bruno, har::Har, http_file::HttpFile, insomnia::Insomnia, oas2::Oas2, oas3::Oas3, postman::Postman, zap_sites_tree::ZapSitesTree]);

@@ -67,6 +67,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["echo.Context"],
     reads: READS,
     handler_after_path: true,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for Echo {

@@ -71,6 +71,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["*fiber.Ctx", "fiber.Ctx"],
     reads: READS,
     handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for Fiber {

@@ -91,6 +91,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["*gin.Context"],
     reads: READS,
     handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for Gin {

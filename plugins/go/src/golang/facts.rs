@@ -68,6 +68,9 @@ impl Import {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Struct {
     pub name: String,
+    /// Line of the type declaration.
+    #[serde(default)]
+    pub line: u32,
     pub fields: Vec<Field>,
 }
 
@@ -83,6 +86,15 @@ pub struct Field {
 }
 
 impl Field {
+    /// The whole value of a tag (`method:"get,post"` → `get,post`).
+    pub fn tag_full(&self, key: &str) -> &str {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    }
+
     pub fn tag(&self, key: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -150,6 +162,11 @@ pub struct Route {
     /// The path is a net/http `ServeMux` pattern (`"GET /items/{id}"`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pattern: bool,
+    /// GoFrame `group.Bind(ctrl…)`: the handler references name controller
+    /// values (`qual` = package, `name` = type or empty for "any type in
+    /// that package"); the routes are their methods' request structs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub controllers: bool,
     pub handler: Handler,
 }
 
@@ -209,6 +226,28 @@ pub enum BindKind {
     /// Content-negotiated body (`c.ShouldBind`, `c.Bind`): `json` tags as
     /// JSON, and fields tagged only for the query, path or headers there.
     Auto,
+    /// Every field from the source its tag names, request-line tags first
+    /// (Hertz `BindAndValidate`, Huma inputs): `path`/`uri`, `query`/`url`,
+    /// `header`, `cookie`, then `json`, then `form`; untagged exported
+    /// fields as JSON.
+    Tagged,
+    /// A Huma input struct: `path`, `query`, `header`, `cookie` (and
+    /// `form`) tagged fields, and the `Body` field's type as JSON; other
+    /// fields are not read from the request.
+    Input,
+    /// A GoFrame request struct (`g.Meta` with `path`/`method` tags):
+    /// fields named by `json`/`p` tags, their source by `in` tags
+    /// (query for GET-like methods, JSON otherwise).
+    Meta,
+    /// A protobuf message (or plain struct) decoded as JSON (Kratos
+    /// `ctx.Bind`, Connect): fields named by the `json=` (else `name=`)
+    /// part of their `protobuf` tag, else their `json` tag; oneof wrappers
+    /// and unexported fields are skipped.
+    ProtoJson,
+    /// The same fields from the query string (Kratos `ctx.BindQuery`).
+    ProtoQuery,
+    /// The same fields from a form body (Kratos `ctx.BindForm`).
+    ProtoForm,
 }
 
 /// A struct type as written (`CreateUserRequest`, `dto.Login`), or an

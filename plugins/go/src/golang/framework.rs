@@ -30,6 +30,11 @@ pub enum Shape {
     /// gorilla/mux `r.Path("/x").Methods("POST").HandlerFunc(h)`: the path
     /// and methods come from the receiver chain.
     Builder,
+    /// Huma `huma.Register(api, huma.Operation{Method: …, Path: …}, h)`:
+    /// method and path are fields of the composite literal argument.
+    Operation,
+    /// GoFrame `group.Bind(ctrl1, ctrl2)`: every argument is a controller.
+    Controllers,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -116,6 +121,16 @@ pub struct Framework {
     /// The handler is the argument right after the path, middlewares
     /// follow (Echo); otherwise it is the last argument (Gin, Fiber, chi).
     pub handler_after_path: bool,
+    /// Method receivers are request contexts (Beego controllers:
+    /// `func (c *UserController) Get() { c.GetString("q") }`).
+    pub receiver_context: bool,
+    /// Packages whose functions take the router as first argument
+    /// (`huma.Get(api, "/x", h)`, `huma.NewGroup(api, "/v1")`): their
+    /// route and group functions are read as methods of that argument.
+    pub router_arg_pkgs: &'static [&'static str],
+    /// The handler's n-th parameter is a struct bound from the request
+    /// (Huma inputs: `func(ctx context.Context, in *GetUserInput)`).
+    pub param_bind: Option<(usize, BindKind)>,
 }
 
 impl Framework {
@@ -146,3 +161,21 @@ pub const NET_HTTP_READS: &[Read] = &[
     bind("json.NewDecoder({}.Body)", "Decode", BindKind::Json, 0),
     bind("json", "Unmarshal", BindKind::Json, 1),
 ];
+
+/// Two accessor tables as one (`const READS: &[Read] = &concat::<N>(A, B)`
+/// with `N = A.len() + B.len()`).
+pub const fn concat<const N: usize>(a: &[Read], b: &[Read]) -> [Read; N] {
+    let filler = read("", "", ParamKind::Query, 0);
+    let mut out = [filler; N];
+    let mut i = 0;
+    while i < a.len() && i < N {
+        out[i] = a[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < b.len() && i + j < N {
+        out[i + j] = b[j];
+        j += 1;
+    }
+    out
+}

@@ -157,6 +157,10 @@ impl Linker {
                 }
             }
         }
+        if route.controllers {
+            self.controller_endpoints(ctx, route, &urls, out);
+            return;
+        }
         for url in urls {
             for m in &methods {
                 out.push(
@@ -166,6 +170,198 @@ impl Linker {
                 );
             }
         }
+    }
+
+    // ------------------------------------------------------------ controllers
+
+    /// GoFrame `group.Bind(ctrl…)`: each controller method taking a
+    /// request struct with a `g.Meta` field is a route at that field's
+    /// `path` and `method` tags (no method: every method), reported at
+    /// the struct's declaration.
+    fn controller_endpoints(
+        &self,
+        ctx: Ctx,
+        route: &Route,
+        prefixes: &[String],
+        out: &mut Vec<Endpoint>,
+    ) {
+        let Handler::Refs(refs) = &route.handler else {
+            return;
+        };
+        let mut seen: HashSet<(usize, String)> = HashSet::new();
+        for r in refs {
+            let dirs = match &r.qual {
+                Some(q) => self.qualifier_dirs(ctx.file, q).unwrap_or_default(),
+                None => vec![self.files[ctx.file].dir.clone()],
+            };
+            for (fi, f) in self.files.iter().enumerate() {
+                if !dirs.contains(&f.dir) {
+                    continue;
+                }
+                for func in &f.funcs {
+                    let Some(recv) = &func.recv else { continue };
+                    if !r.name.is_empty() && *recv != r.name {
+                        continue;
+                    }
+                    for b in &func.reads.binds {
+                        if b.kind != BindKind::Meta {
+                            continue;
+                        }
+                        let TypeRef::Named { qual, name } = &b.ty else {
+                            continue;
+                        };
+                        let Some((sf, st)) = self.find_struct(fi, qual.as_deref(), name) else {
+                            continue;
+                        };
+                        if !seen.insert((sf, st.name.clone())) {
+                            continue;
+                        }
+                        let Some(meta) = st
+                            .fields
+                            .iter()
+                            .find(|x| x.name == "Meta" && x.tag("path").is_some())
+                        else {
+                            continue;
+                        };
+                        let path = meta.tag("path").unwrap_or("").to_string();
+                        let mut methods: Vec<String> = meta
+                            .tag_full("method")
+                            .split(',')
+                            .map(|m| m.trim().to_ascii_uppercase())
+                            .filter(|m| !m.is_empty())
+                            .collect();
+                        if methods.is_empty() {
+                            methods = super::framework::ANY
+                                .iter()
+                                .map(|m| m.to_string())
+                                .collect();
+                        }
+                        for pre in prefixes {
+                            let url = join(&[pre.as_str(), path.as_str()]);
+                            for m in &methods {
+                                let get_like = matches!(m.as_str(), "GET" | "DELETE" | "HEAD");
+                                let params = self.meta_params(sf, &st.fields, get_like, 0);
+                                out.push(
+                                    Endpoint::new(m, url.clone())
+                                        .at_path(self.files[sf].path.clone(), st.line)
+                                        .params(params),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Request fields of a GoFrame request struct.
+    fn meta_params(
+        &self,
+        file: usize,
+        fields: &[Field],
+        get_like: bool,
+        depth: usize,
+    ) -> Vec<Param> {
+        let mut out = Vec::new();
+        for f in fields {
+            if f.name == "Meta" {
+                continue;
+            }
+            if f.embedded {
+                if depth < 4 {
+                    let (qual, name) = super::scan::type_name(&f.ty);
+                    if let Some((gi, s)) = self.find_struct(file, qual.as_deref(), &name) {
+                        for p in self.meta_params(gi, &s.fields, get_like, depth + 1) {
+                            push(&mut out, p);
+                        }
+                    }
+                }
+                continue;
+            }
+            if !f.name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                continue;
+            }
+            let name = [f.tag("json"), f.tag("p")]
+                .into_iter()
+                .flatten()
+                .find(|n| !n.is_empty())
+                .unwrap_or(&f.name)
+                .to_string();
+            if name == "-" {
+                continue;
+            }
+            let p = match f.tag("in").unwrap_or("") {
+                "path" => Param::path(name),
+                "query" => Param::query(name),
+                "header" => Param::header(name),
+                "cookie" => Param::cookie(name),
+                _ if get_like => Param::query(name),
+                _ => Param::json(name),
+            };
+            push(&mut out, p);
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ for modules
+
+    /// Index of the scanned file with this path.
+    pub fn file_index(&self, path: &str) -> Option<usize> {
+        self.files.iter().position(|f| f.path == path)
+    }
+
+    /// The directory of a scanned file.
+    pub fn file_dir(&self, file: usize) -> &str {
+        &self.files[file].dir
+    }
+
+    /// A string expression of `file` with its constants resolved.
+    pub fn string_in(&self, file: usize, e: &StrExpr) -> String {
+        self.resolve_str(file, e)
+    }
+
+    /// Package directories a type or function qualifier names in `file`
+    /// (the file's own directory when unqualified).
+    pub fn package_dirs(&self, file: usize, qual: Option<&str>) -> Vec<String> {
+        match qual {
+            Some(q) => self.qualifier_dirs(file, q).unwrap_or_default(),
+            None => vec![self.files[file].dir.clone()],
+        }
+    }
+
+    /// Parameters of a route handler written in `file`.
+    pub fn handler_params_in(&self, file: usize, h: &Handler) -> Vec<Param> {
+        self.handler_params(Ctx { file, func: None }, h)
+    }
+
+    /// Methods of type `ty` declared in `dirs`, with what each reads:
+    /// (file, method name, parameters).
+    pub fn methods_of(&self, dirs: &[String], ty: &str) -> Vec<(usize, String, Vec<Param>)> {
+        let mut out = Vec::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            if !dirs.contains(&f.dir) {
+                continue;
+            }
+            for (fj, func) in f.funcs.iter().enumerate() {
+                if func.recv.as_deref() != Some(ty) {
+                    continue;
+                }
+                let mut params = Vec::new();
+                let ctx = Ctx {
+                    file: fi,
+                    func: Some(fj),
+                };
+                self.expand(ctx, &func.reads, 0, &mut params);
+                out.push((fi, func.name.clone(), params));
+            }
+        }
+        out
+    }
+
+    /// Parameters of a struct bound from the request, the type written in
+    /// `file`.
+    pub fn bind_params_in(&self, file: usize, b: &Bind) -> Vec<Param> {
+        self.bind_params(file, b, 0)
     }
 
     // ------------------------------------------------------------ packages
@@ -597,6 +793,20 @@ impl Linker {
                 }
                 continue;
             }
+            if b.kind == BindKind::Input && !f.embedded && f.name == "Body" {
+                if depth < 4 {
+                    if let Some(ty) = super::scan::param_type_ref(&f.ty) {
+                        let inner = Bind {
+                            kind: BindKind::Json,
+                            ty,
+                        };
+                        for p in self.bind_params(ffile, &inner, depth + 1) {
+                            push(&mut out, p);
+                        }
+                    }
+                }
+                continue;
+            }
             if let Some(p) = field_param(f, b.kind) {
                 push(&mut out, p);
             }
@@ -624,11 +834,14 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
     let other_source = [
         "form",
         "query",
+        "url",
         "uri",
         "param",
         "params",
+        "path",
         "header",
         "reqHeader",
+        "cookie",
     ]
     .iter()
     .any(|t| f.tag(t).is_some_and(|v| !v.is_empty() && v != "-"));
@@ -639,7 +852,7 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             None if other_source => None,
             None => go_name.map(Param::json),
         },
-        BindKind::Query => match named(&["query", "form"]) {
+        BindKind::Query => match named(&["query", "url", "form"]) {
             Some(n) => n.map(Param::query),
             None => go_name.map(Param::query),
         },
@@ -651,7 +864,7 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             Some(n) => n.map(Param::header),
             None => go_name.map(Param::header),
         },
-        BindKind::Path => match named(&["uri", "param", "params"]) {
+        BindKind::Path => match named(&["uri", "param", "params", "path"]) {
             Some(n) => n.map(Param::path),
             None => go_name.map(Param::path),
         },
@@ -662,7 +875,7 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             if let Some(n) = named(&["query"]) {
                 return n.map(Param::query);
             }
-            if let Some(n) = named(&["uri", "param", "params"]) {
+            if let Some(n) = named(&["uri", "param", "params", "path"]) {
                 return n.map(Param::path);
             }
             if let Some(n) = named(&["header", "reqHeader"]) {
@@ -673,6 +886,80 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             }
             go_name.map(Param::json)
         }
+        BindKind::Meta => match f.tag("in") {
+            Some("path") => named(&["json", "p"]).flatten().map(Param::path),
+            Some("query") => named(&["json", "p"]).flatten().map(Param::query),
+            Some("header") => named(&["json", "p"]).flatten().map(Param::header),
+            Some("cookie") => named(&["json", "p"]).flatten().map(Param::cookie),
+            _ => named(&["json", "p"]).unwrap_or(go_name).map(Param::json),
+        },
+        BindKind::Input => {
+            if let Some(n) = named(&["path"]) {
+                return n.map(Param::path);
+            }
+            if let Some(n) = named(&["query"]) {
+                return n.map(Param::query);
+            }
+            if let Some(n) = named(&["header"]) {
+                return n.map(Param::header);
+            }
+            if let Some(n) = named(&["cookie"]) {
+                return n.map(Param::cookie);
+            }
+            named(&["form"]).flatten().map(Param::form)
+        }
+        BindKind::ProtoJson => proto_name(f).map(Param::json),
+        BindKind::ProtoQuery => proto_name(f).map(Param::query),
+        BindKind::ProtoForm => proto_name(f).map(Param::form),
+        BindKind::Tagged => {
+            if let Some(n) = named(&["path", "uri", "param", "params"]) {
+                return n.map(Param::path);
+            }
+            if let Some(n) = named(&["query", "url"]) {
+                return n.map(Param::query);
+            }
+            if let Some(n) = named(&["header", "reqHeader"]) {
+                return n.map(Param::header);
+            }
+            if let Some(n) = named(&["cookie"]) {
+                return n.map(Param::cookie);
+            }
+            if let Some(n) = named(&["json"]) {
+                return n.map(Param::json);
+            }
+            if let Some(n) = named(&["form"]) {
+                return n.map(Param::form);
+            }
+            go_name.map(Param::json)
+        }
+    }
+}
+
+/// The JSON name of a protobuf message field: `json=pageSize` (else
+/// `name=page_size`) in its `protobuf` tag; for plain structs the `json`
+/// tag, else the exported Go name. Oneof wrappers (`protobuf_oneof`) and
+/// unexported fields (`state`, `sizeCache`) are not request fields.
+fn proto_name(f: &Field) -> Option<String> {
+    if f.tag("protobuf_oneof").is_some() {
+        return None;
+    }
+    if f.tag("protobuf").is_some() {
+        let parts: Vec<&str> = f.tag_full("protobuf").split(',').collect();
+        let get = |key: &str| {
+            parts
+                .iter()
+                .find_map(|p| p.trim().strip_prefix(key))
+                .filter(|v| !v.is_empty())
+        };
+        return get("json=").or_else(|| get("name=")).map(str::to_string);
+    }
+    match f.tag("json") {
+        Some("-") => None,
+        Some(n) if !n.is_empty() => Some(n.to_string()),
+        _ => f
+            .name
+            .starts_with(|c: char| c.is_ascii_uppercase())
+            .then(|| f.name.clone()),
     }
 }
 
@@ -772,5 +1059,49 @@ mod tests {
             embedded: false,
         };
         assert_eq!(field_param(&hidden, BindKind::Json), None);
+    }
+
+    #[test]
+    fn protobuf_field_names() {
+        let field = |name: &str, tags: &[(&str, &str)]| Field {
+            name: name.into(),
+            ty: "string".into(),
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            embedded: false,
+        };
+        let camel = field(
+            "PageSize",
+            &[
+                (
+                    "protobuf",
+                    "varint,2,opt,name=page_size,json=pageSize,proto3",
+                ),
+                ("json", "page_size,omitempty"),
+            ],
+        );
+        assert_eq!(
+            field_param(&camel, BindKind::ProtoQuery),
+            Some(Param::query("pageSize"))
+        );
+        let plain = field(
+            "Id",
+            &[("protobuf", "varint,1,opt,name=id,proto3"), ("json", "id")],
+        );
+        assert_eq!(
+            field_param(&plain, BindKind::ProtoJson),
+            Some(Param::json("id"))
+        );
+        let oneof = field("Kind", &[("protobuf_oneof", "kind")]);
+        assert_eq!(field_param(&oneof, BindKind::ProtoJson), None);
+        let state = field("state", &[]);
+        assert_eq!(field_param(&state, BindKind::ProtoJson), None);
+        let hand = field("Title", &[("json", "title")]);
+        assert_eq!(
+            field_param(&hand, BindKind::ProtoForm),
+            Some(Param::form("title"))
+        );
     }
 }

@@ -49,6 +49,33 @@ pub fn link(facts: &Facts) -> Vec<Endpoint> {
     link::Linker::new(all).endpoints()
 }
 
+/// Brace placeholders reduced to their name, for routers with typed,
+/// optional or catch-all segments: `{id?}`, `{rest:*}`, `{id:uint64}`,
+/// `{id:int min(1)}`, `{code:[a-z]+}` → `{id}`, `{rest}`, … .
+pub fn clean_placeholders(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let inner = &rest[open + 1..open + close];
+        let name = inner
+            .split(':')
+            .next()
+            .unwrap_or(inner)
+            .trim_end_matches('?');
+        out.push('{');
+        out.push_str(name);
+        out.push('}');
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A detection rule: a `go.mod` requiring one of these modules.
 pub fn gomod_requires(modules: &[&str]) -> Detect {
     Detect::files(["go.mod"]).contains(modules.iter().copied())
@@ -146,6 +173,16 @@ func main() {
     }
 
     #[test]
+    fn placeholders_cleaned() {
+        assert_eq!(
+            clean_placeholders("/a/{id?}/b/{rest:*}/{n:int min(1)}"),
+            "/a/{id}/b/{rest}/{n}"
+        );
+        assert_eq!(clean_placeholders("/plain"), "/plain");
+        assert_eq!(clean_placeholders("/broken/{x"), "/broken/{x");
+    }
+
+    #[test]
     fn malformed_input_does_not_panic() {
         for src in [
             "package x\nfunc (",
@@ -153,9 +190,20 @@ func main() {
             "package x\nvar x = gin.New(\nfunc",
             "package x\ntype T struct { A string `json:\"a",
             "package x\nfunc f() { v := r.Group(\"/x\"\n v.GET(",
+            "package x\nfunc f() { beego.NewNamespace(\"/v\", beego.NSNamespace(",
+            "package x\n// @router /x [get\nfunc (c *C) M(",
+            "package x\nfunc f() { huma.Register(api, huma.Operation{Path: ",
+            "package x\nvar Main = gcmd.Command{Func: func(ctx context.Context) {",
         ] {
             let _ = run(&crate::gin::FRAMEWORK, &[("m.go", src)]);
             let _ = run(&crate::mux::FRAMEWORK, &[("m.go", src)]);
+            let _ = run(&crate::huma::FRAMEWORK, &[("m.go", src)]);
+            let _ = run(&crate::gf::FRAMEWORK, &[("m.go", src)]);
+            let mut out = Output::new();
+            let beego = "package x\nimport \"github.com/astaxie/beego\"\n";
+            let f = SourceFile::new("m.go", format!("{beego}{src}"));
+            crate::beego::Beego.analyze(&f, &mut out);
+            let _ = crate::beego::Beego.link(&out.into_parts().1);
         }
     }
 }

@@ -70,6 +70,25 @@ pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
     out
 }
 
+/// What the handler expression at `r` reads: a function literal's reads,
+/// or the named functions it refers to (for framework modules that find
+/// their own registrations, such as Beego namespaces).
+pub fn handler_in(
+    code: &Code<'_>,
+    file: &SourceFile,
+    fw: &Framework,
+    r: Range<usize>,
+) -> Option<Handler> {
+    let s = Scanner {
+        code,
+        file,
+        fw,
+        imports: Vec::new(),
+        hints: Vec::new(),
+    };
+    s.handler_of(r, 0)
+}
+
 struct Scanner<'a, 'c> {
     code: &'a Code<'c>,
     file: &'a SourceFile,
@@ -279,6 +298,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
         sig.body_close + 1
     }
 
+    /// Function literals in a package-level initializer (GoFrame's
+    /// `var Main = gcmd.Command{Func: func(ctx …) error { s := g.Server() … }}`)
+    /// are scanned as functions of their own.
+    fn var_literals(&mut self, var: &str, value: Range<usize>, out: &mut GoFile) {
+        let lits = func_literals(self.code, value);
+        for (i, (at, sig)) in lits.iter().enumerate() {
+            let nested = lits
+                .iter()
+                .any(|(o, l)| o != at && l.body_open < *at && *at < l.body_close);
+            if nested {
+                continue;
+            }
+            let mut func = Func {
+                name: format!("{var}$func{i}"),
+                ..Func::default()
+            };
+            self.body(sig, None, &mut func);
+            out.funcs.push(func);
+        }
+    }
+
     /// `const X = …`, `var ( … )`: string constants and router variables.
     fn value_decls(&mut self, after_kw: usize, is_var: bool, out: &mut GoFile) -> usize {
         let b = bytes(self.code);
@@ -318,6 +358,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 target: Origin::Global(None, name.clone()),
                                 val,
                             });
+                        } else {
+                            self.var_literals(name, value.clone(), out);
                         }
                     }
                 }
@@ -363,6 +405,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     if let Some(close) = self.code.matching(open) {
                         out.structs.push(Struct {
                             name: name.to_string(),
+                            line: self.file.line_of(at),
                             fields: struct_fields(self.code, open, close),
                         });
                         return close + 1;
@@ -727,6 +770,14 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     let close = self.code.matching(open)?;
                     let args = self.code.args(open);
                     state = match state {
+                        S::Pkg(p)
+                            if self.fw.router_arg_pkgs.contains(&p.as_str())
+                                && self.fw.groups.contains(&name)
+                                && !args.is_empty() =>
+                        {
+                            let inner = self.eval(env, args[0].clone(), pos, depth + 1)?;
+                            S::Val(self.apply_method(env, inner, name, &args[1..], pos)?)
+                        }
                         S::Pkg(p) => {
                             let full = format!("{p}.{name}");
                             if self.fw.constructors.contains(&full.as_str()) {
@@ -744,6 +795,17 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                     prefix: StrExpr::default(),
                                 })
                             }
+                        }
+                        // `app.Party("/x")` on a package-level router.
+                        S::Name(x)
+                            if self.fw.groups.contains(&name)
+                                || self.fw.passthrough.contains(&name) =>
+                        {
+                            let v = RVal {
+                                origin: Origin::Global(None, x),
+                                prefix: StrExpr::default(),
+                            };
+                            S::Val(self.apply_method(env, v, name, &args, pos)?)
                         }
                         S::Name(x) | S::Var(x) => S::Val(RVal {
                             origin: Origin::Ret(FuncRef {
@@ -863,12 +925,30 @@ impl<'a, 'c> Scanner<'a, 'c> {
         let Some(close) = self.code.matching(open) else {
             return;
         };
-        let args = self.code.args(open);
+        let mut args = self.code.args(open);
         let pos = open;
+        // `huma.Get(api, "/x", h)`: the router is the first argument.
+        let mut router_arg = None;
+        if let Some(rr) = &recv_range {
+            let t = self.code.slice(rr.clone()).trim();
+            if self.fw.router_arg_pkgs.contains(&t)
+                && env.lookup(t, pos).is_none()
+                && (self.fw.route_shape(name).is_some() || self.fw.groups.contains(&name))
+                && !args.is_empty()
+            {
+                if let Some(v) = self.eval(env, args[0].clone(), pos, 0) {
+                    router_arg = Some(v);
+                    args.remove(0);
+                }
+            }
+        }
 
         if let Some(recv_range) = recv_range.clone() {
             let recv_text = self.code.slice(recv_range.clone()).trim().to_string();
-            let recv_val = self.eval(env, recv_range.clone(), pos, 0);
+            let recv_val = match router_arg.clone() {
+                Some(v) => Some(v),
+                None => self.eval(env, recv_range.clone(), pos, 0),
+            };
             let recv_val = match recv_val {
                 Some(v) => Some(v),
                 None if self.fw.package_routers.contains(&recv_text.as_str())
@@ -882,7 +962,10 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 None => None,
             };
             let is_pkg = self.is_package(&recv_text) && env.lookup(&recv_text, pos).is_none();
-            let recv_val = if is_pkg && !self.fw.package_routers.contains(&recv_text.as_str()) {
+            let recv_val = if is_pkg
+                && router_arg.is_none()
+                && !self.fw.package_routers.contains(&recv_text.as_str())
+            {
                 None
             } else {
                 recv_val
@@ -920,19 +1003,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         .first()
                         .and_then(|a| self.str_arg(env, a, pos))
                         .unwrap_or_default();
+                    let sub = RVal {
+                        origin: rv.origin.clone(),
+                        prefix: rv.prefix.concat(&prefix),
+                    };
                     for a in &args {
                         if let Some(sig) = as_func_literal(self.code, a.clone()) {
                             if let Some((pname, _)) = sig.params.first() {
                                 env.bind(
                                     pname,
-                                    Val::Router(RVal {
-                                        origin: rv.origin.clone(),
-                                        prefix: rv.prefix.concat(&prefix),
-                                    }),
+                                    Val::Router(sub.clone()),
                                     sig.body_open,
                                     sig.body_close,
                                 );
                             }
+                        } else if let Some(callee) = self.func_ref_arg(env, a.clone(), pos) {
+                            // A named callback (`api.PartyFunc("/x",
+                            // routes.Comments)`) receives the sub-router.
+                            func.calls.push(Call {
+                                callee,
+                                args: vec![Some(sub.clone())],
+                            });
                         }
                     }
                     return;
@@ -996,6 +1087,31 @@ impl<'a, 'c> Scanner<'a, 'c> {
         func.calls.push(Call { callee, args: vals });
     }
 
+    /// A function named as a value (`routes.Comments`, `h.Routes`,
+    /// `register`): not a string, call, literal or local non-function.
+    fn func_ref_arg(&self, env: &Env, r: Range<usize>, pos: usize) -> Option<FuncRef> {
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        if text.is_empty()
+            || !text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            || !text.bytes().all(|c| is_ident_byte(c) || c == b'.')
+            || !self.code.is_code(r.start)
+        {
+            return None;
+        }
+        let (qual, name) = match text.rsplit_once('.') {
+            Some((q, n)) => (Some(q.to_string()), n.to_string()),
+            None => {
+                if env.lookup(text, pos).is_some() || is_keyword(text) {
+                    return None;
+                }
+                (None, text.to_string())
+            }
+        };
+        let hint = qual.as_deref().and_then(|q| hint_for(&self.hints, q));
+        Some(FuncRef { qual, name, hint })
+    }
+
     /// An argument that is a router: a local router variable or a call
     /// whose result may be one, or a package-level/field router.
     fn arg_router(&self, env: &Env, r: Range<usize>, pos: usize) -> Option<RVal> {
@@ -1023,7 +1139,39 @@ impl<'a, 'c> Scanner<'a, 'c> {
         close: usize,
         pos: usize,
     ) -> Option<Route> {
+        if shape == Shape::Operation {
+            if args.len() < 2 {
+                return None;
+            }
+            let (methods, path) = self.operation(env, args.first()?.clone(), pos)?;
+            let handler = self.handler_of(args.get(1)?.clone(), 0)?;
+            return Some(Route {
+                line: self.file.line_of(name_start),
+                recv: rv.clone(),
+                methods,
+                path,
+                pattern: false,
+                controllers: false,
+                handler,
+            });
+        }
+        if shape == Shape::Controllers {
+            let refs: Vec<FuncRef> = args.iter().filter_map(|a| self.controller(a)).collect();
+            if refs.is_empty() {
+                return None;
+            }
+            return Some(Route {
+                line: self.file.line_of(name_start),
+                recv: rv.clone(),
+                methods: Vec::new(),
+                path: StrExpr::default(),
+                pattern: false,
+                controllers: true,
+                handler: Handler::Refs(refs),
+            });
+        }
         let (methods, path_idx): (Vec<String>, Option<usize>) = match shape {
+            Shape::Operation | Shape::Controllers => return None,
             Shape::Fixed(m) => (m.iter().map(|s| s.to_string()).collect(), Some(0)),
             Shape::MethodArg => (vec![self.method_value(args.first()?)?], Some(1)),
             Shape::MethodList => (self.method_list(args.first()?.clone()), Some(1)),
@@ -1074,8 +1222,56 @@ impl<'a, 'c> Scanner<'a, 'c> {
             methods,
             path,
             pattern: shape == Shape::Pattern,
+            controllers: false,
             handler,
         })
+    }
+
+    /// A controller value: `&Hello{}` / `new(pkg.Hello)` (that type),
+    /// `user.NewV1()` / `controller.Hello` (any type of that package).
+    fn controller(&self, r: &Range<usize>) -> Option<FuncRef> {
+        let text = self.code.slice(trim(self.code, r.clone()));
+        let t = text.trim_start_matches('&').trim();
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+        let (head, is_type) = if let Some(inner) = t.strip_prefix("new(") {
+            (inner.strip_suffix(')')?.trim(), true)
+        } else if let Some(b) = t.find('{') {
+            (t[..b].trim(), true)
+        } else if let Some(p) = t.find('(') {
+            (t[..p].trim(), false)
+        } else {
+            (t, false)
+        };
+        if head.is_empty() || !head.chars().all(word) {
+            return None;
+        }
+        let (qual, name) = match head.rsplit_once('.') {
+            Some((q, n)) => (Some(q.to_string()), n.to_string()),
+            None => (None, head.to_string()),
+        };
+        Some(FuncRef {
+            qual,
+            name: if is_type { name } else { String::new() },
+            hint: None,
+        })
+    }
+
+    /// `huma.Operation{Method: http.MethodGet, Path: "/x/{id}", …}`.
+    fn operation(&self, env: &Env, r: Range<usize>, pos: usize) -> Option<(Vec<String>, StrExpr)> {
+        let r = trim(self.code, r);
+        let brace = self.code.slice(r.clone()).find('{')?;
+        let mut method = None;
+        let mut path = None;
+        for arg in self.code.args(r.start + brace) {
+            if let Some((key, value)) = self.code.keyword_arg(arg) {
+                match key {
+                    "Method" => method = self.method_value(&trim(self.code, value)),
+                    "Path" => path = self.str_arg(env, &value, pos),
+                    _ => {}
+                }
+            }
+        }
+        Some((vec![method.unwrap_or_else(|| "GET".into())], path?))
     }
 
     fn handler_arg<'r>(
@@ -1278,6 +1474,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// framework's accessors.
     fn reads(&self, body: Range<usize>, hints: &[(String, String)]) -> Reads {
         let mut reads = Reads::default();
+        if let Some((idx, kind)) = self.fw.param_bind {
+            if let Some((_, ty)) = self.enclosing_params(body.clone()).get(idx) {
+                if let Some(ty) = param_type_ref(ty) {
+                    reads.binds.push(Bind { kind, ty });
+                }
+            }
+        }
         let ctx: Vec<String> = self.context_names(body.clone());
         if ctx.is_empty() {
             return reads;
@@ -1418,6 +1621,49 @@ impl<'a, 'c> Scanner<'a, 'c> {
         }
     }
 
+    /// Parameters (receiver excluded) of the function or literal whose
+    /// body is `body`.
+    fn enclosing_params(&self, body: Range<usize>) -> Vec<(String, String)> {
+        let search_from = body.start.saturating_sub(400);
+        let head = &self.text()[search_from..body.start];
+        let Some(f) = head.rfind("func") else {
+            return Vec::new();
+        };
+        let b = bytes(self.code);
+        let open = skip_ws(self.code, search_from + f + 4);
+        let mut found = Vec::new();
+        if b.get(open) == Some(&b'(') {
+            if let Some(sig) = signature_at(self.code, open) {
+                if sig.body_open == body.start {
+                    found = sig.params;
+                }
+            }
+            if let Some(c) = self.code.matching(open) {
+                if let Some((_, e)) = ident_here(self.code, skip_ws(self.code, c + 1)) {
+                    if let Some(sig) = signature_at(self.code, skip_ws(self.code, e)) {
+                        if sig.body_open == body.start {
+                            found = sig.params;
+                        }
+                    }
+                }
+            }
+        } else if let Some((_, e)) = ident_here(self.code, open) {
+            let mut o = skip_ws(self.code, e);
+            if b.get(o) == Some(&b'[') {
+                o = self
+                    .code
+                    .matching(o)
+                    .map_or(o, |c| skip_ws(self.code, c + 1));
+            }
+            if let Some(sig) = signature_at(self.code, o) {
+                if sig.body_open == body.start {
+                    found = sig.params;
+                }
+            }
+        }
+        found
+    }
+
     /// Names of request-context parameters declared in `body`'s function
     /// and the function literals inside it.
     fn context_names(&self, body: Range<usize>) -> Vec<String> {
@@ -1434,6 +1680,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 if let Some(sig) = signature_at(self.code, open) {
                     if sig.body_open == body.start {
                         collect_ctx(self.fw, &sig.params, &mut out);
+                        if self.fw.receiver_context {
+                            for (n, _) in &sig.params {
+                                if !n.is_empty() && !out.contains(n) {
+                                    out.push(n.clone());
+                                }
+                            }
+                        }
                     }
                 }
                 if let Some(c) = self.code.matching(open) {
@@ -1487,6 +1740,21 @@ impl<'a, 'c> Scanner<'a, 'c> {
         }
         out
     }
+}
+
+/// The struct type of a handler parameter: `*GetUserInput`,
+/// `*dto.Input`, `*struct{ ID string `path:"id"` }`.
+pub fn param_type_ref(ty: &str) -> Option<TypeRef> {
+    let t = ty.trim().trim_start_matches('*').trim();
+    if t.starts_with("struct") {
+        let code = Code::new(t, portolan_plugin_sdk::Syntax::GO);
+        let open = t.find('{')?;
+        let close = code.matching(open)?;
+        return Some(TypeRef::Inline(struct_fields(&code, open, close)));
+    }
+    let (qual, name) = type_name(t);
+    (!name.is_empty() && name.starts_with(|c: char| c.is_ascii_uppercase()))
+        .then_some(TypeRef::Named { qual, name })
 }
 
 fn push_param(params: &mut Vec<Param>, p: Param) {

@@ -61,6 +61,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["*http.Request"],
     reads: READS,
     handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for Mux {

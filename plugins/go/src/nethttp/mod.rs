@@ -36,6 +36,9 @@ pub const FRAMEWORK: Framework = Framework {
     context_types: &["*http.Request"],
     reads: NET_HTTP_READS,
     handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
 };
 
 impl Analyzer for NetHttp {

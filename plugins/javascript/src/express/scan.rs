@@ -82,10 +82,22 @@ pub fn paths_of(code: &Code<'_>, outline: &Outline, r: std::ops::Range<usize>) -
 
 /// Parameters of an inline handler (`(req, res) => …`, `function (req) {…}`).
 pub fn inline_params(code: &Code<'_>, r: std::ops::Range<usize>) -> Option<Vec<Param>> {
+    inline_params_with(code, r, request_params)
+}
+
+/// What a handler body reads, given the name of its first parameter.
+pub type Reader = fn(&Code<'_>, std::ops::Range<usize>, &str) -> Vec<Param>;
+
+/// [`inline_params`] with another way of reading the request.
+pub fn inline_params_with(
+    code: &Code<'_>,
+    r: std::ops::Range<usize>,
+    read: Reader,
+) -> Option<Vec<Param>> {
     let (params, body) = function_parts(code, r)?;
     let names = param_names(code, params);
     let req = names.first().cloned().unwrap_or_default();
-    Some(request_params(code, body, &req))
+    Some(read(code, body, &req))
 }
 
 pub fn scan(file: &SourceFile) -> ExpressModule {
@@ -299,6 +311,12 @@ pub fn handler_args(
 /// Functions, class methods and object-literal methods that read the
 /// request, keyed by their scoped name.
 pub fn handlers(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>) {
+    handlers_with(code, outline, out, request_params)
+}
+
+/// [`handlers`] with another way of reading the request.
+pub fn handlers_with(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>, read: Reader) {
+    let request_params = read;
     let mut push = |name: String, params: Vec<Param>| {
         if !params.is_empty() {
             out.push(Handler { name, params });

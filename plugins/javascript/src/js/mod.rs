@@ -10,12 +10,17 @@
 //! - [`project`]: cross-module resolution for `link` (relative paths,
 //!   index files, path aliases, re-exports);
 //! - [`request`]: parameters an Express-style handler reads from `req`;
-//! - [`mount`]: prefixes of routers mounted on routers, across files.
+//! - [`mount`]: prefixes of routers mounted on routers, across files;
+//! - [`reads`]: members read from values handlers obtain by calls
+//!   (`getQuery(event).x`, `await request.json()`), Fetch-API handlers;
+//! - [`fsroute`]: exported handlers and URLs of file-system routers.
 
+pub mod fsroute;
 pub mod module;
 pub mod mount;
 pub mod outline;
 pub mod project;
+pub mod reads;
 pub mod request;
 pub mod strexpr;
 pub mod syntax;

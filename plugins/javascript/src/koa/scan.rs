@@ -5,9 +5,12 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-use crate::express::scan::{handlers, inline_params, methods_of, paths_of, Handler};
+use crate::express::scan::{
+    handlers_with, inline_params_with, methods_of, paths_of, Handler, Reader,
+};
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{object_entries, Outline};
+use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::dotted_before;
 
@@ -85,17 +88,32 @@ fn router_of(v: Value) -> Value {
     }
 }
 
+/// A framework with Koa-style routers: which imports name it, which
+/// `require`s, and how handlers read the request.
+pub struct Flavor {
+    pub spec: fn(&str) -> bool,
+    pub require: &'static [&'static str],
+    pub read: Reader,
+}
+
+pub const KOA: Flavor = Flavor {
+    spec: |s| SPECS.contains(&s),
+    require: SPECS,
+    read: request_params,
+};
+
 pub fn scan(file: &SourceFile) -> KoaModule {
+    scan_with(file, &KOA)
+}
+
+pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
     let code = file.code(Syntax::JAVASCRIPT);
     let outline = Outline::new(&code);
     let info = module::scan(&file.path, &code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
-    let koa = info
-        .imports
-        .iter()
-        .any(|i| SPECS.contains(&i.spec.as_str()))
-        || SPECS.iter().any(|s| {
+    let koa = info.imports.iter().any(|i| (flavor.spec)(&i.spec))
+        || flavor.require.iter().any(|s| {
             text.contains(&format!("require('{s}')")) || text.contains(&format!("require(\"{s}\")"))
         });
     let mut out = KoaModule {
@@ -105,7 +123,7 @@ pub fn scan(file: &SourceFile) -> KoaModule {
     let locals: Vec<&str> = info
         .imports
         .iter()
-        .filter(|i| SPECS.contains(&i.spec.as_str()))
+        .filter(|i| (flavor.spec)(&i.spec))
         .map(|i| i.local.as_str())
         .collect();
     // `const router = new Router({ prefix: '/x' })`.
@@ -209,7 +227,7 @@ pub fn scan(file: &SourceFile) -> KoaModule {
                 let mut params: Vec<Param> = Vec::new();
                 let mut names = Vec::new();
                 for a in rest {
-                    if let Some(ps) = inline_params(&code, a.clone()) {
+                    if let Some(ps) = inline_params_with(&code, a.clone(), flavor.read) {
                         for p in ps {
                             if !params.contains(&p) {
                                 params.push(p);
@@ -232,7 +250,7 @@ pub fn scan(file: &SourceFile) -> KoaModule {
             }
         }
     }
-    handlers(&code, &outline, &mut out.handlers);
+    handlers_with(&code, &outline, &mut out.handlers, flavor.read);
     out.info = info;
     out
 }

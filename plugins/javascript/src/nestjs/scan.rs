@@ -184,7 +184,7 @@ pub fn decorators_before(code: &Code<'_>, start: usize) -> Vec<Deco> {
 }
 
 /// A decorator call `Name(args)` or `@Name(args)` at `r` (for `@Bind(…)`).
-fn call_at(code: &Code<'_>, r: Range<usize>) -> Option<(Deco, usize)> {
+pub fn call_at(code: &Code<'_>, r: Range<usize>) -> Option<(Deco, usize)> {
     let bytes = code.text().as_bytes();
     let at = code.skip_ws(r.start);
     let mut s = at;
@@ -223,16 +223,26 @@ fn call_at(code: &Code<'_>, r: Range<usize>) -> Option<(Deco, usize)> {
 }
 
 /// One parameter of a method: decorators, name, type.
-struct MethodParam {
-    decos: Vec<Deco>,
-    name: String,
-    ty: String,
+pub struct MethodParam {
+    pub decos: Vec<Deco>,
+    pub name: String,
+    pub ty: String,
+    /// The type annotation as written (empty when none).
+    pub raw: String,
 }
 
-fn method_params(code: &Code<'_>, r: Range<usize>) -> Vec<MethodParam> {
+pub fn method_params(code: &Code<'_>, r: Range<usize>) -> Vec<MethodParam> {
     let bytes = code.text().as_bytes();
     let mut out = Vec::new();
+    // Commas inside type arguments (`Omit<Product, 'id'>`) do not split.
+    let mut pieces: Vec<Range<usize>> = Vec::new();
     for a in code.split_top_level(r.start, r.end, b',') {
+        match pieces.last_mut() {
+            Some(last) if unbalanced_angles(code.slice(last.clone())) => last.end = a.end,
+            _ => pieces.push(a),
+        }
+    }
+    for a in pieces {
         let mut s = code.skip_ws(a.start);
         let mut decos = Vec::new();
         while bytes.get(s) == Some(&b'@') && s < a.end {
@@ -258,6 +268,7 @@ fn method_params(code: &Code<'_>, r: Range<usize>) -> Vec<MethodParam> {
                 decos,
                 name: String::new(),
                 ty: String::new(),
+                raw: String::new(),
             });
             continue;
         };
@@ -266,18 +277,31 @@ fn method_params(code: &Code<'_>, r: Range<usize>) -> Vec<MethodParam> {
         if bytes.get(t) == Some(&b'?') {
             t = code.skip_ws(t + 1);
         }
-        let ty = if bytes.get(t) == Some(&b':') && t < a.end {
+        let raw = if bytes.get(t) == Some(&b':') && t < a.end {
             let end = code
                 .split_top_level(t + 1, a.end, b'=')
                 .first()
                 .map_or(a.end, |x| x.end);
-            type_name(code.slice(t + 1..end))
+            code.slice(t + 1..end).trim().to_string()
         } else {
             String::new()
         };
-        out.push(MethodParam { decos, name, ty });
+        let ty = type_name(&raw);
+        out.push(MethodParam {
+            decos,
+            name,
+            ty,
+            raw,
+        });
     }
     out
+}
+
+/// More `<` than `>` (arrows `=>` aside).
+fn unbalanced_angles(s: &str) -> bool {
+    let opens = s.matches('<').count();
+    let closes = s.matches('>').count() - s.matches("=>").count();
+    opens > closes
 }
 
 /// `CreateDto[]` / `Array<CreateDto>` / `dto.CreateDto` → the class name.
@@ -821,7 +845,7 @@ fn member_end(code: &Code<'_>, at_base: &dyn Fn(usize) -> bool, i: usize, end: u
 
 /// Base classes from a class header (`class A extends PartialType(B)`) or
 /// interface header (`interface A extends B, C`).
-fn bases(code: &Code<'_>, header: &str, start: usize) -> Vec<Base> {
+pub fn bases(code: &Code<'_>, header: &str, start: usize) -> Vec<Base> {
     let Some(k) = header
         .match_indices("extends")
         .map(|(i, _)| i)

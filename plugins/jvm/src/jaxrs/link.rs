@@ -15,26 +15,135 @@ const VERBS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTI
 /// Deepest chain of sub-resource locators followed.
 const MAX_LOCATOR_DEPTH: usize = 4;
 
+/// The JAX-RS runtime of a module; each has its own technology, and
+/// `java_jaxrs` reports the modules of none of the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Flavor {
+    Plain,
+    HelidonMp,
+    Dropwizard,
+    Quarkus,
+}
+
+impl Flavor {
+    /// The flavor named by an import.
+    fn of_import(name: &str) -> Option<Flavor> {
+        if name.starts_with("io.quarkus") || name.starts_with("org.jboss.resteasy.reactive") {
+            Some(Flavor::Quarkus)
+        } else if name.starts_with("io.dropwizard") {
+            Some(Flavor::Dropwizard)
+        } else if name.starts_with("io.helidon.microprofile") {
+            Some(Flavor::HelidonMp)
+        } else {
+            None
+        }
+    }
+
+    /// The flavor named by a build file (`Fact::Build`).
+    pub fn of_build(content: &str) -> Option<Flavor> {
+        if content.contains("io.quarkus") {
+            Some(Flavor::Quarkus)
+        } else if content.contains("io.dropwizard") {
+            Some(Flavor::Dropwizard)
+        } else if content.contains("helidon-microprofile")
+            || content.contains("io.helidon.microprofile")
+            || content.contains("helidon-mp")
+        {
+            Some(Flavor::HelidonMp)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flavor::Plain => "plain",
+            Flavor::HelidonMp => "helidon_mp",
+            Flavor::Dropwizard => "dropwizard",
+            Flavor::Quarkus => "quarkus",
+        }
+    }
+
+    fn of_name(s: &str) -> Option<Flavor> {
+        [Flavor::HelidonMp, Flavor::Dropwizard, Flavor::Quarkus]
+            .into_iter()
+            .find(|f| f.name() == s)
+    }
+}
+
+/// Flavors named in each module (module root → flavor).
+fn markers(
+    files: &[JFile],
+    docs: &[ConfigDoc],
+    builds: &[(String, String)],
+) -> Vec<(String, Flavor)> {
+    let mut out: Vec<(String, Flavor)> = Vec::new();
+    for f in files {
+        for i in &f.imports {
+            if let Some(fl) = Flavor::of_import(&i.name) {
+                out.push((module_root(&f.path), fl));
+            }
+        }
+    }
+    for d in docs {
+        if d.entries.iter().any(|(k, _)| k.starts_with("quarkus.")) {
+            out.push((d.root.clone(), Flavor::Quarkus));
+        }
+    }
+    for (root, name) in builds {
+        if let Some(fl) = Flavor::of_name(name) {
+            out.push((root.clone(), fl));
+        }
+    }
+    out
+}
+
+/// The flavor of the module of `path`: the markers of the innermost
+/// module root containing it (the strongest when several).
+fn flavor_of(markers: &[(String, Flavor)], path: &str) -> Flavor {
+    let best = markers
+        .iter()
+        .filter(|(root, _)| path.starts_with(root.as_str()))
+        .map(|(root, _)| root.len())
+        .max();
+    match best {
+        Some(len) => markers
+            .iter()
+            .filter(|(root, _)| root.len() == len && path.starts_with(root.as_str()))
+            .map(|(_, f)| *f)
+            .max()
+            .unwrap_or(Flavor::Plain),
+        None => Flavor::Plain,
+    }
+}
+
 struct Linker<'a> {
     idx: Index<'a>,
     cfg: Configs,
     /// `@ApplicationPath` values by module root.
     apps: Vec<(String, String)>,
+    flavor: Flavor,
 }
 
-pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
+pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
     let mut files: Vec<JFile> = Vec::new();
     let mut docs: Vec<ConfigDoc> = Vec::new();
+    let mut builds: Vec<(String, String)> = Vec::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
             Fact::Config(c) => docs.push(c),
             Fact::Router(_) => {}
+            Fact::Build(root, name) => builds.push((root, name)),
         }
     }
+    let marks = markers(&files, &docs, &builds);
     let idx = Index::new(&files);
     let mut apps = Vec::new();
     for id in idx.all() {
+        if flavor_of(&marks, &idx.file(id).path) != flavor {
+            continue;
+        }
         if let Some(a) = idx.ty(id).annotation("ApplicationPath") {
             if let Some(v) = a
                 .items(&["value"])
@@ -50,6 +159,7 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
         idx,
         cfg: Configs::new(docs),
         apps,
+        flavor,
     };
     let mut out = Vec::new();
     let ids: Vec<TypeId> = l.idx.all().collect();
@@ -70,6 +180,9 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
             continue;
         }
         let path = l.idx.file(id).path.clone();
+        if flavor_of(&marks, &path) != flavor {
+            continue;
+        }
         let prefix = l.context(&path);
         l.resource(id, &prefix, true, 0, &path, &mut out);
     }
@@ -81,14 +194,37 @@ impl Linker<'_> {
     /// the `@ApplicationPath`.
     fn context(&self, path: &str) -> String {
         let mut parts = Vec::new();
-        if let Some(v) = self.cfg.get(path, "quarkus.http.root-path") {
-            parts.push(v);
-        }
-        if let Some(v) = ["quarkus.rest.path", "quarkus.resteasy.path"]
-            .iter()
-            .find_map(|k| self.cfg.get(path, k))
-        {
-            parts.push(v);
+        match self.flavor {
+            Flavor::Quarkus => {
+                if let Some(v) = self.cfg.get(path, "quarkus.http.root-path") {
+                    parts.push(v);
+                }
+                if let Some(v) = [
+                    "quarkus.rest.path",
+                    "quarkus.resteasy-reactive.path",
+                    "quarkus.resteasy.path",
+                ]
+                .iter()
+                .find_map(|k| self.cfg.get(path, k))
+                {
+                    parts.push(v);
+                }
+            }
+            Flavor::Dropwizard => {
+                let simple = self
+                    .cfg
+                    .get(path, "server.type")
+                    .is_some_and(|t| t == "simple");
+                match self.cfg.get(path, "server.applicationContextPath") {
+                    Some(v) => parts.push(v),
+                    None if simple => parts.push("/application".to_string()),
+                    None => {}
+                }
+                if let Some(v) = self.cfg.get(path, "server.rootPath") {
+                    parts.push(v.trim_end_matches('*').to_string());
+                }
+            }
+            Flavor::Plain | Flavor::HelidonMp => {}
         }
         let app = self
             .apps
@@ -220,8 +356,9 @@ impl Linker<'_> {
     fn params(&self, owner: TypeId, m: &Method, form: bool) -> Vec<Param> {
         let mut out = Vec::new();
         for p in &m.params {
-            if find(&p.annotations, "Context").is_some()
-                || find(&p.annotations, "Suspended").is_some()
+            if ["Context", "Suspended", "Auth"]
+                .iter()
+                .any(|a| find(&p.annotations, a).is_some())
             {
                 continue;
             }

@@ -21,12 +21,59 @@
 //!   unannotated entity parameter → the DTO fields as json (form when the
 //!   method or class `@Consumes` a form). `@Context` parameters are
 //!   skipped. Constants in paths are resolved as for Spring.
+//!
+//! Modules run by Quarkus, Helidon MP or Dropwizard (imports, build files
+//! or `quarkus.*` configuration naming them, see [`link::Flavor`]) are left
+//! to `java_quarkus`, `java_helidon_mp` and `java_dropwizard`, which share
+//! this analysis.
 
 pub mod link;
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::spring::scan;
+use crate::jvm::config::{module_root, parse_yaml_any};
+use crate::spring::scan::{self, Fact};
+use link::Flavor;
+
+/// Build files read for [`Flavor`] markers.
+pub const BUILD_FILES: [&str; 3] = ["pom.xml", "build.gradle", "build.gradle.kts"];
+
+/// The map step of every JAX-RS flavor: sources and Spring-style
+/// configuration, build files (flavor markers) and, with `yaml_config`,
+/// the `server.*` keys of other YAML files (Dropwizard's `config.yml`).
+pub fn analyze(file: &SourceFile, out: &mut Output, yaml_config: bool) {
+    let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+    if BUILD_FILES.contains(&name) {
+        if let Some(fl) = Flavor::of_build(&file.content) {
+            out.fact(&Fact::Build(module_root(&file.path), fl.name().to_string()));
+        }
+        return;
+    }
+    let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
+    if yaml && !name.starts_with("application") {
+        if yaml_config && !is_test_path(&file.path) {
+            for mut doc in parse_yaml_any(&file.path, &file.content) {
+                doc.entries.retain(|(k, _)| k.starts_with("server."));
+                if !doc.entries.is_empty() {
+                    out.fact(&Fact::Config(doc));
+                }
+            }
+        }
+        return;
+    }
+    scan::analyze(file, out);
+}
+
+/// Files every JAX-RS flavor reads.
+pub const FILES: [&str; 7] = [
+    "*.java",
+    "application*.properties",
+    "application*.yml",
+    "application*.yaml",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+];
 
 pub struct JavaJaxrs;
 
@@ -34,21 +81,16 @@ impl Analyzer for JavaJaxrs {
     fn tech(&self) -> Tech {
         Tech::new("java_jaxrs", "Java", "JAX-RS")
             .aliases(["jaxrs", "jax-rs", "jersey", "resteasy"])
-            .files([
-                "*.java",
-                "application*.properties",
-                "application*.yml",
-                "application*.yaml",
-            ])
+            .files(FILES)
             .detect(Detect::files(["*.java"]).contains(["javax.ws.rs", "jakarta.ws.rs"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        scan::analyze(file, out);
+        analyze(file, out, false);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(link::link(facts.all()))
+        Ok(link::link(facts.all(), Flavor::Plain))
     }
 }
 

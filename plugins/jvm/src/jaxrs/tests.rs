@@ -1,6 +1,6 @@
 use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
 
-use super::JavaJaxrs;
+use crate::quarkus::JavaQuarkus as JavaJaxrs;
 
 #[test]
 fn custom_http_method_annotation_and_quarkus_root_path() {

@@ -114,6 +114,28 @@ pub fn parse(path: &str, content: &str) -> Vec<ConfigDoc> {
     docs
 }
 
+/// Parse a YAML file that is not a Spring Boot configuration file (a
+/// Dropwizard `config.yml`) as default-profile documents of its module.
+pub fn parse_yaml_any(path: &str, content: &str) -> Vec<ConfigDoc> {
+    let root = module_root(path);
+    let mut docs = Vec::new();
+    for doc in serde_yaml::Deserializer::from_str(content) {
+        let Ok(value) = serde_yaml::Value::deserialize(doc) else {
+            break;
+        };
+        let mut entries = Vec::new();
+        flatten(&value, String::new(), &mut entries);
+        docs.push(ConfigDoc {
+            path: path.to_string(),
+            root: root.clone(),
+            profile: None,
+            properties: false,
+            entries,
+        });
+    }
+    docs
+}
+
 fn flatten(value: &serde_yaml::Value, key: String, out: &mut Vec<(String, String)>) {
     use serde_yaml::Value;
     match value {

@@ -520,7 +520,7 @@ mod tests {
         let idx = Index::new(&fs);
         assert_eq!(
             idx.dto_fields(1, "List<User>").unwrap(),
-            ["id", "user_name", "t", "roles"]
+            ["id", "user_name", "roles"]
         );
         assert_eq!(idx.dto_fields(2, "Rec").unwrap(), ["a", "b_b"]);
         assert_eq!(idx.dto_fields(3, "Mono<K>").unwrap(), ["first_name", "age"]);

@@ -8,5 +8,6 @@
 pub mod config;
 pub mod expr;
 pub mod index;
+pub mod lambda;
 pub mod outline;
 pub mod tokens;

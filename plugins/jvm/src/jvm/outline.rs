@@ -1014,7 +1014,16 @@ impl<'a> Parser<'a> {
             });
             return next;
         }
-        // Fields: `T a = x, b;`
+        // Fields: `T a = x, b;`. A `transient` field is marked like a
+        // `@Transient` one (not serialised).
+        let mut annotations = annotations;
+        if mods.iter().any(|m| m == "transient") {
+            annotations.push(Annotation {
+                name: "Transient".to_string(),
+                args: Vec::new(),
+                line: self.line(i),
+            });
+        }
         let is_static =
             mods.iter().any(|m| m == "static") || self.out.types[owner].kind == TypeKind::Interface;
         let mut k = ty_end;

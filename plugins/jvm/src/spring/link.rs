@@ -50,6 +50,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
             Fact::File(j) => files.push(j),
             Fact::Config(c) => docs.push(c),
             Fact::Router(r) => routers.push(r),
+            Fact::Build(..) => {}
         }
     }
     let l = Linker {

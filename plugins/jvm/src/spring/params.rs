@@ -28,7 +28,7 @@ use crate::jvm::outline::{find, Annotation, Method, TypeKind};
 
 const FILE_TYPES: &[&str] = &["MultipartFile", "FilePart", "Part", "Resource"];
 
-const SIMPLE_TYPES: &[&str] = &[
+pub const SIMPLE_TYPES: &[&str] = &[
     "String",
     "CharSequence",
     "int",
@@ -72,7 +72,7 @@ const SKIP_ANNOTATIONS: &[&str] = &[
     "CurrentSecurityContext",
 ];
 
-fn simple(ty: &str) -> &str {
+pub fn simple(ty: &str) -> &str {
     let b = bare_type(ty);
     b.rsplit('.').next().unwrap_or(b)
 }

@@ -14,6 +14,9 @@ pub enum Fact {
     File(JFile),
     Config(ConfigDoc),
     Router(RouterRoute),
+    /// A framework named by a build file (`pom.xml`, `build.gradle`) of a
+    /// module: `(module root, framework)`.
+    Build(String, String),
 }
 
 /// A functional route: `GET("/x")` with the `nest`/`path` prefixes around it.

@@ -37,7 +37,16 @@ struct Interp<'a> {
 
 const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
+/// `lumen`: interpret only the Lumen applications of the tree (and no
+/// implicit `api` prefix, JSON bodies); otherwise only the others.
+pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
+    let lumen_roots: BTreeSet<&str> = facts
+        .iter()
+        .filter_map(|f| match f {
+            Fact::Lumen { root } => Some(root.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut it = Interp {
         files: BTreeMap::new(),
         classes: Vec::new(),
@@ -46,6 +55,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
     let mut entries: Vec<(&str, &str, &[Chain])> = Vec::new();
     for f in facts {
         match f {
+            Fact::Routes { root, .. } if lumen_roots.contains(root.as_str()) != lumen => {}
             Fact::Routes {
                 path,
                 root,
@@ -62,6 +72,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
                 }
             }
             Fact::Class { root, class } => it.classes.push((root, class)),
+            Fact::Lumen { .. } => {}
         }
     }
     // Which route files does some chain include?
@@ -71,6 +82,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
     }
     for (path, root, chains) in entries {
         let g = Group {
+            json: lumen,
             file: path.to_string(),
             root: root.to_string(),
             ..Group::default()
@@ -84,10 +96,10 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
         .map(|(_, v)| *v)
         .collect();
     for (path, root, chains) in standalone {
-        let api = path.ends_with("routes/api.php");
+        let api = path.ends_with("routes/api.php") && !lumen;
         let g = Group {
             prefix: if api { "/api".into() } else { String::new() },
-            json: api,
+            json: api || lumen,
             file: path.to_string(),
             root: root.to_string(),
             ..Group::default()
@@ -171,9 +183,9 @@ fn join(a: &str, b: &str) -> String {
     format!("{}/{}", a.trim_end_matches('/'), b)
 }
 
-/// `{id?}` → `{id}`.
+/// `{id?}` → `{id}`; Lumen's FastRoute patterns `{id:[0-9]+}` → `{id}`.
 fn clean(path: &str) -> String {
-    path.replace("?}", "}")
+    crate::slim::link::clean(&path.replace("?}", "}"))
 }
 
 impl<'a> Interp<'a> {
@@ -371,7 +383,7 @@ impl<'a> Interp<'a> {
 
     fn action(&self, v: Option<&Val>, g: &Group) -> Action {
         match v {
-            Some(Val::Array(items)) if items.len() == 2 => {
+            Some(Val::Array(items)) if items.len() == 2 && items[0].0.is_none() => {
                 let class = match &items[0].1 {
                     Val::Class(c) => c.clone(),
                     Val::Str(s) => s.clone(),
@@ -485,6 +497,9 @@ impl<'a> Interp<'a> {
                     Where::Header => Param::header(name),
                     Where::Cookie => Param::cookie(name),
                     Where::File => Param::file(name),
+                    Where::Json => Param::json(name),
+                    Where::Body if g.json => Param::json(name),
+                    Where::Body => Param::form(name),
                 };
                 e.push_param(param);
             }

@@ -25,11 +25,54 @@
 //! GET/HEAD routes; on other methods they are JSON for routes of the api
 //! group (`routes/api.php` or `middleware('api')`) and form fields
 //! otherwise. Validation keys with wildcards (`tags.*`) are skipped.
+//!
+//! Applications whose `bootstrap/app.php` creates a
+//! `Laravel\Lumen\Application` are left to [`Lumen`] (Lumen supersedes
+//! Laravel, and both are detected on Lumen apps).
+
+use portolan_plugin_sdk::prelude::*;
+
+/// Lumen (`php_lumen`): the Laravel interpreter on Lumen applications.
+///
+/// Routes: `$router->get/post/put/patch/delete/options('/x', 'C@m')` (also
+/// `['as' => …, 'uses' => 'C@m']` and closures) in `routes/*.php`, groups
+/// `$router->group(['prefix' => 'api/v1', 'namespace' => …, 'middleware' =>
+/// …], function () use ($router) { … })` nested to any depth, and the
+/// `$app->router->group(['namespace' => 'App\Http\Controllers'], …)` in
+/// `bootstrap/app.php` that requires the route files (its prefix and
+/// namespace apply to them). FastRoute placeholders lose their pattern
+/// (`{id:[0-9]+}` → `{id}`); optional segments are reported in full.
+/// Parameters as for Laravel (`$request->input/query/header/cookie`,
+/// `$this->validate($request, [...])` keys); body fields are JSON (Lumen
+/// is an API framework; no implicit `api` prefix).
+pub struct Lumen;
+
+impl Analyzer for Lumen {
+    fn tech(&self) -> Tech {
+        Tech::new("php_lumen", "PHP", "Lumen")
+            .aliases(["lumen", "php-lumen"])
+            .files(["*.php"])
+            .detect(Detect::files(["composer.json"]).contains(["laravel/lumen-framework"]))
+            .detect(Detect::files(["*.php"]).contains(["Laravel\\Lumen\\Application"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) {
+            return;
+        }
+        for f in scan::scan(file) {
+            out.fact(&f);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let facts: Vec<scan::Fact> = facts.all();
+        Ok(link::link(&facts, true))
+    }
+}
 
 pub mod link;
 pub mod scan;
-
-use portolan_plugin_sdk::prelude::*;
 
 pub struct Laravel;
 
@@ -53,6 +96,6 @@ impl Analyzer for Laravel {
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let facts: Vec<scan::Fact> = facts.all();
-        Ok(link::link(&facts))
+        Ok(link::link(&facts, false))
     }
 }

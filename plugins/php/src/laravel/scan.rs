@@ -22,6 +22,11 @@ pub enum Fact {
         root: String,
         class: Class,
     },
+    /// `bootstrap/app.php` creates a `Laravel\Lumen\Application`: the app
+    /// at `root` is Lumen (analysed by `php_lumen`, not `php_laravel`).
+    Lumen {
+        root: String,
+    },
 }
 
 fn is_start(t: &[Token], i: usize) -> bool {
@@ -33,6 +38,14 @@ fn is_start(t: &[Token], i: usize) -> bool {
                 .iter()
                 .any(|w| tok.is_ident(w))
             {
+                return true;
+            }
+            if tok.text == "router"
+                && i > 0
+                && t[i - 1].is("->")
+                && t.get(i + 1).is_some_and(|p| p.is("->"))
+            {
+                // Lumen: `$app->router->group([...], function ($router) { … })`.
                 return true;
             }
             (short == "Route" || short == "Application")
@@ -52,8 +65,14 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     let text = &file.content;
     let mut out = Vec::new();
     let routes_root = root_before(&path, "routes/");
+    if text.contains("Laravel\\Lumen\\Application") {
+        if let Some(root) = root_before(&path, "bootstrap/") {
+            out.push(Fact::Lumen { root });
+        }
+    }
     let wants_routes = routes_root.is_some()
         || text.contains("withRouting")
+        || text.contains("->router->")
         || (text.contains("Route::") && text.contains("group("));
     let wants_classes = root_before(&path, "app/").is_some() || text.contains("Controller");
     if !wants_routes && !wants_classes {
@@ -90,7 +109,7 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     }
     if wants_classes {
         let root = root_before(&path, "app/").unwrap_or_default();
-        for class in classes(&toks, &|o| file.line_of(o)) {
+        for class in classes(text, &toks, &|o| file.line_of(o)) {
             out.push(Fact::Class {
                 root: root.clone(),
                 class,

@@ -2,6 +2,7 @@
 //! values and fluent call chains, class/method outlines, request reads.
 
 pub mod expr;
+pub mod handler;
 pub mod inflect;
 pub mod outline;
 pub mod request;

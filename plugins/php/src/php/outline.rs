@@ -1,11 +1,59 @@
-//! Classes and methods of a PHP file: namespace, `use` imports, parent
-//! class, method parameter types, what each method body reads, and the
-//! keys a `rules()` method returns (Laravel form requests).
+//! Classes and methods of a PHP file: namespace, parent class, method
+//! parameters (types and attributes), what each method body reads, the
+//! keys a `rules()` method returns (Laravel form requests), attributes
+//! (`#[Route(...)]`) and docblock annotations (`@Route(...)`) of classes
+//! and methods, and declared/promoted properties (DTO fields).
 
 use serde::{Deserialize, Serialize};
 
+use super::expr::{value, Ctx, Val};
 use super::request::{array_keys, reads, Reads};
-use super::tokens::{matching, Kind, Token};
+use super::tokens::{matching, split, tokenize, Kind, Token};
+
+/// An attribute `#[Name(args)]` or a docblock annotation `@Name(args)`.
+/// Named arguments are single-entry arrays `[name => value]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attr {
+    /// Short name (`Route` for `Symfony\…\Route` or `Rest\Get` → `Get`).
+    pub name: String,
+    pub args: Vec<Val>,
+    pub line: u32,
+}
+
+impl Attr {
+    /// Named argument `name: v` / `name="v"`.
+    pub fn named(&self, name: &str) -> Option<&Val> {
+        self.args.iter().find_map(|a| match a {
+            Val::Array(items) if items.len() == 1 => match &items[0] {
+                (Some(Val::Str(k)), v) if k == name => Some(v),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+    /// Positional argument number `n` (named ones skipped).
+    pub fn positional(&self, n: usize) -> Option<&Val> {
+        self.args.iter().filter(|a| !is_named(a)).nth(n)
+    }
+}
+
+/// Named arguments are built by `value()` and the annotation parser as a
+/// one-entry array keyed by the name; a literal `['k' => v]` argument
+/// looks the same, which is harmless for route attributes.
+fn is_named(v: &Val) -> bool {
+    matches!(v, Val::Array(items) if items.len() == 1 && matches!(items[0].0, Some(Val::Str(_))))
+}
+
+/// A method parameter.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arg {
+    /// Type short name (`string`, `CreateUserDto`).
+    pub ty: String,
+    pub var: String,
+    pub attrs: Vec<Attr>,
+    /// Constructor property promotion (`public string $name`).
+    pub promoted: bool,
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Method {
@@ -13,12 +61,15 @@ pub struct Method {
     pub line: u32,
     /// `(type short name, variable)` of each parameter.
     pub params: Vec<(String, String)>,
+    /// The parameters with their attributes.
+    pub args: Vec<Arg>,
     pub reads: Reads,
     /// For `rules()`: the keys of the returned array.
     pub rule_keys: Vec<String>,
-    /// Attributes/annotations just before the method (`#[Route(...)]`,
-    /// docblock `@Route(...)`), as token offsets are not kept: raw text.
+    /// Offset of the `function` keyword.
     pub start: usize,
+    /// Attributes and docblock annotations of the method.
+    pub attrs: Vec<Attr>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +82,10 @@ pub struct Class {
     pub line: u32,
     pub start: usize,
     pub methods: Vec<Method>,
+    /// Attributes and docblock annotations of the class.
+    pub attrs: Vec<Attr>,
+    /// Declared and constructor-promoted property names.
+    pub props: Vec<String>,
 }
 
 impl Class {
@@ -50,25 +105,216 @@ pub fn short(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-/// Every class in the file.
-pub fn classes(toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec<Class> {
+const MODIFIERS: &[&str] = &[
+    "public",
+    "protected",
+    "private",
+    "static",
+    "final",
+    "abstract",
+    "readonly",
+    "var",
+];
+
+fn no_chain(_: &[Token], _: usize) -> bool {
+    false
+}
+
+/// `#[A(x), B]` at `open` (the `#`): the attributes and the index after `]`.
+fn attr_group(toks: &[Token], open: usize, line_of: &dyn Fn(usize) -> u32) -> (Vec<Attr>, usize) {
+    let Some(close) = matching(toks, open + 1) else {
+        return (Vec::new(), toks.len());
+    };
+    let cx = Ctx {
+        toks,
+        line_of,
+        is_chain_start: &no_chain,
+    };
+    let mut out = Vec::new();
+    for r in split(&toks[open + 2..close], ",") {
+        let (a, b) = (open + 2 + r.start, open + 2 + r.end);
+        let Some(name) = toks.get(a).filter(|t| t.kind == Kind::Ident) else {
+            continue;
+        };
+        let mut args = Vec::new();
+        if toks.get(a + 1).is_some_and(|p| p.is("(")) {
+            if let Some(pc) = matching(toks, a + 1).filter(|&pc| pc < b) {
+                for ar in split(&toks[a + 2..pc], ",") {
+                    args.push(value(&cx, a + 2 + ar.start, a + 2 + ar.end));
+                }
+            }
+        }
+        out.push(Attr {
+            name: short(&name.text).to_string(),
+            args,
+            line: line_of(name.start),
+        });
+    }
+    (out, close + 1)
+}
+
+/// Docblock annotations `@Name(…)` in `src[from..to]`.
+pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) -> u32) -> Vec<Attr> {
+    let Some(doc) = src.get(from..to) else {
+        return Vec::new();
+    };
+    let bytes = doc.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'@' {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < bytes.len()
+            && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_' || bytes[j] == b'\\')
+        {
+            j += 1;
+        }
+        if j == i + 1 || bytes.get(j) != Some(&b'(') {
+            i = j.max(i + 1);
+            continue;
+        }
+        let name = short(&doc[i + 1..j]).to_string();
+        // Balanced parentheses, `"…"` strings skipped.
+        let mut depth = 0i32;
+        let mut k = j;
+        let mut in_str = false;
+        let mut end = None;
+        while k < bytes.len() {
+            let c = bytes[k];
+            if in_str {
+                if c == b'"' {
+                    in_str = false;
+                }
+            } else if c == b'"' {
+                in_str = true;
+            } else if c == b'(' || c == b'{' {
+                depth += 1;
+            } else if c == b')' || c == b'}' {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(k);
+                    break;
+                }
+            }
+            k += 1;
+        }
+        let Some(end) = end else { break };
+        // Docblock line starts (`* `) inside the arguments become blanks.
+        let inner: String = doc[j + 1..end]
+            .split('\n')
+            .map(|l| {
+                let t = l.trim_start();
+                if let Some(rest) = t.strip_prefix('*') {
+                    format!("{}{}", " ".repeat(l.len() - rest.len()), rest)
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let toks = tokenize(&format!("<?php {inner} ?>"));
+        let args = split(&toks, ",")
+            .into_iter()
+            .map(|r| annotation_value(&toks[r], true))
+            .collect();
+        out.push(Attr {
+            name,
+            args,
+            line: line_of(from + i),
+        });
+        i = end + 1;
+    }
+    out
+}
+
+fn annotation_value(t: &[Token], top: bool) -> Val {
+    if t.is_empty() {
+        return Val::Expr(String::new());
+    }
+    // name=value (top level) / "key"=value, "key":value (in `{}`).
+    if t.len() >= 3 && (t[1].is("=") || t[1].is(":")) && (top || t[0].kind == Kind::Str) {
+        let key = Val::Str(t[0].text.clone());
+        return Val::Array(vec![(Some(key), annotation_value(&t[2..], false))]);
+    }
+    if t.len() == 1 {
+        return match t[0].kind {
+            Kind::Str => Val::Str(t[0].text.clone()),
+            Kind::Int => Val::Int(t[0].text.clone()),
+            _ => Val::Const(t[0].text.clone()),
+        };
+    }
+    if t[0].is("{") && matching(t, 0) == Some(t.len() - 1) {
+        let inner = &t[1..t.len() - 1];
+        let mut items = Vec::new();
+        for r in split(inner, ",") {
+            let piece = &inner[r];
+            if piece.len() >= 3 && (piece[1].is("=") || piece[1].is(":")) {
+                items.push((
+                    Some(Val::Str(piece[0].text.clone())),
+                    annotation_value(&piece[2..], false),
+                ));
+            } else {
+                items.push((None, annotation_value(piece, false)));
+            }
+        }
+        return Val::Array(items);
+    }
+    Val::Expr(
+        t.iter()
+            .map(|x| x.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// Every class in the file (`src` is the file content the tokens come
+/// from, for docblocks).
+pub fn classes(src: &str, toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec<Class> {
     let mut out = Vec::new();
     let mut namespace = String::new();
+    let mut pending: Vec<Attr> = Vec::new();
+    let mut decl_start: Option<usize> = None;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        if t.is("#") && toks.get(i + 1).is_some_and(|b| b.is("[")) {
+            decl_start.get_or_insert(i);
+            let (attrs, next) = attr_group(toks, i, line_of);
+            pending.extend(attrs);
+            i = next;
+            continue;
+        }
+        if MODIFIERS.iter().any(|m| t.is_ident(m)) {
+            decl_start.get_or_insert(i);
+            i += 1;
+            continue;
+        }
         if t.is_ident("namespace") && toks.get(i + 1).is_some_and(|n| n.kind == Kind::Ident) {
             namespace = toks[i + 1].text.trim_start_matches('\\').to_string();
             i += 2;
+            pending.clear();
+            decl_start = None;
             continue;
         }
         let is_class = (t.is_ident("class") || t.is_ident("trait") || t.is_ident("interface"))
             && !(i > 0 && (toks[i - 1].is("::") || toks[i - 1].is("->")))
             && toks.get(i + 1).is_some_and(|n| n.kind == Kind::Ident);
         if !is_class {
+            if !t.is("#") {
+                pending.clear();
+                decl_start = None;
+            }
             i += 1;
             continue;
         }
+        let first = decl_start.take().unwrap_or(i);
+        let mut attrs = std::mem::take(&mut pending);
+        let doc_from = if first > 0 { toks[first - 1].end } else { 0 };
+        let mut doc = annotations(src, doc_from, toks[first].start, line_of);
+        doc.append(&mut attrs);
         let name = toks[i + 1].text.clone();
         let mut k = i + 2;
         let mut parent = String::new();
@@ -90,66 +336,196 @@ pub fn classes(toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec<Class> {
             line: line_of(t.start),
             start: t.start,
             methods: Vec::new(),
+            attrs: doc,
+            props: Vec::new(),
         };
-        let mut j = k + 1;
-        while j < close {
-            if toks[j].is_ident("function")
-                && toks.get(j + 1).is_some_and(|n| n.kind == Kind::Ident)
-                && toks.get(j + 2).is_some_and(|p| p.is("("))
-            {
-                let mname = toks[j + 1].text.clone();
-                let pclose = matching(toks, j + 2).unwrap_or(j + 2);
-                let mut params = Vec::new();
-                let mut ty = String::new();
-                for p in &toks[j + 3..pclose] {
-                    match p.kind {
-                        Kind::Ident => ty = short(&p.text).to_string(),
-                        Kind::Var => {
-                            params.push((std::mem::take(&mut ty), p.text.clone()));
-                        }
-                        _ if p.is(",") => ty.clear(),
-                        _ => {}
-                    }
-                }
-                // Body (abstract/interface methods have none).
-                let mut b = pclose + 1;
-                while b < close && !toks[b].is("{") && !toks[b].is(";") {
-                    b += 1;
-                }
-                let (body_reads, rule_keys, next) = if b < close && toks[b].is("{") {
-                    let bclose = matching(toks, b).unwrap_or(close);
-                    let body = &toks[b + 1..bclose];
-                    let mut keys = Vec::new();
-                    if mname == "rules" {
-                        if let Some(ret) = body.iter().position(|t| t.is_ident("return")) {
-                            let open = b + 1 + ret + 1;
-                            let open = if toks.get(open).is_some_and(|t| t.is_ident("array")) {
-                                open + 1
-                            } else {
-                                open
-                            };
-                            keys = array_keys(toks, open);
-                        }
-                    }
-                    (reads(body), keys, bclose + 1)
-                } else {
-                    (Reads::default(), Vec::new(), b + 1)
-                };
-                class.methods.push(Method {
-                    name: mname,
-                    line: line_of(toks[j].start),
-                    params,
-                    reads: body_reads,
-                    rule_keys,
-                    start: toks[j].start,
-                });
-                j = next;
-                continue;
-            }
-            j += 1;
-        }
+        body(src, toks, k, close, line_of, &mut class);
         out.push(class);
         i = close + 1;
     }
     out
+}
+
+fn body(
+    src: &str,
+    toks: &[Token],
+    open: usize,
+    close: usize,
+    line_of: &dyn Fn(usize) -> u32,
+    class: &mut Class,
+) {
+    let mut pending: Vec<Attr> = Vec::new();
+    let mut decl_start: Option<usize> = None;
+    let mut j = open + 1;
+    while j < close {
+        let t = &toks[j];
+        if t.is("#") && toks.get(j + 1).is_some_and(|b| b.is("[")) {
+            decl_start.get_or_insert(j);
+            let (attrs, next) = attr_group(toks, j, line_of);
+            pending.extend(attrs);
+            j = next;
+            continue;
+        }
+        if MODIFIERS.iter().any(|m| t.is_ident(m)) {
+            decl_start.get_or_insert(j);
+            j += 1;
+            continue;
+        }
+        if t.kind == Kind::Var && decl_start.is_some() {
+            // A property: `public ?string $name = null;`
+            class.props.push(t.text.clone());
+            let end = (j..close).find(|&k| toks[k].is(";")).unwrap_or(close);
+            pending.clear();
+            decl_start = None;
+            j = end + 1;
+            continue;
+        }
+        if !(t.is_ident("function")
+            && toks.get(j + 1).is_some_and(|n| n.kind == Kind::Ident)
+            && toks.get(j + 2).is_some_and(|p| p.is("(")))
+        {
+            if !(t.kind == Kind::Ident || t.is("?")) || decl_start.is_none() {
+                pending.clear();
+                decl_start = None;
+            }
+            j += 1;
+            continue;
+        }
+        let first = decl_start.take().unwrap_or(j);
+        let doc_from = if first > 0 { toks[first - 1].end } else { 0 };
+        let mut attrs = annotations(src, doc_from, toks[first].start, line_of);
+        attrs.append(&mut pending);
+        let mname = toks[j + 1].text.clone();
+        let pclose = matching(toks, j + 2).unwrap_or(j + 2);
+        let args = method_args(toks, j + 3, pclose, line_of);
+        if mname == "__construct" {
+            for a in args.iter().filter(|a| a.promoted) {
+                class.props.push(a.var.clone());
+            }
+        }
+        let params = args.iter().map(|a| (a.ty.clone(), a.var.clone())).collect();
+        // Body (abstract/interface methods have none).
+        let mut b = pclose + 1;
+        while b < close && !toks[b].is("{") && !toks[b].is(";") {
+            b += 1;
+        }
+        let (body_reads, rule_keys, next) = if b < close && toks[b].is("{") {
+            let bclose = matching(toks, b).unwrap_or(close);
+            let body = &toks[b + 1..bclose];
+            let mut keys = Vec::new();
+            if mname == "rules" {
+                if let Some(ret) = body.iter().position(|t| t.is_ident("return")) {
+                    let open = b + 1 + ret + 1;
+                    let open = if toks.get(open).is_some_and(|t| t.is_ident("array")) {
+                        open + 1
+                    } else {
+                        open
+                    };
+                    keys = array_keys(toks, open);
+                }
+            }
+            (reads(body), keys, bclose + 1)
+        } else {
+            (Reads::default(), Vec::new(), b + 1)
+        };
+        class.methods.push(Method {
+            name: mname,
+            line: line_of(toks[j].start),
+            params,
+            args,
+            reads: body_reads,
+            rule_keys,
+            start: toks[j].start,
+            attrs,
+        });
+        j = next;
+    }
+}
+
+fn method_args(toks: &[Token], from: usize, to: usize, line_of: &dyn Fn(usize) -> u32) -> Vec<Arg> {
+    let mut out = Vec::new();
+    if from >= to {
+        return out;
+    }
+    for r in split(&toks[from..to], ",") {
+        let (a, b) = (from + r.start, from + r.end);
+        let mut arg = Arg::default();
+        let mut k = a;
+        while k < b {
+            let p = &toks[k];
+            if p.is("#") && toks.get(k + 1).is_some_and(|x| x.is("[")) {
+                let (attrs, next) = attr_group(toks, k, line_of);
+                arg.attrs.extend(attrs);
+                k = next;
+                continue;
+            }
+            if p.is("=") {
+                break;
+            }
+            match p.kind {
+                Kind::Ident
+                    if ["public", "protected", "private"]
+                        .iter()
+                        .any(|m| p.is_ident(m)) =>
+                {
+                    arg.promoted = true;
+                }
+                Kind::Ident if p.is_ident("readonly") => {}
+                Kind::Ident => arg.ty = short(&p.text).to_string(),
+                Kind::Var => {
+                    arg.var = p.text.clone();
+                    break;
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        if !arg.var.is_empty() {
+            out.push(arg);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attributes_annotations_and_props() {
+        let src = "<?php\nnamespace App\\Controller;\n\n#[Route('/api/users', name: 'users_')]\nfinal class UserController extends AbstractController\n{\n    /**\n     * Don't break on apostrophes.\n     * @Route(\"/legacy/{id}\",\n     *     methods={\"GET\", \"HEAD\"}, requirements={\"id\"=\"\\d+\"})\n     */\n    #[Route('/{id<\\d+>}', methods: ['GET'])]\n    public function show(int $id, #[MapQueryParameter] ?string $q = null, #[MapRequestPayload] CreateUser $dto): Response\n    {\n        return $this->json([]);\n    }\n}\n\nfinal class CreateUser\n{\n    public string $email;\n    public function __construct(public readonly string $name, private ?int $age = null, $plain = 1) {}\n}\n";
+        let toks = tokenize(src);
+        let lines = portolan_plugin_sdk::text::LineIndex::new(src);
+        let cs = classes(src, &toks, &|o| lines.line_of(o));
+        assert_eq!(cs.len(), 2);
+        let c = &cs[0];
+        assert_eq!(c.attrs.len(), 1);
+        assert_eq!(
+            c.attrs[0].positional(0),
+            Some(&Val::Str("/api/users".into()))
+        );
+        assert_eq!(c.attrs[0].named("name"), Some(&Val::Str("users_".into())));
+        let m = &c.methods[0];
+        assert_eq!(m.attrs.len(), 2);
+        assert_eq!(m.attrs[0].name, "Route");
+        assert_eq!(m.attrs[0].line, 9);
+        assert_eq!(
+            m.attrs[0].positional(0),
+            Some(&Val::Str("/legacy/{id}".into()))
+        );
+        assert_eq!(
+            m.attrs[0].named("methods").map(Val::strings),
+            Some(vec!["GET".to_string(), "HEAD".to_string()])
+        );
+        assert_eq!(m.attrs[1].line, 12);
+        assert_eq!(
+            m.attrs[1].named("methods").map(Val::strings),
+            Some(vec!["GET".to_string()])
+        );
+        assert_eq!(m.args.len(), 3);
+        assert_eq!(m.args[1].attrs[0].name, "MapQueryParameter");
+        assert_eq!(m.args[1].var, "q");
+        assert_eq!(m.args[2].ty, "CreateUser");
+        assert_eq!(cs[1].props, ["email", "name", "age"]);
+    }
 }

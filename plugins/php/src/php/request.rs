@@ -8,7 +8,8 @@
 //! `->hasFile('f')` (file), the `request('x')` helper, `Request::input`.
 //! Symfony: `$request->query->get('x')` (query), `->request->get('x')`
 //! (form), `->headers->get('X')`, `->cookies->get('c')`, `->files->get('f')`.
-//! Plain PHP: `$_GET`, `$_POST`, `$_REQUEST`, `$_COOKIE`, `$_FILES`,
+//! Plain PHP: `$_GET`, `$_POST`, `$_REQUEST` (query on GET, body
+//! otherwise), `$_COOKIE`, `$_FILES`,
 //! `$_SERVER['HTTP_X_Y']` (header `X-Y`), `filter_input(INPUT_GET, 'x')`.
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,11 @@ pub enum Where {
     Header,
     Cookie,
     File,
+    /// A JSON body field (`$request->toArray()['x']`, `getJSON()`).
+    Json,
+    /// A parsed body whose encoding the framework decides (`getParsedBody()`):
+    /// JSON for API routes, form fields otherwise.
+    Body,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +101,7 @@ fn is_request_receiver(toks: &[Token], i: usize) -> bool {
     match t.kind {
         Kind::Var => {
             matches!(t.text.as_str(), "request" | "req" | "httpRequest")
-                || (t.text == "this"
+                || ((t.text == "this" || t.text == "app")
                     && toks.get(i + 1).is_some_and(|a| a.is("->"))
                     && toks.get(i + 2).is_some_and(|r| r.text == "request"))
         }
@@ -106,9 +112,86 @@ fn is_request_receiver(toks: &[Token], i: usize) -> bool {
 /// Scan a body for reads.
 pub fn reads(toks: &[Token]) -> Reads {
     let mut r = Reads::default();
+    let mut bags: Vec<(String, Where)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        // `$data = $request->getParsedBody();` … `$data['x']`.
+        if t.kind == Kind::Var && toks.get(i + 1).is_some_and(|e| e.is("=")) {
+            let end = (i + 2..toks.len())
+                .find(|&k| toks[k].is(";"))
+                .unwrap_or(toks.len());
+            if let Some(w) = bag_source(&toks[i + 2..end]) {
+                bags.retain(|(n, _)| *n != t.text);
+                bags.push((t.text.clone(), w));
+            } else {
+                bags.retain(|(n, _)| *n != t.text);
+            }
+        }
+        if t.kind == Kind::Var {
+            if let Some((_, w)) = bags.iter().find(|(n, _)| *n == t.text) {
+                let prev_assign = toks.get(i + 1).is_some_and(|e| e.is("="));
+                if toks.get(i + 1).is_some_and(|b| b.is("["))
+                    && toks.get(i + 3).is_some_and(|b| b.is("]"))
+                {
+                    if let Some(k) = lit(toks.get(i + 2)) {
+                        r.push(*w, k);
+                    }
+                } else if !prev_assign
+                    && *w == Where::Json
+                    && toks.get(i + 1).is_some_and(|a| a.is("->") || a.is("?->"))
+                    && toks.get(i + 2).is_some_and(|n| n.kind == Kind::Ident)
+                    && !toks.get(i + 3).is_some_and(|p| p.is("("))
+                {
+                    r.push(Where::Json, &toks[i + 2].text);
+                }
+            }
+        }
+        // `$request['x']` (ArrayAccess requests: Laravel, WordPress).
+        if t.kind == Kind::Var
+            && matches!(t.text.as_str(), "request" | "req")
+            && toks.get(i + 1).is_some_and(|b| b.is("["))
+            && toks.get(i + 3).is_some_and(|b| b.is("]"))
+        {
+            if let Some(k) = lit(toks.get(i + 2)) {
+                r.push(Where::Input, k);
+            }
+        }
+        // `->getQueryParams()['x']`, `->getHeaderLine('X')`… on any
+        // receiver but a response.
+        if (t.is("->") || t.is("?->"))
+            && toks.get(i + 2).is_some_and(|p| p.is("("))
+            && !(i > 0
+                && toks[i - 1].kind == Kind::Var
+                && matches!(toks[i - 1].text.as_str(), "response" | "res" | "resp"))
+        {
+            if let Some(name) = toks.get(i + 1).filter(|n| n.kind == Kind::Ident) {
+                if let Some(w) = keyed_method(&name.text) {
+                    if let Some(k) = lit(toks.get(i + 3)) {
+                        if name.text == "getServer" {
+                            if let Some(h) = server_header(k) {
+                                r.push(Where::Header, &h);
+                            }
+                        } else {
+                            r.push(w, k);
+                        }
+                    }
+                } else if let Some(w) = bag_method(&name.text).filter(|_| {
+                    !matches!(name.text.as_str(), "toArray" | "getPayload")
+                        || (i > 0 && matches!(toks[i - 1].text.as_str(), "request" | "req"))
+                }) {
+                    if let Some(close) = matching(toks, i + 2) {
+                        if toks.get(close + 1).is_some_and(|b| b.is("["))
+                            && toks.get(close + 3).is_some_and(|b| b.is("]"))
+                        {
+                            if let Some(k) = lit(toks.get(close + 2)) {
+                                r.push(w, k);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         // Superglobals.
         if t.kind == Kind::Var && t.text.starts_with('_') {
             let key = toks
@@ -117,7 +200,9 @@ pub fn reads(toks: &[Token]) -> Reads {
                 .and_then(|_| lit(toks.get(i + 2)));
             if let Some(k) = key {
                 match t.text.as_str() {
-                    "_GET" | "_REQUEST" => r.push(Where::Query, k),
+                    "_GET" => r.push(Where::Query, k),
+                    // Query string or body: the method decides.
+                    "_REQUEST" => r.push(Where::Input, k),
                     "_POST" => r.push(Where::Form, k),
                     "_COOKIE" => r.push(Where::Cookie, k),
                     "_FILES" => r.push(Where::File, k),
@@ -173,7 +258,7 @@ pub fn reads(toks: &[Token]) -> Reads {
         }
         if is_request_receiver(toks, i) {
             let mut j = i + 1;
-            if t.text == "this" {
+            if t.text == "this" || t.text == "app" {
                 j = i + 3;
             }
             if toks.get(j).is_some_and(|a| a.is("->") || a.is("?->")) {
@@ -213,6 +298,85 @@ pub fn reads(toks: &[Token]) -> Reads {
                 method_read(toks, j + 1, &mut r);
             }
         }
+        // Lumen/Laravel controllers: `$this->validate($request, [...])`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "validate")
+            && toks.get(i + 3).is_some_and(|p| p.is("("))
+            && toks.get(i + 4).is_some_and(|v| v.kind == Kind::Var)
+            && toks.get(i + 5).is_some_and(|c| c.is(","))
+            && toks.get(i + 6).is_some_and(|b| b.is("["))
+        {
+            for k in array_keys(toks, i + 6) {
+                r.push(Where::Input, &k);
+            }
+        }
+        // CodeIgniter 4 controllers: `$this->validate(['email' => …])`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "validate")
+            && toks.get(i + 3).is_some_and(|p| p.is("("))
+            && toks.get(i + 4).is_some_and(|b| b.is("["))
+        {
+            for k in array_keys(toks, i + 4) {
+                r.push(Where::Input, &k);
+            }
+        }
+        // CodeIgniter 4: `->getJSON()->field`.
+        if t.is_ident("getJSON")
+            && i > 0
+            && toks[i - 1].is("->")
+            && toks.get(i + 1).is_some_and(|p| p.is("("))
+        {
+            if let Some(close) = matching(toks, i + 1) {
+                if toks.get(close + 1).is_some_and(|a| a.is("->"))
+                    && toks.get(close + 2).is_some_and(|n| n.kind == Kind::Ident)
+                    && !toks.get(close + 3).is_some_and(|p| p.is("("))
+                {
+                    r.push(Where::Json, &toks[close + 2].text);
+                }
+            }
+        }
+        // CodeIgniter 3: `$this->input->get('x')`, `->post`, `->get_post`,
+        // `->cookie`, `->get_request_header('X')`, `->server('HTTP_X')`,
+        // `->request_headers()['X']`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "input")
+            && toks.get(i + 3).is_some_and(|a| a.is("->"))
+            && toks.get(i + 5).is_some_and(|p| p.is("("))
+        {
+            let m = toks.get(i + 4).map(|x| x.text.as_str()).unwrap_or("");
+            if m == "request_headers" {
+                if let Some(close) = matching(toks, i + 5) {
+                    if toks.get(close + 1).is_some_and(|b| b.is("[")) {
+                        if let Some(k) = lit(toks.get(close + 2)) {
+                            r.push(Where::Header, k);
+                        }
+                    }
+                }
+            } else if let Some(k) = lit(toks.get(i + 6)) {
+                match m {
+                    "get" => r.push(Where::Query, k),
+                    "post" => r.push(Where::Form, k),
+                    "get_post" | "post_get" => r.push(Where::Input, k),
+                    "cookie" => r.push(Where::Cookie, k),
+                    "get_request_header" => r.push(Where::Header, k),
+                    "server" => {
+                        if let Some(h) = server_header(k) {
+                            r.push(Where::Header, &h);
+                        }
+                    }
+                    "input_stream" => r.push(Where::Form, k),
+                    _ => {}
+                }
+            }
+            i += 5;
+            continue;
+        }
         // `$this->helper(` calls for callee resolution.
         if t.kind == Kind::Var
             && t.text == "this"
@@ -247,6 +411,96 @@ pub fn reads(toks: &[Token]) -> Reads {
         i += 1;
     }
     r
+}
+
+/// Request methods taking the parameter name, whatever the receiver:
+/// Slim/PSR-7, CodeIgniter 4, Laminas, Yii.
+fn keyed_method(name: &str) -> Option<Where> {
+    Some(match name {
+        "getQueryParam" | "getGet" | "fromQuery" | "getQueryParamValue" | "getQuery" => {
+            Where::Query
+        }
+        // CakePHP `getData('x')`: the body parser decides the encoding.
+        "getData" => Where::Body,
+        "getUploadedFile" => Where::File,
+        "getParsedBodyParam" | "getBodyParam" | "fromPost" | "getPost" => Where::Form,
+        "getGetPost" | "getPostGet" | "getVar" | "getParam" => Where::Input,
+        "getHeaderLine" | "fromHeader" | "getHeader" | "hasHeader" => Where::Header,
+        "getCookieParam" | "getCookie" => Where::Cookie,
+        "getJsonVar" => Where::Json,
+        "fromFiles" | "getFile" => Where::File,
+        "getServer" => Where::Header,
+        // WordPress `WP_REST_Request`.
+        "get_param" => Where::Input,
+        "get_header" => Where::Header,
+        _ => return None,
+    })
+}
+
+/// Request methods returning a whole bag (`getQueryParams()['x']`).
+fn bag_method(name: &str) -> Option<Where> {
+    Some(match name {
+        "getQueryParams" | "getQueryString" => Where::Query,
+        "getParsedBody" | "getFormData" => Where::Body,
+        "getCookieParams" => Where::Cookie,
+        "getUploadedFiles" => Where::File,
+        "getJSON" | "toArray" | "getPayload" => Where::Json,
+        "getRawInput" => Where::Form,
+        "getPost" | "getBodyParams" | "get_body_params" => Where::Form,
+        "get_query_params" => Where::Query,
+        "get_json_params" => Where::Json,
+        "get_file_params" => Where::File,
+        "getGet" => Where::Query,
+        _ => return None,
+    })
+}
+
+/// Does an assigned expression hold a request bag (`$request->getParsedBody()`,
+/// `json_decode($request->getContent(), true)`,
+/// `json_decode(file_get_contents('php://input'))`, `$_POST`)?
+fn bag_source(expr: &[Token]) -> Option<Where> {
+    let mut json_decode = false;
+    for (k, t) in expr.iter().enumerate() {
+        if t.is_ident("json_decode") {
+            json_decode = true;
+        }
+        if json_decode
+            && ((t.kind == Kind::Str && t.text == "php://input")
+                || (t.kind == Kind::Ident
+                    && matches!(
+                        t.text.as_str(),
+                        "getContent" | "getBody" | "getRawBody" | "raw_input_stream"
+                    )))
+        {
+            return Some(Where::Json);
+        }
+        if (t.is("->") || t.is("?->")) && expr.get(k + 2).is_some_and(|p| p.is("(")) {
+            let name = expr.get(k + 1).map(|n| n.text.as_str()).unwrap_or("");
+            let close = matching(expr, k + 2).unwrap_or(expr.len());
+            // `->getPost()` without a key is the whole bag.
+            let no_args = close == k + 3;
+            let receiver_is_request = k > 0
+                && ((expr[k - 1].kind == Kind::Var
+                    && matches!(expr[k - 1].text.as_str(), "request" | "req"))
+                    || expr[k - 1].text == "request");
+            let w = match name {
+                "toArray" | "getPayload" if !receiver_is_request => None,
+                "getPost" | "getGet" if !no_args => None,
+                _ => bag_method(name),
+            };
+            if w.is_some() && !expr.get(close + 1).is_some_and(|b| b.is("[")) {
+                return w;
+            }
+        }
+        if t.kind == Kind::Var && expr.len() <= 3 {
+            match t.text.as_str() {
+                "_GET" => return Some(Where::Query),
+                "_POST" => return Some(Where::Form),
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// After `->`/`::` at `m`: `input('x')`, `validate([...])`, `header('X')`…

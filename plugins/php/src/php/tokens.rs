@@ -121,9 +121,17 @@ pub fn tokenize(src: &str) -> Vec<Token> {
                 Some(lit) if lit.end > i => {
                     let interpolated =
                         lit.interpolated || (bytes[i] == b'"' && lit.value.contains('$'));
+                    // PHP keeps unknown escapes (`'App\Http\C'`, `"\d+"`):
+                    // re-read the literal from the source.
+                    let raw = text.get(i + 1..lit.end.saturating_sub(1)).unwrap_or("");
+                    let value = match bytes[i] {
+                        b'\'' if lit.end >= i + 2 => php_unescape(raw, false),
+                        b'"' if lit.end >= i + 2 && !lit.interpolated => php_unescape(raw, true),
+                        _ => lit.value,
+                    };
                     out.push(Token {
                         kind: Kind::Str,
-                        text: lit.value,
+                        text: value,
                         start: i,
                         end: lit.end,
                         interpolated,
@@ -172,6 +180,48 @@ pub fn tokenize(src: &str) -> Vec<Token> {
             .unwrap_or(1);
         out.push(tok(Kind::Punct, &text[i..i + p], i, i + p));
         i += p;
+    }
+    out
+}
+
+/// The value of a PHP string literal's body: single-quoted strings only
+/// know `\\` and `\'`; double-quoted ones also `\"`, `\$`, `\n`, `\t`,
+/// `\r`, and keep any other backslash.
+fn php_unescape(raw: &str, double: bool) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            Some('\\') => {
+                out.push('\\');
+                chars.next();
+            }
+            Some('\'') if !double => {
+                out.push('\'');
+                chars.next();
+            }
+            Some(q @ ('"' | '$')) if double => {
+                out.push(q);
+                chars.next();
+            }
+            Some('n') if double => {
+                out.push('\n');
+                chars.next();
+            }
+            Some('t') if double => {
+                out.push('\t');
+                chars.next();
+            }
+            Some('r') if double => {
+                out.push('\r');
+                chars.next();
+            }
+            _ => out.push('\\'),
+        }
     }
     out
 }
@@ -271,5 +321,12 @@ mod tests {
             ]
         );
         assert_eq!(toks[2].kind, Kind::Var);
+        let toks = tokenize("<?php f('App\\Http\\C:m', 'it\\'s', \"\\d+\\\"\", 'a\\\\b');");
+        let strs: Vec<&str> = toks
+            .iter()
+            .filter(|t| t.kind == Kind::Str)
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(strs, ["App\\Http\\C:m", "it's", "\\d+\"", "a\\b"]);
     }
 }

@@ -189,7 +189,7 @@ fn view_func(code: &Code<'_>, def: &Def, params: &dyn Fn(Range<usize>) -> Vec<Pa
 
 /// Methods a body compares `request.method` with (`== 'POST'`, `in
 /// ('PUT', 'PATCH')`), plus POST when it reads form data or files.
-fn body_methods(code: &Code<'_>, body: Range<usize>, params: &[Param]) -> Vec<String> {
+pub(crate) fn body_methods(code: &Code<'_>, body: Range<usize>, params: &[Param]) -> Vec<String> {
     let text = code.text();
     let mut out: Vec<String> = Vec::new();
     for occ in find_word_in(code, "request", body.clone()) {

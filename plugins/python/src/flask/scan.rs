@@ -11,7 +11,7 @@ use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
-use crate::py::request::request_params_with;
+use crate::py::request::{request_params_with, request_reads_with};
 use crate::py::strexpr::{StrExpr, MAX_DEPTH};
 
 /// Functions a `MethodView` dispatches to (Flask's `http_method_funcs`).
@@ -51,7 +51,29 @@ pub struct Flavor {
     pub register: &'static str,
     /// Placeholders are written `<name:type>` (Sanic) rather than `<type:name>`.
     pub name_first_placeholders: bool,
+    /// The methods argument of `.route(...)`: keyword (`methods`; Bottle's
+    /// `method`) and, when it may be passed positionally, its position.
+    pub methods_keyword: &'static str,
+    pub methods_position: Option<usize>,
+    /// Route decorators without a receiver, imported from the package
+    /// (Bottle's `@route('/x')` / `@get('/x')` on the default app).
+    pub bare_routes: bool,
+    /// `recv.<mount>(prefix, child)`: a child app served under a prefix
+    /// (Bottle's `mount`).
+    pub mount: Option<&'static str>,
+    /// Request reads the Werkzeug-style scan does not see (Bottle's
+    /// `request.query.name` attributes, `request.get_header('X')`).
+    pub extra_reads: Option<ExtraReads>,
 }
+
+/// Extra request reads of a framework: (code, handler body, request names,
+/// key resolver) → parameters with the offsets of their reads.
+pub type ExtraReads = fn(
+    &Code<'_>,
+    Range<usize>,
+    &[String],
+    &dyn Fn(&StrExpr) -> Option<String>,
+) -> Vec<(usize, Param)>;
 
 pub const FLASK: Flavor = Flavor {
     package: "flask",
@@ -62,6 +84,11 @@ pub const FLASK: Flavor = Flavor {
     sources: crate::py::request::source_kind,
     register: "register_blueprint",
     name_first_placeholders: false,
+    methods_keyword: "methods",
+    methods_position: None,
+    bare_routes: false,
+    mount: None,
+    extra_reads: None,
 };
 
 /// Read one Flask module. Test files must be filtered out by the caller.
@@ -83,7 +110,39 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     );
     let key = |e: &StrExpr| e.resolve(&mut |n| local_const(&info, n, 0));
     let params = |body: Range<usize>| {
-        request_params_with(&code, body, &request_names, &key, &flavor.sources, false)
+        let Some(extra) = flavor.extra_reads else {
+            return request_params_with(&code, body, &request_names, &key, &flavor.sources, false);
+        };
+        let mut found = request_reads_with(
+            &code,
+            body.clone(),
+            &request_names,
+            &key,
+            &flavor.sources,
+            false,
+        );
+        found.extend(extra(&code, body, &request_names, &key));
+        found.sort_by_key(|(at, _)| *at);
+        let mut out: Vec<Param> = Vec::new();
+        for (_, p) in found {
+            if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                out.push(p);
+            }
+        }
+        out
+    };
+    // Bare route decorators (`@route`, `@get`): local name → decorator.
+    let bare: Vec<(String, String)> = if flavor.bare_routes {
+        ["route", "get", "post", "put", "patch", "delete"]
+            .iter()
+            .flat_map(|attr| {
+                info.names_for(flavor.package, attr)
+                    .into_iter()
+                    .map(move |local| (local, attr.to_string()))
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
 
     let mut module = FlaskModule {
@@ -95,7 +154,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     for (i, def) in defs.iter().enumerate() {
         for deco in &def.decorators {
             let Some(call) = &deco.call else { continue };
-            let Some(route) = decorator_route(&code, call, def, &params) else {
+            let Some(route) = decorator_route(&code, call, def, &params, flavor, &bare) else {
                 continue;
             };
             let enclosing = def
@@ -185,6 +244,25 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             blueprint: bp,
             prefix: prefix_arg(&code, call.keyword(flavor.prefix_keyword)),
         });
+    }
+
+    if let Some(mount) = flavor.mount {
+        for at in code.find_all(&format!(".{mount}(")) {
+            let Some(call) = method_call(&code, at) else {
+                continue;
+            };
+            let (Some(receiver), Some(child)) = (
+                call.receiver(),
+                call.arg(1, "app").and_then(|r| whole_dotted(&code, r)),
+            ) else {
+                continue;
+            };
+            module.registrations.push(Registration {
+                receiver: receiver.to_string(),
+                blueprint: child,
+                prefix: prefix_arg(&code, call.arg(0, "prefix")),
+            });
+        }
     }
 
     // `group = Blueprint.group(a, b, url_prefix=…)`: a and b are
@@ -286,21 +364,55 @@ fn objects(code: &Code<'_>, lines: &[LogicalLine], flavor: &Flavor) -> Vec<Obj> 
     out
 }
 
+/// Methods Bottle's `method='ANY'` (and `'*'`) stands for: any method is
+/// accepted, reported as the usual five.
+pub const ANY_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// `ANY` / `*` in a methods list → [`ANY_METHODS`].
+fn expand_any(methods: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in methods {
+        let add: Vec<String> = if m == "ANY" || m == "*" {
+            ANY_METHODS.iter().map(|s| s.to_string()).collect()
+        } else {
+            vec![m]
+        };
+        for a in add {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
 /// A route from a decorator call on `def`, line unset.
 fn decorator_route(
     code: &Code<'_>,
     call: &Call,
     def: &Def,
     params: &dyn Fn(Range<usize>) -> Vec<Param>,
+    flavor: &Flavor,
+    bare: &[(String, String)],
 ) -> Option<Route> {
-    let receiver = call.receiver()?;
-    let method = call.method();
+    let (receiver, method) = match call.receiver() {
+        Some(r) => (r, call.method()),
+        None => {
+            let (_, attr) = bare.iter().find(|(local, _)| *local == call.callee)?;
+            (flavor.package, attr.as_str())
+        }
+    };
     let methods = if method == "route" {
-        methods_arg(code, call.keyword("methods"))
+        let value = match flavor.methods_position {
+            Some(pos) => call.arg(pos, flavor.methods_keyword),
+            None => call.keyword(flavor.methods_keyword),
+        };
+        methods_arg(code, value).map(expand_any)
     } else {
         Some(vec![shortcut(method)?.to_string()])
     };
-    let rule = StrExpr::parse(code, call.arg(0, "rule")?)?;
+    // Bottle names the argument `path`.
+    let rule = StrExpr::parse(code, call.arg(0, "rule").or_else(|| call.keyword("path"))?)?;
     let view = match def.kind {
         DefKind::Function => View::Params(params(def.body.clone())),
         DefKind::Class => View::Class(def.name.clone()),

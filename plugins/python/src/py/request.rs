@@ -58,6 +58,22 @@ pub fn request_params_with(
     sources: &dyn Fn(&str) -> Option<ParamKind>,
     self_attr: bool,
 ) -> Vec<Param> {
+    request_reads_with(code, body, request_names, key, sources, self_attr)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// [`request_params_with`] with the offset of each (first) read, so a
+/// caller can merge reads found by other means in source order.
+pub fn request_reads_with(
+    code: &Code<'_>,
+    body: Range<usize>,
+    request_names: &[String],
+    key: &dyn Fn(&StrExpr) -> Option<String>,
+    sources: &dyn Fn(&str) -> Option<ParamKind>,
+    self_attr: bool,
+) -> Vec<(usize, Param)> {
     let bytes = code.text().as_bytes();
     let mut found: Vec<(usize, Param)> = Vec::new();
     let mut aliases: Vec<(String, ParamKind, usize)> = Vec::new();
@@ -69,7 +85,10 @@ pub fn request_params_with(
             }
             if occ > 0
                 && bytes[occ - 1] == b'.'
-                && !code.slice(occ.saturating_sub(6)..occ).ends_with("flask.")
+                && !["flask.", "cherrypy.", "bottle."].iter().any(|q| {
+                    code.slice(occ.saturating_sub(q.len())..occ) == *q
+                        && (occ == q.len() || !is_ident_byte(bytes[occ - q.len() - 1]))
+                })
                 && !(self_attr
                     && code.slice(occ.saturating_sub(5)..occ) == "self."
                     && (occ == 5 || !is_ident_byte(bytes[occ - 6])))
@@ -123,10 +142,13 @@ pub fn request_params_with(
         }
     }
     found.sort_by_key(|(offset, _)| *offset);
-    let mut out: Vec<Param> = Vec::new();
-    for (_, p) in found {
-        if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
-            out.push(p);
+    let mut out: Vec<(usize, Param)> = Vec::new();
+    for (at, p) in found {
+        if !out
+            .iter()
+            .any(|(_, q)| q.name == p.name && q.kind == p.kind)
+        {
+            out.push((at, p));
         }
     }
     out
@@ -167,7 +189,17 @@ fn accessor(code: &Code<'_>, p: usize, key: &dyn Fn(&StrExpr) -> Option<String>)
         b'[' => p,
         b'.' => {
             let method = ident_at(bytes, p + 1)?;
-            if !matches!(method, "get" | "getlist" | "pop" | "get_all" | "setdefault") {
+            if !matches!(
+                method,
+                "get"
+                    | "getlist"
+                    | "pop"
+                    | "get_all"
+                    | "setdefault"
+                    | "getall"
+                    | "getone"
+                    | "getunicode"
+            ) {
                 return None;
             }
             let open = p + 1 + method.len();
@@ -193,6 +225,12 @@ fn alias_target(code: &Code<'_>, occ: usize) -> Option<String> {
     // caller reads `self.request`).
     if let Some(p) = prefix.strip_suffix("self.") {
         prefix = p.trim_end();
+    }
+    // `data = cherrypy.request.json`.
+    for q in ["flask.", "cherrypy.", "bottle."] {
+        if let Some(p) = prefix.strip_suffix(q) {
+            prefix = p.trim_end();
+        }
     }
     // `data = await request.get_json()` (Quart, Sanic).
     if let Some(p) = prefix.strip_suffix("await") {

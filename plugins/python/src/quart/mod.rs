@@ -20,6 +20,11 @@ pub const QUART: Flavor = Flavor {
     sources: crate::py::request::source_kind,
     register: "register_blueprint",
     name_first_placeholders: false,
+    methods_keyword: "methods",
+    methods_position: None,
+    bare_routes: false,
+    mount: None,
+    extra_reads: None,
 };
 
 pub struct Quart;

@@ -32,6 +32,11 @@ pub const ROBYN: Flavor = Flavor {
     sources,
     register: "include_router",
     name_first_placeholders: false,
+    methods_keyword: "methods",
+    methods_position: None,
+    bare_routes: false,
+    mount: None,
+    extra_reads: None,
 };
 
 pub struct Robyn;

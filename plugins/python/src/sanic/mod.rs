@@ -23,6 +23,11 @@ pub const SANIC: Flavor = Flavor {
     sources: crate::py::request::source_kind,
     register: "blueprint",
     name_first_placeholders: true,
+    methods_keyword: "methods",
+    methods_position: None,
+    bare_routes: false,
+    mount: None,
+    extra_reads: None,
 };
 
 pub struct Sanic;

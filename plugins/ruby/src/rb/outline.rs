@@ -5,9 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::call::{call_of, Val};
 use super::request::{reads, Options, Reads};
-use super::tokens::{tokenize, Kind, Token};
+use super::tokens::{Kind, Token};
 use super::tree::{self, Block, Stmt};
-use portolan_plugin_sdk::{lex::Code, Syntax};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Method {
@@ -65,8 +64,7 @@ pub struct Outline {
 
 /// Outline a file: every class and module, nested names qualified.
 pub fn outline(src: &str, line_of: &dyn Fn(usize) -> u32, opts: Options) -> Outline {
-    let code = Code::new(src, Syntax::RUBY);
-    let toks = tokenize(&code);
+    let toks = super::tokens_of(src);
     let stmts = tree::parse(&toks);
     let mut classes = Vec::new();
     visit(&stmts, &toks, "", line_of, opts, &mut classes);

@@ -8,9 +8,17 @@
 //! `request.request_parameters[:x]` / `request.POST['x']` (body),
 //! `request.headers['X-Y']` / `request.env['HTTP_X_Y']` (header `X-Y`),
 //! `cookies[:c]`, `cookies.signed[:c]`, `cookies.encrypted[:c]`,
-//! `request.cookies['c']` (cookie; assignments are writes and skipped).
+//! `request.cookies['c']` (cookie; assignments are writes and skipped),
+//! `req.cookies.find { |c| c.name == 'c' }` (WEBrick's cookie list).
+//! `request.get_header('HTTP_X_Y')` (header `X-Y`),
+//! `typecast_params.int('x')` (Roda; like `params`),
+//! `JSON.parse(request.body.read)['k']` and `body = JSON.parse(…)` then
+//! `body['k']` / `body[:k]` / `body.fetch('k')` (json).
 //! Frameworks whose `headers[...]` reads the request (Grape) enable
-//! [`Options::bare_headers`].
+//! [`Options::bare_headers`]; Sinatra's bare `env['HTTP_X']` needs
+//! [`Options::bare_env`]; other names for the request object (Roda's `r`,
+//! WEBrick's `req`) go in [`Options::receivers`], and `req['X-Y']` header
+//! reads (WEBrick, Rack) need [`Options::index_headers`].
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +32,9 @@ pub struct Reads {
     pub body: Vec<String>,
     pub headers: Vec<String>,
     pub cookies: Vec<String>,
+    /// JSON body fields (`JSON.parse(request.body.read)['k']`).
+    #[serde(default)]
+    pub json: Vec<String>,
     /// Bare method calls in the body (for callee resolution).
     pub calls: Vec<String>,
 }
@@ -36,6 +47,7 @@ impl Reads {
             (&mut self.body, &other.body),
             (&mut self.headers, &other.headers),
             (&mut self.cookies, &other.cookies),
+            (&mut self.json, &other.json),
         ] {
             for x in b {
                 push(a, x);
@@ -48,6 +60,7 @@ impl Reads {
             && self.body.is_empty()
             && self.headers.is_empty()
             && self.cookies.is_empty()
+            && self.json.is_empty()
     }
 }
 
@@ -55,6 +68,12 @@ impl Reads {
 pub struct Options {
     /// `headers['X']` reads a request header (Grape, Sinatra's `env`).
     pub bare_headers: bool,
+    /// `env['HTTP_X']` reads a request header (Sinatra, Roda, Rack).
+    pub bare_env: bool,
+    /// `X['Header-Name']` reads a header when `X` is a request receiver.
+    pub index_headers: bool,
+    /// Names besides `request` that hold the request (`r`, `req`).
+    pub receivers: &'static [&'static str],
 }
 
 fn push(list: &mut Vec<String>, name: &str) {
@@ -138,6 +157,7 @@ fn arg_names(toks: &[Token], open: usize) -> (Vec<String>, usize) {
 /// Scan tokens (a handler body) for request reads.
 pub fn reads(toks: &[Token], opts: Options) -> Reads {
     let mut r = Reads::default();
+    let mut json_vars: Vec<String> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -146,7 +166,45 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
             i += 1;
             continue;
         }
-        let prev_request = after_dot && i >= 2 && toks[i - 2].is_word("request");
+        let is_request = |t: &Token| {
+            t.kind == Kind::Ident
+                && (t.text == "request" || opts.receivers.contains(&t.text.as_str()))
+        };
+        let prev_request = after_dot && i >= 2 && is_request(&toks[i - 2]);
+        // `req['X-Token']`
+        if opts.index_headers && !after_dot && is_request(t) {
+            if let Some(k) = index_key(toks, i + 1) {
+                push(&mut r.headers, &header_name(k));
+                i += 1;
+                continue;
+            }
+        }
+        // `JSON.parse(request.body.read)…`
+        if t.is_word("parse") && after_dot && i >= 2 && toks[i - 2].text == "JSON" {
+            if let Some(close) = json_parse_of_body(toks, i + 1, &is_request) {
+                if let Some(k) = index_key(toks, close + 1) {
+                    push(&mut r.json, k);
+                } else if i >= 4 && toks[i - 3].is("=") && toks[i - 4].kind == Kind::Ident {
+                    json_vars.push(toks[i - 4].text.clone());
+                }
+                i = close + 1;
+                continue;
+            }
+        }
+        if !after_dot && json_vars.contains(&t.text) {
+            if let Some(k) = index_key(toks, i + 1) {
+                push(&mut r.json, k);
+            } else if toks.get(i + 1).is_some_and(|d| d.is("."))
+                && toks
+                    .get(i + 2)
+                    .is_some_and(|m| matches!(m.text.as_str(), "fetch" | "dig" | "key?"))
+                && toks.get(i + 3).is_some_and(|p| p.is("("))
+            {
+                if let Some(k) = key(toks.get(i + 4)) {
+                    push(&mut r.json, k);
+                }
+            }
+        }
         match t.text.as_str() {
             "params" if !after_dot || prev_request => {
                 i = read_params(toks, i + 1, &mut r.params);
@@ -167,7 +225,32 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                     push(&mut r.headers, &header_name(k));
                 }
             }
-            "env" if prev_request || (!after_dot && opts.bare_headers) => {
+            // Roda: `typecast_params.pos_int('page')`, `.str!('name')`
+            "typecast_params"
+                if !after_dot
+                    && toks.get(i + 1).is_some_and(|d| d.is("."))
+                    && toks.get(i + 3).is_some_and(|p| p.is("(")) =>
+            {
+                if let Some(k) = key(toks.get(i + 4)) {
+                    push(&mut r.params, k);
+                }
+            }
+            "get_header" | "fetch_header"
+                if prev_request && toks.get(i + 1).is_some_and(|p| p.is("(")) =>
+            {
+                if let Some(k) = key(toks.get(i + 2)) {
+                    if k.starts_with("HTTP_") {
+                        push(&mut r.headers, &header_name(k));
+                    }
+                }
+            }
+            "query" | "GET" if prev_request && opts.index_headers => {
+                // WEBrick / Rack: `req.query['x']` (query or form fields).
+                if let Some(k) = index_key(toks, i + 1) {
+                    push(&mut r.params, k);
+                }
+            }
+            "env" if prev_request || (!after_dot && (opts.bare_headers || opts.bare_env)) => {
                 if let Some(k) = index_key(toks, i + 1) {
                     if k.starts_with("HTTP_") {
                         push(&mut r.headers, &header_name(k));
@@ -186,6 +269,19 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                 }
                 if let Some(k) = index_key(toks, j) {
                     push(&mut r.cookies, k);
+                } else if toks.get(j).is_some_and(|d| d.is("."))
+                    && toks
+                        .get(j + 1)
+                        .is_some_and(|m| matches!(m.text.as_str(), "find" | "detect" | "select"))
+                {
+                    // WEBrick: `req.cookies.find { |c| c.name == 'sid' }`.
+                    for w in toks[j..toks.len().min(j + 16)].windows(4) {
+                        if w[0].is(".") && w[1].is_word("name") && w[2].is("==") {
+                            if let Some(k) = key(Some(&w[3])) {
+                                push(&mut r.cookies, k);
+                            }
+                        }
+                    }
                 } else if toks.get(j).is_some_and(|d| d.is("."))
                     && toks.get(j + 1).is_some_and(|m| m.text == "fetch")
                     && toks.get(j + 2).is_some_and(|p| p.is("("))
@@ -206,6 +302,27 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
         i += 1;
     }
     r
+}
+
+/// After `JSON.parse` at `open` (`(`): the closer, if the argument reads
+/// the request body (`request.body.read`, `request.body.string`,
+/// `request.raw_post`, `req.body`).
+fn json_parse_of_body(
+    toks: &[Token],
+    open: usize,
+    is_request: &dyn Fn(&Token) -> bool,
+) -> Option<usize> {
+    if !toks.get(open)?.is("(") {
+        return None;
+    }
+    let close = super::call::matching(toks, open)?;
+    let inner = &toks[open + 1..close];
+    let body = inner.windows(3).any(|w| {
+        is_request(&w[0])
+            && w[1].is(".")
+            && matches!(w[2].text.as_str(), "body" | "raw_post" | "body_string")
+    });
+    body.then_some(close)
 }
 
 fn is_keyword(w: &str) -> bool {
@@ -363,7 +480,14 @@ mod tests {
         let toks = tokenize(&code);
         assert!(reads(&toks, Options::default()).headers.is_empty());
         assert_eq!(
-            reads(&toks, Options { bare_headers: true }).headers,
+            reads(
+                &toks,
+                Options {
+                    bare_headers: true,
+                    ..Options::default()
+                }
+            )
+            .headers,
             ["X-Key"]
         );
     }

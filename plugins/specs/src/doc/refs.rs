@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use super::url::percent_decode;
+
 /// Most `$ref` hops followed for one value (a longer chain is a cycle).
 const MAX_HOPS: usize = 32;
 
@@ -25,30 +27,6 @@ pub fn pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
         };
     }
     Some(current)
-}
-
-fn percent_decode(s: &str) -> String {
-    if !s.contains('%') {
-        return s.to_string();
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok());
-            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The `$ref` string of a value, if it is a reference object.
@@ -110,7 +88,6 @@ mod tests {
         assert_eq!(pointer(&doc, "#/a/b~1c/x"), None);
         assert_eq!(pointer(&doc, "other.yaml#/a"), None);
         assert_eq!(pointer(&doc, "#a"), None);
-        assert_eq!(percent_decode("%zz%4"), "%zz%4");
     }
 
     #[test]

@@ -78,7 +78,7 @@ pub fn is_array(schema: &Value) -> bool {
 }
 
 /// An example value for a schema, as a string: `example`, the first of
-/// `examples` (JSON Schema style list), then `default` — whichever is a
+/// `examples` (JSON Schema style list), `const`, then `default` — whichever is a
 /// scalar first, looking at the schema as written, then at its `$ref` target.
 pub fn example_value(resolver: &Resolver<'_>, schema: &Value) -> Option<String> {
     let own = |s: &Value| {
@@ -90,6 +90,7 @@ pub fn example_value(resolver: &Resolver<'_>, schema: &Value) -> Option<String> 
                     .and_then(|list| list.first())
                     .and_then(scalar_string)
             })
+            .or_else(|| s.get("const").and_then(scalar_string))
             .or_else(|| s.get("default").and_then(scalar_string))
     };
     own(schema).or_else(|| resolver.deref(schema).and_then(own))

@@ -23,7 +23,11 @@ fn check_fixture(case: &str, expected: &[&str]) -> Vec<String> {
     let got: Vec<String> = result.endpoints.iter().map(summary).collect();
     assert_eq!(got, expected, "{case}: endpoints");
     let file = std::fs::read_to_string(dir.join("expected.json")).expect("expected.json");
-    let want: Value = serde_json::from_str(&file).expect("expected.json is JSON");
+    let mut want: Value = serde_json::from_str(&file).expect("expected.json is JSON");
+    // The tree may hold other documents (a Swagger 2.0 file): oas3's part.
+    if let Some(list) = want["endpoints"].as_array_mut() {
+        list.retain(|e| e["details"]["technology"] == "oas3");
+    }
     assert_eq!(
         report(&result.endpoints, "oas3"),
         want,

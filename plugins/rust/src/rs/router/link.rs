@@ -22,7 +22,7 @@ pub struct Linker {
 }
 
 /// A function: (file index, fn index).
-type FnId = (usize, usize);
+pub(crate) type FnId = (usize, usize);
 
 /// How deep nesting is followed (guards against recursive routers).
 const MAX_DEPTH: usize = 16;
@@ -98,13 +98,13 @@ impl Linker {
         }
     }
 
-    fn func(&self, id: FnId) -> &FnFacts {
+    pub(crate) fn func(&self, id: FnId) -> &FnFacts {
         &self.files[id.0].fns[id.1]
     }
 
     /// The function a call refers to: same file, then same crate (module
     /// path ending with the qualifier), then anywhere.
-    fn resolve(&self, from: usize, t: &Target) -> Option<FnId> {
+    pub(crate) fn resolve(&self, from: usize, t: &Target) -> Option<FnId> {
         let Target::Call { qual, name } = t else {
             return None;
         };
@@ -267,7 +267,7 @@ impl Linker {
 
     /// A path expression's value; constants looked up in the same file,
     /// then the same crate, then anywhere.
-    fn string(&self, from: usize, parts: &[Part]) -> Option<String> {
+    pub(crate) fn string(&self, from: usize, parts: &[Part]) -> Option<String> {
         self.string_depth(from, parts, 0)
     }
 
@@ -318,6 +318,10 @@ impl Linker {
             out.push(match kind.as_str() {
                 "header" => Param::header(name),
                 "cookie" => Param::cookie(name),
+                "query" => Param::query(name),
+                "json" => Param::json(name),
+                "form" => Param::form(name),
+                "path" => Param::path(name),
                 _ => Param::file(name),
             });
         }
@@ -325,7 +329,7 @@ impl Linker {
     }
 
     /// Wire field names of a struct (flattened structs inlined).
-    fn fields(&self, from: usize, ty: &str, depth: usize) -> Vec<String> {
+    pub(crate) fn fields(&self, from: usize, ty: &str, depth: usize) -> Vec<String> {
         if depth > 4 {
             return Vec::new();
         }

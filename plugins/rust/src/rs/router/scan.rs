@@ -91,6 +91,8 @@ pub enum Flavor {
     Rocket,
     Poem,
     Tide,
+    Salvo,
+    Loco,
 }
 
 pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
@@ -118,6 +120,9 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         ..FnFacts::default()
     };
     extractors(code, f, &mut out);
+    if flavor == Flavor::Salvo {
+        crate::salvo::handler_reads(code, f, &mut out);
+    }
     if flavor != Flavor::Axum {
         crate::actix_web::builder::attribute_routes(file, code, f, &mut out, flavor);
     }
@@ -127,6 +132,8 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         Flavor::Rocket => &["mount"],
         Flavor::Poem => POEM_OPS,
         Flavor::Tide => &["at"],
+        Flavor::Salvo => crate::salvo::CHAIN_OPS,
+        Flavor::Loco => &["add", "add_route", "prefix"],
     };
     // Router operations, outermost chain first.
     let text = code.text();
@@ -154,6 +161,11 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         let start = chain_start(code, o);
         let (root, ops, end) = parse_chain(file, code, start, flavor);
         done.push(start..end);
+        // Salvo and Loco builders are only recognised from their
+        // constructors (`.get(…)`/`.add(…)` are everywhere).
+        if matches!(flavor, Flavor::Salvo | Flavor::Loco) && !matches!(root, Root::New) {
+            continue;
+        }
         let mut ops = ops;
         let name = match &root {
             // `cfg.service(…)` in a `configure` function: what it returns.
@@ -436,7 +448,7 @@ pub(crate) fn parse_chain(
             .unwrap_or_default();
         let line = file.line_of(seg.at);
         let path_of = |i: usize| args.get(i).and_then(|r| parse_str(code, r.clone()));
-        if flavor == Flavor::Tide {
+        if matches!(flavor, Flavor::Tide | Flavor::Salvo | Flavor::Loco) {
             segs.push((seg, args, line));
             continue;
         }
@@ -504,8 +516,11 @@ pub(crate) fn parse_chain(
             _ => {}
         }
     }
-    if flavor == Flavor::Tide {
-        ops = crate::tide::chain_ops(file, code, &segs);
+    match flavor {
+        Flavor::Tide => ops = crate::tide::chain_ops(file, code, &segs),
+        Flavor::Salvo => ops = crate::salvo::chain_ops(file, code, &first, &segs),
+        Flavor::Loco => ops = crate::loco::chain_ops(file, code, &first, &segs),
+        _ => {}
     }
     (root, ops, end)
 }
@@ -518,6 +533,9 @@ fn is_router_new(path: &str) -> bool {
         && matches!(prev, Some("Router") | Some("App") | Some("Route")))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
         || (matches!(last, "new" | "with_state") && prev == Some("tide"))
+        || (matches!(last, "with_path" | "with_hoop" | "with_filter") && prev == Some("Router"))
+        || (last == "new" && prev == Some("Routes"))
+        || (matches!(last, "with_default_routes" | "empty") && prev == Some("AppRoutes"))
 }
 
 pub(crate) fn call_target(path: &str) -> Target {
@@ -557,7 +575,7 @@ pub(crate) fn target(file: &SourceFile, code: &Code, at: usize, flavor: Flavor) 
 
 /// `get(h).post(h2)`, `routing::get(h)`, `on(MethodFilter::GET | …, h)`,
 /// `any(h)`, `get_service(svc)`, `…layer(…)`.
-fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Option<Target>)> {
+pub(crate) fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Option<Target>)> {
     let bytes = code.text().as_bytes();
     let mut out = Vec::new();
     let mut i = range.start;
@@ -715,7 +733,7 @@ fn reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<St
 }
 
 /// Types read with `var.method::<T>()` or `let x: T = var.method()`.
-fn typed_reads(code: &Code, body: Range<usize>, var: &str, method: &str) -> Vec<String> {
+pub(crate) fn typed_reads(code: &Code, body: Range<usize>, var: &str, method: &str) -> Vec<String> {
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = Vec::new();

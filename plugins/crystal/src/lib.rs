@@ -1,0 +1,13 @@
+//! Crystal web frameworks.
+//!
+//! Adding a framework: a module next to [`kemal`] (reusing [`cr`]) and one
+//! entry in the `plugin!` registration below.
+
+pub mod amber;
+pub mod cr;
+pub mod grip;
+pub mod kemal;
+pub mod lucky;
+pub mod marten;
+
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten, grip::Grip]);

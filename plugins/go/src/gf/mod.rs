@@ -1,0 +1,98 @@
+//! GoFrame (`go_gf`, v2 `github.com/gogf/gf/v2`).
+//!
+//! Routes on `g.Server()` / `ghttp.GetServer()` and their groups
+//! (`s.Group("/api", func(group *ghttp.RouterGroup) {…})`, nested, and
+//! groups passed into functions of other files and packages), also inside
+//! package-level command literals (`var Main = gcmd.Command{Func: func(…)
+//! {…}}`, the `gf init` layout):
+//! - `group.Bind(ctrl…)` (standard router): every method of the bound
+//!   controllers taking a request struct with an embedded
+//!   `g.Meta \`path:"/users/{id}" method:"get"\`` is a route at that path
+//!   below the group, reported at the request struct's declaration. A
+//!   controller written `&Hello{}` / `new(pkg.Hello)` selects that type; a
+//!   constructor call or package variable (`user.NewV1()`,
+//!   `controller.Hello`) selects every controller of that package. No
+//!   `method` tag: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT,
+//!   TRACE;
+//! - `group.GET/POST/PUT/PATCH/DELETE/HEAD/OPTIONS/CONNECT/TRACE(path, h)`
+//!   and `group.ALL(path, h)` (the nine methods above).
+//!
+//! Parameters: request struct fields named by `json` (or `p`) tags, from
+//! the source their `in` tag names (`path`, `query`, `header`, `cookie`),
+//! otherwise the query string for GET/DELETE/HEAD and the JSON body for
+//! the other methods; embedded structs are followed. Classic handlers'
+//! `*ghttp.Request` reads: `Get`/`GetQuery`/`GetRequest` (query),
+//! `GetForm`/`GetPost` (form), `GetRouter` (path), `GetHeader`/
+//! `Header.Get` (header), `Cookie.Get` (cookie), `GetUploadFile(s)`
+//! (file), `Parse(&v)` (content negotiated).
+//!
+//! Gaps: `s.BindHandler("METHOD:/path", h)`, `group.Map`, `BindObject`
+//! method-name routes, and controllers whose package is outside the tree.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::facts::BindKind;
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::{self, FILES};
+
+pub struct Gf;
+
+const READS: &[Read] = &[
+    read("{}", "Get", ParamKind::Query, 0),
+    read("{}", "GetQuery", ParamKind::Query, 0),
+    read("{}", "GetRequest", ParamKind::Query, 0),
+    read("{}", "GetForm", ParamKind::Form, 0),
+    read("{}", "GetPost", ParamKind::Form, 0),
+    read("{}", "GetRouter", ParamKind::Path, 0),
+    read("{}", "GetHeader", ParamKind::Header, 0),
+    read("{}.Header", "Get", ParamKind::Header, 0),
+    read("{}.Cookie", "Get", ParamKind::Cookie, 0),
+    read("{}", "GetUploadFile", ParamKind::File, 0),
+    read("{}", "GetUploadFiles", ParamKind::File, 0),
+    bind("{}", "Parse", BindKind::Auto, 0),
+];
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["g.Server", "ghttp.GetServer"],
+    routes: &[
+        route("GET", Shape::Fixed(&["GET"])),
+        route("POST", Shape::Fixed(&["POST"])),
+        route("PUT", Shape::Fixed(&["PUT"])),
+        route("PATCH", Shape::Fixed(&["PATCH"])),
+        route("DELETE", Shape::Fixed(&["DELETE"])),
+        route("HEAD", Shape::Fixed(&["HEAD"])),
+        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
+        route("CONNECT", Shape::Fixed(&["CONNECT"])),
+        route("TRACE", Shape::Fixed(&["TRACE"])),
+        route("ALL", Shape::Fixed(ANY)),
+        route("Bind", Shape::Controllers),
+    ],
+    groups: &["Group"],
+    passthrough: &[],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["*ghttp.Request"],
+    reads: READS,
+    handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: Some((1, BindKind::Meta)),
+};
+
+impl Analyzer for Gf {
+    fn tech(&self) -> Tech {
+        Tech::new("go_gf", "Go", "GoFrame")
+            .aliases(["gf", "goframe", "go-gf"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&["github.com/gogf/gf"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}

@@ -1,0 +1,97 @@
+//! Goyave (`go_goyave`, v4 and v5).
+//!
+//! Routes: `router.Get/Post/Put/Patch/Delete/Options(path, handler)` on the
+//! `*goyave.Router` handed to the route registrar (`Register(server,
+//! router)` in v5, `Register(router)` in v4) and on sub-routers
+//! (`api := router.Subrouter("/api")`, `router.Group()`, nested), also
+//! passed into functions of other files and packages. Regex placeholders
+//! `{id:[0-9]+}` are reported as `{id}`.
+//!
+//! Parameters from the handler's `*goyave.Request`: `request.Query["x"]`
+//! (query), `request.Data["x"]` (JSON body), `request.RouteParams["id"]` /
+//! `request.Params["id"]` (path), `request.Header().Get("X")` (header),
+//! `request.Cookie("x")` (cookie), and v4's `request.String/Integer/
+//! Bool/Numeric/File("x")` accessors (JSON body; `File` as file).
+//!
+//! Gaps: `router.Route(methods, path, h)` (v4 pipe-separated method
+//! strings) and fields declared only in validation rule sets.
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::framework::{read, route, Framework, Read, ReadArg, ReadKind, Shape};
+use crate::golang::{self, FILES};
+
+pub struct Goyave;
+
+const fn index(chain: &'static str, kind: ParamKind) -> Read {
+    Read {
+        chain,
+        method: "",
+        kind: ReadKind::Param(kind),
+        arg: ReadArg::Index,
+    }
+}
+
+const READS: &[Read] = &[
+    index("{}.Query", ParamKind::Query),
+    index("{}.Data", ParamKind::Json),
+    index("{}.RouteParams", ParamKind::Path),
+    index("{}.Params", ParamKind::Path),
+    read("{}.Header()", "Get", ParamKind::Header, 0),
+    read("{}.Request().Header", "Get", ParamKind::Header, 0),
+    read("{}", "Cookie", ParamKind::Cookie, 0),
+    read("{}", "String", ParamKind::Json, 0),
+    read("{}", "Integer", ParamKind::Json, 0),
+    read("{}", "Numeric", ParamKind::Json, 0),
+    read("{}", "Bool", ParamKind::Json, 0),
+    read("{}", "File", ParamKind::File, 0),
+];
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["goyave.NewRouter"],
+    routes: &[
+        route("Get", Shape::Fixed(&["GET"])),
+        route("Post", Shape::Fixed(&["POST"])),
+        route("Put", Shape::Fixed(&["PUT"])),
+        route("Patch", Shape::Fixed(&["PATCH"])),
+        route("Delete", Shape::Fixed(&["DELETE"])),
+        route("Options", Shape::Fixed(&["OPTIONS"])),
+    ],
+    groups: &["Subrouter"],
+    passthrough: &["Group"],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["*goyave.Request"],
+    reads: READS,
+    handler_after_path: true,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
+};
+
+impl Analyzer for Goyave {
+    fn tech(&self) -> Tech {
+        Tech::new("go_goyave", "Go", "Goyave")
+            .aliases(["goyave", "go-goyave"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&[
+                "goyave.dev/goyave",
+                "github.com/System-Glitch/goyave",
+            ]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts)
+            .into_iter()
+            .map(|mut e| {
+                e.url = golang::clean_placeholders(&e.url);
+                e
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,79 @@
+//! httprouter (`go_httprouter`, julienschmidt/httprouter).
+//!
+//! Routes: `router.GET/POST/PUT/PATCH/DELETE/HEAD/OPTIONS(path, h)` and
+//! `router.Handle/Handler/HandlerFunc("METHOD", path, h)` on
+//! `httprouter.New()` routers, also passed into functions of other files
+//! and packages, returned or stored in fields. httprouter has no groups;
+//! paths use `:name` and `*catchAll` segments.
+//!
+//! Parameters: `ps.ByName("id")` on the handler's `httprouter.Params`
+//! (also `httprouter.ParamsFromContext(r.Context()).ByName`) as path
+//! parameters, and the `*http.Request` accessors (`URL.Query().Get`,
+//! `FormValue`, `Header.Get`, `Cookie`, `FormFile`,
+//! `json.NewDecoder(r.Body).Decode(&v)`).
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::framework::{concat, read, route, Framework, Read, Shape, NET_HTTP_READS};
+use crate::golang::{self, FILES};
+
+pub struct HttpRouter;
+
+const OWN_READS: &[Read] = &[
+    read("{}", "ByName", ParamKind::Path, 0),
+    read(
+        "httprouter.ParamsFromContext({}.Context())",
+        "ByName",
+        ParamKind::Path,
+        0,
+    ),
+];
+
+const READS: &[Read] =
+    &concat::<{ OWN_READS.len() + NET_HTTP_READS.len() }>(OWN_READS, NET_HTTP_READS);
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &["httprouter.New"],
+    routes: &[
+        route("GET", Shape::Fixed(&["GET"])),
+        route("POST", Shape::Fixed(&["POST"])),
+        route("PUT", Shape::Fixed(&["PUT"])),
+        route("PATCH", Shape::Fixed(&["PATCH"])),
+        route("DELETE", Shape::Fixed(&["DELETE"])),
+        route("HEAD", Shape::Fixed(&["HEAD"])),
+        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
+        route("Handle", Shape::MethodArg),
+        route("Handler", Shape::MethodArg),
+        route("HandlerFunc", Shape::MethodArg),
+    ],
+    groups: &[],
+    passthrough: &[],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &["*http.Request", "httprouter.Params"],
+    reads: READS,
+    handler_after_path: false,
+    receiver_context: false,
+    router_arg_pkgs: &[],
+    param_bind: None,
+};
+
+impl Analyzer for HttpRouter {
+    fn tech(&self) -> Tech {
+        Tech::new("go_httprouter", "Go", "httprouter")
+            .aliases(["httprouter", "go-httprouter"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&[
+                "github.com/julienschmidt/httprouter",
+            ]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}

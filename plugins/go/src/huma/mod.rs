@@ -1,0 +1,83 @@
+//! Huma (`go_huma`, v2 `github.com/danielgtaylor/huma/v2`).
+//!
+//! Routes: `huma.Register(api, huma.Operation{Method: http.MethodGet,
+//! Path: "/users/{id}", …}, handler)` (the operation written in place) and
+//! `huma.Get/Post/Put/Patch/Delete(api, path, handler, …)` on APIs made by
+//! the router adapters (`humachi.New(r, config)`, `humagin.New`,
+//! `humaecho.New`, `humafiber.New`, `humago.New`, `humamux.New`,
+//! `humahttprouter.New`, `humaflow.New`, `humabunrouter.New`) and on groups
+//! (`huma.NewGroup(api, "/v1")`, nested), also passed into functions of
+//! other files and packages as `huma.API` values.
+//!
+//! Parameters: the handler's input struct (`func(ctx context.Context,
+//! in *GetUserInput) (*GetUserOutput, error)`, named or declared in place):
+//! fields tagged `path`, `query`, `header`, `cookie`, `form`, embedded
+//! structs, and the `Body` field's type as JSON (`json` tags).
+//!
+//! Gaps: operations held in variables (`op := huma.Operation{…}`),
+//! prefixes of the router under the adapter (`humagin.NewWithGroup`, a chi
+//! sub-router, `config.Servers` base URLs).
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::golang::facts::BindKind;
+use crate::golang::framework::{route, Framework, Shape};
+use crate::golang::{self, FILES};
+
+pub struct Huma;
+
+pub const FRAMEWORK: Framework = Framework {
+    constructors: &[
+        "humachi.New",
+        "humagin.New",
+        "humagin.NewWithGroup",
+        "humaecho.New",
+        "humaecho.NewWithGroup",
+        "humafiber.New",
+        "humafiber.NewWithGroup",
+        "humago.New",
+        "humago.NewWithPrefix",
+        "humamux.New",
+        "humahttprouter.New",
+        "humaflow.New",
+        "humabunrouter.New",
+        "humabunrouter.NewCompat",
+        "humairis.New",
+    ],
+    routes: &[
+        route("Get", Shape::Fixed(&["GET"])),
+        route("Post", Shape::Fixed(&["POST"])),
+        route("Put", Shape::Fixed(&["PUT"])),
+        route("Patch", Shape::Fixed(&["PATCH"])),
+        route("Delete", Shape::Fixed(&["DELETE"])),
+        route("Register", Shape::Operation),
+    ],
+    groups: &["NewGroup"],
+    passthrough: &[],
+    mounts: &[],
+    package_routers: &[],
+    strip_prefix: &[],
+    context_types: &[],
+    reads: &[],
+    handler_after_path: true,
+    receiver_context: false,
+    router_arg_pkgs: &["huma"],
+    param_bind: Some((1, BindKind::Input)),
+};
+
+impl Analyzer for Huma {
+    fn tech(&self) -> Tech {
+        Tech::new("go_huma", "Go", "Huma")
+            .aliases(["huma", "go-huma"])
+            .files(FILES.iter().copied())
+            .detect(golang::gomod_requires(&["github.com/danielgtaylor/huma"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        golang::analyze(file, out, &FRAMEWORK);
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(golang::link(facts))
+    }
+}

@@ -1,0 +1,28 @@
+//! Deployment and gateway configuration that declares HTTP routes: web
+//! server configs, Kubernetes ingress resources, serverless and
+//! infrastructure-as-code templates. Every technology here is a
+//! specification source: it describes the API from outside the code.
+//!
+//! Adding a format: a module folder next to [`nginx`] and one entry in the
+//! `plugin!` registration below; shared YAML, API Gateway and route-regex
+//! helpers live in [`common`].
+
+pub mod aws_cloudformation;
+pub mod common;
+pub mod k8s_gateway_api;
+pub mod k8s_ingress;
+pub mod nginx;
+pub mod serverless_framework;
+pub mod terraform;
+
+portolan_plugin_sdk::plugin!(
+    name: "infra",
+    analyzers: [
+        nginx::Nginx,
+        k8s_ingress::K8sIngress,
+        k8s_gateway_api::K8sGatewayApi,
+        serverless_framework::ServerlessFramework,
+        aws_cloudformation::AwsCloudFormation,
+        terraform::Terraform,
+    ],
+);

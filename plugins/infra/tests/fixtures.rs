@@ -1,0 +1,152 @@
+//! Runs each infrastructure analyzer natively on every
+//! `tests/fixtures/<tech>/<case>/app` tree of its technology and compares
+//! the report with the hand-written `expected.json`, through the SDK's
+//! shared runner (`portolan_plugin_sdk::testing`, a mirror of the host's
+//! post-processing). Malformed files in the fixtures must produce exactly
+//! the expected warnings, each naming the file, while the rest still
+//! reports. On a mismatch the actual report is written to
+//! `$TMPDIR/portolan-<tech>-<case>.actual.json`.
+
+use std::path::{Path, PathBuf};
+
+use portolan_plugin_infra::{
+    aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
+};
+use portolan_plugin_sdk::prelude::host;
+use portolan_plugin_sdk::testing;
+use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
+
+fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+fn analyzers() -> Vec<&'static dyn Analyzer> {
+    vec![
+        &nginx::Nginx,
+        &k8s_ingress::K8sIngress,
+        &k8s_gateway_api::K8sGatewayApi,
+        &serverless_framework::ServerlessFramework,
+        &aws_cloudformation::AwsCloudFormation,
+        &terraform::Terraform,
+    ]
+}
+
+/// The warnings an analyzer logs for one case, in order.
+fn warnings(analyzer: &dyn Analyzer, case: &str) -> Vec<String> {
+    let app = fixtures_root()
+        .join(analyzer.tech().id)
+        .join(case)
+        .join("app");
+    let _ = host::take_logs();
+    testing::run(analyzer, &app);
+    host::take_logs()
+        .into_iter()
+        .filter(|l| l.starts_with("warn: "))
+        .collect()
+}
+
+fn assert_warnings(analyzer: &dyn Analyzer, case: &str, expected: &[&str]) {
+    let got = warnings(analyzer, case);
+    assert_eq!(got.len(), expected.len(), "{got:#?}");
+    for (g, e) in got.iter().zip(expected) {
+        assert!(g.starts_with(e), "{g:?} should start with {e:?}");
+    }
+}
+
+#[test]
+fn nginx_fixtures() {
+    testing::check_fixtures(&[&nginx::Nginx], &fixtures_root());
+    assert_warnings(
+        &nginx::Nginx,
+        "gateway",
+        &["warn: app/deploy/nginx/broken/staging.conf: invalid nginx configuration: directive \"proxy_pass\" on line 4 is not terminated by \";\""],
+    );
+}
+
+#[test]
+fn k8s_ingress_fixtures() {
+    testing::check_fixtures(&[&k8s_ingress::K8sIngress], &fixtures_root());
+    assert_warnings(
+        &k8s_ingress::K8sIngress,
+        "cluster",
+        &["warn: app/k8s/broken/partner-ingress.yaml: document at line 1: invalid YAML: "],
+    );
+}
+
+#[test]
+fn k8s_gateway_api_fixtures() {
+    testing::check_fixtures(
+        &[
+            &k8s_gateway_api::K8sGatewayApi,
+            &serverless_framework::ServerlessFramework,
+        ],
+        &fixtures_root(),
+    );
+    assert_warnings(
+        &k8s_gateway_api::K8sGatewayApi,
+        "routes",
+        &["warn: app/deploy/gateway/broken-route.yaml: document at line 1: invalid YAML: "],
+    );
+}
+
+#[test]
+fn serverless_framework_fixtures() {
+    testing::check_fixtures(
+        &[&serverless_framework::ServerlessFramework],
+        &fixtures_root(),
+    );
+    assert_warnings(
+        &serverless_framework::ServerlessFramework,
+        "shop",
+        &["warn: app/services/payments/serverless.yml: invalid YAML: "],
+    );
+}
+
+#[test]
+fn aws_cloudformation_fixtures() {
+    testing::check_fixtures(&[&aws_cloudformation::AwsCloudFormation], &fixtures_root());
+    assert_warnings(
+        &aws_cloudformation::AwsCloudFormation,
+        "stack",
+        &["warn: app/infra/broken-stack.yaml: invalid YAML: "],
+    );
+}
+
+#[test]
+fn terraform_fixtures() {
+    testing::check_fixtures(&[&terraform::Terraform], &fixtures_root());
+    assert_warnings(
+        &terraform::Terraform,
+        "apigw",
+        &["warn: app/infra/broken/main.tf: invalid HCL: unterminated string starting on line 3"],
+    );
+}
+
+/// Every prefix of every fixture source (cut at arbitrary points, so
+/// blocks, strings and documents are left open) is analyzed and linked
+/// without panicking.
+#[test]
+fn truncated_sources_do_not_panic() {
+    for analyzer in analyzers() {
+        let tech = analyzer.tech().id;
+        for case in testing::cases(&fixtures_root(), &tech) {
+            let app = fixtures_root().join(&tech).join(case).join("app");
+            for file in testing::load_tree(&analyzer.tech(), &app) {
+                let (path, content) = (file.path, file.content);
+                let mut facts = Facts::new(Vec::new());
+                let cuts = (0..content.len())
+                    .step_by(7)
+                    .filter(|i| content.is_char_boundary(*i));
+                for cut in cuts {
+                    let file = SourceFile::new(path.clone(), content[..cut].to_string());
+                    let mut out = Output::new();
+                    analyzer.analyze(&file, &mut out);
+                    let (_, f) = out.into_parts();
+                    facts.extend(f);
+                }
+                analyzer.link(&facts).expect("link");
+            }
+        }
+    }
+    let _ = host::take_logs();
+}

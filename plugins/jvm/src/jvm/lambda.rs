@@ -1,0 +1,508 @@
+//! Lambda-style route DSLs of Java micro-frameworks (Javalin, Spark):
+//! `app.get("/x", ctx -> …)`, static `get("/x", (req, res) -> …)` inside
+//! `path("/api", () -> { … })` scopes, with the request reads of each
+//! handler (inline lambdas, or methods / `Handler` fields referenced as
+//! `Controller::method`, `this::method`, `Controller.field`).
+//!
+//! The map step records the routes and the reads of every method body of
+//! a file; the link step resolves constants in paths, handler references
+//! across files, and request-body classes to their fields.
+
+use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::expr::StrExpr;
+use super::index::Index;
+use super::outline::{self, JFile, Lang};
+use super::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Dialect {
+    Javalin,
+    Spark,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    File(JFile),
+    Routes(DslFile),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DslFile {
+    pub path: String,
+    pub routes: Vec<Route>,
+    /// Reads of each method / handler field: `(class, member, reads)`.
+    pub bodies: Vec<(String, String, Vec<Read>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub method: String,
+    /// Enclosing `path(…)` prefixes, outermost first, then the pattern.
+    pub parts: Vec<StrExpr>,
+    pub line: u32,
+    pub websocket: bool,
+    pub reads: Vec<Read>,
+    /// `(class or receiver, member)` of a referenced handler.
+    pub handler: Option<(Option<String>, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Read {
+    Param(ParamKind, String),
+    /// The request body read as this class.
+    Body(String),
+}
+
+const VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
+
+const KEYWORDS: [&str; 10] = [
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "synchronized",
+    "return",
+    "new",
+    "else",
+    "try",
+];
+
+pub fn analyze(file: &SourceFile, out: &mut Output, dialect: Dialect) {
+    if is_test_path(&file.path) || !file.path.ends_with(".java") {
+        return;
+    }
+    let outline = outline::parse(file, Lang::Java);
+    let dsl = scan(file, dialect);
+    if !outline.types.is_empty() {
+        out.fact(&Fact::File(outline));
+    }
+    if !dsl.routes.is_empty() || !dsl.bodies.is_empty() {
+        out.fact(&Fact::Routes(dsl));
+    }
+}
+
+/// The reads of a token range.
+pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
+    let mut out: Vec<Read> = Vec::new();
+    let end = end.min(t.len());
+    for i in start..end {
+        if !(i > 0 && t[i - 1].is('.') && t[i].kind == Kind::Ident) {
+            continue;
+        }
+        if !t.get(i + 1).is_some_and(|x| x.is('(')) {
+            continue;
+        }
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let args = split_commas(t, i + 2, close);
+        let first_str = args
+            .first()
+            .filter(|r| r.len() == 1 && t[r.start].kind == Kind::Str)
+            .map(|r| t[r.start].text.clone());
+        let name = t[i].text.as_str();
+        let kind = match name {
+            "queryParam"
+            | "queryParamAsClass"
+            | "queryParams"
+            | "queryParamOrDefault"
+            | "queryParamsValues" => Some(ParamKind::Query),
+            "queryMap" if args.len() == 1 => Some(ParamKind::Query),
+            "formParam" | "formParamAsClass" | "formParams" => Some(ParamKind::Form),
+            "pathParam" | "pathParamAsClass" | "params" => Some(ParamKind::Path),
+            "header" | "headers" if args.len() == 1 => Some(ParamKind::Header),
+            "headerAsClass" => Some(ParamKind::Header),
+            "cookie" if args.len() == 1 => Some(ParamKind::Cookie),
+            "uploadedFile" | "uploadedFiles" => Some(ParamKind::File),
+            _ => None,
+        };
+        if let (Some(kind), Some(v)) = (kind, first_str) {
+            let v = v.trim_start_matches(':').to_string();
+            if !v.is_empty() {
+                let r = Read::Param(kind, v);
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+            continue;
+        }
+        let body_call = matches!(
+            name,
+            "bodyAsClass" | "bodyValidator" | "bodyStreamAsClass" | "bodyAsType"
+        ) || (matches!(name, "fromJson" | "readValue")
+            && (i + 2..close).any(|k| t[k].is_ident("body")));
+        if body_call {
+            if let Some(cls) = class_literal(t, i + 2, close) {
+                let r = Read::Body(cls);
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `X.class` in `t[start..end]`.
+fn class_literal(t: &[Token], start: usize, end: usize) -> Option<String> {
+    (start..end.saturating_sub(2)).find_map(|k| {
+        (t[k].kind == Kind::Ident && t[k + 1].is('.') && t[k + 2].is_ident("class"))
+            .then(|| t[k].text.clone())
+    })
+}
+
+/// Routes and method-body reads of one file.
+pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    let src = file.content.as_str();
+    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, false);
+    // Class bodies: (open, close, name).
+    let mut classes: Vec<(usize, usize, String)> = Vec::new();
+    for i in 0..t.len() {
+        if matches!(
+            t[i].text.as_str(),
+            "class" | "enum" | "record" | "interface"
+        ) && t[i].kind == Kind::Ident
+            && !(i > 0 && t[i - 1].is('.'))
+        {
+            if let Some(name) = t.get(i + 1).filter(|x| x.kind == Kind::Ident) {
+                if let Some(open) = (i + 2..t.len()).find(|&k| t[k].is('{') || t[k].is(';')) {
+                    if t[open].is('{') {
+                        let close = close_of(&t, open).unwrap_or(t.len());
+                        classes.push((open, close, name.text.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let class_at = |i: usize| {
+        classes
+            .iter()
+            .filter(|(o, c, _)| *o < i && i < *c)
+            .max_by_key(|(o, _, _)| *o)
+            .map(|(_, _, n)| n.clone())
+            .unwrap_or_default()
+    };
+    let mut out = DslFile {
+        path: file.path.clone(),
+        routes: Vec::new(),
+        bodies: Vec::new(),
+    };
+    // Method bodies and handler fields.
+    for i in 1..t.len() {
+        if t[i].kind != Kind::Ident || KEYWORDS.contains(&t[i].text.as_str()) {
+            continue;
+        }
+        let prev = &t[i - 1];
+        let typed = (prev.kind == Kind::Ident && !KEYWORDS.contains(&prev.text.as_str()))
+            || prev.is('>')
+            || prev.is(']');
+        if !typed || prev.is_ident("new") {
+            continue;
+        }
+        if t.get(i + 1).is_some_and(|x| x.is('(')) {
+            let Some(close) = close_of(&t, i + 1) else {
+                continue;
+            };
+            let mut k = close + 1;
+            if t.get(k).is_some_and(|x| x.is_ident("throws")) {
+                k += 1;
+                while k < t.len() && !t[k].is('{') && !t[k].is(';') {
+                    k += 1;
+                }
+            }
+            if t.get(k).is_some_and(|x| x.is('{')) {
+                let end = close_of(&t, k).unwrap_or(t.len());
+                let r = reads(&t, k, end);
+                if !r.is_empty() {
+                    out.bodies.push((class_at(i), t[i].text.clone(), r));
+                }
+            }
+        } else if t.get(i + 1).is_some_and(|x| x.is('='))
+            && !t.get(i + 2).is_some_and(|x| x.is('='))
+        {
+            let end = (i + 2..t.len())
+                .scan(0i32, |d, k| {
+                    let x = &t[k];
+                    if x.is('(') || x.is('{') || x.is('[') {
+                        *d += 1;
+                    } else if x.is(')') || x.is('}') || x.is(']') {
+                        *d -= 1;
+                    }
+                    Some((k, *d))
+                })
+                .find(|(k, d)| *d < 0 || (*d == 0 && t[*k].is(';')))
+                .map_or(t.len(), |(k, _)| k);
+            if (i + 2..end).any(|k| t[k].is('-') && t.get(k + 1).is_some_and(|x| x.is('>'))) {
+                let r = reads(&t, i + 2, end);
+                if !r.is_empty() {
+                    out.bodies.push((class_at(i), t[i].text.clone(), r));
+                }
+            }
+        }
+    }
+    // Known receivers of route calls: `Javalin app`, `x = Javalin.create(…)`,
+    // `Service http = Service.ignite()`.
+    let framework_type = match dialect {
+        Dialect::Javalin => "Javalin",
+        Dialect::Spark => "Service",
+    };
+    let mut receivers: Vec<String> = vec!["Spark".to_string()];
+    for i in 0..t.len().saturating_sub(1) {
+        if t[i].is_ident(framework_type) && t[i + 1].kind == Kind::Ident {
+            receivers.push(t[i + 1].text.clone());
+        }
+        if t[i].is('=')
+            && t.get(i + 1).is_some_and(|x| x.is_ident(framework_type))
+            && i > 0
+            && t[i - 1].kind == Kind::Ident
+        {
+            receivers.push(t[i - 1].text.clone());
+        }
+    }
+    // `path("/x", () -> { … })` scopes.
+    let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
+    for i in 0..t.len() {
+        if t[i].is_ident("path") && t.get(i + 1).is_some_and(|x| x.is('(')) {
+            let close = close_of(&t, i + 1).unwrap_or(t.len());
+            let args = split_commas(&t, i + 2, close);
+            if args.len() == 2 && is_handler(&t, args[1].clone()) {
+                if let Some(p) = expr(args[0].clone()) {
+                    scopes.push((i, close, p));
+                }
+            }
+        }
+    }
+    let prefix_at = |i: usize| -> Vec<StrExpr> {
+        scopes
+            .iter()
+            .filter(|(s, e, _)| *s < i && i < *e)
+            .map(|(_, _, p)| p.clone())
+            .collect()
+    };
+    for i in 0..t.len() {
+        let word = t[i].text.as_str();
+        let verb = VERBS.contains(&word) || word == "ws" || word == "crud";
+        if t[i].kind != Kind::Ident || !verb || !t.get(i + 1).is_some_and(|x| x.is('(')) {
+            continue;
+        }
+        // Receiver: none (static import / ApiBuilder), a known variable, or
+        // a chain starting at `Javalin.create(…)`.
+        if i > 0 && t[i - 1].is('.') {
+            let recv_ok = t
+                .get(i.wrapping_sub(2))
+                .is_some_and(|r| r.kind == Kind::Ident && receivers.contains(&r.text))
+                || (t[i - 2].is(')') && chain_from_create(&t, i - 2));
+            if !recv_ok {
+                continue;
+            }
+        } else if i > 0 && (t[i - 1].kind == Kind::Ident || t[i - 1].is(':')) {
+            // A declaration (`void get(`) or a method reference.
+            continue;
+        }
+        let close = close_of(&t, i + 1).unwrap_or(t.len());
+        let args = split_commas(&t, i + 2, close);
+        let Some(last) = args.last().cloned() else {
+            continue;
+        };
+        if !is_handler(&t, last.clone()) {
+            continue;
+        }
+        let mut parts = prefix_at(i);
+        if args.len() >= 2 {
+            match expr(args[0].clone()) {
+                Some(p) => parts.push(p),
+                None => continue,
+            }
+        } else if parts.is_empty() {
+            continue;
+        }
+        let line = file.line_of(t[i].start);
+        let (inline, handler) = handler_of(&t, last.clone());
+        let rd = if inline {
+            reads(&t, last.start, last.end)
+        } else {
+            Vec::new()
+        };
+        if word == "crud" {
+            let cls = (t[last.start].is_ident("new"))
+                .then(|| dotted(&t, last.start + 1).map(|d| d.0))
+                .flatten();
+            // `users/{id}`: the collection is the path without its last
+            // segment.
+            let mut coll = parts.clone();
+            if let Some(last_part) = coll.pop() {
+                let full = last_part.literal().unwrap_or_default();
+                let base = full
+                    .trim_end_matches('/')
+                    .rsplit_once('/')
+                    .map_or(String::new(), |(b, _)| b.to_string());
+                coll.push(StrExpr::lit(base));
+            }
+            for (m, member, one) in [
+                ("GET", "getAll", false),
+                ("POST", "create", false),
+                ("GET", "getOne", true),
+                ("PATCH", "update", true),
+                ("DELETE", "delete", true),
+            ] {
+                out.routes.push(Route {
+                    method: m.to_string(),
+                    parts: if one { parts.clone() } else { coll.clone() },
+                    line,
+                    websocket: false,
+                    reads: Vec::new(),
+                    handler: Some((cls.clone(), member.to_string())),
+                });
+            }
+            continue;
+        }
+        out.routes.push(Route {
+            method: if word == "ws" {
+                "GET".to_string()
+            } else {
+                word.to_ascii_uppercase()
+            },
+            parts,
+            line,
+            websocket: word == "ws",
+            reads: rd,
+            handler,
+        });
+    }
+    out
+}
+
+/// Does `t[r]` look like a handler: a lambda, a method reference, `new X(…)`
+/// or a (dotted) name?
+fn is_handler(t: &[Token], r: std::ops::Range<usize>) -> bool {
+    let Some(first) = t.get(r.start) else {
+        return false;
+    };
+    if first.kind == Kind::Str {
+        return false;
+    }
+    (r.start..r.end).any(|k| {
+        (t[k].is('-') && t.get(k + 1).is_some_and(|x| x.is('>')))
+            || (t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
+    }) || first.is_ident("new")
+        || (first.kind == Kind::Ident && dotted(t, r.start).is_some_and(|d| d.1 == r.end))
+}
+
+/// Whether the handler is an inline lambda, and the member it references.
+fn handler_of(t: &[Token], r: std::ops::Range<usize>) -> (bool, Option<(Option<String>, String)>) {
+    if let Some(k) =
+        (r.start..r.end).find(|&k| t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
+    {
+        let member = t.get(k + 2).map(|x| x.text.clone()).unwrap_or_default();
+        let owner = (k > r.start)
+            .then(|| t[k - 1].text.clone())
+            .filter(|o| o != "this");
+        return (false, Some((owner, member)));
+    }
+    if (r.start..r.end).any(|k| t[k].is('-') && t.get(k + 1).is_some_and(|x| x.is('>'))) {
+        return (true, None);
+    }
+    if let Some((name, end)) = dotted(t, r.start) {
+        if end == r.end {
+            return match name.rsplit_once('.') {
+                Some((o, m)) => (false, Some((Some(o.to_string()), m.to_string()))),
+                None => (false, Some((None, name))),
+            };
+        }
+    }
+    (false, None)
+}
+
+/// Is the `)` at `close` the end of a chain starting with
+/// `Javalin.create(…)`?
+fn chain_from_create(t: &[Token], close: usize) -> bool {
+    let Some(open) = (0..close).rev().find(|&o| close_of(t, o) == Some(close)) else {
+        return false;
+    };
+    open >= 3
+        && t[open - 1].is_ident("create")
+        && t[open - 2].is('.')
+        && t[open - 3].is_ident("Javalin")
+}
+
+/// The endpoints of every route of `files`.
+pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> {
+    let mut files: Vec<JFile> = Vec::new();
+    let mut dsl: Vec<DslFile> = Vec::new();
+    for f in facts {
+        match f {
+            Fact::File(j) => files.push(j),
+            Fact::Routes(d) => dsl.push(d),
+        }
+    }
+    let idx = Index::new(&files);
+    let file_idx = |path: &str| files.iter().position(|f| f.path == path);
+    let mut out = Vec::new();
+    for d in &dsl {
+        let f = file_idx(&d.path);
+        let ctx = f.and_then(|f| (!files[f].types.is_empty()).then_some((f, 0usize)));
+        for r in &d.routes {
+            let mut segs = vec![prefix(&d.path)];
+            let mut ok = true;
+            for p in &r.parts {
+                let v = match (p.literal(), f) {
+                    (Some(v), _) => Some(v),
+                    (None, Some(f)) => idx.eval(f, ctx, p),
+                    (None, None) => None,
+                };
+                match v {
+                    Some(v) => segs.push(v),
+                    None => ok = false,
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let url = join_path(&segs).replace('<', "{").replace('>', "}");
+            let mut rd = r.reads.clone();
+            if let Some((owner, member)) = &r.handler {
+                for other in &dsl {
+                    for (cls, m, reads) in &other.bodies {
+                        let same_file = other.path == d.path;
+                        let owner_ok = match owner {
+                            Some(o) => o == cls || same_file || !o.starts_with(char::is_uppercase),
+                            None => same_file,
+                        };
+                        if m == member && owner_ok {
+                            rd.extend(reads.iter().cloned());
+                        }
+                    }
+                }
+            }
+            let mut params: Vec<Param> = Vec::new();
+            for x in rd {
+                let new: Vec<Param> = match x {
+                    Read::Param(kind, name) => vec![Param::new(kind, name)],
+                    Read::Body(cls) => {
+                        let fi = f.unwrap_or(0);
+                        idx.dto_fields(fi, &cls)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(Param::json)
+                            .collect()
+                    }
+                };
+                for p in new {
+                    if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                        params.push(p);
+                    }
+                }
+            }
+            let e = if r.websocket {
+                Endpoint::websocket(url)
+            } else {
+                Endpoint::new(&r.method, url)
+            };
+            out.push(e.at_path(d.path.clone(), r.line).params(params));
+        }
+    }
+    out
+}

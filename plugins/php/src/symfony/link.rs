@@ -1,0 +1,419 @@
+//! Link step: YAML imports (with prefixes) and controller classes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use portolan_plugin_sdk::prelude::*;
+
+use super::scan::{Fact, YImport, YRoute};
+use crate::php::expr::Val;
+use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
+use crate::php::normalize_file;
+use crate::php::outline::{Attr, Class};
+
+/// Which controllers an import covers.
+#[derive(Clone, Debug)]
+enum Scope {
+    /// A directory or file path (normalised display path).
+    Path(String),
+    /// `@AppBundle/Controller/` → a path fragment.
+    Fragment(String),
+    /// `App\Controller\` → a namespace prefix.
+    Namespace(String),
+}
+
+struct Yaml<'a> {
+    path: &'a str,
+    routes: &'a [YRoute],
+    imports: &'a [YImport],
+}
+
+enum Target {
+    Yaml(String),
+    Scope(Scope),
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn resolve(import: &YImport, from: &str, yamls: &BTreeMap<String, Yaml<'_>>) -> Option<Target> {
+    let res = import.resource.trim();
+    // Globs: keep the part before the first wildcard.
+    let res = res.split(['*', '{']).next().unwrap_or(res);
+    if res.is_empty() {
+        return None;
+    }
+    let is_yaml = res.ends_with(".yaml") || res.ends_with(".yml");
+    if let Some(bundle) = res.strip_prefix('@') {
+        let frag = normalize_file(bundle);
+        if is_yaml {
+            return yamls
+                .keys()
+                .find(|k| k.ends_with(&format!("/{frag}")) || **k == frag)
+                .map(|k| Target::Yaml(k.clone()));
+        }
+        return Some(Target::Scope(Scope::Fragment(frag)));
+    }
+    if res.contains('\\') && !res.contains('/') {
+        return Some(Target::Scope(Scope::Namespace(
+            res.trim_matches('\\').to_string(),
+        )));
+    }
+    if res.ends_with(".xml") || res.contains("://") {
+        return None;
+    }
+    let full = normalize_file(&format!("{}/{}", dir_of(from), res));
+    if is_yaml {
+        return yamls.contains_key(&full).then_some(Target::Yaml(full));
+    }
+    Some(Target::Scope(Scope::Path(full)))
+}
+
+impl Scope {
+    /// Specificity of the match of a class (longer is more specific).
+    fn covers(&self, path: &str, class: &Class) -> Option<usize> {
+        let path = normalize_file(path);
+        match self {
+            Scope::Path(p) => (path == *p || path.starts_with(&format!("{p}/"))).then_some(p.len()),
+            Scope::Fragment(f) => path.contains(&format!("{f}/")).then_some(f.len()),
+            Scope::Namespace(ns) => {
+                let full = class.fqcn();
+                (full.starts_with(&format!("{ns}\\"))).then_some(ns.len())
+            }
+        }
+    }
+}
+
+struct Linker<'a> {
+    index: Index<'a>,
+    yamls: BTreeMap<String, Yaml<'a>>,
+    scopes: Vec<(Scope, String)>,
+    out: Vec<Endpoint>,
+}
+
+pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
+    let mut l = Linker {
+        index: Index::default(),
+        yamls: BTreeMap::new(),
+        scopes: Vec::new(),
+        out: Vec::new(),
+    };
+    for f in facts {
+        match f {
+            Fact::Class { path, class } => l.index.push(path, class),
+            Fact::Yaml {
+                path,
+                routes,
+                imports,
+            } => {
+                l.yamls.insert(
+                    normalize_file(path),
+                    Yaml {
+                        path,
+                        routes,
+                        imports,
+                    },
+                );
+            }
+        }
+    }
+    let mut referenced = BTreeSet::new();
+    for (key, y) in &l.yamls {
+        for imp in y.imports {
+            if let Some(Target::Yaml(t)) = resolve(imp, key, &l.yamls) {
+                referenced.insert(t);
+            }
+        }
+    }
+    let entries: Vec<String> = l
+        .yamls
+        .keys()
+        .filter(|k| !referenced.contains(*k))
+        .cloned()
+        .collect();
+    for e in entries {
+        l.walk(&e, "", 0);
+    }
+    let classes = l.index.classes.clone();
+    for (path, class) in classes {
+        l.class_routes(path, class);
+    }
+    l.out
+}
+
+/// `{id<\d+>}`, `{page<\d+>?1}`, `{page?1}`, `{!slug}` → `{id}`, `{page}`, `{slug}`.
+fn clean(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        // The closing brace of the placeholder, skipping `{…}` quantifiers in requirements.
+        let mut depth = 0;
+        let mut close = None;
+        for (k, c) in after.char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                '}' if depth <= 0 => {
+                    close = Some(k);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let inner = &after[..close];
+        let name = inner
+            .trim_start_matches('!')
+            .split(['<', '?'])
+            .next()
+            .unwrap_or("");
+        out.push('{');
+        out.push_str(name);
+        out.push('}');
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn text(v: &Val) -> Vec<String> {
+    match v {
+        Val::Str(s) => vec![s.clone()],
+        Val::Array(_) => v.strings(),
+        Val::Concat(parts) => {
+            let mut s = String::new();
+            for p in parts {
+                match p {
+                    Val::Str(x) => s.push_str(x),
+                    _ => return Vec::new(),
+                }
+            }
+            vec![s]
+        }
+        _ => Vec::new(),
+    }
+}
+
+const VERBS: [(&str, &str); 7] = [
+    ("Get", "GET"),
+    ("Post", "POST"),
+    ("Put", "PUT"),
+    ("Patch", "PATCH"),
+    ("Delete", "DELETE"),
+    ("Head", "HEAD"),
+    ("Options", "OPTIONS"),
+];
+
+/// A route attribute: its paths and stated methods.
+fn route_of(a: &Attr) -> Option<(Vec<String>, Vec<&'static str>)> {
+    let verb = VERBS.iter().find(|(n, _)| *n == a.name).map(|(_, m)| *m);
+    if a.name != "Route" && verb.is_none() {
+        return None;
+    }
+    let paths = a
+        .named("path")
+        .or_else(|| a.named("value"))
+        .or_else(|| a.positional(0))
+        .map(text)
+        .unwrap_or_else(|| vec![String::new()]);
+    let mut methods: Vec<&'static str> = verb.into_iter().collect();
+    if let Some(m) = a.named("methods").or_else(|| a.positional(2)) {
+        methods.extend(method_list(m));
+    }
+    Some((paths, methods))
+}
+
+fn method_list(v: &Val) -> Vec<&'static str> {
+    v.strings()
+        .iter()
+        .flat_map(|s| s.split('|').map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|m| http_method(&m))
+        .collect()
+}
+
+impl<'a> Linker<'a> {
+    fn walk(&mut self, key: &str, prefix: &str, depth: usize) {
+        if depth > 10 {
+            return;
+        }
+        let Some(y) = self.yamls.get(key) else { return };
+        let (path, routes, imports) = (y.path, y.routes, y.imports);
+        for r in routes {
+            let h = r.controller.as_deref().and_then(|c| self.handler_of(c));
+            let methods: Vec<&'static str> = if r.methods.is_empty() {
+                ANY.to_vec()
+            } else {
+                r.methods.iter().filter_map(|m| http_method(m)).collect()
+            };
+            for p in &r.paths {
+                let url = clean(&format!("{prefix}{}", with_slash(p)));
+                for m in &methods {
+                    self.emit(m, &url, path, r.line, h.as_ref());
+                }
+            }
+        }
+        for imp in imports {
+            let inner = format!("{prefix}{}", trim_prefix(&imp.prefix));
+            match resolve(imp, key, &self.yamls) {
+                Some(Target::Yaml(t)) => self.walk(&t, &inner, depth + 1),
+                Some(Target::Scope(s)) => self.scopes.push((s, inner)),
+                None => {}
+            }
+        }
+    }
+
+    /// `App\C::m`, `App\C` (invokable), `AppBundle:Blog:show`.
+    fn handler_of(&self, controller: &str) -> Option<Handler> {
+        let parts: Vec<&str> = controller.split(':').collect();
+        if parts.len() == 3 && !parts[1].is_empty() {
+            let (_, c) = self.index.find(&format!("{}Controller", parts[1]))?;
+            return self.index.handler(c, &format!("{}Action", parts[2]));
+        }
+        self.index.handler_of(controller)
+    }
+
+    fn emit(&mut self, method: &str, url: &str, path: &str, line: u32, h: Option<&Handler>) {
+        let mut e = Endpoint::new(method, url).at_path(path, line);
+        if let Some(h) = h {
+            for p in self.index.params(h, method, url, BodyKind::Form) {
+                e.push_param(p);
+            }
+        }
+        self.out.push(e);
+    }
+
+    fn prefixes_of(&self, path: &str, class: &Class) -> Vec<String> {
+        let mut best = 0;
+        let mut out: Vec<String> = Vec::new();
+        for (s, prefix) in &self.scopes {
+            let Some(n) = s.covers(path, class) else {
+                continue;
+            };
+            if n > best {
+                best = n;
+                out.clear();
+            }
+            if n == best && !out.contains(prefix) {
+                out.push(prefix.clone());
+            }
+        }
+        if out.is_empty() {
+            out.push(String::new());
+        }
+        out
+    }
+
+    fn class_routes(&mut self, path: &'a str, class: &'a Class) {
+        let has_routes = class
+            .methods
+            .iter()
+            .any(|m| m.attrs.iter().any(|a| route_of(a).is_some()))
+            || (class.attrs.iter().any(|a| a.name == "Route")
+                && class.methods.iter().any(|m| m.name == "__invoke"));
+        if !has_routes || class.name.is_empty() {
+            return;
+        }
+        let mut globals: Vec<(Vec<String>, Vec<&'static str>, u32)> = class
+            .attrs
+            .iter()
+            .filter(|a| a.name == "Route")
+            .filter_map(|a| route_of(a).map(|(p, m)| (p, m, a.line)))
+            .collect();
+        let class_route = !globals.is_empty();
+        if globals.is_empty() {
+            globals.push((vec![String::new()], Vec::new(), class.line));
+        }
+        let prefixes = self.prefixes_of(path, class);
+        for m in &class.methods {
+            let legacy: Vec<&'static str> = m
+                .attrs
+                .iter()
+                .filter(|a| a.name == "Method")
+                .flat_map(|a| a.args.iter().flat_map(method_list))
+                .collect();
+            let mut routes: Vec<(Vec<String>, Vec<&'static str>, u32, bool)> = m
+                .attrs
+                .iter()
+                .filter_map(|a| route_of(a).map(|(p, ms)| (p, ms, a.line, false)))
+                .collect();
+            if routes.is_empty() && m.name == "__invoke" && class_route {
+                // The class route is the invokable's route.
+                routes = globals
+                    .iter()
+                    .map(|(_, ms, line)| (vec![String::new()], ms.clone(), *line, true))
+                    .collect();
+            }
+            if routes.is_empty() {
+                continue;
+            }
+            let h = self.index.handler(class, &m.name);
+            for (paths, ms, line, _) in &routes {
+                for (gpaths, gms, _) in &globals {
+                    let methods: Vec<&'static str> = if !ms.is_empty() {
+                        ms.clone()
+                    } else if !legacy.is_empty() {
+                        legacy.clone()
+                    } else if !gms.is_empty() {
+                        gms.clone()
+                    } else {
+                        ANY.to_vec()
+                    };
+                    for prefix in &prefixes {
+                        for gp in gpaths {
+                            for p in paths {
+                                let url = clean(&format!(
+                                    "{prefix}{}{}",
+                                    with_slash(gp),
+                                    if p.is_empty() {
+                                        String::new()
+                                    } else {
+                                        with_slash(p)
+                                    }
+                                ));
+                                let url = if url.is_empty() { "/".to_string() } else { url };
+                                for method in &methods {
+                                    self.emit(method, &url, path, *line, h.as_ref());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Symfony prepends `/` to a route path that lacks one.
+fn with_slash(p: &str) -> String {
+    if p.is_empty() || p.starts_with('/') {
+        p.to_string()
+    } else {
+        format!("/{p}")
+    }
+}
+
+/// An import prefix: `/api/` → `/api` (routes bring their own `/`).
+fn trim_prefix(p: &str) -> String {
+    let t = p.trim().trim_matches('/');
+    if t.is_empty() {
+        String::new()
+    } else {
+        format!("/{t}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn placeholders_cleaned() {
+        assert_eq!(
+            super::clean("/a/{id<\\d+>}/{page<\\d{1,3}>?1}/{x?}/{!slug}"),
+            "/a/{id}/{page}/{x}/{slug}"
+        );
+    }
+}

@@ -1,0 +1,12 @@
+//! Scala web frameworks.
+//!
+//! Adding a framework: a module next to [`akka`] over the shared [`scala`]
+//! helpers and one entry in the `plugin!` registration below.
+
+pub mod akka;
+pub mod scala;
+
+portolan_plugin_sdk::plugin!(
+    name: "scala",
+    analyzers: [akka::Akka],
+);
