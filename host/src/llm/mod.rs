@@ -509,6 +509,8 @@ fn to_endpoint(display: &str, e: &AnswerEndpoint) -> Endpoint {
         tags: Vec::new(),
         internal: false,
         ai_context: None,
+        // The optimizer sets it (AI endpoints count as code-derived).
+        origin: Default::default(),
     }
 }
 
