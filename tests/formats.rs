@@ -269,7 +269,7 @@ fn structured_formats_parse_back_to_the_json_report() {
     let raw = text(&scan("json", &[]));
     assert_eq!(raw.lines().count(), 1);
     assert!(
-        raw.starts_with(r#"{"endpoints":[{"url":"/ws/notifications","method":"GET","params":[{"name":"token","value":"","param_type":"query","tags":[]},{"name":"session_id","value":"","param_type":"cookie","tags":[]}],"details":{"code_paths":[{"path":"app/realtime.channels","line":2}],"technology":"test_sockets"},"protocol":"ws","tags":[{"name":"realtime","description":"declared `realtime` in app/realtime.channels","tagger":"test_sockets"}],"internal":false},{"url":"/","method":"GET","params":[],"details":{"code_paths":[{"path":"app/shop.py","line":13}],"technology":"python_flask"},"protocol":"http","tags":[],"internal":false},"#),
+        raw.starts_with(r#"{"endpoints":[{"url":"/ws/notifications","method":"GET","params":[{"name":"token","value":"","param_type":"query","tags":[]},{"name":"session_id","value":"","param_type":"cookie","tags":[]}],"details":{"code_paths":[{"path":"app/realtime.channels","line":2}],"technology":"test_sockets"},"protocol":"ws","tags":[{"name":"realtime","description":"declared `realtime` in app/realtime.channels","tagger":"test_sockets"},{"name":"websocket","description":"A WebSocket endpoint: the client opens it with an HTTP GET and upgrades the connection.","tagger":"WebSocket"}],"internal":false},{"url":"/","method":"GET","params":[],"details":{"code_paths":[{"path":"app/shop.py","line":13}],"technology":"python_flask"},"protocol":"http","tags":[],"internal":false},"#),
         "{raw}"
     );
 }

@@ -295,10 +295,12 @@ fn endpoint_card(e: &Endpoint, h: &mut String) {
         esc(&e.method),
         esc(&baked.url)
     ));
-    if e.is_websocket() {
+    // The `websocket` tag is shown as the WebSocket badge.
+    let ws_tag = |t: &crate::model::Tag| t.name == "websocket";
+    if e.is_websocket() || e.tags.iter().any(ws_tag) {
         h.push_str("<span class=\"pill ws\">websocket</span>");
     }
-    for t in &e.tags {
+    for t in e.tags.iter().filter(|t| !ws_tag(t)) {
         h.push_str(&format!(
             "<span class=\"pill\" title=\"{}\">{}</span>",
             esc(&t.description),
