@@ -102,11 +102,20 @@ pub struct Def {
 #[serde(tag = "t")]
 pub enum Fact {
     Def(Def),
-    Class { name: String, fields: Vec<String> },
+    Class {
+        name: String,
+        fields: Vec<String>,
+    },
     /// A named value standing for a parameter (http4s query matchers).
-    Named { name: String, par: Par },
+    Named {
+        name: String,
+        par: Par,
+    },
     /// A servlet/router mounted at a path (Scalatra).
-    Mount { class: String, path: Vec<Piece> },
+    Mount {
+        class: String,
+        path: Vec<Piece>,
+    },
 }
 
 pub struct World {
@@ -122,7 +131,12 @@ struct Ctx {
     pieces: Vec<String>,
     methods: Vec<String>,
     params: Vec<Par>,
+    /// Line of the innermost node that added a path piece or a method.
+    line: u32,
 }
+
+/// A bound on what one link may produce (pathological reference graphs).
+const MAX_ENDPOINTS: usize = 50_000;
 
 pub const ANY_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -163,8 +177,12 @@ impl World {
                     d.konst.is_some()
                 }
         };
+        // One candidate per (file, owner): overloads and re-definitions in
+        // one scope count once.
+        let mut scopes = HashSet::new();
         let cands: Vec<usize> = (0..self.defs.len())
             .filter(|&i| i != from && fits(&self.defs[i]))
+            .filter(|&i| scopes.insert((&self.defs[i].file, &self.defs[i].owner)))
             .collect();
         if cands.len() <= 1 {
             return cands;
@@ -269,6 +287,7 @@ impl World {
                 pieces: Vec::new(),
                 methods: Vec::new(),
                 params: Vec::new(),
+                line: 0,
             };
             self.walk(i, node, ctx, &mut vec![i], &mut out);
         }
@@ -285,6 +304,7 @@ impl World {
                     pieces: prefix,
                     methods: Vec::new(),
                     params: Vec::new(),
+                    line: 0,
                 };
                 self.walk(i, node, ctx, &mut vec![i], &mut out);
             }
@@ -292,8 +312,15 @@ impl World {
         out
     }
 
-    fn walk(&self, def: usize, node: &Node, mut ctx: Ctx, stack: &mut Vec<usize>, out: &mut Vec<Endpoint>) {
-        if stack.len() > 32 {
+    fn walk(
+        &self,
+        def: usize,
+        node: &Node,
+        mut ctx: Ctx,
+        stack: &mut Vec<usize>,
+        out: &mut Vec<Endpoint>,
+    ) {
+        if stack.len() > 32 || out.len() > MAX_ENDPOINTS {
             return;
         }
         for p in &node.pieces {
@@ -304,9 +331,13 @@ impl World {
         if !node.methods.is_empty() {
             ctx.methods = node.methods.clone();
         }
+        if node.line > 0 && (!node.methods.is_empty() || !node.pieces.is_empty()) {
+            ctx.line = node.line;
+        }
         ctx.params.extend(node.params.iter().cloned());
         if node.leaf {
-            self.emit(&ctx, node.line, out);
+            let line = if ctx.line > 0 { ctx.line } else { node.line };
+            self.emit(&ctx, line, out);
         }
         for child in &node.children {
             self.walk(def, child, ctx.clone(), stack, out);
@@ -316,7 +347,9 @@ impl World {
                 if stack.contains(&target) {
                     continue;
                 }
-                let Some(d) = self.defs.get(target) else { continue };
+                let Some(d) = self.defs.get(target) else {
+                    continue;
+                };
                 let Some(n) = &d.node else { continue };
                 let mut sub = ctx.clone();
                 sub.file = d.file.clone();
