@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_php::{
-    cakephp, codeigniter, drupal, hyperf, laravel, pure, slim, symfony, wordpress, yii,
+    cakephp, codeigniter, drupal, hyperf, laminas, laravel, pure, slim, symfony, wordpress, yii,
 };
 use portolan_plugin_sdk::testing;
 
@@ -70,4 +70,9 @@ fn php_hyperf_fixtures() {
 #[test]
 fn php_yii_fixtures() {
     testing::check_fixtures(&[&yii::Yii], &fixtures_root());
+}
+
+#[test]
+fn php_laminas_fixtures() {
+    testing::check_fixtures(&[&laminas::Laminas], &fixtures_root());
 }
