@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_scala::{akka, play};
+use portolan_plugin_scala::{akka, http4s, play};
 use portolan_plugin_sdk::testing;
 use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
 
@@ -14,7 +14,7 @@ fn fixtures_root() -> PathBuf {
 }
 
 fn all() -> Vec<&'static dyn Analyzer> {
-    vec![&akka::Akka, &play::Play]
+    vec![&akka::Akka, &play::Play, &http4s::Http4s]
 }
 
 #[test]
@@ -25,6 +25,11 @@ fn scala_akka_fixtures() {
 #[test]
 fn scala_play_fixtures() {
     testing::check_fixtures(&[&play::Play], &fixtures_root());
+}
+
+#[test]
+fn scala_http4s_fixtures() {
+    testing::check_fixtures(&[&http4s::Http4s], &fixtures_root());
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

@@ -31,6 +31,8 @@ pub enum Par {
     Body(ParamKind, String),
     /// Query for GET/HEAD/DELETE/OPTIONS, form otherwise.
     Auto(String),
+    /// A named value recorded by a [`Fact::Named`] (an http4s matcher).
+    Lookup(String),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -386,6 +388,11 @@ impl World {
                         };
                         push(&mut ep, kind, name);
                     }
+                    Par::Lookup(name) => match self.named.get(name) {
+                        Some(Par::Named(kind, n)) => push(&mut ep, *kind, n),
+                        Some(Par::Auto(n)) => push(&mut ep, ParamKind::Query, n),
+                        _ => {}
+                    },
                     Par::Body(kind, ty) => {
                         for f in self.classes.get(ty).into_iter().flatten() {
                             push(&mut ep, *kind, f);
