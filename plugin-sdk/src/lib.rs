@@ -34,6 +34,8 @@
 //! with [`Output::fact`], and [`Analyzer::link`] receives every batch's facts
 //! once all files were seen.
 
+#[cfg(feature = "docs")]
+pub mod doc;
 pub mod lex;
 pub mod model;
 pub mod paths;
@@ -104,7 +106,9 @@ pub trait Analyzer: Sync {
 ///
 /// Outside the wasm component (native `cargo test` of a plugin) there is no
 /// host: log lines are kept per thread and can be read back with
-/// [`host::take_logs`], and [`host::read_file`] fails.
+/// [`host::take_logs`], and [`host::read_file`] fails unless a test set a
+/// directory to read from with `host::set_native_root` (the fixture runner
+/// sets the case directory, as the host reads from the working directory).
 pub mod host {
     #[cfg(target_arch = "wasm32")]
     use crate::bindings::portolan::analyzer::host as imports;
@@ -133,10 +137,30 @@ pub mod host {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            Err(format!(
-                "{path}: no host to read files from outside the plugin component"
-            ))
+            match NATIVE_ROOT.with(|r| r.borrow().clone()) {
+                Some(root) => std::fs::read(root.join(path))
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                    .map_err(|e| e.to_string()),
+                None => Err(format!(
+                    "{path}: no host to read files from outside the plugin component"
+                )),
+            }
         }
+    }
+
+    /// Native builds only (plugin tests): resolve [`read_file`]'s display
+    /// paths (`app/docs/x.yaml`) against `root` on this thread, or stop
+    /// doing so with `None`; returns the previous root. The error of a
+    /// failed read then names the reason, like the host's.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_native_root(root: Option<std::path::PathBuf>) -> Option<std::path::PathBuf> {
+        NATIVE_ROOT.with(|r| std::mem::replace(&mut *r.borrow_mut(), root))
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    thread_local! {
+        static NATIVE_ROOT: std::cell::RefCell<Option<std::path::PathBuf>> =
+            const { std::cell::RefCell::new(None) };
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -243,6 +267,18 @@ mod tests {
         );
         assert!(super::host::take_logs().is_empty());
         assert!(super::host::read_file("a.yaml").is_err());
+    }
+
+    #[test]
+    fn native_reads_need_a_root() {
+        use super::host::{read_file, set_native_root};
+        let before = set_native_root(None);
+        assert!(read_file("Cargo.toml").is_err());
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(set_native_root(Some(dir.clone())), None);
+        assert!(read_file("Cargo.toml").is_ok_and(|t| t.contains("portolan-plugin-sdk")));
+        assert!(read_file("missing.toml").is_err());
+        assert_eq!(set_native_root(before), Some(dir));
     }
 
     #[test]

@@ -455,7 +455,9 @@ pub fn cases(fixtures_root: &Path, tech: &str) -> Vec<String> {
 /// technology is fine). `Err` holds a readable explanation (the
 /// endpoints that differ, or both reports) and the actual report is written
 /// to `$TMPDIR/portolan-<tech>-<case>.actual.json`, `<tech>` being the first
-/// analyzer's id.
+/// analyzer's id. While the analyzers run, [`crate::host::read_file`]
+/// reads display paths (`app/…`) from `case_dir`, as the host does when run
+/// from the case directory.
 pub fn check_case(analyzers: &[&dyn Analyzer], case_dir: &Path) -> Result<(), String> {
     let tech = analyzers.first().map(|a| a.tech().id).unwrap_or_default();
     let case = case_dir
@@ -481,7 +483,9 @@ pub fn check_case(analyzers: &[&dyn Analyzer], case_dir: &Path) -> Result<(), St
             }
         }
     }
+    let previous_root = crate::host::set_native_root(Some(case_dir.to_path_buf()));
     let actual = report(analyzers, &case_dir.join("app"));
+    crate::host::set_native_root(previous_root);
     if actual == expected {
         return Ok(());
     }

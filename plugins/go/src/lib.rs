@@ -20,6 +20,8 @@ pub mod iris;
 pub mod kratos;
 pub mod mux;
 pub mod nethttp;
+pub mod pocketbase;
+pub mod restful;
 
 portolan_plugin_sdk::plugin!(
     name: "go",
@@ -39,5 +41,7 @@ portolan_plugin_sdk::plugin!(
         huma::Huma,
         gf::Gf,
         kratos::Kratos,
+        pocketbase::PocketBase,
+        restful::Restful,
     ]
 );

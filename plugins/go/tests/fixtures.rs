@@ -96,12 +96,22 @@ fn go_kratos_fixtures() {
     check_all(&portolan_plugin_go::kratos::Kratos, &["services"]);
 }
 
+#[test]
+fn go_pocketbase_fixtures() {
+    check_all(&portolan_plugin_go::pocketbase::PocketBase, &["services"]);
+}
+
+#[test]
+fn go_restful_fixtures() {
+    check_all(&portolan_plugin_go::restful::Restful, &["services"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 15] = [
+    let analyzers: [&dyn Analyzer; 17] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -117,6 +127,8 @@ fn techs_are_declared() {
         &huma::Huma,
         &gf::Gf,
         &kratos::Kratos,
+        &pocketbase::PocketBase,
+        &restful::Restful,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -1,7 +1,8 @@
 //! Interface-definition documents: GraphQL SDL, Protocol Buffers services,
 //! AsyncAPI, WSDL and RAML. Every technology here reads a document, not code,
-//! so each is marked `.specification()`.
-pub mod doc;
+//! so each is marked `.specification()`. Document helpers (loading, key
+//! lines, `$ref`s, JSON Schema, test documents) come from
+//! `portolan_plugin_sdk::doc`.
 
 pub mod asyncapi;
 pub mod graphql_sdl;

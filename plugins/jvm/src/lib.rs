@@ -3,6 +3,7 @@
 //! Adding a framework: a module next to [`spring`] (reusing [`jvm`]) and
 //! one entry in the `plugin!` registration below.
 
+pub mod armeria;
 pub mod dropwizard;
 pub mod helidon_mp;
 pub mod javalin;
@@ -13,6 +14,7 @@ pub mod micronaut;
 pub mod quarkus;
 pub mod spark;
 pub mod spring;
+pub mod vertx;
 
 portolan_plugin_sdk::plugin!(
     name: "jvm",
@@ -24,5 +26,7 @@ portolan_plugin_sdk::plugin!(
         dropwizard::JavaDropwizard,
         javalin::JavaJavalin,
         spark::JavaSpark,
+        vertx::JavaVertx,
+        armeria::JavaArmeria,
     ],
 );

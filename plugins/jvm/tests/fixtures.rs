@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_jvm::{
-    dropwizard, helidon_mp, javalin, jaxrs, ktor, micronaut, quarkus, spark, spring,
+    armeria, dropwizard, helidon_mp, javalin, jaxrs, ktor, micronaut, quarkus, spark, spring, vertx,
 };
 use portolan_plugin_sdk::testing;
 
@@ -67,4 +67,14 @@ fn java_javalin_fixtures() {
 #[test]
 fn java_spark_fixtures() {
     testing::check_fixtures(&[&spark::JavaSpark], &fixtures_root());
+}
+
+#[test]
+fn java_vertx_fixtures() {
+    testing::check_fixtures(&[&vertx::JavaVertx], &fixtures_root());
+}
+
+#[test]
+fn java_armeria_fixtures() {
+    testing::check_fixtures(&[&armeria::JavaArmeria], &fixtures_root());
 }

@@ -6,11 +6,14 @@
 pub mod cakephp;
 pub mod codeigniter;
 pub mod drupal;
+pub mod hyperf;
+pub mod laminas;
 pub mod laravel;
 pub mod php;
 pub mod pure;
 pub mod slim;
 pub mod symfony;
 pub mod wordpress;
+pub mod yii;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas]);

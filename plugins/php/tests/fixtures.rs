@@ -7,7 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_php::{cakephp, codeigniter, drupal, laravel, pure, slim, symfony, wordpress};
+use portolan_plugin_php::{
+    cakephp, codeigniter, drupal, hyperf, laminas, laravel, pure, slim, symfony, wordpress, yii,
+};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -58,4 +60,19 @@ fn php_cakephp_fixtures() {
 #[test]
 fn php_drupal_fixtures() {
     testing::check_fixtures(&[&drupal::Drupal], &fixtures_root());
+}
+
+#[test]
+fn php_hyperf_fixtures() {
+    testing::check_fixtures(&[&hyperf::Hyperf], &fixtures_root());
+}
+
+#[test]
+fn php_yii_fixtures() {
+    testing::check_fixtures(&[&yii::Yii], &fixtures_root());
+}
+
+#[test]
+fn php_laminas_fixtures() {
+    testing::check_fixtures(&[&laminas::Laminas], &fixtures_root());
 }

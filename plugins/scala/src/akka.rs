@@ -18,7 +18,8 @@
 //!   `optionalHeaderValueByName` (header), `cookie` / `optionalCookie`
 //!   (cookie), `entity(as[CreateUser])` (json: the case class fields).
 //! - A route without a method directive matches any method and is reported
-//!   as GET.
+//!   as GET. Each endpoint is located at the innermost path or method
+//!   directive that shaped it.
 //!
 //! Test sources are skipped.
 
@@ -38,14 +39,13 @@ impl Analyzer for Akka {
         Tech::new("scala_akka", "Scala", "Akka HTTP")
             .aliases(["akka", "akka-http", "scala-akka", "pekko", "pekko-http"])
             .files(["*.scala"])
-            .detect(Detect::files(["*.scala"]).contains([
-                "akka.http.scaladsl",
-                "org.apache.pekko.http.scaladsl",
-            ]))
-            .detect(Detect::files(["build.sbt", "*.sbt"]).contains([
-                "\"akka-http\"",
-                "\"pekko-http\"",
-            ]))
+            .detect(
+                Detect::files(["*.scala"])
+                    .contains(["akka.http.scaladsl", "org.apache.pekko.http.scaladsl"]),
+            )
+            .detect(
+                Detect::files(["build.sbt", "*.sbt"]).contains(["\"akka-http\"", "\"pekko-http\""]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -151,7 +151,7 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
                 k = close + 1;
                 continue;
             }
-            k += 1;
+            k = j;
             continue;
         }
         if tok.is("(") && starts_chain(t, k) {
@@ -160,14 +160,20 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             k = next.max(k + 1);
             continue;
         }
-        if tok.is("{") || tok.is("(") {
+        if tok.is("{") {
             let close = t.close(k).unwrap_or(r.end).min(r.end);
-            let (_, body) = if tok.is("{") {
-                lambda(t, k, close)
-            } else {
-                (Vec::new(), k + 1)
-            };
+            let (_, body) = lambda(t, k, close);
             group.children.push(expr(t, o, body..close));
+            k = close + 1;
+            continue;
+        }
+        if tok.is("(") || tok.is("[") {
+            // Arguments of something that is not a route (`complete(…)`);
+            // `(a ~ b)` groups of routes are read as routes.
+            let close = t.close(k).unwrap_or(r.end).min(r.end);
+            if (k + 1..close).any(|i| t.is(i, "~")) {
+                group.children.push(expr(t, o, k + 1..close));
+            }
             k = close + 1;
             continue;
         }
@@ -178,8 +184,7 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
 
 /// `(get & path("x"))`: a parenthesised directive conjunction.
 fn starts_chain(t: &Toks, open: usize) -> bool {
-    t.ident(open + 1).is_some_and(is_directive)
-        && t.close(open).is_some_and(|c| t.is(c + 1, "{"))
+    t.ident(open + 1).is_some_and(is_directive) && t.close(open).is_some_and(|c| t.is(c + 1, "{"))
 }
 
 /// One directive: its node (without children), how many values it
@@ -237,7 +242,10 @@ fn one(t: &Toks, k: usize, end: usize) -> (One, usize) {
         if let Some(r) = args {
             if t.is_ident(r.start, "as") {
                 if let Some(ty) = type_arg(t, r.start + 1) {
-                    if !matches!(ty.as_str(), "String" | "FormData" | "ByteString" | "HttpEntity") {
+                    if !matches!(
+                        ty.as_str(),
+                        "String" | "FormData" | "ByteString" | "HttpEntity"
+                    ) {
                         node.params.push(Par::Body(ParamKind::Json, ty));
                     }
                 }

@@ -4,9 +4,11 @@
 //! helpers and one entry in the `plugin!` registration below.
 
 pub mod akka;
+pub mod http4s;
+pub mod play;
 pub mod scala;
 
 portolan_plugin_sdk::plugin!(
     name: "scala",
-    analyzers: [akka::Akka],
+    analyzers: [akka::Akka, play::Play, http4s::Http4s],
 );

@@ -1,6 +1,5 @@
 //! API specification documents.
 pub mod bruno;
-pub mod doc;
 pub mod har;
 pub mod http_file;
 pub mod insomnia;

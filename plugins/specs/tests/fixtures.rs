@@ -6,13 +6,12 @@
 //! file) and that every case on disk is listed here.
 //!
 //! Files referenced by a document (`$ref: ./schemas/user.yaml`) are read
-//! from the case directory ([`files::set_native_root`]), as the host's
-//! `read-file` would with `-b app`.
+//! from the case directory (`testing::check_case` points the native
+//! `host::read_file` there), as the host's `read-file` would with `-b app`.
 
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
-use portolan_plugin_specs::doc::files;
 use portolan_plugin_specs::{bruno, har, http_file, insomnia, oas2, oas3, postman, zap_sites_tree};
 
 fn fixtures() -> PathBuf {
@@ -154,13 +153,11 @@ fn every_specification_fixture_matches() {
                 .copied()
                 .filter(|a| a.tech().id != *tech && others.contains(&a.tech().id)),
         );
-        files::set_native_root(Some(dir.clone()));
         let _ = host::take_logs();
         if let Err(e) = testing::check_case(&run, &dir) {
             failures.push(e);
         }
         let logs = host::take_logs();
-        files::set_native_root(None);
         let ok = logs.len() == warnings.len()
             && logs
                 .iter()

@@ -15,6 +15,9 @@
 //! `Request().Header.Get` (header), `Cookie`, `FormFile` (file), and
 //! structs bound with `Bind` (`json` tags as JSON, `query`/`param`/
 //! `header`/`form`-only fields as those).
+//!
+//! Files importing PocketBase packages are left to `go_pocketbase`
+//! (PocketBase v0.22 serves an Echo v5 router).
 
 use portolan_plugin_sdk::prelude::*;
 
@@ -81,7 +84,9 @@ impl Analyzer for Echo {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
+        // PocketBase (v0.22 and earlier) serves an Echo v5 router: its
+        // files' routes are `go_pocketbase`'s.
+        golang::analyze_except(file, out, &FRAMEWORK, &["github.com/pocketbase/pocketbase"]);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

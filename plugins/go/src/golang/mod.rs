@@ -43,6 +43,32 @@ pub fn analyze(file: &SourceFile, out: &mut Output, fw: &Framework) {
     out.fact(&Fact::File(Box::new(scanned)));
 }
 
+/// [`analyze`], except for files importing one of `owners` (packages of
+/// a framework that embeds this one and reports those routes itself, such
+/// as PocketBase over Echo): such files contribute no routes.
+pub fn analyze_except(file: &SourceFile, out: &mut Output, fw: &Framework, owners: &[&str]) {
+    let path = file.slash_path();
+    if !path.ends_with(".go") {
+        analyze(file, out, fw);
+        return;
+    }
+    if is_test_path(&path) {
+        return;
+    }
+    let mut scanned = scan::scan_file(file, fw);
+    let owned = scanned.imports.iter().any(|i| {
+        owners
+            .iter()
+            .any(|o| i.path == *o || i.path.starts_with(&format!("{o}/")))
+    });
+    if owned {
+        for f in &mut scanned.funcs {
+            f.routes.clear();
+        }
+    }
+    out.fact(&Fact::File(Box::new(scanned)));
+}
+
 /// Reduce step: every endpoint.
 pub fn link(facts: &Facts) -> Vec<Endpoint> {
     let all: Vec<Fact> = facts.all();
@@ -170,6 +196,30 @@ func main() {
             ],
         );
         assert_eq!(got, vec!["GET /api/v2/things/:id"]);
+    }
+
+    #[test]
+    fn echo_leaves_pocketbase_files_alone() {
+        let gomod = "module example.com/m\n\nrequire github.com/labstack/echo/v5 v5.0.0\n";
+        let pb = r#"package main
+import (
+	"github.com/labstack/echo/v5"
+	"github.com/pocketbase/pocketbase/core"
+)
+func hooks(e *core.ServeEvent) { e.Router.GET("/pb", func(c echo.Context) error { return nil }) }
+"#;
+        let plain = r#"package main
+import "github.com/labstack/echo/v5"
+func main() { e := echo.New(); e.GET("/plain", nil) }
+"#;
+        let mut facts = Facts::new(Vec::new());
+        for (path, src) in [("go.mod", gomod), ("pb.go", pb), ("plain.go", plain)] {
+            let mut out = Output::new();
+            crate::echo::Echo.analyze(&SourceFile::new(path, src), &mut out);
+            facts.extend(out.into_parts().1);
+        }
+        let got: Vec<String> = link(&facts).into_iter().map(|e| e.url).collect();
+        assert_eq!(got, vec!["/plain"]);
     }
 
     #[test]

@@ -1140,11 +1140,15 @@ impl<'a, 'c> Scanner<'a, 'c> {
         pos: usize,
     ) -> Option<Route> {
         if shape == Shape::Operation {
-            if args.len() < 2 {
-                return None;
-            }
             let (methods, path) = self.operation(env, args.first()?.clone(), pos)?;
-            let handler = self.handler_of(args.get(1)?.clone(), 0)?;
+            // The handler follows the operation (`huma.Register(api, op,
+            // h)`) or is its `Handler` field (`e.Router.AddRoute(
+            // echo.Route{Method: …, Path: …, Handler: h})`).
+            let handler_expr = match args.get(1) {
+                Some(h) => h.clone(),
+                None => self.keyword_value(args.first()?.clone(), "Handler")?,
+            };
+            let handler = self.handler_of(handler_expr, 0)?;
             return Some(Route {
                 line: self.file.line_of(name_start),
                 recv: rv.clone(),
@@ -1272,6 +1276,18 @@ impl<'a, 'c> Scanner<'a, 'c> {
             }
         }
         Some((vec![method.unwrap_or_else(|| "GET".into())], path?))
+    }
+
+    /// The value of field `key` in the composite literal at `r`.
+    fn keyword_value(&self, r: Range<usize>, key: &str) -> Option<Range<usize>> {
+        let r = trim(self.code, r);
+        let brace = self.code.slice(r.clone()).find('{')?;
+        self.code
+            .args(r.start + brace)
+            .into_iter()
+            .filter_map(|a| self.code.keyword_arg(a))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
     }
 
     fn handler_arg<'r>(

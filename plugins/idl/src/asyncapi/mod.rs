@@ -31,12 +31,12 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::is_test_document;
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
-use crate::doc::refs::Resolver;
-use crate::doc::schema::object_fields;
-use crate::doc::url::{expand_template, url_path};
+use portolan_plugin_sdk::doc::is_test_document;
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
+use portolan_plugin_sdk::doc::refs::Resolver;
+use portolan_plugin_sdk::doc::schema::object_fields;
+use portolan_plugin_sdk::doc::url::{expand_template, url_path};
 
 pub struct AsyncApi;
 

@@ -27,7 +27,7 @@ mod parse;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::is_test_document;
+use portolan_plugin_sdk::doc::is_test_document;
 
 pub struct Grpc;
 

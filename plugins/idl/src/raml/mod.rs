@@ -27,10 +27,10 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::is_test_document;
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
-use crate::doc::url::{expand_template, url_path};
+use portolan_plugin_sdk::doc::is_test_document;
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
+use portolan_plugin_sdk::doc::url::{expand_template, url_path};
 
 pub struct Raml;
 

@@ -31,8 +31,8 @@ use std::collections::HashMap;
 use portolan_plugin_sdk::prelude::*;
 use roxmltree::{Document, Node, ParsingOptions};
 
-use crate::doc::is_test_document;
-use crate::doc::url::url_path;
+use portolan_plugin_sdk::doc::is_test_document;
+use portolan_plugin_sdk::doc::url::url_path;
 
 pub struct Wsdl;
 

@@ -18,12 +18,13 @@
 //! - Location: the event key (SAM) or the resource's logical id. A template
 //!   that does not parse gets a warning naming the file.
 
+use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::common::aws;
-use crate::common::locate::Seg;
 use crate::common::yaml::{self, str_of, Doc, Tags};
+use portolan_plugin_sdk::doc::locate::Seg;
 
 pub struct AwsCloudFormation;
 
@@ -54,7 +55,7 @@ impl Analyzer for AwsCloudFormation {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) || !MARKERS.iter().any(|m| file.content.contains(m)) {
+        if is_test_document(&file.path) || !MARKERS.iter().any(|m| file.content.contains(m)) {
             return;
         }
         let Some(doc) = yaml::parse_stream(&file.content, Tags::CloudFormation)

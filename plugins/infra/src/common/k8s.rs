@@ -1,11 +1,12 @@
 //! Kubernetes manifests: the objects of one kind in a YAML stream
 //! (multi-document files, `kind: List` wrappers, Helm templates tolerated).
 
+use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 use serde_json::Value;
 
-use super::locate::Seg;
 use super::yaml::{self, Doc, Tags};
+use portolan_plugin_sdk::doc::locate::Seg;
 
 /// Does the text declare an object of this kind (`kind: Ingress` on a line
 /// of its own, at any indentation)? A cheap check before parsing, so other
@@ -52,7 +53,7 @@ impl Object<'_> {
 /// reported with a warning naming the file (a debug line for Helm templates,
 /// which are not YAML until rendered).
 pub fn objects(file: &SourceFile, kind: &str, groups: &[&str], mut each: impl FnMut(&Object<'_>)) {
-    if is_test_path(&file.path) || !declares_kind(&file.content, kind) {
+    if is_test_document(&file.path) || !declares_kind(&file.content, kind) {
         return;
     }
     let template = yaml::is_template(&file.content);

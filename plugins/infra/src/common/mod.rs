@@ -1,13 +1,7 @@
 //! Building blocks shared by the infrastructure analyzers: YAML streams with
 //! CloudFormation tags and per-document line maps, the "any method" lists,
-//! request-parameter keys of API Gateway, and reading route regexes.
-
-/// The key locator of the specs plugin (`plugins/specs/src/doc/locate.rs`),
-/// compiled here from the same source file so both plugins find YAML/JSON
-/// keys the same way.
-#[path = "../../../specs/src/doc/locate.rs"]
-#[allow(dead_code)]
-pub mod locate;
+//! request-parameter keys of API Gateway, and reading route regexes. Key
+//! lines and YAML conversion come from `portolan_plugin_sdk::doc`.
 
 pub mod aws;
 pub mod k8s;

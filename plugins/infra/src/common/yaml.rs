@@ -13,11 +13,10 @@
 //!   and inline actions become [`TEMPLATE`], so the YAML around them parses
 //!   and keeps its lines.
 
+use portolan_plugin_sdk::doc::load;
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
 use portolan_plugin_sdk::text::LineIndex;
-use serde::Deserialize;
-use serde_json::{Map, Number, Value};
-
-use super::locate::{Seg, SourceMap};
+use serde_json::{Map, Value};
 
 /// What an inline Helm/Go template action (`{{ .Values.x }}`) reads as.
 pub const TEMPLATE: &str = "__template__";
@@ -109,85 +108,36 @@ fn split_documents(text: &str) -> Vec<(usize, &str)> {
 }
 
 fn parse_one(text: &str, tags: Tags) -> Result<Value, String> {
-    let mut docs = serde_yaml::Deserializer::from_str(text);
-    let Some(doc) = docs.next() else {
-        return Ok(Value::Null);
-    };
-    let mut value =
-        serde_yaml::Value::deserialize(doc).map_err(|e| format!("invalid YAML: {e}"))?;
-    value
-        .apply_merge()
-        .map_err(|e| format!("invalid YAML merge key: {e}"))?;
-    Ok(convert(value, tags))
+    match tags {
+        Tags::Drop => load::parse_yaml(text),
+        Tags::CloudFormation => load::parse_yaml_tagged(text, &cloudformation_tag),
+    }
 }
 
-fn convert(value: serde_yaml::Value, tags: Tags) -> Value {
-    use serde_yaml::Value as Y;
-    match value {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => number(&n),
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(|v| convert(v, tags)).collect()),
-        Y::Mapping(mapping) => {
-            let mut map = Map::with_capacity(mapping.len());
-            for (k, v) in mapping {
-                if let Some(key) = key_string(k) {
-                    map.insert(key, convert(v, tags));
-                }
-            }
-            Value::Object(map)
-        }
-        Y::Tagged(tagged) => {
-            let tag = tagged.tag.to_string();
-            let inner = convert(tagged.value, tags);
-            let name = tag.trim_start_matches('!');
-            if tags == Tags::Drop || tag.starts_with("!!") || name.is_empty() {
-                return inner;
-            }
-            let (key, inner) = match name {
-                "Ref" | "Condition" => (name.to_string(), inner),
-                "GetAtt" => {
-                    let inner = match inner {
-                        Value::String(s) => match s.split_once('.') {
-                            Some((a, b)) => Value::Array(vec![a.into(), b.into()]),
-                            None => Value::String(s),
-                        },
-                        other => other,
-                    };
-                    ("Fn::GetAtt".to_string(), inner)
-                }
-                _ => (format!("Fn::{name}"), inner),
+/// The long form of a CloudFormation short-form intrinsic function
+/// (`!Ref X` → `{"Ref": "X"}`); core YAML tags (`!!str`) are dropped.
+fn cloudformation_tag(tag: &str, inner: Value) -> Value {
+    let name = tag.trim_start_matches('!');
+    if tag.starts_with("!!") || name.is_empty() {
+        return inner;
+    }
+    let (key, inner) = match name {
+        "Ref" | "Condition" => (name.to_string(), inner),
+        "GetAtt" => {
+            let inner = match inner {
+                Value::String(s) => match s.split_once('.') {
+                    Some((a, b)) => Value::Array(vec![a.into(), b.into()]),
+                    None => Value::String(s),
+                },
+                other => other,
             };
-            let mut map = Map::new();
-            map.insert(key, inner);
-            Value::Object(map)
+            ("Fn::GetAtt".to_string(), inner)
         }
-    }
-}
-
-fn number(n: &serde_yaml::Number) -> Value {
-    if let Some(u) = n.as_u64() {
-        Value::Number(u.into())
-    } else if let Some(i) = n.as_i64() {
-        Value::Number(i.into())
-    } else {
-        n.as_f64()
-            .and_then(Number::from_f64)
-            .map_or(Value::Null, Value::Number)
-    }
-}
-
-fn key_string(key: serde_yaml::Value) -> Option<String> {
-    use serde_yaml::Value as Y;
-    match key {
-        Y::String(s) => Some(s),
-        Y::Number(n) => Some(n.to_string()),
-        Y::Bool(b) => Some(b.to_string()),
-        Y::Null => Some("null".to_string()),
-        Y::Tagged(tagged) => key_string(tagged.value),
-        Y::Sequence(_) | Y::Mapping(_) => None,
-    }
+        _ => (format!("Fn::{name}"), inner),
+    };
+    let mut map = Map::new();
+    map.insert(key, inner);
+    Value::Object(map)
 }
 
 /// Blank lines that hold only template actions; replace inline actions with

@@ -18,9 +18,9 @@ use portolan_plugin_sdk::prelude::*;
 use serde_json::Value;
 
 use crate::common::k8s::{self, Object};
-use crate::common::locate::Seg;
 use crate::common::yaml::str_of;
 use crate::common::{regex_path, ANY_METHODS};
+use portolan_plugin_sdk::doc::locate::Seg;
 
 pub struct K8sGatewayApi;
 

@@ -31,6 +31,7 @@ pub mod parse;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -67,7 +68,7 @@ impl Analyzer for Nginx {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
+        if is_test_document(&file.path) {
             return;
         }
         if !opens_block(&file.content, &["server", "location", "http"]) {
@@ -301,7 +302,7 @@ impl Walk<'_> {
             return;
         }
         let methods = limit_except(body).unwrap_or_else(|| inherited.to_vec());
-        if !returns_client_error(body) && !is_test_path(path) {
+        if !returns_client_error(body) && !is_test_document(path) {
             let urls = match modifier {
                 "~" | "~*" => regex_path::routes(target).unwrap_or_default(),
                 _ => vec![target.to_string()],

@@ -18,12 +18,13 @@
 //! - Location: the event's `http:` / `httpApi:` / `alb:` key. A file that
 //!   does not parse gets a warning naming it.
 
+use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 use serde_json::Value;
 
 use crate::common::aws;
-use crate::common::locate::Seg;
 use crate::common::yaml::{self, str_of, Tags};
+use portolan_plugin_sdk::doc::locate::Seg;
 
 pub struct ServerlessFramework;
 
@@ -50,7 +51,7 @@ impl Analyzer for ServerlessFramework {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
+        if is_test_document(&file.path) {
             return;
         }
         let Some(doc) = yaml::parse_stream(&file.content, Tags::Drop)

@@ -24,6 +24,7 @@ pub mod hcl;
 
 use std::collections::BTreeMap;
 
+use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +60,7 @@ impl Analyzer for Terraform {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
+        if is_test_document(&file.path) {
             return;
         }
         let blocks = match hcl::parse(&file.content) {

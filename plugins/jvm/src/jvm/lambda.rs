@@ -20,6 +20,9 @@ use super::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
 pub enum Dialect {
     Javalin,
     Spark,
+    /// Vert.x Web: routes and mounts are scanned by [`crate::vertx`]; this
+    /// module contributes the handler bodies and the link step.
+    Vertx,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +37,38 @@ pub struct DslFile {
     pub routes: Vec<Route>,
     /// Reads of each method / handler field: `(class, member, reads)`.
     pub bodies: Vec<(String, String, Vec<Read>)>,
+    /// Sub-routers mounted under a prefix (Vert.x).
+    #[serde(default)]
+    pub mounts: Vec<Mount>,
+    /// The variable a method returns: `(class, method, var)`; a mount of
+    /// the method's result attaches that router only.
+    #[serde(default)]
+    pub returns: Vec<(String, String, String)>,
+}
+
+/// A router object: the variable `var` of method `method` of `class`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterKey {
+    pub class: String,
+    pub method: String,
+    pub var: String,
+}
+
+/// What a mount attaches: the router built by a method (`owner` is a
+/// class name, a variable, or `None` for the mounting class), or a local
+/// router variable of the mounting method.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MountTarget {
+    Call(Option<String>, String),
+    Var(String),
+}
+
+/// `router.mountSubRouter("/api", sub)` / `router.route("/api/*").subRouter(sub)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mount {
+    pub from: RouterKey,
+    pub prefix: StrExpr,
+    pub target: MountTarget,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +81,9 @@ pub struct Route {
     pub reads: Vec<Read>,
     /// `(class or receiver, member)` of a referenced handler.
     pub handler: Option<(Option<String>, String)>,
+    /// The router object the route is declared on (Vert.x).
+    #[serde(default)]
+    pub router: Option<RouterKey>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +91,9 @@ pub enum Read {
     Param(ParamKind, String),
     /// The request body read as this class.
     Body(String),
+    /// A parameter of the path when the route has this placeholder, of
+    /// the query otherwise (Vert.x `request().getParam("x")`).
+    PathOrQuery(String),
 }
 
 const VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
@@ -88,6 +129,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output, dialect: Dialect) {
 pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
     let mut out: Vec<Read> = Vec::new();
     let end = end.min(t.len());
+    let json_vars = json_vars(t, start, end);
     for i in start..end {
         if !(i > 0 && t[i - 1].is('.') && t[i].kind == Kind::Ident) {
             continue;
@@ -115,8 +157,28 @@ pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
             "headerAsClass" => Some(ParamKind::Header),
             "cookie" if args.len() == 1 => Some(ParamKind::Cookie),
             "uploadedFile" | "uploadedFiles" => Some(ParamKind::File),
+            // Vert.x `HttpServerRequest`.
+            "getHeader" if args.len() == 1 => Some(ParamKind::Header),
+            "getCookie" if args.len() == 1 => Some(ParamKind::Cookie),
+            "getFormAttribute" => Some(ParamKind::Form),
             _ => None,
         };
+        if let (Some(v), true) = (&first_str, is_json_getter(name)) {
+            if json_receiver(t, i, &json_vars) {
+                let r = Read::Param(ParamKind::Json, v.clone());
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+                continue;
+            }
+        }
+        if let (Some(v), "getParam" | "getParams" | "getAllParams") = (&first_str, name) {
+            let r = Read::PathOrQuery(v.clone());
+            if !out.contains(&r) {
+                out.push(r);
+            }
+            continue;
+        }
         if let (Some(kind), Some(v)) = (kind, first_str) {
             let v = v.trim_start_matches(':').to_string();
             if !v.is_empty() {
@@ -129,9 +191,14 @@ pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
         }
         let body_call = matches!(
             name,
-            "bodyAsClass" | "bodyValidator" | "bodyStreamAsClass" | "bodyAsType"
-        ) || (matches!(name, "fromJson" | "readValue")
-            && (i + 2..close).any(|k| t[k].is_ident("body")));
+            "bodyAsClass" | "bodyValidator" | "bodyStreamAsClass" | "bodyAsType" | "asPojo"
+        ) || (matches!(name, "fromJson" | "readValue" | "decodeValue")
+            && (i + 2..close).any(|k| {
+                t[k].is_ident("body")
+                    || t[k].is_ident("getBodyAsString")
+                    || t[k].is_ident("asString")
+            }))
+            || (name == "mapTo" && json_receiver(t, i, &json_vars));
         if body_call {
             if let Some(cls) = class_literal(t, i + 2, close) {
                 let r = Read::Body(cls);
@@ -142,6 +209,110 @@ pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
         }
     }
     out
+}
+
+/// Methods of a request body parsed as JSON (Vert.x `asJsonObject()`,
+/// `getBodyAsJson()`, `bodyAsJson`).
+const JSON_SOURCES: [&str; 4] = [
+    "asJsonObject",
+    "getBodyAsJson",
+    "bodyAsJson",
+    "toJsonObject",
+];
+
+fn is_json_getter(name: &str) -> bool {
+    matches!(
+        name,
+        "getString"
+            | "getInteger"
+            | "getLong"
+            | "getDouble"
+            | "getFloat"
+            | "getBoolean"
+            | "getNumber"
+            | "getJsonObject"
+            | "getJsonArray"
+            | "getValue"
+            | "getInstant"
+            | "getBinary"
+    )
+}
+
+/// Variables assigned a JSON request body in `t[start..end]`
+/// (`JsonObject body = ctx.body().asJsonObject();`).
+fn json_vars(t: &[Token], start: usize, end: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in start.max(1)..end {
+        if !(t[k].is('=') && t[k - 1].kind == Kind::Ident)
+            || t.get(k + 1).is_some_and(|x| x.is('='))
+        {
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut j = k + 1;
+        let mut json = false;
+        while j < end {
+            let x = &t[j];
+            if x.is('(') || x.is('{') || x.is('[') {
+                depth += 1;
+            } else if x.is(')') || x.is('}') || x.is(']') {
+                depth -= 1;
+            }
+            if depth < 0 || (depth == 0 && (x.is(';') || x.is(','))) {
+                break;
+            }
+            if x.is('-') && t.get(j + 1).is_some_and(|y| y.is('>')) {
+                json = false;
+                break;
+            }
+            if x.kind == Kind::Ident && JSON_SOURCES.contains(&x.text.as_str()) {
+                json = true;
+            }
+            j += 1;
+        }
+        if json {
+            out.push(t[k - 1].text.clone());
+        }
+    }
+    out
+}
+
+/// Is the receiver of the call at `i` (`<recv>.name(`) a JSON request body:
+/// a JSON variable or a chain through `asJsonObject()`/`getBodyAsJson()`?
+fn json_receiver(t: &[Token], i: usize, vars: &[String]) -> bool {
+    if i < 2 {
+        return false;
+    }
+    let r = &t[i - 2];
+    if r.kind == Kind::Ident {
+        return vars.contains(&r.text) || JSON_SOURCES.contains(&r.text.as_str());
+    }
+    // `….asJsonObject().getString(` — walk back over the chain.
+    let mut k = i - 2;
+    loop {
+        if !t[k].is(')') {
+            return false;
+        }
+        let Some(open) = (0..k).rev().find(|&o| close_of(t, o) == Some(k)) else {
+            return false;
+        };
+        let Some(name) = open.checked_sub(1).map(|n| &t[n]) else {
+            return false;
+        };
+        if name.kind != Kind::Ident {
+            return false;
+        }
+        if JSON_SOURCES.contains(&name.text.as_str()) {
+            return true;
+        }
+        if open < 3 || !t[open - 2].is('.') {
+            return false;
+        }
+        k = open - 3;
+        if t[k].kind == Kind::Ident {
+            return vars.contains(&t[k].text);
+        }
+    }
 }
 
 /// `X.class` in `t[start..end]`.
@@ -189,6 +360,8 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
         path: file.path.clone(),
         routes: Vec::new(),
         bodies: Vec::new(),
+        mounts: Vec::new(),
+        returns: Vec::new(),
     };
     // Method bodies and handler fields.
     for i in 1..t.len() {
@@ -243,11 +416,14 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             }
         }
     }
+    if dialect == Dialect::Vertx {
+        return out;
+    }
     // Known receivers of route calls: `Javalin app`, `x = Javalin.create(…)`,
     // `Service http = Service.ignite()`.
     let framework_type = match dialect {
         Dialect::Javalin => "Javalin",
-        Dialect::Spark => "Service",
+        Dialect::Spark | Dialect::Vertx => "Service",
     };
     let mut receivers: Vec<String> = vec!["Spark".to_string()];
     for i in 0..t.len().saturating_sub(1) {
@@ -355,6 +531,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
                     websocket: false,
                     reads: Vec::new(),
                     handler: Some((cls.clone(), member.to_string())),
+                    router: None,
                 });
             }
             continue;
@@ -370,6 +547,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             websocket: word == "ws",
             reads: rd,
             handler,
+            router: None,
         });
     }
     out
@@ -392,7 +570,10 @@ fn is_handler(t: &[Token], r: std::ops::Range<usize>) -> bool {
 }
 
 /// Whether the handler is an inline lambda, and the member it references.
-fn handler_of(t: &[Token], r: std::ops::Range<usize>) -> (bool, Option<(Option<String>, String)>) {
+pub(crate) fn handler_of(
+    t: &[Token],
+    r: std::ops::Range<usize>,
+) -> (bool, Option<(Option<String>, String)>) {
     if let Some(k) =
         (r.start..r.end).find(|&k| t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
     {
@@ -462,6 +643,13 @@ pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> 
                 continue;
             }
             let url = join_path(&segs).replace('<', "{").replace('>', "}");
+            let urls: Vec<String> = match &r.router {
+                Some(key) => mount_prefixes(&dsl, &idx, &file_idx, key, &d.path, 0)
+                    .iter()
+                    .map(|p| join_path(&[p.as_str(), url.as_str()]))
+                    .collect(),
+                None => vec![url],
+            };
             let mut rd = r.reads.clone();
             if let Some((owner, member)) = &r.handler {
                 for other in &dsl {
@@ -478,9 +666,17 @@ pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> 
                 }
             }
             let mut params: Vec<Param> = Vec::new();
+            let pathy: Vec<String> = rd
+                .iter()
+                .filter_map(|x| match x {
+                    Read::PathOrQuery(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect();
             for x in rd {
                 let new: Vec<Param> = match x {
                     Read::Param(kind, name) => vec![Param::new(kind, name)],
+                    Read::PathOrQuery(name) => vec![Param::query(name)],
                     Read::Body(cls) => {
                         let fi = f.unwrap_or(0);
                         idx.dto_fields(fi, &cls)
@@ -496,13 +692,91 @@ pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> 
                     }
                 }
             }
-            let e = if r.websocket {
-                Endpoint::websocket(url)
-            } else {
-                Endpoint::new(&r.method, url)
-            };
-            out.push(e.at_path(d.path.clone(), r.line).params(params));
+            for url in urls {
+                let params: Vec<Param> = params
+                    .iter()
+                    .map(|p| {
+                        let placeholder = url.contains(&format!("{{{}}}", p.name))
+                            || url.split('/').any(|s| s.strip_prefix(':') == Some(&p.name));
+                        if p.kind == ParamKind::Query && placeholder && pathy.contains(&p.name) {
+                            Param::path(p.name.clone())
+                        } else {
+                            p.clone()
+                        }
+                    })
+                    .collect();
+                let e = if r.websocket {
+                    Endpoint::websocket(url)
+                } else {
+                    Endpoint::new(&r.method, url)
+                };
+                out.push(e.at_path(d.path.clone(), r.line).params(params));
+            }
         }
+    }
+    out
+}
+
+/// The prefixes under which the router `key` (declared in file `path`)
+/// is mounted, composed through the mounts of the mounting routers; `[""]`
+/// for a router that is not mounted.
+fn mount_prefixes(
+    dsl: &[DslFile],
+    idx: &Index,
+    file_idx: &dyn Fn(&str) -> Option<usize>,
+    key: &RouterKey,
+    path: &str,
+    depth: usize,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if depth > 8 {
+        return vec![String::new()];
+    }
+    for d in dsl {
+        for m in &d.mounts {
+            let hit = match &m.target {
+                MountTarget::Var(v) => {
+                    d.path == path
+                        && *v == key.var
+                        && m.from.class == key.class
+                        && m.from.method == key.method
+                }
+                MountTarget::Call(owner, method) => {
+                    let returned = dsl
+                        .iter()
+                        .flat_map(|x| &x.returns)
+                        .find(|(c, m, _)| *c == key.class && *m == key.method);
+                    *method == key.method
+                        && returned.is_none_or(|(_, _, v)| *v == key.var)
+                        && match owner {
+                            None => m.from.class == key.class,
+                            Some(o) if o.starts_with(char::is_uppercase) => *o == key.class,
+                            Some(_) => true,
+                        }
+                }
+            };
+            if !hit {
+                continue;
+            }
+            let f = file_idx(&d.path);
+            let ctx = f.and_then(|f| idx.file((f, 0)).types.first().map(|_| (f, 0usize)));
+            let prefix = match (m.prefix.literal(), f) {
+                (Some(v), _) => Some(v),
+                (None, Some(f)) => idx.eval(f, ctx, &m.prefix),
+                (None, None) => None,
+            };
+            let Some(prefix) = prefix else { continue };
+            let prefix = prefix.trim_end_matches('*').to_string();
+            for outer in mount_prefixes(dsl, idx, file_idx, &m.from, &d.path, depth + 1) {
+                let p = join_path(&[outer.as_str(), prefix.as_str()]);
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(String::new());
     }
     out
 }

@@ -70,6 +70,9 @@ pub struct Method {
     pub start: usize,
     /// Attributes and docblock annotations of the method.
     pub attrs: Vec<Attr>,
+    /// Declared `private` or `protected` (not callable as an action).
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -392,6 +395,9 @@ fn body(
             continue;
         }
         let first = decl_start.take().unwrap_or(j);
+        let hidden = toks[first..j]
+            .iter()
+            .any(|m| m.is_ident("private") || m.is_ident("protected"));
         let doc_from = if first > 0 { toks[first - 1].end } else { 0 };
         let mut attrs = annotations(src, doc_from, toks[first].start, line_of);
         attrs.append(&mut pending);
@@ -437,6 +443,7 @@ fn body(
             rule_keys,
             start: toks[j].start,
             attrs,
+            hidden,
         });
         j = next;
     }

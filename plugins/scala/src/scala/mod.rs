@@ -119,16 +119,13 @@ pub fn alias(t: &Toks, r: Range<usize>) -> Option<String> {
     (k >= r.end || t.is(k, "{")).then(|| name.to_string())
 }
 
+/// Turns a definition's right-hand side into a route tree.
+pub type Builder = dyn Fn(&Toks, &Outline, Range<usize>) -> Option<Node>;
+
 /// Record the facts every Scala analyzer shares (case classes, constants,
 /// aliases) plus one [`Def`] per definition whose right-hand side `build`
 /// turns into a route tree.
-pub fn file_facts(
-    file: &SourceFile,
-    t: &Toks,
-    o: &Outline,
-    out: &mut Output,
-    build: &dyn Fn(&Toks, &Outline, Range<usize>) -> Option<Node>,
-) {
+pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, build: &Builder) {
     for c in &o.classes {
         out.fact(&Fact::Class {
             name: c.name.clone(),
@@ -166,22 +163,29 @@ pub fn ref_at(t: &Toks, k: usize, start: usize, end: usize) -> Option<(Vec<Strin
     let before_ok = k == start
         || tok.nl
         || t.get(k - 1).is_some_and(|p| {
-            p.kind == Kind::Punct && matches!(p.text.as_str(), "~" | "," | "(" | "{" | ">" | "=" | "+")
+            p.kind == Kind::Punct
+                && matches!(p.text.as_str(), "~" | "," | "(" | "{" | ">" | "=" | "+")
         });
     if !before_ok {
         return None;
     }
     let (mut parts, next) = t.dotted(k)?;
-    while parts
-        .last()
-        .is_some_and(|p| matches!(p.as_str(), "orNotFound" | "seal" | "toHttpApp" | "toRoutes" | "routes_" ))
-        && parts.len() > 1
+    while parts.last().is_some_and(|p| {
+        matches!(
+            p.as_str(),
+            "orNotFound" | "seal" | "toHttpApp" | "toRoutes" | "routes_"
+        )
+    }) && parts.len() > 1
     {
         parts.pop();
     }
     let after_ok = next >= end
         || t.get(next).is_some_and(|n| {
-            n.nl || n.kind == Kind::Punct && matches!(n.text.as_str(), "~" | "," | ")" | "}" | "<" | "+" | "@" | ";")
+            n.nl || n.kind == Kind::Punct
+                && matches!(
+                    n.text.as_str(),
+                    "~" | "," | ")" | "}" | "<" | "+" | "@" | ";"
+                )
         });
     after_ok.then_some((parts, next))
 }
@@ -250,7 +254,9 @@ pub fn lambda(t: &Toks, open: usize, close: usize) -> (Vec<String>, usize) {
             Kind::Ident if !after_colon => names.push(tok.text.clone()),
             Kind::Ident => {}
             Kind::Punct if tok.text == ":" => after_colon = true,
-            Kind::Punct if tok.text == "," || tok.text == "(" || tok.text == ")" => after_colon = false,
+            Kind::Punct if tok.text == "," || tok.text == "(" || tok.text == ")" => {
+                after_colon = false
+            }
             Kind::Punct if tok.text == "[" => {
                 k = t.skip_group(k);
                 continue;

@@ -146,9 +146,9 @@ impl Outline {
                             break;
                         }
                         if tk.is("=") {
-                            let glued = t
-                                .get(k + 1)
-                                .is_some_and(|nx| nx.start == tk.start + 1 && nx.kind == Kind::Punct);
+                            let glued = t.get(k + 1).is_some_and(|nx| {
+                                nx.start == tk.start + 1 && nx.kind == Kind::Punct
+                            });
                             if !glued {
                                 eq = Some(k);
                                 break;
@@ -214,7 +214,16 @@ pub fn fields(t: &Toks, start: usize, end: usize) -> Vec<String> {
             }
             if matches!(
                 t.ident(k),
-                Some("val" | "var" | "private" | "protected" | "override" | "implicit" | "using" | "final")
+                Some(
+                    "val"
+                        | "var"
+                        | "private"
+                        | "protected"
+                        | "override"
+                        | "implicit"
+                        | "using"
+                        | "final"
+                )
             ) {
                 k += 1;
                 continue;

@@ -31,6 +31,8 @@ pub enum Par {
     Body(ParamKind, String),
     /// Query for GET/HEAD/DELETE/OPTIONS, form otherwise.
     Auto(String),
+    /// A named value recorded by a [`Fact::Named`] (an http4s matcher).
+    Lookup(String),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -102,11 +104,20 @@ pub struct Def {
 #[serde(tag = "t")]
 pub enum Fact {
     Def(Def),
-    Class { name: String, fields: Vec<String> },
+    Class {
+        name: String,
+        fields: Vec<String>,
+    },
     /// A named value standing for a parameter (http4s query matchers).
-    Named { name: String, par: Par },
+    Named {
+        name: String,
+        par: Par,
+    },
     /// A servlet/router mounted at a path (Scalatra).
-    Mount { class: String, path: Vec<Piece> },
+    Mount {
+        class: String,
+        path: Vec<Piece>,
+    },
 }
 
 pub struct World {
@@ -122,7 +133,12 @@ struct Ctx {
     pieces: Vec<String>,
     methods: Vec<String>,
     params: Vec<Par>,
+    /// Line of the innermost node that added a path piece or a method.
+    line: u32,
 }
+
+/// A bound on what one link may produce (pathological reference graphs).
+const MAX_ENDPOINTS: usize = 50_000;
 
 pub const ANY_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -163,8 +179,12 @@ impl World {
                     d.konst.is_some()
                 }
         };
+        // One candidate per (file, owner): overloads and re-definitions in
+        // one scope count once.
+        let mut scopes = HashSet::new();
         let cands: Vec<usize> = (0..self.defs.len())
             .filter(|&i| i != from && fits(&self.defs[i]))
+            .filter(|&i| scopes.insert((&self.defs[i].file, &self.defs[i].owner)))
             .collect();
         if cands.len() <= 1 {
             return cands;
@@ -269,6 +289,7 @@ impl World {
                 pieces: Vec::new(),
                 methods: Vec::new(),
                 params: Vec::new(),
+                line: 0,
             };
             self.walk(i, node, ctx, &mut vec![i], &mut out);
         }
@@ -285,6 +306,7 @@ impl World {
                     pieces: prefix,
                     methods: Vec::new(),
                     params: Vec::new(),
+                    line: 0,
                 };
                 self.walk(i, node, ctx, &mut vec![i], &mut out);
             }
@@ -292,8 +314,15 @@ impl World {
         out
     }
 
-    fn walk(&self, def: usize, node: &Node, mut ctx: Ctx, stack: &mut Vec<usize>, out: &mut Vec<Endpoint>) {
-        if stack.len() > 32 {
+    fn walk(
+        &self,
+        def: usize,
+        node: &Node,
+        mut ctx: Ctx,
+        stack: &mut Vec<usize>,
+        out: &mut Vec<Endpoint>,
+    ) {
+        if stack.len() > 32 || out.len() > MAX_ENDPOINTS {
             return;
         }
         for p in &node.pieces {
@@ -304,9 +333,13 @@ impl World {
         if !node.methods.is_empty() {
             ctx.methods = node.methods.clone();
         }
+        if node.line > 0 && (!node.methods.is_empty() || !node.pieces.is_empty()) {
+            ctx.line = node.line;
+        }
         ctx.params.extend(node.params.iter().cloned());
         if node.leaf {
-            self.emit(&ctx, node.line, out);
+            let line = if ctx.line > 0 { ctx.line } else { node.line };
+            self.emit(&ctx, line, out);
         }
         for child in &node.children {
             self.walk(def, child, ctx.clone(), stack, out);
@@ -316,7 +349,9 @@ impl World {
                 if stack.contains(&target) {
                     continue;
                 }
-                let Some(d) = self.defs.get(target) else { continue };
+                let Some(d) = self.defs.get(target) else {
+                    continue;
+                };
                 let Some(n) = &d.node else { continue };
                 let mut sub = ctx.clone();
                 sub.file = d.file.clone();
@@ -353,6 +388,11 @@ impl World {
                         };
                         push(&mut ep, kind, name);
                     }
+                    Par::Lookup(name) => match self.named.get(name) {
+                        Some(Par::Named(kind, n)) => push(&mut ep, *kind, n),
+                        Some(Par::Auto(n)) => push(&mut ep, ParamKind::Query, n),
+                        _ => {}
+                    },
                     Par::Body(kind, ty) => {
                         for f in self.classes.get(ty).into_iter().flatten() {
                             push(&mut ep, *kind, f);

@@ -94,10 +94,7 @@ impl Toks {
     }
 
     pub fn line(&self, i: usize) -> u32 {
-        self.toks
-            .get(i)
-            .or(self.toks.last())
-            .map_or(1, |t| t.line)
+        self.toks.get(i).or(self.toks.last()).map_or(1, |t| t.line)
     }
 
     /// The partner of the bracket at `i` (`(`↔`)`, `[`↔`]`, `{`↔`}`); an

@@ -12,7 +12,7 @@
 //!   environment (`environments/*.bru`, `vars {…}`, in path order), the
 //!   `vars:pre-request` of each enclosing `folder.bru`, the request's own.
 //!   Files are linked across the tree (map/reduce facts); URLs follow
-//!   [`crate::doc::vars`]: an unknown leading variable is the server and
+//!   [`portolan_plugin_sdk::doc::vars`]: an unknown leading variable is the server and
 //!   dropped, other unknown ones become `{name}` path placeholders; `:id`
 //!   path segments stay as written, with the `params:path` value.
 //! - Headers: the request's, then those of enclosing `folder.bru` files and
@@ -22,9 +22,9 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::request::{header_params, json_params, query_params};
-use crate::doc::url::query_of;
-use crate::doc::vars::{substitute, url_path_of};
+use portolan_plugin_sdk::doc::request::{header_params, json_params, query_params};
+use portolan_plugin_sdk::doc::url::query_of;
+use portolan_plugin_sdk::doc::vars::{substitute, url_path_of};
 
 pub struct Bruno;
 

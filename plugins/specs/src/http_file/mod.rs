@@ -15,7 +15,7 @@
 //!   files `http-client.env.json` and `http-client.private.env.json` of the
 //!   file's directory or the nearest ancestor having them (`$shared`, then
 //!   the first environment; the private file wins). URLs follow
-//!   [`crate::doc::vars`]: an unknown leading variable is the server and
+//!   [`portolan_plugin_sdk::doc::vars`]: an unknown leading variable is the server and
 //!   dropped, other unknown ones (request variables such as
 //!   `{{login.response.body.id}}`, `{{$uuid}}`) become `{name}` path
 //!   placeholders.
@@ -29,10 +29,10 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::load::{self, scalar_string};
-use crate::doc::request::{body_params, content_type, header_params, query_params};
-use crate::doc::url::query_of;
-use crate::doc::vars::{substitute, url_path_of};
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::request::{body_params, content_type, header_params, query_params};
+use portolan_plugin_sdk::doc::url::query_of;
+use portolan_plugin_sdk::doc::vars::{substitute, url_path_of};
 
 pub struct HttpFile;
 

@@ -7,7 +7,7 @@
 //!   the workspace's base environment, overridden by its first
 //!   sub-environment (the export does not say which one is active), then
 //!   by each enclosing request group's `environment`, inner last. URLs
-//!   follow [`crate::doc::vars`]: an unknown leading variable is the server
+//!   follow [`portolan_plugin_sdk::doc::vars`]: an unknown leading variable is the server
 //!   and dropped, other unknown ones become `{name}` path placeholders.
 //!   Template tags (`{% response … %}`) are not evaluated.
 //! - Params: enabled `parameters` (and the URL's own query) → `query`,
@@ -21,11 +21,11 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
-use crate::doc::request::{body_params, header_params, query_params};
-use crate::doc::url::query_of;
-use crate::doc::vars::{substitute, url_path_of};
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
+use portolan_plugin_sdk::doc::request::{body_params, header_params, query_params};
+use portolan_plugin_sdk::doc::url::query_of;
+use portolan_plugin_sdk::doc::vars::{substitute, url_path_of};
 
 pub struct Insomnia;
 

@@ -19,13 +19,13 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::bundle::Bundle;
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::SourceMap;
-use crate::doc::refs::Resolver;
-use crate::doc::schema::{self, BodyKind};
-use crate::doc::url::url_path;
 use crate::oas3::{follow_external_refs, join_url, operation_location, with_ref_siblings};
+use portolan_plugin_sdk::doc::bundle::Bundle;
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::SourceMap;
+use portolan_plugin_sdk::doc::refs::Resolver;
+use portolan_plugin_sdk::doc::schema::{self, BodyKind};
+use portolan_plugin_sdk::doc::url::url_path;
 
 pub struct Oas2;
 

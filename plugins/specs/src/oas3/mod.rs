@@ -13,8 +13,9 @@
 //!   path item that is a `$ref` to another file), else the path key.
 //! - `$ref`s to other files (`./schemas/user.yaml#/User`, a whole path item
 //!   in `paths/users.yaml`) are followed through the host's `read-file`
-//!   ([`crate::doc::bundle`]); one that cannot be read is a warning naming
-//!   the referring file, and the rest of the document is still analysed.
+//!   ([`portolan_plugin_sdk::doc::bundle`]); one that cannot be read is a
+//!   warning naming the referring file, and the rest of the document is
+//!   still analysed.
 //! - OpenAPI 3.1: `type` arrays (`[string, "null"]`, `[array, "null"]`),
 //!   schema `examples` lists and `const`, `$ref` with siblings (a path
 //!   item's own operations win over the referenced item's), `webhooks`
@@ -23,13 +24,12 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::bundle::{self, Bundle};
-use crate::doc::files;
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
-use crate::doc::refs::Resolver;
-use crate::doc::schema::{self, BodyKind};
-use crate::doc::url::{expand_template, url_path};
+use portolan_plugin_sdk::doc::bundle::{self, Bundle};
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
+use portolan_plugin_sdk::doc::refs::Resolver;
+use portolan_plugin_sdk::doc::schema::{self, BodyKind};
+use portolan_plugin_sdk::doc::url::{expand_template, url_path};
 
 pub struct Oas3;
 
@@ -75,7 +75,7 @@ impl Analyzer for Oas3 {
 
 /// [`bundle::bundle`] with the host's `read-file`, warnings to the host.
 pub(crate) fn follow_external_refs(file: &SourceFile, doc: Value) -> Bundle {
-    let mut read = files::read;
+    let mut read = host::read_file;
     bundle::bundle(&file.path, doc, &mut read, &mut |w| host::warn(&w))
 }
 

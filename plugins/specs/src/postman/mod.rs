@@ -4,7 +4,7 @@
 //!   in `item`); saved example responses are not requests.
 //! - Variables: the collection's `variable` list, then each enclosing
 //!   folder's (inner wins), substituted into URLs, query values, headers
-//!   and bodies ([`crate::doc::vars`]: an unknown leading `{{baseUrl}}` is
+//!   and bodies ([`portolan_plugin_sdk::doc::vars`]: an unknown leading `{{baseUrl}}` is
 //!   the server and dropped, other unknown variables in the path become
 //!   `{name}` placeholders). Environment files are not read.
 //! - URL: `url` as a string (v2.0) or an object: its `raw`, else built from
@@ -23,11 +23,11 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
-use crate::doc::request::{body_params, content_type, header_params, query_params};
-use crate::doc::url::query_of;
-use crate::doc::vars::{substitute, url_path_of};
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
+use portolan_plugin_sdk::doc::request::{body_params, content_type, header_params, query_params};
+use portolan_plugin_sdk::doc::url::query_of;
+use portolan_plugin_sdk::doc::vars::{substitute, url_path_of};
 
 pub struct Postman;
 

@@ -17,10 +17,10 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::Value;
 
-use crate::doc::load::{self, scalar_string};
-use crate::doc::locate::{Seg, SourceMap};
-use crate::doc::request::{form_params, json_params, query_params};
-use crate::doc::url::{query_of, url_path};
+use portolan_plugin_sdk::doc::load::{self, scalar_string};
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
+use portolan_plugin_sdk::doc::request::{form_params, json_params, query_params};
+use portolan_plugin_sdk::doc::url::{query_of, url_path};
 
 pub struct ZapSitesTree;
 

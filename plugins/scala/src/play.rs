@@ -1,0 +1,430 @@
+//! Play Framework, Scala (`scala_play`).
+//!
+//! - `conf/routes` and `conf/*.routes` files: `GET /users/:id
+//!   controllers.UserController.show(id: Long, page: Int ?= 1)`; path
+//!   parameters `:id`, `$id<[0-9]+>` (reported as `:id`) and `*path`;
+//!   action arguments not bound by the path are query parameters unless
+//!   they have a fixed value (`page: Int = 1`); `?=` defaults and
+//!   `Option[…]` stay query parameters.
+//! - `->  /api  api.Routes` includes the router of `api.routes` under
+//!   `/api` (across modules too: the file is found by name); a routes file
+//!   nobody includes is reported without a prefix. `+ nocsrf` modifier
+//!   lines and `#` comments are skipped.
+//! - Controller actions add what they read from the request: the action
+//!   named by the route (`UserController.create`) is looked up among the
+//!   Scala sources; `request.getQueryString("q")` (query),
+//!   `request.headers.get("X")` (header), `request.cookies.get("c")`
+//!   (cookie), `(request.body \ "name")` / `(json \ "name")` and
+//!   `request.body.validate[T]` / `.as[T]` (json fields),
+//!   `body.asFormUrlEncoded…get("x")` (form).
+//!
+//! Routes files and sources under test directories are skipped.
+
+use std::collections::{HashMap, HashSet};
+
+use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::scala::outline::Outline;
+use crate::scala::tokens::{Kind, Toks};
+use crate::scala::{self, type_arg};
+
+pub struct Play;
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "t")]
+enum PlayFact {
+    Router {
+        file: String,
+        stem: String,
+        entries: Vec<Entry>,
+    },
+    /// What an action reads: `Controller.action`.
+    Action {
+        class: String,
+        name: String,
+        params: Vec<(ParamKind, String)>,
+        bodies: Vec<String>,
+    },
+    Class {
+        name: String,
+        fields: Vec<String>,
+    },
+}
+
+#[derive(Serialize, Deserialize, Clone)]
+enum Entry {
+    Route {
+        method: String,
+        path: String,
+        line: u32,
+        params: Vec<String>,
+        /// `Controller.action` (the last two parts of the action).
+        action: Option<(String, String)>,
+    },
+    Include {
+        prefix: String,
+        router: String,
+        line: u32,
+    },
+}
+
+const METHODS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+impl Analyzer for Play {
+    fn tech(&self) -> Tech {
+        Tech::new("scala_play", "Scala", "Play Framework")
+            .aliases(["play", "scala-play", "playframework"])
+            .files(["routes", "*.routes", "*.scala"])
+            .detect(Detect::files(["build.sbt", "*.sbt"]).contains(["PlayScala"]))
+            .detect(Detect::files(["*.scala"]).contains(["play.api.mvc"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if !scala::wanted(file) {
+            return;
+        }
+        let path = file.slash_path();
+        let name = path.rsplit('/').next().unwrap_or("");
+        if name == "routes" || name.ends_with(".routes") {
+            let stem = name.strip_suffix(".routes").unwrap_or("").to_string();
+            out.fact(&PlayFact::Router {
+                file: file.path.clone(),
+                stem,
+                entries: routes_file(&file.content),
+            });
+        } else if name.ends_with(".scala") {
+            actions(file, out);
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let mut routers: Vec<(String, String, Vec<Entry>)> = Vec::new();
+        let mut actions: Actions = HashMap::new();
+        let mut classes: HashMap<String, Vec<String>> = HashMap::new();
+        for fact in facts.iter::<PlayFact>() {
+            match fact {
+                PlayFact::Router {
+                    file,
+                    stem,
+                    entries,
+                } => routers.push((file, stem, entries)),
+                PlayFact::Action {
+                    class,
+                    name,
+                    params,
+                    bodies,
+                } => {
+                    actions.entry((class, name)).or_insert((params, bodies));
+                }
+                PlayFact::Class { name, fields } => {
+                    classes.entry(name).or_insert(fields);
+                }
+            }
+        }
+        let included: HashSet<String> = routers
+            .iter()
+            .flat_map(|(_, _, entries)| entries.iter())
+            .filter_map(|e| match e {
+                Entry::Include { router, .. } => Some(router_stem(router)),
+                _ => None,
+            })
+            .collect();
+        let linker = Linker {
+            routers: &routers,
+            actions: &actions,
+            classes: &classes,
+        };
+        let mut out = Vec::new();
+        for (i, (_, stem, _)) in routers.iter().enumerate() {
+            if stem.is_empty() || !included.contains(stem) {
+                linker.walk(i, "", &mut vec![i], &mut out);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `api.Routes` → `api`; `admin.AdminRoutes` → `admin`.
+fn router_stem(router: &str) -> String {
+    let mut parts: Vec<&str> = router.split('.').collect();
+    if parts.len() > 1 {
+        parts.pop();
+    }
+    parts.last().map(|s| s.to_string()).unwrap_or_default()
+}
+
+type Actions = HashMap<(String, String), (Vec<(ParamKind, String)>, Vec<String>)>;
+
+struct Linker<'a> {
+    routers: &'a [(String, String, Vec<Entry>)],
+    actions: &'a Actions,
+    classes: &'a HashMap<String, Vec<String>>,
+}
+
+impl Linker<'_> {
+    fn walk(&self, i: usize, prefix: &str, stack: &mut Vec<usize>, out: &mut Vec<Endpoint>) {
+        let Some((file, _, entries)) = self.routers.get(i) else {
+            return;
+        };
+        for entry in entries {
+            match entry {
+                Entry::Route {
+                    method,
+                    path,
+                    line,
+                    params,
+                    action,
+                } => {
+                    let url = join_path(&[prefix, path.as_str()]);
+                    let mut ep = Endpoint::new(method, url).at_path(file.clone(), *line);
+                    for p in params {
+                        ep.push_param(Param::query(p.clone()));
+                    }
+                    if let Some((ps, bodies)) = action.as_ref().and_then(|a| self.actions.get(a)) {
+                        for (kind, name) in ps {
+                            ep.push_param(Param::new(*kind, name.clone()));
+                        }
+                        for ty in bodies {
+                            for f in self.classes.get(ty).into_iter().flatten() {
+                                ep.push_param(Param::json(f.clone()));
+                            }
+                        }
+                    }
+                    out.push(ep);
+                }
+                Entry::Include {
+                    prefix: sub,
+                    router,
+                    ..
+                } => {
+                    let stem = router_stem(router);
+                    if stem.is_empty() || out.len() > 50_000 {
+                        continue;
+                    }
+                    let full = join_path(&[prefix, sub.as_str()]);
+                    for (j, (f, s, _)) in self.routers.iter().enumerate() {
+                        // A file already on the include stack is a cycle.
+                        let cycle = stack
+                            .iter()
+                            .any(|&k| self.routers.get(k).is_some_and(|r| r.0 == *f));
+                        if *s == stem && !cycle && stack.len() < 16 {
+                            stack.push(j);
+                            self.walk(j, &full, stack, out);
+                            stack.pop();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Parse a routes file.
+fn routes_file(content: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for (n, raw) in content.lines().enumerate() {
+        let line = u32::try_from(n + 1).unwrap_or(u32::MAX);
+        let text = raw.trim();
+        if text.is_empty() || text.starts_with('#') || text.starts_with('+') {
+            continue;
+        }
+        let mut words = text.split_whitespace();
+        let (Some(verb), Some(path)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let rest = words.collect::<Vec<_>>().join(" ");
+        if verb == "->" {
+            out.push(Entry::Include {
+                prefix: path.to_string(),
+                router: rest.trim().to_string(),
+                line,
+            });
+            continue;
+        }
+        if !METHODS.contains(&verb) {
+            continue;
+        }
+        let (path, path_params) = play_path(path);
+        let (action, args) = match rest.find('(') {
+            Some(open) => (
+                &rest[..open],
+                Some(&rest[open + 1..rest.rfind(')').unwrap_or(rest.len()).max(open + 1)]),
+            ),
+            None => (rest.as_str(), None),
+        };
+        let action = action.trim().trim_start_matches('@');
+        let parts: Vec<&str> = action.split('.').collect();
+        let action = (parts.len() >= 2).then(|| {
+            (
+                parts[parts.len() - 2].to_string(),
+                parts[parts.len() - 1].to_string(),
+            )
+        });
+        let params = args
+            .map(|a| query_args(a, &path_params))
+            .unwrap_or_default();
+        out.push(Entry::Route {
+            method: verb.to_string(),
+            path,
+            line,
+            params,
+            action,
+        });
+    }
+    out
+}
+
+/// `/users/$id<[0-9]+>/*file` → (`/users/:id/*file`, [id, file]).
+fn play_path(path: &str) -> (String, Vec<String>) {
+    let mut names = Vec::new();
+    let segs: Vec<String> = path
+        .split('/')
+        .map(|seg| {
+            if let Some(rest) = seg.strip_prefix('$') {
+                let name = rest.split('<').next().unwrap_or(rest).to_string();
+                names.push(name.clone());
+                format!(":{name}")
+            } else if let Some(name) = seg.strip_prefix(':').or_else(|| seg.strip_prefix('*')) {
+                names.push(name.to_string());
+                seg.to_string()
+            } else {
+                seg.to_string()
+            }
+        })
+        .collect();
+    (segs.join("/"), names)
+}
+
+/// Query parameters of an action's argument list.
+fn query_args(args: &str, path_params: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for arg in split_args(args) {
+        let arg = arg.trim();
+        let name_end = arg.find([':', '?', '=', ' ']).unwrap_or(arg.len());
+        let name = arg[..name_end].trim();
+        if name.is_empty() || path_params.iter().any(|p| p == name) {
+            continue;
+        }
+        // `name: T = value` is a fixed value, not read from the request.
+        let fixed = arg
+            .find('=')
+            .is_some_and(|i| i == 0 || arg.as_bytes().get(i - 1) != Some(&b'?'));
+        if fixed {
+            continue;
+        }
+        out.push(name.to_string());
+    }
+    out
+}
+
+/// Split at top-level commas (outside brackets and quotes).
+fn split_args(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote = false;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => quote = !quote,
+            '[' | '(' if !quote => depth += 1,
+            ']' | ')' if !quote => depth -= 1,
+            ',' if !quote && depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out.into_iter().filter(|a| !a.trim().is_empty()).collect()
+}
+
+/// Request reads of every `def` of every class/object.
+fn actions(file: &SourceFile, out: &mut Output) {
+    let t = Toks::new(file);
+    let o = Outline::new(&t);
+    for c in &o.classes {
+        out.fact(&PlayFact::Class {
+            name: c.name.clone(),
+            fields: c.fields.clone(),
+        });
+    }
+    for d in &o.defs {
+        let Some(owner) = &d.owner else { continue };
+        let (params, bodies) = reads(&t, d.rhs.clone());
+        if params.is_empty() && bodies.is_empty() {
+            continue;
+        }
+        out.fact(&PlayFact::Action {
+            class: owner.clone(),
+            name: d.name.clone(),
+            params,
+            bodies,
+        });
+    }
+}
+
+fn reads(t: &Toks, r: std::ops::Range<usize>) -> (Vec<(ParamKind, String)>, Vec<String>) {
+    let mut params: Vec<(ParamKind, String)> = Vec::new();
+    let mut bodies = Vec::new();
+    let mut push = |kind: ParamKind, name: &str| {
+        if !params.iter().any(|(k, n)| *k == kind && n == name) {
+            params.push((kind, name.to_string()));
+        }
+    };
+    let mut form = false;
+    for k in r.clone() {
+        let Some(tok) = t.get(k) else { break };
+        if tok.kind != Kind::Ident {
+            continue;
+        }
+        let call_str = || {
+            if t.is(k + 1, "(") {
+                t.str_at(k + 2)
+            } else {
+                None
+            }
+        };
+        match tok.text.as_str() {
+            "getQueryString" => {
+                if let Some(s) = call_str() {
+                    push(ParamKind::Query, s);
+                }
+            }
+            "asFormUrlEncoded" | "asMultipartFormData" => form = true,
+            "get" | "getOrElse" | "apply" => {
+                let Some(s) = call_str() else { continue };
+                let recv = (k >= 2 && t.is(k - 1, "."))
+                    .then(|| t.ident(k - 2))
+                    .flatten();
+                match recv {
+                    Some("headers") => push(ParamKind::Header, s),
+                    Some("cookies") => push(ParamKind::Cookie, s),
+                    Some("queryString") => push(ParamKind::Query, s),
+                    _ if form => push(ParamKind::Form, s),
+                    _ => {}
+                }
+            }
+            "validate" | "as" | "asOpt" => {
+                if let Some(ty) = type_arg(t, k + 1) {
+                    let scalar = matches!(
+                        ty.as_str(),
+                        "String" | "Int" | "Long" | "Boolean" | "JsValue" | "JsObject" | "Double"
+                    );
+                    if !scalar && !bodies.contains(&ty) {
+                        bodies.push(ty);
+                    }
+                }
+            }
+            _ => {}
+        }
+        // `(request.body \ "name")`, `(json \ "name")`.
+        if t.is(k + 1, "\\") {
+            if let Some(s) = t.str_at(k + 2) {
+                push(ParamKind::Json, s);
+            }
+        }
+    }
+    (params, bodies)
+}
