@@ -41,7 +41,11 @@ fn main() {
     let descriptions = if prebuilt {
         Vec::new()
     } else {
-        describe_bundle(&root.join("plugins"), &target_dir, &out_dir).unwrap_or_else(|e| {
+        describe_bundle(
+            &root.join("plugins"),
+            &root.join("target").join("plugins-native"),
+            &out_dir,
+        ).unwrap_or_else(|e| {
             println!("cargo:warning=could not describe the plugin bundle natively ({e}); a cold start will compile every plugin to describe it");
             Vec::new()
         })
@@ -182,17 +186,20 @@ fn nested_cargo() -> Command {
 /// components (a cold start then compiles only what it detects). A generated
 /// binary crate depends on each plugin crate as an rlib and prints
 /// `{"<member dir>": <PluginDescription>, …}`; the versions are pinned by a
-/// copy of the plugins' lock file. Returns (member dir, JSON file).
+/// copy of the plugins' lock file. It builds in the target directory (and
+/// with the profile) of the plugins' native unit tests (`scripts/test`), so
+/// the two share their compiled plugin crates and dependencies. Returns
+/// (member dir, JSON file).
 fn describe_bundle(
     plugins_dir: &Path,
-    target_dir: &Path,
+    native_target_dir: &Path,
     out_dir: &Path,
 ) -> Result<Vec<(String, PathBuf)>, String> {
     let gen = out_dir.join("describe-bundle");
     fs::create_dir_all(gen.join("src")).map_err(|e| e.to_string())?;
     let mut manifest = String::from(
         "[package]\nname = \"portolan-describe-bundle\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [workspace]\n\n[profile.dev]\ndebug = false\n\n[dependencies]\nserde_json = \"1\"\n",
+         [workspace]\n\n[dependencies]\nserde_json = \"1\"\n",
     );
     let mut main = String::from("fn main() {\n    let mut all = serde_json::Map::new();\n");
     let mut members = Vec::new();
@@ -225,7 +232,7 @@ fn describe_bundle(
         .arg("--manifest-path")
         .arg(gen.join("Cargo.toml"))
         .arg("--target-dir")
-        .arg(target_dir.join("describe"))
+        .arg(native_target_dir)
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !output.status.success() {
