@@ -593,7 +593,8 @@ fn refused_connections_are_retried_with_backoff_then_counted() {
         .stderr
         .lines()
         .filter(|l| {
-            l.starts_with("[W] GET ")
+            l.starts_with("[W] ")
+                && l.contains(&format!(" {url}/api/v1/catalog/"))
                 && l.contains(": connection failed: ")
                 && l.ends_with("(after 3 attempts)")
         })
@@ -646,7 +647,7 @@ fn concurrency_is_bounded_and_the_rate_is_limited() {
             &[
                 "--send-req",
                 "--send-rate",
-                "10",
+                "5",
                 "--use-matchers",
                 "/catalog",
                 "--use-matchers",
@@ -663,8 +664,9 @@ fn concurrency_is_bounded_and_the_rate_is_limited() {
         .collect();
     assert_eq!(times.len(), 8);
     times.sort_by(f64::total_cmp);
-    // 8 requests at 10 per second: 7 intervals of 0.1 s.
-    assert!(times[7] - times[0] >= 0.65, "{times:?}");
+    // 8 requests at 5 per second: 7 intervals of 0.2 s (1.4 s); arrivals
+    // can bunch up a little on a loaded machine, never by 0.4 s.
+    assert!(times[7] - times[0] >= 1.0, "{times:?}");
 }
 
 #[test]
@@ -721,7 +723,10 @@ fn send_proxy_goes_through_mitmproxy_and_proxy_variables_are_ignored() {
             (Some("http"), Some("127.0.0.1"))
         );
         assert_eq!(e["port"], app.port);
-        assert_eq!(e["headers"]["X-Scan"], "portolan");
+        assert_eq!(
+            e["headers"]["x-scan"], "portolan",
+            "hyper sends lower-case names"
+        );
     }
     let review = seen.iter().find(|e| e["method"] == "POST").unwrap();
     assert_eq!(review["body"], r#"{"rating":"","comment":""}"#);
@@ -918,8 +923,8 @@ fn send_es_bulk_indexes_one_document_per_endpoint() {
     assert_eq!(bulks.len(), 1);
     let bulk = &bulks[0];
     assert_eq!(bulk["path"], "/_bulk");
-    assert_eq!(bulk["headers"]["Content-Type"], "application/x-ndjson");
-    assert_eq!(bulk["headers"]["X-Opaque-Id"], "portolan:test");
+    assert_eq!(bulk["headers"]["content-type"], "application/x-ndjson");
+    assert_eq!(bulk["headers"]["x-opaque-id"], "portolan:test");
     let report: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
     let endpoints = report["endpoints"].as_array().unwrap();
     let docs = bulk["docs"].as_array().unwrap();

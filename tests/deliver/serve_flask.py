@@ -11,7 +11,8 @@ the time it arrived, and how many requests were in flight with it.
 Test knobs (environment): SHOP_FAIL_PATHS (comma-separated paths that answer
 500), SHOP_SLOW_PATHS (paths that take 3 s), SHOP_DELAY (seconds every
 request takes). An admin user with the token `t0k:admin` is seeded so the
-admin endpoints can be reached with `Authorization: Bearer t0k:admin`.
+admin endpoints can be reached with `Authorization: Bearer t0k:admin`
+(re-seeded on every request, so a replayed logout does not revoke it).
 """
 import json
 import os
@@ -34,8 +35,12 @@ FAIL = {p for p in os.environ.get("SHOP_FAIL_PATHS", "").split(",") if p}
 SLOW = {p for p in os.environ.get("SHOP_SLOW_PATHS", "").split(",") if p}
 DELAY = float(os.environ.get("SHOP_DELAY", "0"))
 
-USERS["admin@shop.test"] = {"email": "admin@shop.test", "name": "Admin", "admin": True}
-TOKENS["t0k:admin"] = "admin@shop.test"
+
+
+def seed_admin():
+    USERS["admin@shop.test"] = {"email": "admin@shop.test", "name": "Admin", "admin": True}
+    TOKENS["t0k:admin"] = "admin@shop.test"
+
 
 app = create_app()
 lock = threading.Lock()
@@ -48,7 +53,9 @@ def record():
         state["inflight"] += 1
         g.inflight = state["inflight"]
     g.arrived = time.time()
-    g.logged = False
+    # Requests arrive concurrently: a logout must not revoke the token
+    # for the requests after it.
+    seed_admin()
     if DELAY:
         time.sleep(DELAY)
     if request.path in SLOW:

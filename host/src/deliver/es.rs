@@ -209,55 +209,60 @@ pub fn bulk_body(docs: &[Doc]) -> String {
     docs.iter().map(|d| d.lines.as_str()).collect()
 }
 
-/// Per document of a batch: `None` when indexed, else why not. `status`
-/// and `body` are the bulk response's.
-pub fn outcomes(docs: &[Doc], status: u16, body: &str) -> Vec<Option<String>> {
+/// How a bulk request went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BatchOutcome {
+    /// The whole batch failed, for this reason.
+    Failed(String),
+    /// Per document: `None` when indexed, else why not.
+    Items(Vec<Option<String>>),
+}
+
+/// Read a bulk response (`status` and `body`) for these documents.
+pub fn outcomes(docs: &[Doc], status: u16, body: &str) -> BatchOutcome {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     if !(200..300).contains(&status) {
         let reason = parsed
             .as_ref()
             .and_then(|v| error_text(v.get("error")?))
             .unwrap_or_else(|| snippet(body));
-        let msg = format!("HTTP {status}: {reason}");
-        return docs.iter().map(|_| Some(msg.clone())).collect();
+        return BatchOutcome::Failed(format!("HTTP {status}: {reason}"));
     }
     let Some(v) = parsed else {
-        let msg = format!(
+        return BatchOutcome::Failed(format!(
             "HTTP {status} with a body that is not a bulk response: {}",
             snippet(body)
-        );
-        return docs.iter().map(|_| Some(msg.clone())).collect();
+        ));
     };
-    let items = v.get("items").and_then(Value::as_array);
-    docs.iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let item = items
-                .and_then(|items| {
-                    // Match by `_id`; fall back to the position.
-                    items
-                        .iter()
-                        .find(|it| {
-                            item_field(it, "_id").and_then(Value::as_str) == Some(d.id.as_str())
-                        })
-                        .or_else(|| items.get(i))
-                })
-                .and_then(|it| it.as_object()?.values().next());
-            let Some(item) = item else {
-                return Some("missing from the bulk response".to_string());
-            };
-            let code = item.get("status").and_then(Value::as_u64).unwrap_or(0);
-            if (200..300).contains(&code) {
-                None
-            } else {
-                let reason = item
-                    .get("error")
-                    .and_then(error_text)
-                    .unwrap_or_else(|| "no reason given".into());
-                Some(format!("status {code}: {reason}"))
-            }
-        })
-        .collect()
+    let Some(items) = v.get("items").and_then(Value::as_array) else {
+        return BatchOutcome::Failed(format!("HTTP {status} without `items`: {}", snippet(body)));
+    };
+    BatchOutcome::Items(
+        docs.iter()
+            .enumerate()
+            .map(|(i, d)| {
+                // Match by `_id`; fall back to the position.
+                let item = items
+                    .iter()
+                    .find(|it| item_field(it, "_id").and_then(Value::as_str) == Some(d.id.as_str()))
+                    .or_else(|| items.get(i))
+                    .and_then(|it| it.as_object()?.values().next());
+                let Some(item) = item else {
+                    return Some("missing from the bulk response".to_string());
+                };
+                let code = item.get("status").and_then(Value::as_u64).unwrap_or(0);
+                if (200..300).contains(&code) {
+                    None
+                } else {
+                    let reason = item
+                        .get("error")
+                        .and_then(error_text)
+                        .unwrap_or_else(|| "no reason given".into());
+                    Some(format!("status {code}: {reason}"))
+                }
+            })
+            .collect(),
+    )
 }
 
 fn item_field<'a>(item: &'a Value, field: &str) -> Option<&'a Value> {
@@ -397,29 +402,36 @@ mod tests {
         let ok = json!({"took": 1, "errors": false, "items": [
             {"index": {"_id": docs[0].id, "status": 201}},
             {"index": {"_id": docs[1].id, "status": 200}}]});
-        assert_eq!(outcomes(&docs, 200, &ok.to_string()), [None, None]);
+        assert_eq!(
+            outcomes(&docs, 200, &ok.to_string()),
+            BatchOutcome::Items(vec![None, None])
+        );
         let partly = json!({"took": 1, "errors": true, "items": [
             {"index": {"_id": docs[1].id, "status": 201}},
             {"index": {"_id": docs[0].id, "status": 400,
                 "error": {"type": "mapper_parsing_exception", "reason": "bad"}}}]});
         assert_eq!(
             outcomes(&docs, 200, &partly.to_string()),
-            [
+            BatchOutcome::Items(vec![
                 Some("status 400: mapper_parsing_exception: bad".to_string()),
                 None
-            ]
+            ])
         );
         let denied = json!({"error": {"type": "security_exception", "reason": "missing authentication credentials"}, "status": 401});
         assert_eq!(
             outcomes(&docs[..1], 401, &denied.to_string()),
-            [Some(
+            BatchOutcome::Failed(
                 "HTTP 401: security_exception: missing authentication credentials".to_string()
-            )]
+            )
         );
         assert_eq!(
             outcomes(&docs[..1], 502, "<html>Bad gateway</html>"),
-            [Some("HTTP 502: <html>Bad gateway</html>".to_string())]
+            BatchOutcome::Failed("HTTP 502: <html>Bad gateway</html>".to_string())
         );
+        assert!(matches!(
+            outcomes(&docs, 200, "{}"),
+            BatchOutcome::Failed(m) if m.contains("without `items`")
+        ));
     }
 
     #[test]

@@ -370,18 +370,29 @@ impl Plan {
                 &self.settings,
                 &pace,
             );
-            let outcomes = match sent {
+            let outcome = match sent {
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     let text = resp.text().unwrap_or_default();
                     es::outcomes(batch, status, &text)
                 }
-                Err(reason) => batch.iter().map(|_| Some(reason.clone())).collect(),
+                Err(reason) => es::BatchOutcome::Failed(reason),
             };
-            for (doc, o) in batch.iter().zip(outcomes) {
-                if let Some(reason) = o {
-                    failed += 1;
-                    log::warn(format!("not indexed: {}: {reason}", doc.label));
+            match outcome {
+                es::BatchOutcome::Failed(reason) => {
+                    failed += batch.len();
+                    log::warn(format!(
+                        "bulk request of {} documents failed: {reason}",
+                        batch.len()
+                    ));
+                }
+                es::BatchOutcome::Items(items) => {
+                    for (doc, o) in batch.iter().zip(items) {
+                        if let Some(reason) = o {
+                            failed += 1;
+                            log::warn(format!("not indexed: {}: {reason}", doc.label));
+                        }
+                    }
                 }
             }
         }
@@ -494,7 +505,7 @@ mod tests {
             err(&["-u", "http://h", "--send-req", "--send-timeout", "0"])
                 .contains("--send-timeout")
         );
-        assert!(err(&["-u", "http://h", "--send-req", "--send-rate", "-1"]).contains("--send-rate"));
+        assert!(err(&["-u", "http://h", "--send-req", "--send-rate=-1"]).contains("--send-rate"));
         assert!(
             err(&["-u", "http://h", "--send-req", "--with-headers", "nocolon"])
                 .contains("Name: Value")
