@@ -447,7 +447,7 @@ fn usage_errors_have_distinct_exit_codes() {
     assert!(stderr(&out).contains("unknown output format `xml`"));
     let out = run(portolan(tree.path()).args(["-b", "app", "--send-req"]));
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--send-req is not implemented yet"));
+    assert!(stderr(&out).contains("--send-req needs -u <base URL>"));
     let out = run(portolan(tree.path()).args(["-b", "app", "-t", "cobol_magic"]));
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown technology `cobol_magic`"));

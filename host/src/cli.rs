@@ -13,7 +13,7 @@ use clap::{ArgAction, Args, Parser, Subcommand};
     args_conflicts_with_subcommands = true,
     disable_version_flag = true,
     propagate_version = true,
-    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed."
+    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n  portolan -b ./app -u http://127.0.0.1:5000 --send-proxy 127.0.0.1:8080 --use-filters DELETE\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed,\n5 report written but some deliveries failed (requests without an answer, documents not indexed)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -158,32 +158,66 @@ pub struct ScanArgs {
     pub list_taggers: bool,
 
     // ---- Deliver
-    /// Replay the endpoints as HTTP requests (not implemented yet).
+    /// Send one HTTP request per endpoint to -u (method, query, body,
+    /// headers and cookies from the params; values from --set-pvalue*).
     #[arg(long = "send-req", help_heading = "Deliver")]
     pub send_req: bool,
 
-    /// Replay the endpoints through this HTTP proxy (not implemented yet).
+    /// Send the same requests through this HTTP proxy (host:port), so they
+    /// land in its history; needs -u.
     #[arg(long = "send-proxy", value_name = "URL", help_heading = "Deliver")]
     pub send_proxy: Option<String>,
 
-    /// Send the endpoints to this Elasticsearch URL (not implemented yet).
+    /// Accept the proxy's own TLS certificate for HTTPS targets (an
+    /// intercepting proxy re-signs them).
+    #[arg(long = "proxy-insecure", help_heading = "Deliver")]
+    pub proxy_insecure: bool,
+
+    /// Do not verify the target's (and the search index's) TLS certificate.
+    #[arg(long = "tls-skip-verify", help_heading = "Deliver")]
+    pub tls_skip_verify: bool,
+
+    /// Index the endpoints in this Elasticsearch/OpenSearch service (base
+    /// URL; bulk API; credentials may be in the URL).
     #[arg(long = "send-es", value_name = "URL", help_heading = "Deliver")]
     pub send_es: Option<String>,
 
-    /// Add this header to delivered requests, "Name: Value" (repeatable; not
-    /// implemented yet).
+    /// Index name for --send-es [default: portolan].
+    #[arg(long = "send-es-index", value_name = "NAME", help_heading = "Deliver")]
+    pub send_es_index: Option<String>,
+
+    /// Add this header to every delivery, "Name: Value" (repeatable; the
+    /// value may contain colons).
     #[arg(long = "with-headers", value_name = "HEADER", help_heading = "Deliver")]
     pub with_headers: Vec<String>,
 
-    /// Deliver only URLs matching this condition (repeatable; not
-    /// implemented yet).
-    #[arg(long = "use-matchers", value_name = "STRING", help_heading = "Deliver")]
+    /// Deliver only endpoints matching a condition: TEXT (URL contains),
+    /// METHOD, METHOD:TEXT or regex:PATTERN (repeatable; any may match).
+    #[arg(long = "use-matchers", value_name = "COND", help_heading = "Deliver")]
     pub use_matchers: Vec<String>,
 
-    /// Do not deliver URLs matching this condition (repeatable; not
-    /// implemented yet).
-    #[arg(long = "use-filters", value_name = "STRING", help_heading = "Deliver")]
+    /// Do not deliver endpoints matching a condition (same syntax; applied
+    /// after the matchers).
+    #[arg(long = "use-filters", value_name = "COND", help_heading = "Deliver")]
     pub use_filters: Vec<String>,
+
+    /// Requests in flight at once [default: 8] (separate from --concurrency,
+    /// the scan's thread count).
+    #[arg(long = "send-concurrency", value_name = "N", help_heading = "Deliver")]
+    pub send_concurrency: Option<usize>,
+
+    /// Give up on a request after this many seconds [default: 10].
+    #[arg(long = "send-timeout", value_name = "SECS", help_heading = "Deliver")]
+    pub send_timeout: Option<f64>,
+
+    /// Retry a request this many times when the connection fails, with
+    /// backoff (0.25 s, doubling) [default: 2].
+    #[arg(long = "send-retries", value_name = "N", help_heading = "Deliver")]
+    pub send_retries: Option<u32>,
+
+    /// At most this many requests per second [default: unlimited].
+    #[arg(long = "send-rate", value_name = "N", help_heading = "Deliver")]
+    pub send_rate: Option<f64>,
 
     // ---- Technologies
     /// Also analyze these technologies (comma-separated ids or aliases).
@@ -312,24 +346,6 @@ pub struct ScanArgs {
 impl ScanArgs {
     /// Flags that exist but do nothing yet: refuse them clearly.
     pub fn unimplemented(&self) -> Option<&'static str> {
-        if self.send_req {
-            return Some("--send-req");
-        }
-        if self.send_proxy.is_some() {
-            return Some("--send-proxy");
-        }
-        if self.send_es.is_some() {
-            return Some("--send-es");
-        }
-        if !self.with_headers.is_empty() {
-            return Some("--with-headers");
-        }
-        if !self.use_matchers.is_empty() {
-            return Some("--use-matchers");
-        }
-        if !self.use_filters.is_empty() {
-            return Some("--use-filters");
-        }
         if self.ai_context {
             return Some("--ai-context");
         }

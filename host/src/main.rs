@@ -8,6 +8,7 @@
 mod analyze;
 mod cli;
 mod config;
+mod deliver;
 mod detect;
 mod list;
 mod llm;
@@ -32,6 +33,8 @@ use pipeline::Failure;
 
 /// Exit status when the scan completed but some plugin failed.
 const EXIT_PLUGIN_FAILURE: u8 = 4;
+/// Exit status when the report was written but a delivery failed.
+const EXIT_DELIVERY_FAILURE: u8 = 5;
 
 fn main() -> ExitCode {
     // clap prints help and version itself (exit 0) and refuses bad flags
@@ -77,6 +80,8 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
         write_report(args, &text)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let delivery = deliver::Plan::from_args(args).map_err(Failure::Usage)?;
+    let started = std::time::SystemTime::now();
     if args.list_techs {
         let text = list::techs(args, format)?;
         write_report(args, &text)?;
@@ -94,6 +99,8 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
             (ParamType::Path, &args.set_pvalue_path),
         ],
     );
+    // Delivery works on the report as scanned; it applies the values itself.
+    let scanned = delivery.as_ref().map(|_| outcome.report.clone());
     if !pvalues.is_empty() {
         log::sub("➔ Setting parameter values (--set-pvalue).");
         let templates = matches!(
@@ -112,10 +119,27 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
         },
     );
     write_report(args, &text)?;
-    if outcome.report.errors.is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
+    // After the report is written: a slow or failing target cannot cost it.
+    let mut delivery_failed = 0;
+    if let (Some(plan), Some(report)) = (&delivery, &scanned) {
+        let meta = deliver::es::ScanMeta::new(
+            started,
+            &args.base_path,
+            args.url.as_deref().map(with_scheme).as_deref(),
+        );
+        delivery_failed = plan.run(report, &pvalues, &meta).failed;
+        if delivery_failed > 0 {
+            log::error(format!(
+                "{delivery_failed} deliveries failed (see the warnings above); the report is complete."
+            ));
+        }
+    }
+    if !outcome.report.errors.is_empty() {
         Ok(ExitCode::from(EXIT_PLUGIN_FAILURE))
+    } else if delivery_failed > 0 {
+        Ok(ExitCode::from(EXIT_DELIVERY_FAILURE))
+    } else {
+        Ok(ExitCode::SUCCESS)
     }
 }
 
