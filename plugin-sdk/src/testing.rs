@@ -656,3 +656,32 @@ pub fn check_fixtures(analyzers: &[&dyn Analyzer], fixtures_root: &Path) {
 
 #[cfg(test)]
 mod tests;
+
+/// Robustness check for plugin test suites: every prefix of every fixture
+/// source of each analyzer's technology (cut every `step` bytes, so
+/// brackets, strings, comments and documents are left open) is analyzed,
+/// and each file's facts linked, without panicking. Log lines are dropped.
+pub fn check_truncations(analyzers: &[&dyn Analyzer], fixtures_root: &Path, step: usize) {
+    for analyzer in analyzers {
+        let tech = analyzer.tech();
+        for case in cases(fixtures_root, &tech.id) {
+            let app = fixtures_root.join(&tech.id).join(case).join("app");
+            for file in load_tree(&tech, &app) {
+                let (path, content) = (file.path, file.content);
+                let mut facts = Facts::new(Vec::new());
+                let cuts = (0..content.len())
+                    .step_by(step.max(1))
+                    .filter(|i| content.is_char_boundary(*i));
+                for cut in cuts {
+                    let file = SourceFile::new(path.clone(), content[..cut].to_string());
+                    let mut out = Output::new();
+                    analyzer.analyze(&file, &mut out);
+                    let (_, f) = out.into_parts();
+                    facts.extend(f);
+                }
+                analyzer.link(&facts).expect("link");
+            }
+        }
+    }
+    let _ = crate::host::take_logs();
+}

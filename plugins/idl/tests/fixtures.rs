@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_idl::{asyncapi, graphql_sdl, grpc, raml, wsdl};
 use portolan_plugin_sdk::prelude::host;
 use portolan_plugin_sdk::testing::{self, Fixtures};
-use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
+use portolan_plugin_sdk::Analyzer;
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -111,26 +111,5 @@ fn raml_fixtures() {
 /// without panicking.
 #[test]
 fn truncated_documents_do_not_panic() {
-    for analyzer in analyzers() {
-        let tech = analyzer.tech().id;
-        for case in testing::cases(&fixtures_root(), &tech) {
-            let app = fixtures_root().join(&tech).join(case).join("app");
-            for file in testing::load_tree(&analyzer.tech(), &app) {
-                let (path, content) = (file.path, file.content);
-                let mut facts = Facts::new(Vec::new());
-                let cuts = (0..content.len())
-                    .step_by(7)
-                    .filter(|i| content.is_char_boundary(*i));
-                for cut in cuts {
-                    let file = SourceFile::new(path.clone(), content[..cut].to_string());
-                    let mut out = Output::new();
-                    analyzer.analyze(&file, &mut out);
-                    let (_, f) = out.into_parts();
-                    facts.extend(f);
-                }
-                analyzer.link(&facts).expect("link");
-            }
-        }
-    }
-    let _ = host::take_logs();
+    testing::check_truncations(&analyzers(), &fixtures_root(), 7);
 }
