@@ -6,6 +6,7 @@
 pub mod armeria;
 pub mod dropwizard;
 pub mod helidon_mp;
+pub mod helidon_se;
 pub mod javalin;
 pub mod jaxrs;
 pub mod jvm;
@@ -28,5 +29,6 @@ portolan_plugin_sdk::plugin!(
         spark::JavaSpark,
         vertx::JavaVertx,
         armeria::JavaArmeria,
+        helidon_se::JavaHelidonSe,
     ],
 );

@@ -5,6 +5,7 @@
 //! resolves types, constants, inheritance and DTO fields ([`index`]), and
 //! Spring-style configuration files ([`config`]).
 
+pub mod body;
 pub mod config;
 pub mod expr;
 pub mod index;
