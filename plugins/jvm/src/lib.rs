@@ -12,6 +12,7 @@ pub mod jaxrs;
 pub mod jvm;
 pub mod ktor;
 pub mod micronaut;
+pub mod play;
 pub mod quarkus;
 pub mod spark;
 pub mod spring;
@@ -30,5 +31,6 @@ portolan_plugin_sdk::plugin!(
         vertx::JavaVertx,
         armeria::JavaArmeria,
         helidon_se::JavaHelidonSe,
+        play::JavaPlay,
     ],
 );
