@@ -7,6 +7,7 @@ pub mod armeria;
 pub mod dropwizard;
 pub mod helidon_mp;
 pub mod helidon_se;
+pub mod httpserver;
 pub mod javalin;
 pub mod jaxrs;
 pub mod jvm;
@@ -32,5 +33,6 @@ portolan_plugin_sdk::plugin!(
         armeria::JavaArmeria,
         helidon_se::JavaHelidonSe,
         play::JavaPlay,
+        httpserver::JavaHttpServer,
     ],
 );

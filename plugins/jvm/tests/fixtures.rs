@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_jvm::{
-    armeria, dropwizard, helidon_mp, helidon_se, javalin, jaxrs, ktor, micronaut, play, quarkus,
-    spark, spring, vertx,
+    armeria, dropwizard, helidon_mp, helidon_se, httpserver, javalin, jaxrs, ktor, micronaut, play,
+    quarkus, spark, spring, vertx,
 };
 use portolan_plugin_sdk::testing;
 
@@ -88,4 +88,9 @@ fn java_helidon_se_fixtures() {
 #[test]
 fn java_play_fixtures() {
     testing::check_fixtures(&[&play::JavaPlay], &fixtures_root());
+}
+
+#[test]
+fn java_httpserver_fixtures() {
+    testing::check_fixtures(&[&httpserver::JavaHttpServer], &fixtures_root());
 }

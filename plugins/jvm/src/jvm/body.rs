@@ -271,6 +271,7 @@ pub fn declared_types(t: &[Token], r: Range<usize>) -> Vec<(String, String)> {
 /// The ident at `i` is called as a member: `.name(`.
 pub fn member_call(t: &[Token], i: usize, names: &[&str]) -> bool {
     i > 0
+        && i < t.len()
         && t[i - 1].is('.')
         && t[i].kind == Kind::Ident
         && names.contains(&t[i].text.as_str())
