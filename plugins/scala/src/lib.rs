@@ -7,8 +7,9 @@ pub mod akka;
 pub mod http4s;
 pub mod play;
 pub mod scala;
+pub mod tapir;
 
 portolan_plugin_sdk::plugin!(
     name: "scala",
-    analyzers: [akka::Akka, play::Play, http4s::Http4s],
+    analyzers: [akka::Akka, play::Play, http4s::Http4s, tapir::Tapir],
 );

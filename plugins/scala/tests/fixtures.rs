@@ -5,16 +5,16 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_scala::{akka, http4s, play};
+use portolan_plugin_scala::{akka, http4s, play, tapir};
 use portolan_plugin_sdk::testing;
-use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
+use portolan_plugin_sdk::Analyzer;
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
 fn all() -> Vec<&'static dyn Analyzer> {
-    vec![&akka::Akka, &play::Play, &http4s::Http4s]
+    vec![&akka::Akka, &play::Play, &http4s::Http4s, &tapir::Tapir]
 }
 
 #[test]
@@ -32,30 +32,15 @@ fn scala_http4s_fixtures() {
     testing::check_fixtures(&[&http4s::Http4s], &fixtures_root());
 }
 
+#[test]
+fn scala_tapir_fixtures() {
+    testing::check_fixtures(&[&tapir::Tapir], &fixtures_root());
+}
+
 /// Every prefix of every fixture source (cut at arbitrary points, so
 /// brackets, strings and comments are left open) is analyzed and linked
 /// without panicking.
 #[test]
 fn truncated_sources_do_not_panic() {
-    for analyzer in all() {
-        let tech = analyzer.tech().id;
-        for case in testing::cases(&fixtures_root(), &tech) {
-            let app = fixtures_root().join(&tech).join(case).join("app");
-            for file in testing::load_tree(&analyzer.tech(), &app) {
-                let (path, content) = (file.path, file.content);
-                let mut facts = Facts::new(Vec::new());
-                let cuts = (0..content.len())
-                    .step_by(7)
-                    .filter(|i| content.is_char_boundary(*i));
-                for cut in cuts {
-                    let file = SourceFile::new(path.clone(), content[..cut].to_string());
-                    let mut out = Output::new();
-                    analyzer.analyze(&file, &mut out);
-                    let (_, f) = out.into_parts();
-                    facts.extend(f);
-                }
-                analyzer.link(&facts).expect("link");
-            }
-        }
-    }
+    testing::check_truncations(&all(), &fixtures_root(), 7);
 }

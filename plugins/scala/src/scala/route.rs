@@ -363,21 +363,35 @@ impl World {
     }
 
     fn emit(&self, ctx: &Ctx, line: u32, out: &mut Vec<Endpoint>) {
-        let url = join_path(&ctx.pieces);
-        let methods: Vec<String> = if ctx.methods.is_empty() {
+        self.emit_at(&ctx.file, line, &ctx.pieces, &ctx.methods, &ctx.params, out);
+    }
+
+    /// One endpoint per method (GET when none) at `pieces` joined, with the
+    /// parameters resolved (case class fields, named matchers).
+    pub fn emit_at(
+        &self,
+        file: &str,
+        line: u32,
+        pieces: &[String],
+        methods: &[String],
+        params: &[Par],
+        out: &mut Vec<Endpoint>,
+    ) {
+        let url = join_path(pieces);
+        let methods: Vec<String> = if methods.is_empty() {
             vec!["GET".to_string()]
         } else {
-            ctx.methods.clone()
+            methods.to_vec()
         };
         for m in methods {
-            let mut ep = Endpoint::new(&m, url.clone()).at_path(ctx.file.clone(), line);
+            let mut ep = Endpoint::new(&m, url.clone()).at_path(file.to_string(), line);
             let mut seen: HashSet<(ParamKind, String)> = HashSet::new();
             let mut push = |ep: &mut Endpoint, kind: ParamKind, name: &str| {
                 if !name.is_empty() && seen.insert((kind, name.to_string())) {
                     ep.push_param(Param::new(kind, name));
                 }
             };
-            for p in &ctx.params {
+            for p in params {
                 match p {
                     Par::Named(kind, name) => push(&mut ep, *kind, name),
                     Par::Auto(name) => {

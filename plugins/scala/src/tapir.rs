@@ -1,0 +1,316 @@
+//! Tapir endpoint descriptions (`scala_tapir`).
+//!
+//! - An endpoint is a chain starting at `endpoint` (or
+//!   `infallibleEndpoint`), or at another definition followed by a Tapir
+//!   builder call: `val base = endpoint.in("api")` then
+//!   `val getBook = base.get.in("books" / path[Int]("id"))`. Bases are
+//!   resolved across files and objects (`Api.base.post…`), their path,
+//!   method and inputs come first.
+//! - Methods: `.get`, `.post`, `.put`, `.delete`, `.patch`, `.head`,
+//!   `.options`, `.method(Method.GET)`. A chain with a method that no
+//!   other chain extends is reported, located at its definition (or at the
+//!   `endpoint` token of an anonymous chain: `List(endpoint.get.in(…))`).
+//!   A chain without a method that is not extended either is served for
+//!   any method and reported as GET, POST, PUT, PATCH and DELETE; a bare
+//!   `endpoint` or a chain with neither path nor input is not reported.
+//! - Inputs (`.in(…)`, `.securityIn(…)`, `.prependIn(…)`, also through
+//!   `.and(…)`): string literals and string constants are path segments
+//!   (`"api" / ApiVersion / "books"`), `path[T]("id")` is `{id}` (unnamed:
+//!   `{param1}`, …), `query[T]("q")`, `header[T]("X")` /
+//!   `header("X", "v")`, `cookie[T]("c")`, `auth.bearer`/`auth.basic`
+//!   (`Authorization` header), `jsonBody[T]` (json: the case class fields),
+//!   `formBody[T]` / `multipartBody[T]` (form fields). `.out(…)` and
+//!   `.errorOut(…)` are ignored.
+//!
+//! Not handled: inputs held in separate `val`s (`val paging = query…`),
+//! `paths` (a catch-all) and annotation-based `@endpointInput` classes.
+//! Test sources are skipped.
+
+use std::collections::HashSet;
+
+use portolan_plugin_sdk::prelude::*;
+
+use crate::scala::outline::Outline;
+use crate::scala::route::{Def, Fact, Node, Par, Piece, World, ANY_METHODS};
+use crate::scala::tokens::{Kind, Toks};
+use crate::scala::{self, file_facts, str_pieces, type_arg};
+
+pub struct Tapir;
+
+impl Analyzer for Tapir {
+    fn tech(&self) -> Tech {
+        Tech::new("scala_tapir", "Scala", "Tapir")
+            .aliases(["tapir", "scala-tapir"])
+            .files(["*.scala"])
+            .detect(Detect::files(["*.scala"]).contains(["sttp.tapir"]))
+            .detect(Detect::files(["build.sbt", "*.sbt"]).contains(["\"tapir-"]))
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if !scala::wanted(file) {
+            return;
+        }
+        let t = Toks::new(file);
+        let o = Outline::new(&t);
+        file_facts(file, &t, &o, out, &|t, _, r| {
+            chain(t, r.start, r.end).map(|(n, _)| n)
+        });
+        // Anonymous chains: `List(endpoint.get.in("x").serverLogic(…))`.
+        let mut k = 0;
+        while k < t.len() {
+            let starts = START.contains(&t.ident(k).unwrap_or(""))
+                && !(k > 0 && t.is(k - 1, "."))
+                && o.def_at_rhs(k).is_none();
+            if starts {
+                if let Some((node, next)) = chain(&t, k, t.len()) {
+                    out.fact(&Fact::Def(Def {
+                        file: file.path.clone(),
+                        owner: o.owner_of(k).map(|w| w.name.clone()),
+                        line: t.line(k),
+                        node: Some(node),
+                        root: true,
+                        ..Def::default()
+                    }));
+                    k = next.max(k + 1);
+                    continue;
+                }
+            }
+            k += 1;
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        Ok(link(&World::new(facts)))
+    }
+}
+
+const START: &[&str] = &["endpoint", "infallibleEndpoint"];
+
+const VERBS: &[(&str, &str)] = &[
+    ("get", "GET"),
+    ("post", "POST"),
+    ("put", "PUT"),
+    ("delete", "DELETE"),
+    ("patch", "PATCH"),
+    ("head", "HEAD"),
+    ("options", "OPTIONS"),
+];
+
+/// Builder calls that make `x.call…` a new endpoint extending `x`.
+const BUILDERS: &[&str] = &[
+    "in",
+    "securityIn",
+    "prependIn",
+    "prependSecurityIn",
+    "method",
+    "out",
+    "errorOut",
+    "get",
+    "post",
+    "put",
+    "delete",
+    "patch",
+    "head",
+    "options",
+];
+
+/// A Tapir chain at `k`: its node (base in `refs[0]`, `leaf` set) and the
+/// index after it.
+fn chain(t: &Toks, k: usize, end: usize) -> Option<(Node, usize)> {
+    let end = end.min(t.len());
+    let mut node = Node::at(t.line(k));
+    node.leaf = true;
+    let mut j;
+    let first = t.ident(k)?;
+    if START.contains(&first) {
+        j = k + 1;
+    } else {
+        // `base` / `Api.base` followed by a builder call.
+        let mut parts = vec![first.to_string()];
+        j = k + 1;
+        while t.is(j, ".") {
+            let Some(next) = t.ident(j + 1) else { break };
+            if BUILDERS.contains(&next) {
+                break;
+            }
+            parts.push(next.to_string());
+            j += 2;
+        }
+        if !(t.is(j, ".") && t.ident(j + 1).is_some_and(|n| BUILDERS.contains(&n))) {
+            return None;
+        }
+        node.refs.push(parts);
+    }
+    let mut unnamed = 0;
+    while j < end && t.is(j, ".") {
+        let Some(call) = t.ident(j + 1) else { break };
+        j += 2;
+        while t.is(j, "[") {
+            j = t.skip_group(j);
+        }
+        let args = t
+            .is(j, "(")
+            .then(|| (j + 1, t.close(j).unwrap_or(end).min(end)));
+        if let Some((_, close)) = args {
+            j = close + 1;
+        }
+        if let Some((_, m)) = VERBS.iter().find(|(v, _)| *v == call) {
+            node.methods = vec![m.to_string()];
+            continue;
+        }
+        let Some((a, b)) = args else { continue };
+        match call {
+            "method" => {
+                if let Some(m) = (a..b).rev().find_map(|i| t.ident(i)) {
+                    let m = m.to_ascii_uppercase();
+                    if VERBS.iter().any(|(_, v)| *v == m) {
+                        node.methods = vec![m];
+                    }
+                }
+            }
+            "in" | "securityIn" | "prependIn" | "prependSecurityIn" => {
+                inputs(t, a, b, &mut node, &mut unnamed)
+            }
+            _ => {}
+        }
+    }
+    Some((node, j))
+}
+
+/// Inputs of one `.in(…)` argument.
+fn inputs(t: &Toks, start: usize, end: usize, node: &mut Node, unnamed: &mut usize) {
+    let mut k = start;
+    while k < end {
+        let Some(tok) = t.get(k) else { break };
+        match tok.kind {
+            Kind::Str => {
+                node.pieces.extend(str_pieces(&tok.text, &tok.prefix));
+                k += 1;
+            }
+            Kind::Ident if k > 0 && t.is(k - 1, ".") => {
+                if matches!(tok.text.as_str(), "bearer" | "basic")
+                    && k > 1
+                    && t.is_ident(k - 2, "auth")
+                {
+                    node.params
+                        .push(Par::Named(ParamKind::Header, "Authorization".into()));
+                }
+                k += 1;
+            }
+            Kind::Ident => {
+                let name = tok.text.as_str();
+                let mut j = k + 1;
+                let ty = type_arg(t, j);
+                while t.is(j, "[") {
+                    j = t.skip_group(j);
+                }
+                let arg = t.is(j, "(").then(|| t.str_at(j + 1)).flatten();
+                let after = if t.is(j, "(") { t.skip_group(j) } else { j };
+                match name {
+                    "path" => {
+                        let name = arg.map(str::to_string).unwrap_or_else(|| {
+                            *unnamed += 1;
+                            format!("param{unnamed}")
+                        });
+                        node.pieces.push(Piece::Param(name));
+                        k = after;
+                    }
+                    "query" | "header" | "cookie" => {
+                        let kind = match name {
+                            "query" => ParamKind::Query,
+                            "header" => ParamKind::Header,
+                            _ => ParamKind::Cookie,
+                        };
+                        if let Some(a) = arg {
+                            node.params.push(Par::Named(kind, a.to_string()));
+                        }
+                        // `header[String]("X")` has no further inputs inside.
+                        k = if arg.is_some() { after } else { k + 1 };
+                    }
+                    "jsonBody"
+                    | "customCodecJsonBody"
+                    | "formBody"
+                    | "multipartBody"
+                    | "xmlBody" => {
+                        let kind = if matches!(name, "formBody" | "multipartBody") {
+                            ParamKind::Form
+                        } else {
+                            ParamKind::Json
+                        };
+                        if let Some(ty) = ty {
+                            node.params.push(Par::Body(kind, ty));
+                        }
+                        k = after;
+                    }
+                    _ => {
+                        // A constant segment standing alone between `/`s.
+                        let alone_before = k == start || t.is(k - 1, "/");
+                        let alone_after = j >= end || t.is(j, "/");
+                        if alone_before && alone_after && after == j {
+                            if let Some((parts, next)) = t.dotted(k) {
+                                if next == j || next >= end || t.is(next, "/") {
+                                    node.pieces.push(Piece::Const(parts));
+                                    k = next.max(k + 1);
+                                    continue;
+                                }
+                            }
+                        }
+                        k += 1;
+                    }
+                }
+            }
+            _ => k += 1,
+        }
+    }
+}
+
+/// A chain's full path, methods and inputs, bases first.
+fn flatten(
+    w: &World,
+    i: usize,
+    seen: &mut HashSet<usize>,
+) -> Option<(Vec<String>, Vec<String>, Vec<Par>)> {
+    if !seen.insert(i) || seen.len() > 16 {
+        return None;
+    }
+    let node = w.defs.get(i)?.node.as_ref()?;
+    let (mut pieces, mut methods, mut params) = match node.refs.first() {
+        Some(base) => {
+            let target = *w.resolve(i, base, true).first()?;
+            flatten(w, target, seen)?
+        }
+        None => (Vec::new(), Vec::new(), Vec::new()),
+    };
+    pieces.extend(node.pieces.iter().filter_map(|p| w.piece(i, p)));
+    if !node.methods.is_empty() {
+        methods = node.methods.clone();
+    }
+    params.extend(node.params.iter().cloned());
+    Some((pieces, methods, params))
+}
+
+fn link(w: &World) -> Vec<Endpoint> {
+    let mut extended = HashSet::new();
+    for (i, d) in w.defs.iter().enumerate() {
+        if let Some(base) = d.node.as_ref().and_then(|n| n.refs.first()) {
+            extended.extend(w.resolve(i, base, true).first().copied());
+        }
+    }
+    let mut out = Vec::new();
+    for (i, d) in w.defs.iter().enumerate() {
+        if d.node.is_none() || extended.contains(&i) {
+            continue;
+        }
+        let Some((pieces, mut methods, params)) = flatten(w, i, &mut HashSet::new()) else {
+            continue;
+        };
+        if methods.is_empty() {
+            if pieces.is_empty() && params.is_empty() {
+                continue;
+            }
+            methods = ANY_METHODS.iter().map(|m| m.to_string()).collect();
+        }
+        w.emit_at(&d.file, d.line, &pieces, &methods, &params, &mut out);
+    }
+    out
+}
