@@ -17,6 +17,7 @@ pub mod play;
 pub mod quarkus;
 pub mod spark;
 pub mod spring;
+pub mod struts2;
 pub mod vertx;
 
 portolan_plugin_sdk::plugin!(
@@ -34,5 +35,6 @@ portolan_plugin_sdk::plugin!(
         helidon_se::JavaHelidonSe,
         play::JavaPlay,
         httpserver::JavaHttpServer,
+        struts2::JavaStruts2,
     ],
 );

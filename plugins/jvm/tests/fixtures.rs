@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use portolan_plugin_jvm::{
     armeria, dropwizard, helidon_mp, helidon_se, httpserver, javalin, jaxrs, ktor, micronaut, play,
-    quarkus, spark, spring, vertx,
+    quarkus, spark, spring, struts2, vertx,
 };
 use portolan_plugin_sdk::testing;
 
@@ -93,4 +93,9 @@ fn java_play_fixtures() {
 #[test]
 fn java_httpserver_fixtures() {
     testing::check_fixtures(&[&httpserver::JavaHttpServer], &fixtures_root());
+}
+
+#[test]
+fn java_struts2_fixtures() {
+    testing::check_fixtures(&[&struts2::JavaStruts2], &fixtures_root());
 }
