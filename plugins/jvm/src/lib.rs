@@ -10,6 +10,7 @@ pub mod helidon_se;
 pub mod httpserver;
 pub mod javalin;
 pub mod jaxrs;
+pub mod jsp;
 pub mod jvm;
 pub mod ktor;
 pub mod micronaut;
@@ -36,5 +37,6 @@ portolan_plugin_sdk::plugin!(
         play::JavaPlay,
         httpserver::JavaHttpServer,
         struts2::JavaStruts2,
+        jsp::JavaJsp,
     ],
 );

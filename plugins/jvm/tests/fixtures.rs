@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_jvm::{
-    armeria, dropwizard, helidon_mp, helidon_se, httpserver, javalin, jaxrs, ktor, micronaut, play,
-    quarkus, spark, spring, struts2, vertx,
+    armeria, dropwizard, helidon_mp, helidon_se, httpserver, javalin, jaxrs, jsp, ktor, micronaut,
+    play, quarkus, spark, spring, struts2, vertx,
 };
 use portolan_plugin_sdk::testing;
 
@@ -98,4 +98,9 @@ fn java_httpserver_fixtures() {
 #[test]
 fn java_struts2_fixtures() {
     testing::check_fixtures(&[&struts2::JavaStruts2], &fixtures_root());
+}
+
+#[test]
+fn java_jsp_fixtures() {
+    testing::check_fixtures(&[&jsp::JavaJsp], &fixtures_root());
 }
