@@ -6,6 +6,7 @@
 
 pub mod beego;
 pub mod chi;
+pub mod connect;
 pub mod echo;
 pub mod fasthttp;
 pub mod fiber;
@@ -13,6 +14,7 @@ pub mod gf;
 pub mod gin;
 pub mod golang;
 pub mod goyave;
+pub mod gozero;
 pub mod hertz;
 pub mod httprouter;
 pub mod huma;
@@ -43,5 +45,7 @@ portolan_plugin_sdk::plugin!(
         kratos::Kratos,
         pocketbase::PocketBase,
         restful::Restful,
+        connect::ConnectRpc,
+        gozero::GoZero,
     ]
 );

@@ -106,12 +106,22 @@ fn go_restful_fixtures() {
     check_all(&portolan_plugin_go::restful::Restful, &["services"]);
 }
 
+#[test]
+fn go_connect_rpc_fixtures() {
+    check_all(&portolan_plugin_go::connect::ConnectRpc, &["monorepo"]);
+}
+
+#[test]
+fn go_gozero_fixtures() {
+    check_all(&portolan_plugin_go::gozero::GoZero, &["mall"]);
+}
+
 /// Every Go technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 17] = [
+    let analyzers: [&dyn Analyzer; 19] = [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -129,6 +139,8 @@ fn techs_are_declared() {
         &kratos::Kratos,
         &pocketbase::PocketBase,
         &restful::Restful,
+        &connect::ConnectRpc,
+        &gozero::GoZero,
     ];
     let mut ids = Vec::new();
     for a in analyzers {
