@@ -13,7 +13,8 @@ pub mod php;
 pub mod pure;
 pub mod slim;
 pub mod symfony;
+pub mod thinkphp;
 pub mod wordpress;
 pub mod yii;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas, thinkphp::ThinkPhp]);

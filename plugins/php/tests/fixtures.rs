@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_php::{
-    cakephp, codeigniter, drupal, hyperf, laminas, laravel, pure, slim, symfony, wordpress, yii,
+    cakephp, codeigniter, drupal, hyperf, laminas, laravel, pure, slim, symfony, thinkphp,
+    wordpress, yii,
 };
 use portolan_plugin_sdk::testing;
 
@@ -75,4 +76,9 @@ fn php_yii_fixtures() {
 #[test]
 fn php_laminas_fixtures() {
     testing::check_fixtures(&[&laminas::Laminas], &fixtures_root());
+}
+
+#[test]
+fn php_thinkphp_fixtures() {
+    testing::check_fixtures(&[&thinkphp::ThinkPhp], &fixtures_root());
 }

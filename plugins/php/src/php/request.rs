@@ -250,6 +250,18 @@ pub fn reads(toks: &[Token]) -> Reads {
                 method_read(toks, i + 4, &mut r);
             }
         }
+        // ThinkPHP `input('get.x')` / `input('x')` helper.
+        if t.is_ident("input")
+            && toks.get(i + 1).is_some_and(|p| p.is("("))
+            && !(i > 0
+                && (toks[i - 1].is("->")
+                    || toks[i - 1].is("::")
+                    || toks[i - 1].is_ident("function")))
+        {
+            if let Some(k) = lit(toks.get(i + 2)) {
+                input_helper(k, &mut r);
+            }
+        }
         // `Request::input('x')` facade.
         if (t.is_ident("Request") || t.text.ends_with("\\Request"))
             && toks.get(i + 1).is_some_and(|p| p.is("::"))
@@ -296,6 +308,19 @@ pub fn reads(toks: &[Token]) -> Reads {
                     }
                 }
                 method_read(toks, j + 1, &mut r);
+            }
+        }
+        // Phalcon: `$this->cookies->get('c')`.
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && toks.get(i + 1).is_some_and(|a| a.is("->"))
+            && toks.get(i + 2).is_some_and(|m| m.text == "cookies")
+            && toks.get(i + 3).is_some_and(|a| a.is("->"))
+            && toks.get(i + 4).is_some_and(|m| m.text == "get" || m.text == "has")
+            && toks.get(i + 5).is_some_and(|p| p.is("("))
+        {
+            if let Some(k) = lit(toks.get(i + 6)) {
+                r.push(Where::Cookie, k);
             }
         }
         // Lumen/Laravel controllers: `$this->validate($request, [...])`.
@@ -413,6 +438,26 @@ pub fn reads(toks: &[Token]) -> Reads {
     r
 }
 
+/// ThinkPHP's `input('get.id/d')`: source prefix, `?` existence check and
+/// `/d` type modifier.
+fn input_helper(arg: &str, r: &mut Reads) {
+    let arg = arg.trim_start_matches('?');
+    let arg = arg.split('/').next().unwrap_or(arg);
+    let (src, name) = arg.split_once('.').unwrap_or(("param", arg));
+    let w = match src {
+        "get" => Where::Query,
+        "post" => Where::Form,
+        "param" | "request" => Where::Input,
+        "cookie" => Where::Cookie,
+        "header" => Where::Header,
+        "file" => Where::File,
+        _ => return,
+    };
+    if !name.is_empty() {
+        r.push(w, name);
+    }
+}
+
 /// Request methods taking the parameter name, whatever the receiver:
 /// Slim/PSR-7, CodeIgniter 4, Laminas, Yii.
 fn keyed_method(name: &str) -> Option<Where> {
@@ -423,7 +468,9 @@ fn keyed_method(name: &str) -> Option<Where> {
         // CakePHP `getData('x')`: the body parser decides the encoding.
         "getData" => Where::Body,
         "getUploadedFile" => Where::File,
-        "getParsedBodyParam" | "getBodyParam" | "fromPost" | "getPost" => Where::Form,
+        "getParsedBodyParam" | "getBodyParam" | "fromPost" | "getPost" | "getPut" | "getPatch" => {
+            Where::Form
+        }
         "getGetPost" | "getPostGet" | "getVar" | "getParam" => Where::Input,
         "getHeaderLine" | "fromHeader" | "getHeader" | "hasHeader" => Where::Header,
         "getCookieParam" | "getCookie" => Where::Cookie,
@@ -444,7 +491,7 @@ fn bag_method(name: &str) -> Option<Where> {
         "getParsedBody" | "getFormData" => Where::Body,
         "getCookieParams" => Where::Cookie,
         "getUploadedFiles" => Where::File,
-        "getJSON" | "toArray" | "getPayload" => Where::Json,
+        "getJSON" | "toArray" | "getPayload" | "getJsonRawBody" => Where::Json,
         "getRawInput" => Where::Form,
         "getPost" | "getBodyParams" | "get_body_params" => Where::Form,
         "get_query_params" => Where::Query,
@@ -514,7 +561,7 @@ fn method_read(toks: &[Token], m: usize, r: &mut Reads) {
     let arg = lit(toks.get(m + 2));
     match name.text.as_str() {
         "input" | "get" | "post" | "has" | "filled" | "boolean" | "integer" | "string" | "date"
-        | "enum" | "float" | "str" | "missing" | "exists" | "json" => {
+        | "enum" | "float" | "str" | "missing" | "exists" | "json" | "param" => {
             if let Some(k) = arg {
                 let w = if name.text == "post" {
                     Where::Form
