@@ -7,9 +7,10 @@ pub mod akka;
 pub mod http4s;
 pub mod play;
 pub mod scala;
+pub mod scalatra;
 pub mod tapir;
 
 portolan_plugin_sdk::plugin!(
     name: "scala",
-    analyzers: [akka::Akka, play::Play, http4s::Http4s, tapir::Tapir],
+    analyzers: [akka::Akka, play::Play, http4s::Http4s, tapir::Tapir, scalatra::Scalatra],
 );

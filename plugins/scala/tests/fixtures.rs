@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_scala::{akka, http4s, play, tapir};
+use portolan_plugin_scala::{akka, http4s, play, scalatra, tapir};
 use portolan_plugin_sdk::testing;
 use portolan_plugin_sdk::Analyzer;
 
@@ -14,7 +14,13 @@ fn fixtures_root() -> PathBuf {
 }
 
 fn all() -> Vec<&'static dyn Analyzer> {
-    vec![&akka::Akka, &play::Play, &http4s::Http4s, &tapir::Tapir]
+    vec![
+        &akka::Akka,
+        &play::Play,
+        &http4s::Http4s,
+        &tapir::Tapir,
+        &scalatra::Scalatra,
+    ]
 }
 
 #[test]
@@ -34,7 +40,12 @@ fn scala_http4s_fixtures() {
 
 #[test]
 fn scala_tapir_fixtures() {
-    testing::check_fixtures(&[&tapir::Tapir], &fixtures_root());
+    testing::check_fixtures(&[&tapir::Tapir, &scalatra::Scalatra], &fixtures_root());
+}
+
+#[test]
+fn scala_scalatra_fixtures() {
+    testing::check_fixtures(&[&scalatra::Scalatra], &fixtures_root());
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

@@ -118,6 +118,29 @@ pub enum Fact {
         class: String,
         path: Vec<Piece>,
     },
+    /// A class or trait declaring routes directly in its body (Scalatra).
+    Servlet(Servlet),
+}
+
+/// A class or trait with its parents and the routes of its body.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Servlet {
+    pub file: String,
+    pub name: String,
+    #[serde(default)]
+    pub parents: Vec<String>,
+    #[serde(default)]
+    pub routes: Vec<Route>,
+}
+
+/// One route of a [`Servlet`].
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Route {
+    pub methods: Vec<String>,
+    pub pieces: Vec<Piece>,
+    pub line: u32,
+    #[serde(default)]
+    pub params: Vec<Par>,
 }
 
 pub struct World {
@@ -125,6 +148,7 @@ pub struct World {
     pub classes: HashMap<String, Vec<String>>,
     pub named: HashMap<String, Par>,
     pub mounts: Vec<(String, Vec<Piece>)>,
+    pub servlets: Vec<Servlet>,
 }
 
 #[derive(Clone)]
@@ -149,6 +173,7 @@ impl World {
             classes: HashMap::new(),
             named: HashMap::new(),
             mounts: Vec::new(),
+            servlets: Vec::new(),
         };
         for fact in facts.iter::<Fact>() {
             match fact {
@@ -160,6 +185,7 @@ impl World {
                     w.named.entry(name).or_insert(par);
                 }
                 Fact::Mount { class, path } => w.mounts.push((class, path)),
+                Fact::Servlet(s) => w.servlets.push(s),
             }
         }
         w
