@@ -20,6 +20,7 @@ pub mod spark;
 pub mod spring;
 pub mod struts2;
 pub mod vertx;
+pub mod wicket;
 
 portolan_plugin_sdk::plugin!(
     name: "jvm",
@@ -38,5 +39,6 @@ portolan_plugin_sdk::plugin!(
         httpserver::JavaHttpServer,
         struts2::JavaStruts2,
         jsp::JavaJsp,
+        wicket::JavaWicket,
     ],
 );

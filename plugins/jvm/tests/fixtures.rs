@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use portolan_plugin_jvm::{
     armeria, dropwizard, helidon_mp, helidon_se, httpserver, javalin, jaxrs, jsp, ktor, micronaut,
-    play, quarkus, spark, spring, struts2, vertx,
+    play, quarkus, spark, spring, struts2, vertx, wicket,
 };
 use portolan_plugin_sdk::testing;
 
@@ -103,4 +103,9 @@ fn java_struts2_fixtures() {
 #[test]
 fn java_jsp_fixtures() {
     testing::check_fixtures(&[&jsp::JavaJsp], &fixtures_root());
+}
+
+#[test]
+fn java_wicket_fixtures() {
+    testing::check_fixtures(&[&wicket::JavaWicket], &fixtures_root());
 }
