@@ -9,8 +9,9 @@ pub mod play;
 pub mod scala;
 pub mod scalatra;
 pub mod tapir;
+pub mod zio_http;
 
 portolan_plugin_sdk::plugin!(
     name: "scala",
-    analyzers: [akka::Akka, play::Play, http4s::Http4s, tapir::Tapir, scalatra::Scalatra],
+    analyzers: [akka::Akka, play::Play, http4s::Http4s, tapir::Tapir, scalatra::Scalatra, zio_http::ZioHttp],
 );

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_scala::{akka, http4s, play, scalatra, tapir};
+use portolan_plugin_scala::{akka, http4s, play, scalatra, tapir, zio_http};
 use portolan_plugin_sdk::testing;
 use portolan_plugin_sdk::Analyzer;
 
@@ -20,6 +20,7 @@ fn all() -> Vec<&'static dyn Analyzer> {
         &http4s::Http4s,
         &tapir::Tapir,
         &scalatra::Scalatra,
+        &zio_http::ZioHttp,
     ]
 }
 
@@ -46,6 +47,11 @@ fn scala_tapir_fixtures() {
 #[test]
 fn scala_scalatra_fixtures() {
     testing::check_fixtures(&[&scalatra::Scalatra], &fixtures_root());
+}
+
+#[test]
+fn scala_zio_http_fixtures() {
+    testing::check_fixtures(&[&zio_http::ZioHttp], &fixtures_root());
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

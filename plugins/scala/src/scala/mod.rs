@@ -173,7 +173,14 @@ pub fn ref_at(t: &Toks, k: usize, start: usize, end: usize) -> Option<(Vec<Strin
     while parts.last().is_some_and(|p| {
         matches!(
             p.as_str(),
-            "orNotFound" | "seal" | "toHttpApp" | "toRoutes" | "routes_"
+            "orNotFound"
+                | "seal"
+                | "toHttpApp"
+                | "toRoutes"
+                | "routes_"
+                | "sandbox"
+                | "toHttp"
+                | "implement"
         )
     }) && parts.len() > 1
     {
