@@ -16,8 +16,10 @@
 //! `service UserService` (its `package` gives the prefix).
 //!
 //! Parameters: when the `.proto` is in the tree, the fields of the RPC's
-//! request message, as JSON (Connect's JSON codec, protobuf JSON names:
-//! `user_id` → `userId`, or `json_name`).
+//! request message, as JSON, named as declared (`user_id`: Connect's
+//! protojson codec accepts them as well as `userId`, and they are the
+//! names the `grpc` analyzer reports for the same procedure, which the
+//! host merges into this endpoint).
 //!
 //! Not reported: the generated package's own code and clients
 //! (`New<Service>Client`), `_test.go` files and test paths, services whose
@@ -397,8 +399,15 @@ mod tests {
                 ("cmd/main.go", main),
                 ("proto/pet/v1/pet.proto", proto)
             ]),
-            vec!["POST /pet.v1.PetStore/GetPet [\"petId\"]"]
+            vec!["POST /pet.v1.PetStore/GetPet [\"pet_id\"]"]
         );
+        // Without the generated package: the RPCs of the `.proto`.
+        assert_eq!(
+            run(&[("cmd/main.go", main), ("proto/pet/v1/pet.proto", proto)]),
+            vec!["POST /pet.v1.PetStore/GetPet [\"pet_id\"]"]
+        );
+        // Neither: nothing.
+        assert!(run(&[("cmd/main.go", main)]).is_empty());
         // Broken input does not panic.
         assert!(run(&[("a.go", "x.New"), ("b.proto", "service {")]).is_empty());
     }

@@ -1,6 +1,5 @@
 //! Just enough of a `.proto` file for Connect: the package, services with
-//! their RPCs and request types, and top-level message fields with their
-//! protobuf JSON names.
+//! their RPCs and request types, and top-level message fields.
 
 use portolan_plugin_sdk::{Code, SourceFile, Syntax};
 use serde::{Deserialize, Serialize};
@@ -27,7 +26,8 @@ pub struct Rpc {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Message {
     pub name: String,
-    /// JSON names, in declaration order.
+    /// Field names as declared (protojson accepts them besides the
+    /// lowerCamel JSON names; the `grpc` analyzer reports the same names).
     pub fields: Vec<String>,
 }
 
@@ -172,30 +172,8 @@ fn field(decl: &str) -> Option<String> {
     if words.len() < 2 || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
         return None;
     }
-    if let Some(j) = opts.find("json_name") {
-        let rest = &opts[j..];
-        let q = rest.find('"')?;
-        let v = &rest[q + 1..];
-        return v.find('"').map(|e| v[..e].to_string());
-    }
-    Some(lower_camel(name))
-}
-
-/// Protobuf JSON name: `user_id` → `userId`.
-pub fn lower_camel(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut up = false;
-    for c in s.chars() {
-        if c == '_' {
-            up = true;
-        } else if up {
-            out.push(c.to_ascii_uppercase());
-            up = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    let _ = opts;
+    Some(name.to_string())
 }
 
 /// JSON fields of the request message of `/<svc>/<method>`.

@@ -1196,6 +1196,14 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     return None;
                 }
                 let p = self.str_arg(env, &args[idx], pos)?;
+                // `path, h := userv1connect.NewUserServiceHandler(svc);
+                // mux.Handle(path, h)`: a Connect service (`go_connect_rpc`
+                // reports its procedures), not a route at `/`.
+                if p.as_ref_name()
+                    .is_some_and(|n| connect_path_var(self.code.text(), n))
+                {
+                    return None;
+                }
                 if let Some(lit) = p.literal() {
                     // `c.Get("X-Key", "default")` is not a route.
                     let path_like = lit.is_empty()
@@ -2006,6 +2014,24 @@ fn split_names_type(decl: &str) -> (Vec<String>, String) {
             return (names, after.to_string());
         }
     }
+}
+
+/// Is `name` bound by `name, h := pkgconnect.NewXHandler(…)` in `text`?
+fn connect_path_var(text: &str, name: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim();
+        let Some((lhs, rhs)) = l.split_once(":=") else {
+            return false;
+        };
+        lhs.split(',').next().map(str::trim) == Some(name)
+            && rhs.split('(').next().is_some_and(|callee| {
+                callee.trim().split_once('.').is_some_and(|(pkg, f)| {
+                    pkg.to_ascii_lowercase().ends_with("connect")
+                        && f.starts_with("New")
+                        && f.ends_with("Handler")
+                })
+            })
+    })
 }
 
 /// `json:"name,omitempty" form:"name"` → pairs.
