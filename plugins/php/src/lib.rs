@@ -9,6 +9,7 @@ pub mod drupal;
 pub mod hyperf;
 pub mod laminas;
 pub mod laravel;
+pub mod phalcon;
 pub mod php;
 pub mod pure;
 pub mod slim;
@@ -17,4 +18,4 @@ pub mod thinkphp;
 pub mod wordpress;
 pub mod yii;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas, thinkphp::ThinkPhp]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas, thinkphp::ThinkPhp, phalcon::Phalcon]);

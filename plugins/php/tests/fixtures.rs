@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_php::{
-    cakephp, codeigniter, drupal, hyperf, laminas, laravel, pure, slim, symfony, thinkphp,
+    cakephp, codeigniter, drupal, hyperf, laminas, laravel, phalcon, pure, slim, symfony, thinkphp,
     wordpress, yii,
 };
 use portolan_plugin_sdk::testing;
@@ -81,4 +81,9 @@ fn php_laminas_fixtures() {
 #[test]
 fn php_thinkphp_fixtures() {
     testing::check_fixtures(&[&thinkphp::ThinkPhp], &fixtures_root());
+}
+
+#[test]
+fn php_phalcon_fixtures() {
+    testing::check_fixtures(&[&phalcon::Phalcon], &fixtures_root());
 }

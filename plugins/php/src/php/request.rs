@@ -316,7 +316,9 @@ pub fn reads(toks: &[Token]) -> Reads {
             && toks.get(i + 1).is_some_and(|a| a.is("->"))
             && toks.get(i + 2).is_some_and(|m| m.text == "cookies")
             && toks.get(i + 3).is_some_and(|a| a.is("->"))
-            && toks.get(i + 4).is_some_and(|m| m.text == "get" || m.text == "has")
+            && toks
+                .get(i + 4)
+                .is_some_and(|m| m.text == "get" || m.text == "has")
             && toks.get(i + 5).is_some_and(|p| p.is("("))
         {
             if let Some(k) = lit(toks.get(i + 6)) {
