@@ -7,6 +7,7 @@ pub mod armeria;
 pub mod dropwizard;
 pub mod helidon_mp;
 pub mod helidon_se;
+pub mod http4k;
 pub mod httpserver;
 pub mod javalin;
 pub mod jaxrs;
@@ -40,5 +41,6 @@ portolan_plugin_sdk::plugin!(
         struts2::JavaStruts2,
         jsp::JavaJsp,
         wicket::JavaWicket,
+        http4k::KotlinHttp4k,
     ],
 );

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_jvm::{
-    armeria, dropwizard, helidon_mp, helidon_se, httpserver, javalin, jaxrs, jsp, ktor, micronaut,
-    play, quarkus, spark, spring, struts2, vertx, wicket,
+    armeria, dropwizard, helidon_mp, helidon_se, http4k, httpserver, javalin, jaxrs, jsp, ktor,
+    micronaut, play, quarkus, spark, spring, struts2, vertx, wicket,
 };
 use portolan_plugin_sdk::testing;
 
@@ -108,4 +108,9 @@ fn java_jsp_fixtures() {
 #[test]
 fn java_wicket_fixtures() {
     testing::check_fixtures(&[&wicket::JavaWicket], &fixtures_root());
+}
+
+#[test]
+fn kotlin_http4k_fixtures() {
+    testing::check_fixtures(&[&http4k::KotlinHttp4k], &fixtures_root());
 }

@@ -1,0 +1,592 @@
+//! http4k (`kotlin_http4k`).
+//!
+//! - Routes: `routes("/ping" bind GET to handler, …)` (also `Method.GET`),
+//!   nested `"/api" bind routes(…)`, `GET to handler` directly under a
+//!   bound path, and routers defined elsewhere: `"/users" bind userRoutes()`
+//!   / `bind userRoutes` where `fun userRoutes() = routes(…)` (or `val x =
+//!   routes(…)`, or a function returning `routes(…)`) lives in any file;
+//!   prefixes compose. A router nobody binds is a root. `"/x" bind
+//!   handler` with no method binds every method: reported as GET, POST,
+//!   PUT, PATCH and DELETE. Constants and templates in paths are resolved;
+//!   `{id:\d+}` is reported as `{id}`.
+//! - Parameters read by the handler (inline lambda, `::fn`, a `val`
+//!   handler, or a class whose body handles the request): lenses declared
+//!   anywhere (`val q = Query.string().required("q")`, `Path.of("id")`,
+//!   `Header.required("X")`, `FormField…`, `Cookies…`, `Body.auto<T>()
+//!   .toLens()` → json fields of `T`) and used by the handler, lenses
+//!   written inline, and `req.query("q")` / `queries` (query), `path("id")`
+//!   (path), `header("X")` (header), `cookie("c")` (cookie), `form("f")`
+//!   (form).
+//!
+//! Known gaps: `contract { }` routes (OpenAPI contracts), `static(…)`
+//! bindings, websockets/SSE and filters are not reported.
+
+use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::jvm::body::{self, str_expr, str_lit};
+use crate::jvm::expr::StrExpr;
+use crate::jvm::index::Index;
+use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
+
+pub struct KotlinHttp4k;
+
+const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const VERBS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Fact {
+    File(JFile),
+    Scan(KFile),
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct KFile {
+    path: String,
+    /// Routers: `(name, items)`; `None` for an anonymous one.
+    routers: Vec<(Option<String>, Vec<Item>)>,
+    /// Handler bodies (functions, `val` lambdas, classes): `(name, reads)`.
+    bodies: Vec<(String, Vec<Read>)>,
+    /// Lenses: `(val name, read)`.
+    lenses: Vec<(String, Read)>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Item {
+    Route {
+        methods: Vec<String>,
+        path: StrExpr,
+        line: u32,
+        reads: Vec<Read>,
+        handler: Option<String>,
+    },
+    Nest {
+        path: StrExpr,
+        line: u32,
+        items: Vec<Item>,
+    },
+    /// `"/x" bind name` / `name()`: a router defined elsewhere, or a handler
+    /// for every method.
+    Ref {
+        path: StrExpr,
+        line: u32,
+        name: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Read {
+    Param(ParamKind, String),
+    Body(String),
+    /// An identifier used by the handler (a lens, if one has that name).
+    Use(String),
+}
+
+impl Analyzer for KotlinHttp4k {
+    fn tech(&self) -> Tech {
+        Tech::new("kotlin_http4k", "Kotlin", "http4k")
+            .aliases(["http4k"])
+            .files(["*.kt"])
+            .detect(Detect::files(["*.kt"]).contains(["org.http4k"]))
+            .detect(
+                Detect::files(["build.gradle.kts", "build.gradle", "pom.xml"]).contains(["http4k"]),
+            )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if is_test_path(&file.path) || !file.path.ends_with(".kt") {
+            return;
+        }
+        let outline = outline::parse(file, Lang::Kotlin);
+        if !outline.types.is_empty() || !outline.consts.is_empty() {
+            out.fact(&Fact::File(outline));
+        }
+        let k = scan(file);
+        if !k.routers.is_empty() || !k.bodies.is_empty() || !k.lenses.is_empty() {
+            out.fact(&Fact::Scan(k));
+        }
+    }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let mut files = Vec::new();
+        let mut scans = Vec::new();
+        for f in facts.all::<Fact>() {
+            match f {
+                Fact::File(j) => files.push(j),
+                Fact::Scan(s) => scans.push(s),
+            }
+        }
+        let idx = Index::new(&files);
+        Ok(link(&idx, &scans))
+    }
+}
+
+fn scan(file: &SourceFile) -> KFile {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    let src = file.content.as_str();
+    let classes = body::classes(&t);
+    let methods = body::methods(&t, &classes);
+    let mut out = KFile {
+        path: file.path.clone(),
+        ..KFile::default()
+    };
+    let sc = Scanner { t: &t, src, file };
+    // Top-level `routes(` calls (not nested in another one).
+    let mut covered = 0usize;
+    for i in 0..t.len() {
+        if i < covered || !is_routes_call(&t, i) {
+            continue;
+        }
+        let close = close_of(&t, i + 1).unwrap_or(t.len());
+        covered = close;
+        let name = def_name(&t, i).or_else(|| {
+            methods
+                .iter()
+                .filter(|m| m.body.start <= i && i < m.body.end)
+                .min_by_key(|m| m.body.len())
+                .map(|m| m.name.clone())
+        });
+        out.routers.push((name, sc.items(i + 2, close)));
+    }
+    // Handler bodies.
+    for m in &methods {
+        let r = reads(&t, m.body.clone());
+        if !r.is_empty() {
+            out.bodies.push((m.name.clone(), r));
+        }
+    }
+    for c in &classes {
+        let r = reads(&t, c.open + 1..c.close);
+        if !r.is_empty() {
+            out.bodies.push((c.name.clone(), r));
+        }
+    }
+    for i in 1..t.len().saturating_sub(1) {
+        if !(t[i - 1].is_ident("val") && t[i].kind == Kind::Ident) {
+            continue;
+        }
+        let Some(eq) = (i + 1..t.len().min(i + 12)).find(|&k| t[k].is('=')) else {
+            continue;
+        };
+        let end = body::expr_end(&t, eq + 1);
+        if let Some(read) = lens(&t, eq + 1, end) {
+            out.lenses.push((t[i].text.clone(), read));
+        } else if (eq + 1..end).any(|k| t[k].is('{')) {
+            let r = reads(&t, eq + 1..end);
+            if !r.is_empty() {
+                out.bodies.push((t[i].text.clone(), r));
+            }
+        }
+    }
+    out
+}
+
+fn is_routes_call(t: &[Token], i: usize) -> bool {
+    t[i].is_ident("routes")
+        && t.get(i + 1).is_some_and(|x| x.is('('))
+        && !(i > 0 && (t[i - 1].is_ident("fun") || t[i - 1].is('.')))
+}
+
+/// `val name[: T] = routes(` → `name`.
+fn def_name(t: &[Token], i: usize) -> Option<String> {
+    if i < 2 || !t[i - 1].is('=') {
+        return None;
+    }
+    // Back over `name: Type<Args>?` to the `val`.
+    let mut k = i - 2;
+    while k > 0
+        && (t[k].kind == Kind::Ident
+            || t[k].is(':')
+            || t[k].is('.')
+            || t[k].is('<')
+            || t[k].is('>')
+            || t[k].is('?')
+            || t[k].is(','))
+        && !t[k].is_ident("val")
+        && !t[k].is_ident("var")
+        && !t[k].is_ident("fun")
+    {
+        k -= 1;
+    }
+    (t[k].is_ident("val") || t[k].is_ident("var"))
+        .then(|| t.get(k + 1))
+        .flatten()
+        .filter(|x| x.kind == Kind::Ident)
+        .map(|x| x.text.clone())
+}
+
+struct Scanner<'a> {
+    t: &'a [Token],
+    src: &'a str,
+    file: &'a SourceFile,
+}
+
+impl Scanner<'_> {
+    fn items(&self, start: usize, end: usize) -> Vec<Item> {
+        let t = self.t;
+        let mut out = Vec::new();
+        for r in split_commas(t, start, end) {
+            let line = self.file.line_of(t[r.start].start);
+            let bind = top_level(t, r.clone(), "bind");
+            let (path, right) = match bind {
+                Some(k) => match str_expr(t, r.start..k, self.src, true) {
+                    Some(p) => (p, k + 1..r.end),
+                    None => continue,
+                },
+                None => (StrExpr::lit(""), r.clone()),
+            };
+            if right.is_empty() {
+                continue;
+            }
+            if let Some(m) = top_level(t, right.clone(), "to") {
+                let method = t[right.start..m]
+                    .iter()
+                    .rev()
+                    .find(|x| x.kind == Kind::Ident)
+                    .map(|x| x.text.clone())
+                    .unwrap_or_default();
+                if !VERBS.contains(&method.as_str()) {
+                    continue;
+                }
+                let h = m + 1..right.end;
+                let (reads, handler) = handler(t, h);
+                out.push(Item::Route {
+                    methods: vec![method],
+                    path,
+                    line,
+                    reads,
+                    handler,
+                });
+                continue;
+            }
+            let first = &t[right.start];
+            if is_routes_call(t, right.start) {
+                let close = close_of(t, right.start + 1).unwrap_or(right.end);
+                out.push(Item::Nest {
+                    path,
+                    line,
+                    items: self.items(right.start + 2, close),
+                });
+                continue;
+            }
+            if first.kind != Kind::Ident
+                || matches!(
+                    first.text.as_str(),
+                    "static" | "contract" | "websockets" | "sse" | "singlePageApp"
+                )
+            {
+                continue;
+            }
+            let simple = right.len() == 1
+                || (t[right.start + 1].is('(')
+                    && close_of(t, right.start + 1) == Some(right.end - 1));
+            if simple {
+                out.push(Item::Ref {
+                    path,
+                    line,
+                    name: first.text.clone(),
+                });
+            } else if bind.is_some() {
+                let (reads, handler) = handler(t, right);
+                out.push(Item::Route {
+                    methods: ANY.iter().map(|s| s.to_string()).collect(),
+                    path,
+                    line,
+                    reads,
+                    handler,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The first `word` at depth 0 in `t[r]`.
+fn top_level(t: &[Token], r: std::ops::Range<usize>, word: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for k in r {
+        let x = &t[k];
+        if x.is('(') || x.is('{') || x.is('[') {
+            depth += 1;
+        } else if x.is(')') || x.is('}') || x.is(']') {
+            depth -= 1;
+        } else if depth == 0 && x.is_ident(word) {
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// Inline reads and the referenced handler of a handler expression.
+fn handler(t: &[Token], r: std::ops::Range<usize>) -> (Vec<Read>, Option<String>) {
+    if t[r.start].is('{') {
+        return (reads(t, r), None);
+    }
+    // `::name`, `Obj::name`, `name`, `Name(deps)`.
+    if let Some(k) =
+        (r.start..r.end).find(|&k| t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
+    {
+        return (Vec::new(), t.get(k + 2).map(|x| x.text.clone()));
+    }
+    let first = &t[r.start];
+    if first.kind == Kind::Ident {
+        return (reads(t, r.clone()), Some(first.text.clone()));
+    }
+    (reads(t, r), None)
+}
+
+/// A lens expression `Query.int().required("page")` in `t[start..end]`.
+fn lens(t: &[Token], start: usize, end: usize) -> Option<Read> {
+    let first = t.get(start)?;
+    let kind = match first.text.as_str() {
+        "Query" => ParamKind::Query,
+        "Path" => ParamKind::Path,
+        "Header" => ParamKind::Header,
+        "FormField" => ParamKind::Form,
+        "Cookies" => ParamKind::Cookie,
+        "Body" => {
+            // `Body.auto<T>().toLens()`.
+            let k = (start..end).find(|&k| t[k].is_ident("auto"))?;
+            let ty = t
+                .get(k + 2)
+                .filter(|_| t.get(k + 1).is_some_and(|x| x.is('<')))?;
+            return Some(Read::Body(ty.text.clone()));
+        }
+        _ => return None,
+    };
+    if !t.get(start + 1).is_some_and(|x| x.is('.')) {
+        return None;
+    }
+    let k = (start..end).find(|&k| {
+        matches!(
+            t[k].text.as_str(),
+            "required" | "optional" | "defaulted" | "of" | "multi"
+        ) && t.get(k + 1).is_some_and(|x| x.is('('))
+            && t.get(k + 2).is_some_and(|x| x.kind == Kind::Str)
+    })?;
+    Some(Read::Param(kind, t[k + 2].text.clone()))
+}
+
+fn reads(t: &[Token], r: std::ops::Range<usize>) -> Vec<Read> {
+    let mut out = Vec::new();
+    let end = r.end.min(t.len());
+    let mut push = |x: Read| {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    };
+    let mut k = r.start;
+    while k < end {
+        let x = &t[k];
+        if x.kind == Kind::Ident
+            && matches!(
+                x.text.as_str(),
+                "Query" | "Path" | "Header" | "FormField" | "Cookies" | "Body"
+            )
+            && !(k > 0 && t[k - 1].is('.'))
+        {
+            let stop = body::expr_end(t, k).min(end);
+            if let Some(read) = lens(t, k, stop) {
+                push(read);
+                k = stop;
+                continue;
+            }
+        }
+        if k > 0
+            && t[k - 1].is('.')
+            && x.kind == Kind::Ident
+            && t.get(k + 1).is_some_and(|y| y.is('('))
+        {
+            let close = close_of(t, k + 1).unwrap_or(end);
+            let args = split_commas(t, k + 2, close);
+            if args.len() == 1 {
+                if let Some(name) = str_lit(t, &args[0]) {
+                    let kind = match x.text.as_str() {
+                        "query" | "queries" => Some(ParamKind::Query),
+                        "path" => Some(ParamKind::Path),
+                        "header" | "headerValues" => Some(ParamKind::Header),
+                        "cookie" => Some(ParamKind::Cookie),
+                        "form" | "forms" => Some(ParamKind::Form),
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        push(Read::Param(kind, name));
+                    }
+                }
+            }
+        }
+        if x.kind == Kind::Ident && !(k > 0 && t[k - 1].is('.')) {
+            push(Read::Use(x.text.clone()));
+        }
+        k += 1;
+    }
+    out
+}
+
+fn link(idx: &Index, scans: &[KFile]) -> Vec<Endpoint> {
+    let referenced: Vec<&String> = scans
+        .iter()
+        .flat_map(|s| &s.routers)
+        .flat_map(|(_, items)| refs(items))
+        .collect();
+    let mut out = Vec::new();
+    for s in scans {
+        for (name, items) in &s.routers {
+            if name.as_ref().is_some_and(|n| referenced.contains(&n)) {
+                continue;
+            }
+            expand(idx, scans, &s.path, items, "", 0, &mut out);
+        }
+    }
+    out
+}
+
+fn refs(items: &[Item]) -> Vec<&String> {
+    let mut out = Vec::new();
+    for i in items {
+        match i {
+            Item::Ref { name, .. } => out.push(name),
+            Item::Nest { items, .. } => out.extend(refs(items)),
+            Item::Route { .. } => {}
+        }
+    }
+    out
+}
+
+fn expand(
+    idx: &Index,
+    scans: &[KFile],
+    path: &str,
+    items: &[Item],
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<Endpoint>,
+) {
+    if depth > 8 {
+        return;
+    }
+    for item in items {
+        match item {
+            Item::Route {
+                methods,
+                path: p,
+                line,
+                reads,
+                handler,
+            } => {
+                let Some(v) = body::eval(idx, path, *line, p) else {
+                    continue;
+                };
+                let url = clean(&join_path(&[prefix, v.as_str()]));
+                let mut rd = reads.clone();
+                if let Some(h) = handler {
+                    for (n, r) in scans.iter().flat_map(|s| &s.bodies) {
+                        if n == h {
+                            for x in r {
+                                if !rd.contains(x) {
+                                    rd.push(x.clone());
+                                }
+                            }
+                        }
+                    }
+                }
+                let params = params(idx, scans, path, &rd);
+                for m in methods {
+                    out.push(
+                        Endpoint::new(m, url.clone())
+                            .at_path(path.to_string(), *line)
+                            .params(params.clone()),
+                    );
+                }
+            }
+            Item::Nest {
+                path: p,
+                line,
+                items,
+            } => {
+                let Some(v) = body::eval(idx, path, *line, p) else {
+                    continue;
+                };
+                let inner = join_path(&[prefix, v.as_str()]);
+                expand(idx, scans, path, items, &inner, depth + 1, out);
+            }
+            Item::Ref {
+                path: p,
+                line,
+                name,
+            } => {
+                let Some(v) = body::eval(idx, path, *line, p) else {
+                    continue;
+                };
+                let inner = join_path(&[prefix, v.as_str()]);
+                let mut found = false;
+                for s in scans {
+                    for (n, items) in &s.routers {
+                        if n.as_deref() == Some(name.as_str()) {
+                            found = true;
+                            expand(idx, scans, &s.path, items, &inner, depth + 1, out);
+                        }
+                    }
+                }
+                if !found {
+                    let route = Item::Route {
+                        methods: ANY.iter().map(|s| s.to_string()).collect(),
+                        path: p.clone(),
+                        line: *line,
+                        reads: Vec::new(),
+                        handler: Some(name.clone()),
+                    };
+                    expand(idx, scans, path, &[route], prefix, depth + 1, out);
+                }
+            }
+        }
+    }
+}
+
+/// `{id:\d+}` → `{id}`.
+fn clean(url: &str) -> String {
+    url.split('/')
+        .map(|seg| match (seg.strip_prefix('{'), seg.find(':')) {
+            (Some(_), Some(c)) if seg.ends_with('}') => format!("{}}}", &seg[..c]),
+            _ => seg.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn params(idx: &Index, scans: &[KFile], path: &str, reads: &[Read]) -> Vec<Param> {
+    let fi = idx.files.iter().position(|x| x.path == path).unwrap_or(0);
+    let mut out: Vec<Param> = Vec::new();
+    let mut add = |p: Param| {
+        if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+            out.push(p);
+        }
+    };
+    let body = |cls: &str, add: &mut dyn FnMut(Param)| {
+        for f in idx.dto_fields(fi, cls).unwrap_or_default() {
+            add(Param::json(f));
+        }
+    };
+    for r in reads {
+        let resolved: Vec<Read> = match r {
+            Read::Use(name) => scans
+                .iter()
+                .flat_map(|s| &s.lenses)
+                .filter(|(n, _)| n == name)
+                .map(|(_, l)| l.clone())
+                .take(1)
+                .collect(),
+            other => vec![other.clone()],
+        };
+        for x in resolved {
+            match x {
+                Read::Param(k, n) => add(Param::new(k, n)),
+                Read::Body(cls) => body(&cls, &mut add),
+                Read::Use(_) => {}
+            }
+        }
+    }
+    out
+}
