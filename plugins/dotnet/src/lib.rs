@@ -3,6 +3,7 @@
 //! Adding a framework: a module next to [`mvc`] (reusing [`cs`]) and one
 //! entry in the `plugin!` registration below.
 
+pub mod aspnet_mvc;
 pub mod carter;
 pub mod cs;
 pub mod minimal;
@@ -12,5 +13,11 @@ pub mod signalr;
 
 portolan_plugin_sdk::plugin!(
     name: "dotnet",
-    analyzers: [mvc::AspNetCoreMvc, minimal::MinimalApi, signalr::SignalR, carter::Carter],
+    analyzers: [
+        mvc::AspNetCoreMvc,
+        minimal::MinimalApi,
+        signalr::SignalR,
+        carter::Carter,
+        aspnet_mvc::AspNetMvc,
+    ],
 );

@@ -33,7 +33,7 @@ use portolan_plugin_sdk::prelude::*;
 use crate::cs::action_name;
 use crate::cs::flow::Verb;
 use crate::cs::index::{Index, TypeId};
-use crate::cs::outline::{attr, Attr, Method, TypeKind};
+use crate::cs::outline::{attr, Attr, Method, Param as CsParam, TypeKind};
 use crate::cs::params::{bind, placeholders, reads, Binding};
 use crate::minimal::ANY_METHODS;
 use crate::scan;
@@ -62,8 +62,16 @@ impl Analyzer for AspNetCoreMvc {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(link(facts))
+        Ok(link(facts, Flavor::Core))
     }
+}
+
+/// ASP.NET Core MVC, or classic ASP.NET MVC 5 / Web API 2 (see
+/// [`crate::aspnet_mvc`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    Core,
+    Classic,
 }
 
 fn verb_of(name: &str) -> Option<&'static str> {
@@ -91,24 +99,29 @@ struct Spec {
 struct Conventional {
     pattern: String,
     defaults: Vec<(String, String)>,
+    /// `MapHttpRoute`: serves Web API controllers only.
+    http: bool,
 }
 
 struct Linker<'a> {
     idx: Index<'a>,
+    flavor: Flavor,
 }
 
-pub fn link(facts: &Facts) -> Vec<Endpoint> {
+pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
     let f = scan::split(facts);
     let l = Linker {
         idx: Index::new(&f.files),
+        flavor,
     };
     let conventional: Vec<Conventional> = f
         .routes
         .iter()
         .filter_map(|r| match &r.verb {
-            Verb::Conventional { defaults } => Some(Conventional {
+            Verb::Conventional { defaults, http } => Some(Conventional {
                 pattern: l.idx.eval(None, &r.pattern)?,
                 defaults: defaults.clone(),
+                http: *http,
             }),
             _ => None,
         })
@@ -337,7 +350,39 @@ impl Linker<'_> {
         out
     }
 
+    /// Does the class derive from Web API 2's `ApiController`?
+    fn is_web_api(&self, id: TypeId) -> bool {
+        self.idx
+            .lineage(id)
+            .iter()
+            .any(|x| self.idx.ty(*x).bases.iter().any(|b| b == "ApiController"))
+    }
+
+    /// Classic: `[RoutePrefix]` of the nearest type of the lineage.
+    fn route_prefix(&self, id: TypeId) -> Option<String> {
+        self.idx.lineage(id).into_iter().find_map(|t| {
+            let a = self.idx.ty(t).attr("RoutePrefix")?;
+            let e = a
+                .positional(0)
+                .or_else(|| a.named("prefix"))?
+                .expr
+                .as_ref()?;
+            self.idx.eval(Some(t), e)
+        })
+    }
+
+    /// Classic: `[Route]` templates written on the class itself (the
+    /// default route of its actions without one).
+    fn class_defaults(&self, id: TypeId) -> Vec<String> {
+        self.specs(&self.idx.ty(id).attrs, id, 0)
+            .into_iter()
+            .filter(|s| s.methods.is_empty())
+            .filter_map(|s| s.template)
+            .collect()
+    }
+
     fn controller(&self, id: TypeId, conventional: &[Conventional], out: &mut Vec<Endpoint>) {
+        let classic = self.flavor == Flavor::Classic;
         let t = self.idx.ty(id);
         let ctrl = t
             .name
@@ -347,8 +392,18 @@ impl Linker<'_> {
         let area = self.lineage_attr(id, "Area").and_then(|a| {
             literal(a, 0).or_else(|| a.named("AreaName").and_then(|x| x.expr.as_ref()?.literal()))
         });
-        let api = self.lineage_attr(id, "ApiController").is_some();
-        let class_routes = self.class_routes(id);
+        let web_api = classic && self.is_web_api(id);
+        let api = web_api || (!classic && self.lineage_attr(id, "ApiController").is_some());
+        // Core: class `[Route]`s prefix every action. Classic: `[RoutePrefix]`
+        // prefixes attribute routes, class `[Route]`s are defaults.
+        let (class_routes, class_defaults) = if classic {
+            (
+                self.route_prefix(id).into_iter().collect::<Vec<_>>(),
+                self.class_defaults(id),
+            )
+        } else {
+            (self.class_routes(id), Vec::new())
+        };
         for (owner, m) in self.actions(id) {
             let action = attr(&m.attrs, "ActionName")
                 .and_then(|a| literal(a, 0))
@@ -360,6 +415,9 @@ impl Linker<'_> {
                 .flat_map(|s| s.methods.iter().cloned())
                 .collect();
             let any = || {
+                if web_api {
+                    return vec![web_api_verb(&m.name).to_string()];
+                }
                 ANY_METHODS
                     .iter()
                     .map(|s| s.to_string())
@@ -386,14 +444,28 @@ impl Linker<'_> {
             let has_route_attr = specs
                 .iter()
                 .any(|s| s.methods.is_empty() && s.template.is_some());
-            if !has_route_attr && !untemplated.is_empty() {
+            if classic && !routes.iter().any(|r| r.0.is_some()) && !class_defaults.is_empty() {
+                let methods = if untemplated.is_empty() {
+                    any()
+                } else {
+                    untemplated.clone()
+                };
+                let line = specs.first().map_or(m.line, |s| s.line);
+                for tpl in &class_defaults {
+                    routes.push((Some(tpl.clone()), methods.clone(), line));
+                }
+            } else if !has_route_attr && !untemplated.is_empty() {
                 let line = specs
                     .iter()
                     .find(|s| s.template.is_none())
                     .map_or(m.line, |s| s.line);
                 routes.push((None, untemplated.clone(), line));
             }
-            let attributed = !class_routes.is_empty() || routes.iter().any(|r| r.0.is_some());
+            let attributed = if classic {
+                routes.iter().any(|r| r.0.is_some())
+            } else {
+                !class_routes.is_empty() || routes.iter().any(|r| r.0.is_some())
+            };
             if !attributed {
                 let methods = if untemplated.is_empty() {
                     any()
@@ -402,10 +474,21 @@ impl Linker<'_> {
                 };
                 let line = specs.first().map_or(m.line, |s| s.line);
                 for c in conventional {
-                    let Some(url) = conventional_url(c, &ctrl, &action, area.as_deref(), m) else {
+                    if classic && c.http != web_api {
                         continue;
-                    };
-                    self.emit(owner, m, &url, &methods, line, api, out);
+                    }
+                    let urls = conventional_urls(
+                        c,
+                        &ctrl,
+                        &action,
+                        area.as_deref(),
+                        m,
+                        self.flavor,
+                        web_api,
+                    );
+                    for url in urls {
+                        self.emit(owner, m, &url, &methods, line, api, out);
+                    }
                 }
                 continue;
             }
@@ -418,6 +501,9 @@ impl Linker<'_> {
                 class_routes.clone()
             };
             for (tpl, methods, line) in &routes {
+                if classic && tpl.is_none() {
+                    continue;
+                }
                 let absolute = tpl
                     .as_deref()
                     .is_some_and(|x| x.starts_with('/') || x.starts_with("~/"));
@@ -434,11 +520,28 @@ impl Linker<'_> {
                         Some(x) => join_path(&[prefix.as_str(), x]),
                         None => join_path(&[prefix.as_str()]),
                     };
-                    let url = tokens(&url, &ctrl, &action, area.as_deref());
+                    let url = if classic {
+                        classic_tokens(&url, &ctrl, &action)
+                    } else {
+                        tokens(&url, &ctrl, &action, area.as_deref())
+                    };
                     self.emit(owner, m, &url, methods, *line, api, out);
                 }
             }
         }
+    }
+
+    /// Classic Web API's `[FromUri]` binds like Core's `[FromQuery]`.
+    fn classic_param(&self, p: &CsParam) -> CsParam {
+        let mut p = p.clone();
+        if self.flavor == Flavor::Classic {
+            for a in &mut p.attrs {
+                if a.name == "FromUri" {
+                    a.name = "FromQuery".to_string();
+                }
+            }
+        }
+        p
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -462,6 +565,7 @@ impl Linker<'_> {
             };
             let mut e = Endpoint::new(method, url).at_path(self.idx.path(owner), line);
             for p in &m.params {
+                let p = &self.classic_param(p);
                 for x in bind(&self.idx, p, &b) {
                     e.push_param(x);
                 }
@@ -503,6 +607,91 @@ fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
     join_path(&[out.as_str()])
 }
 
+/// Web API 2's verb for an action without a verb attribute: the method
+/// name's prefix (`GetAllProducts` → GET), else POST.
+fn web_api_verb(name: &str) -> &'static str {
+    [
+        ("Get", "GET"),
+        ("Post", "POST"),
+        ("Put", "PUT"),
+        ("Delete", "DELETE"),
+        ("Patch", "PATCH"),
+        ("Head", "HEAD"),
+        ("Options", "OPTIONS"),
+    ]
+    .iter()
+    .find(|(p, _)| name.starts_with(p))
+    .map_or("POST", |(_, v)| v)
+}
+
+/// Classic attribute routes: `{controller}` and `{action}` (also with a
+/// default or constraint: `{action=Index}`) are replaced by the names.
+fn classic_tokens(url: &str, ctrl: &str, action: &str) -> String {
+    let segs: Vec<String> = url
+        .split('/')
+        .map(|seg| {
+            let inner = seg.strip_prefix('{').and_then(|x| x.strip_suffix('}'));
+            let name = inner.map(|i| i.split([':', '=', '?']).next().unwrap_or(""));
+            match name {
+                Some("controller") => ctrl.to_string(),
+                Some("action") => action.to_string(),
+                _ => seg.to_string(),
+            }
+        })
+        .collect();
+    join_path(&segs)
+}
+
+/// The URLs of an action under a conventional route. Core: the full form
+/// only. Classic: also the short form of the default controller's default
+/// action (`/` for `{controller}/{action}/{id}` with `Home`/`Index`
+/// defaults), and Web API routes without `{action}` select actions by verb.
+fn conventional_urls(
+    c: &Conventional,
+    ctrl: &str,
+    action: &str,
+    area: Option<&str>,
+    m: &Method,
+    flavor: Flavor,
+    web_api: bool,
+) -> Vec<String> {
+    let Some(url) = conventional_url(c, ctrl, action, area, m, web_api) else {
+        return Vec::new();
+    };
+    let mut out = vec![url];
+    if flavor == Flavor::Classic {
+        let default = |k: &str| {
+            c.defaults
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let is_default = default("controller").is_some_and(|d| d.eq_ignore_ascii_case(ctrl))
+            && default("action").is_some_and(|d| d.eq_ignore_ascii_case(action));
+        if is_default {
+            // Drop the trailing segments that all have defaults.
+            let mut segs: Vec<&str> = c.pattern.split('/').collect();
+            while let Some(last) = segs.last() {
+                let name = last
+                    .strip_prefix('{')
+                    .and_then(|x| x.strip_suffix('}'))
+                    .map(|i| i.split([':', '=', '?']).next().unwrap_or(""));
+                match name {
+                    Some(n) if default(n).is_some() || last.contains(['?', '=']) => {
+                        segs.pop();
+                    }
+                    _ => break,
+                }
+            }
+            let short = join_path(&segs);
+            if !out.contains(&short) {
+                out.push(short);
+            }
+        }
+    }
+    out
+}
+
 /// The URL of an action under a conventional route, if the route can
 /// reach it.
 fn conventional_url(
@@ -511,6 +700,7 @@ fn conventional_url(
     action: &str,
     area: Option<&str>,
     m: &Method,
+    web_api: bool,
 ) -> Option<String> {
     let default = |k: &str| {
         c.defaults
@@ -531,7 +721,10 @@ fn conventional_url(
     if !has_ctrl && default("controller").is_none_or(|d| !d.eq_ignore_ascii_case(ctrl)) {
         return None;
     }
-    if !has_action && default("action").is_none_or(|d| !d.eq_ignore_ascii_case(action)) {
+    if !has_action
+        && !(web_api && c.http)
+        && default("action").is_none_or(|d| !d.eq_ignore_ascii_case(action))
+    {
         return None;
     }
     let mut segs = Vec::new();
@@ -542,7 +735,7 @@ fn conventional_url(
                 .next()
                 .unwrap_or("")
                 .trim_start_matches('*');
-            let optional = inner.ends_with('?') || inner.contains('=');
+            let optional = inner.ends_with('?') || inner.contains('=') || default(name).is_some();
             match name {
                 "controller" => segs.push(ctrl.to_string()),
                 "action" => segs.push(action.to_string()),

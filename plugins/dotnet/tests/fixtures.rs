@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_dotnet::{carter, minimal, mvc, signalr};
+use portolan_plugin_dotnet::{aspnet_mvc, carter, minimal, mvc, signalr};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -32,6 +32,11 @@ fn cs_signalr_fixtures() {
 #[test]
 fn cs_carter_fixtures() {
     testing::check_fixtures(&[&carter::Carter], &fixtures_root());
+}
+
+#[test]
+fn cs_aspnet_mvc_fixtures() {
+    testing::check_fixtures(&[&aspnet_mvc::AspNetMvc], &fixtures_root());
 }
 
 /// A tree with Carter modules and plain Minimal API routes: each route is

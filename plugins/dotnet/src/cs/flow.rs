@@ -60,6 +60,9 @@ pub enum Verb {
     Conventional {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         defaults: Vec<(String, String)>,
+        /// Declared by `MapHttpRoute` (classic ASP.NET Web API).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        http: bool,
     },
 }
 
@@ -448,6 +451,7 @@ impl Flow<'_> {
                 routes.push(route(
                     Verb::Conventional {
                         defaults: Vec::new(),
+                        http: false,
                     },
                     Expr::lit("{controller=Home}/{action=Index}/{id?}"),
                     Handler::default(),
@@ -559,7 +563,10 @@ impl Flow<'_> {
         }
         if let Some(p) = pattern {
             routes.push(route(
-                Verb::Conventional { defaults },
+                Verb::Conventional {
+                    defaults,
+                    http: s.name == "MapHttpRoute",
+                },
                 p,
                 Handler::default(),
             ));
@@ -626,8 +633,17 @@ fn anonymous_object(toks: &[Token]) -> Vec<(String, String)> {
             if !toks.get(r.start + 1)?.is('=') {
                 return None;
             }
-            let v = toks.get(r.start + 2).filter(|x| x.kind == Kind::Str)?;
-            Some((k.text.clone(), v.text.clone()))
+            let v = toks.get(r.start + 2)?;
+            if v.kind == Kind::Str {
+                return Some((k.text.clone(), v.text.clone()));
+            }
+            // `id = UrlParameter.Optional` (classic MVC / Web API): an
+            // optional segment without a value.
+            let optional = matches!(v.text.as_str(), "UrlParameter" | "RouteParameter")
+                && toks
+                    .get(r.start + 4)
+                    .is_some_and(|x| x.is_ident("Optional"));
+            optional.then(|| (k.text.clone(), String::new()))
         })
         .collect()
 }
@@ -687,7 +703,7 @@ public static class TodoEndpoints
                     10,
                     0,
                     Root::Top,
-                    "Conventional { defaults: [] }".to_string()
+                    "Conventional { defaults: [], http: false }".to_string()
                 ),
                 (17, 0, Root::Param(0), "Methods([\"POST\"])".to_string()),
             ]
