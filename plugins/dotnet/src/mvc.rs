@@ -721,9 +721,9 @@ fn conventional_url(
     if !has_ctrl && default("controller").is_none_or(|d| !d.eq_ignore_ascii_case(ctrl)) {
         return None;
     }
-    if !has_action
-        && !(web_api && c.http)
-        && default("action").is_none_or(|d| !d.eq_ignore_ascii_case(action))
+    // Web API routes without `{action}` select the action by verb.
+    let by_verb = web_api && c.http;
+    if !(has_action || by_verb) && default("action").is_none_or(|d| !d.eq_ignore_ascii_case(action))
     {
         return None;
     }
