@@ -7,6 +7,7 @@
 
 pub mod actix_web;
 pub mod axum;
+pub mod gotham;
 pub mod loco;
 pub mod poem;
 pub mod rocket;
@@ -26,5 +27,6 @@ portolan_plugin_sdk::plugin!(
         salvo::Salvo,
         loco::Loco,
         warp::Warp,
+        gotham::Gotham,
     ]
 );

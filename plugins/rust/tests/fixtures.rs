@@ -61,12 +61,17 @@ fn rust_warp_fixtures() {
     check_all(&portolan_plugin_rust::warp::Warp, &["todos"]);
 }
 
+#[test]
+fn rust_gotham_fixtures() {
+    check_all(&portolan_plugin_rust::gotham::Gotham, &["bookstore"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 8] = [
+    let analyzers: [&dyn Analyzer; 9] = [
         &axum::Axum,
         &actix_web::ActixWeb,
         &rocket::Rocket,
@@ -75,6 +80,7 @@ fn techs_are_declared() {
         &salvo::Salvo,
         &loco::Loco,
         &warp::Warp,
+        &gotham::Gotham,
     ];
     let mut ids = Vec::new();
     for a in analyzers {

@@ -71,6 +71,7 @@ pub fn attribute_routes(
             path: vec![Part::Lit(path)],
             line,
             query,
+            extract: Vec::new(),
             methods: methods
                 .into_iter()
                 .map(|m| {
@@ -172,6 +173,7 @@ pub(crate) fn scope_or_resource(
             path,
             line,
             query: Vec::new(),
+            extract: Vec::new(),
             methods,
         }]
     } else {
@@ -202,6 +204,7 @@ pub(crate) fn chain_op(
                 path,
                 line,
                 query: Vec::new(),
+                extract: Vec::new(),
                 methods,
             })
         }

@@ -104,6 +104,7 @@ pub(crate) fn chain_ops(
                 path: joined(&prefix, vec![Part::Lit(p.into())]),
                 line,
                 query: Vec::new(),
+                extract: Vec::new(),
                 methods: vec![("GET".into(), None)],
             });
         }
@@ -122,6 +123,7 @@ pub(crate) fn chain_ops(
                     path: joined(&prefix, path),
                     line: *line,
                     query: Vec::new(),
+                    extract: Vec::new(),
                     methods,
                 });
             }

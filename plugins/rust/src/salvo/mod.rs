@@ -108,6 +108,7 @@ pub(crate) fn chain_ops(
             path: path.clone(),
             line: *line,
             query: Vec::new(),
+            extract: Vec::new(),
             methods,
         };
         match name {

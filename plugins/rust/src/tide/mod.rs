@@ -68,6 +68,7 @@ pub(crate) fn chain_ops(
             path: path.clone(),
             line,
             query: Vec::new(),
+            extract: Vec::new(),
             methods,
         };
         match name {

@@ -120,7 +120,19 @@ impl Linker {
                     Some(q) => file.module.rsplit("::").next() == Some(q.as_str()),
                     None => fi == from,
                 };
+                // `other_crate::f()`: the root module of that crate.
+                let crate_root = qual.as_deref().is_some_and(|q| {
+                    file.module.is_empty()
+                        && file
+                            .krate
+                            .rsplit('/')
+                            .next()
+                            .map(|k| k.replace('-', "_"))
+                            .as_deref()
+                            == Some(q)
+                });
                 let score = match (same_crate, qual_ok) {
+                    _ if crate_root => 4,
                     (true, true) => 3,
                     (true, false) => 2,
                     (false, true) => 1,
@@ -179,6 +191,7 @@ impl Linker {
                     path,
                     line,
                     query,
+                    extract,
                     methods,
                 } => {
                     let Some(p) = self.string(at.0, path) else {
@@ -189,6 +202,15 @@ impl Linker {
                         let mut e = Endpoint::new(method, url.clone()).at_path(&file.path, *line);
                         for q in query {
                             e.push_param(Param::query(q));
+                        }
+                        for (kind, ty) in extract {
+                            for name in self.fields(at.0, ty, 0) {
+                                e.push_param(if kind == "path" {
+                                    Param::path(name)
+                                } else {
+                                    Param::query(name)
+                                });
+                            }
                         }
                         let handler = handler.as_ref().map(|h| match h {
                             Target::Local(name) => Target::Call {

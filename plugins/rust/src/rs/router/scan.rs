@@ -61,6 +61,11 @@ pub enum Op {
         /// Query parameters declared by the route itself (Rocket `?<q>`).
         #[serde(default)]
         query: Vec<String>,
+        /// Structs whose fields are parameters, declared by the route
+        /// itself (Gotham `with_query_string_extractor::<T>()`):
+        /// (`query`/`path`, struct name).
+        #[serde(default)]
+        extract: Vec<(String, String)>,
         /// (method, handler)
         methods: Vec<(String, Option<Target>)>,
     },
@@ -213,7 +218,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
 }
 
 /// Is `o` inside a nested `fn` of `f` (scanned on its own)?
-fn nested_fn(code: &Code, f: &FnDecl, o: usize) -> bool {
+pub(crate) fn nested_fn(code: &Code, f: &FnDecl, o: usize) -> bool {
     code.find_word("fn")
         .filter(|&at| f.body.start < at && at < o)
         .any(|at| {
@@ -224,7 +229,7 @@ fn nested_fn(code: &Code, f: &FnDecl, o: usize) -> bool {
         })
 }
 
-fn tail_ident(code: &Code, body: Range<usize>) -> Option<String> {
+pub(crate) fn tail_ident(code: &Code, body: Range<usize>) -> Option<String> {
     let inner = code
         .slice(body.start + 1..body.end.saturating_sub(1))
         .trim_end();
@@ -241,7 +246,7 @@ fn tail_ident(code: &Code, body: Range<usize>) -> Option<String> {
 }
 
 /// `let app = <chain>` / `app = <chain>`: the variable.
-fn binding(code: &Code, start: usize) -> Option<String> {
+pub(crate) fn binding(code: &Code, start: usize) -> Option<String> {
     let text = code.text();
     let before = text[..start].trim_end();
     let eq = before.strip_suffix('=')?;
@@ -492,6 +497,7 @@ pub(crate) fn parse_chain(
                     path,
                     line,
                     query: Vec::new(),
+                    extract: Vec::new(),
                     methods,
                 });
             }
@@ -698,7 +704,7 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
 }
 
 /// First arguments of `var.method("name")` / `var.method(header::NAME)`.
-fn reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<String> {
+pub(crate) fn reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<String> {
     let bytes = code.text().as_bytes();
     let mut out = Vec::new();
     for at in code.find_word(var).filter(|o| body.contains(o)) {
