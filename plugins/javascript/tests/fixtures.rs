@@ -138,3 +138,8 @@ fn js_oak_fixtures() {
 fn js_sails_fixtures() {
     check_all(&js::sails::Sails, &["todo"]);
 }
+
+#[test]
+fn js_http_fixtures() {
+    check_all(&js::nodehttp::NodeHttp, &["plain-node"]);
+}
