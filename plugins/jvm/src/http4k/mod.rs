@@ -251,6 +251,9 @@ impl Scanner<'_> {
                     continue;
                 }
                 let h = m + 1..right.end;
+                if h.is_empty() {
+                    continue;
+                }
                 let (reads, handler) = handler(t, h);
                 out.push(Item::Route {
                     methods: vec![method],
