@@ -6,6 +6,7 @@
 pub mod aspnet_mvc;
 pub mod carter;
 pub mod cs;
+pub mod fastendpoints;
 pub mod minimal;
 pub mod mvc;
 pub mod scan;
@@ -19,5 +20,6 @@ portolan_plugin_sdk::plugin!(
         signalr::SignalR,
         carter::Carter,
         aspnet_mvc::AspNetMvc,
+        fastendpoints::FastEndpoints,
     ],
 );

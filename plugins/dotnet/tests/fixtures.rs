@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_dotnet::{aspnet_mvc, carter, minimal, mvc, signalr};
+use portolan_plugin_dotnet::{aspnet_mvc, carter, fastendpoints, minimal, mvc, signalr};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -39,6 +39,11 @@ fn cs_aspnet_mvc_fixtures() {
     testing::check_fixtures(&[&aspnet_mvc::AspNetMvc], &fixtures_root());
 }
 
+#[test]
+fn cs_fastendpoints_fixtures() {
+    testing::check_fixtures(&[&fastendpoints::FastEndpoints], &fixtures_root());
+}
+
 /// A tree with Carter modules and plain Minimal API routes: each route is
 /// reported once, by its own technology.
 #[test]
@@ -50,4 +55,23 @@ fn carter_and_minimal_api_share_a_tree() {
         .map(|e| format!("{} {}", e.method, e.url))
         .collect();
     assert_eq!(urls, ["GET /ping"]);
+}
+
+/// Every prefix of every fixture source (cut at arbitrary points, so
+/// brackets, strings and comments are left open) is analyzed and linked
+/// without panicking.
+#[test]
+fn truncated_sources_do_not_panic() {
+    testing::check_truncations(
+        &[
+            &mvc::AspNetCoreMvc,
+            &minimal::MinimalApi,
+            &signalr::SignalR,
+            &carter::Carter,
+            &aspnet_mvc::AspNetMvc,
+            &fastendpoints::FastEndpoints,
+        ],
+        &fixtures_root(),
+        7,
+    );
 }

@@ -144,6 +144,10 @@ pub struct TypeDecl {
     /// Base class and interfaces, simple names without type arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bases: Vec<String>,
+    /// Type arguments of each base, parallel to `bases` (`Endpoint<Req,
+    /// Res>` → `["Req", "Res"]`; `Ep.Req<R>.Res<S>` → `["R"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub base_args: Vec<Vec<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub props: Vec<Prop>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -448,6 +452,7 @@ impl Parser<'_> {
             attrs,
             modifiers,
             bases: Vec::new(),
+            base_args: Vec::new(),
             props: Vec::new(),
             consts: Vec::new(),
             ctors: Vec::new(),
@@ -485,14 +490,30 @@ impl Parser<'_> {
                     }
                     k += 1;
                 }
+                let mut args = Vec::new();
                 if self.punct(k, '<') {
-                    k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
+                    let close = close_of(self.t, k).unwrap_or(end).min(end);
+                    for r in split_commas(self.t, k + 1, close) {
+                        let text: String = self.t[r].iter().map(|x| x.text.as_str()).collect();
+                        args.push(text);
+                    }
+                    k = close + 1;
+                    // `Ep.Req<R>.Res<S>`: the rest of the dotted name.
+                    while self.punct(k, '.')
+                        && self.t.get(k + 1).is_some_and(|x| x.kind == Kind::Ident)
+                    {
+                        k += 2;
+                        if self.punct(k, '<') {
+                            k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
+                        }
+                    }
                 }
                 if self.punct(k, '(') {
                     k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
                 }
                 if !name.is_empty() {
                     decl.bases.push(name);
+                    decl.base_args.push(args);
                 }
                 if self.punct(k, ',') {
                     k += 1;
