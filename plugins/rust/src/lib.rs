@@ -12,6 +12,7 @@ pub mod loco;
 pub mod poem;
 pub mod rocket;
 pub mod rs;
+pub mod rwf;
 pub mod salvo;
 pub mod tide;
 pub mod warp;
@@ -28,5 +29,6 @@ portolan_plugin_sdk::plugin!(
         loco::Loco,
         warp::Warp,
         gotham::Gotham,
+        rwf::Rwf,
     ]
 );

@@ -66,12 +66,17 @@ fn rust_gotham_fixtures() {
     check_all(&portolan_plugin_rust::gotham::Gotham, &["bookstore"]);
 }
 
+#[test]
+fn rust_rwf_fixtures() {
+    check_all(&portolan_plugin_rust::rwf::Rwf, &["blog"]);
+}
+
 /// Every Rust technology declares its id, aliases, wanted files and a
 /// detection rule; tech ids are unique.
 #[test]
 fn techs_are_declared() {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 9] = [
+    let analyzers: [&dyn Analyzer; 10] = [
         &axum::Axum,
         &actix_web::ActixWeb,
         &rocket::Rocket,
@@ -81,6 +86,7 @@ fn techs_are_declared() {
         &loco::Loco,
         &warp::Warp,
         &gotham::Gotham,
+        &rwf::Rwf,
     ];
     let mut ids = Vec::new();
     for a in analyzers {
