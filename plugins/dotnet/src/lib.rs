@@ -10,6 +10,7 @@ pub mod fastendpoints;
 pub mod minimal;
 pub mod mvc;
 pub mod scan;
+pub mod servicestack;
 pub mod signalr;
 
 portolan_plugin_sdk::plugin!(
@@ -21,5 +22,6 @@ portolan_plugin_sdk::plugin!(
         carter::Carter,
         aspnet_mvc::AspNetMvc,
         fastendpoints::FastEndpoints,
+        servicestack::ServiceStack,
     ],
 );

@@ -7,7 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_dotnet::{aspnet_mvc, carter, fastendpoints, minimal, mvc, signalr};
+use portolan_plugin_dotnet::{
+    aspnet_mvc, carter, fastendpoints, minimal, mvc, servicestack, signalr,
+};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -44,6 +46,11 @@ fn cs_fastendpoints_fixtures() {
     testing::check_fixtures(&[&fastendpoints::FastEndpoints], &fixtures_root());
 }
 
+#[test]
+fn cs_servicestack_fixtures() {
+    testing::check_fixtures(&[&servicestack::ServiceStack], &fixtures_root());
+}
+
 /// A tree with Carter modules and plain Minimal API routes: each route is
 /// reported once, by its own technology.
 #[test]
@@ -70,6 +77,7 @@ fn truncated_sources_do_not_panic() {
             &carter::Carter,
             &aspnet_mvc::AspNetMvc,
             &fastendpoints::FastEndpoints,
+            &servicestack::ServiceStack,
         ],
         &fixtures_root(),
         7,
