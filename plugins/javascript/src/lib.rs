@@ -2,7 +2,7 @@
 //! Restify, Hapi, Next.js (file-system routes), NestJS (`ts_nestjs` /
 //! `js_nestjs`), and the file-system routers of SvelteKit, Nuxt/Nitro,
 //! Remix, Astro and Fresh, Elysia, Socket.IO, and the GraphQL endpoints
-//! of Apollo Server and GraphQL Yoga, tRPC procedures, AdonisJS, LoopBack 4, Oak, Sails.js, plain Node.js `http` servers.
+//! of Apollo Server and GraphQL Yoga, tRPC procedures, AdonisJS, LoopBack 4, Oak, Sails.js, plain Node.js `http` servers, Feathers services.
 //!
 //! Adding a framework: a module next to [`express`] (reusing [`js`]) and
 //! one entry in the `plugin!` registration below.
@@ -13,6 +13,7 @@ pub mod astro;
 pub mod elysia;
 pub mod express;
 pub mod fastify;
+pub mod feathers;
 pub mod fresh;
 pub mod hapi;
 pub mod hono;
@@ -32,4 +33,4 @@ pub mod sveltekit;
 pub mod trpc;
 pub mod yoga;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, hapi::Hapi, nestjs::TS, nestjs::JS, sveltekit::SvelteKit, nitro::Nuxt, nitro::Nitro, remix::Remix, astro::Astro, fresh::Fresh, elysia::Elysia, socketio::SocketIo, apollo::Apollo, yoga::Yoga, trpc::Trpc, adonisjs::AdonisJs, loopback::LoopBack, oak::Oak, sails::Sails, nodehttp::NodeHttp]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, hapi::Hapi, nestjs::TS, nestjs::JS, sveltekit::SvelteKit, nitro::Nuxt, nitro::Nitro, remix::Remix, astro::Astro, fresh::Fresh, elysia::Elysia, socketio::SocketIo, apollo::Apollo, yoga::Yoga, trpc::Trpc, adonisjs::AdonisJs, loopback::LoopBack, oak::Oak, sails::Sails, nodehttp::NodeHttp, feathers::Feathers]);

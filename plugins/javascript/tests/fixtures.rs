@@ -143,3 +143,8 @@ fn js_sails_fixtures() {
 fn js_http_fixtures() {
     check_all(&js::nodehttp::NodeHttp, &["plain-node"]);
 }
+
+#[test]
+fn js_feathers_fixtures() {
+    check_all(&js::feathers::Feathers, &["chat"]);
+}
