@@ -6,8 +6,9 @@
 pub mod amber;
 pub mod cr;
 pub mod grip;
+pub mod http;
 pub mod kemal;
 pub mod lucky;
 pub mod marten;
 
-portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten, grip::Grip]);
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten, grip::Grip, http::Http]);

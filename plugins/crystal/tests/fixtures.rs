@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_crystal::{amber, grip, kemal, lucky, marten};
+use portolan_plugin_crystal::{amber, grip, http, kemal, lucky, marten};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -46,5 +46,12 @@ fn crystal_marten_fixtures() {
 fn crystal_grip_fixtures() {
     Fixtures::new(&[&grip::Grip], fixtures_root())
         .cases("crystal_grip", &["api"])
+        .check();
+}
+
+#[test]
+fn crystal_http_fixtures() {
+    Fixtures::new(&[&http::Http], fixtures_root())
+        .cases("crystal_http", &["notes"])
         .check();
 }
