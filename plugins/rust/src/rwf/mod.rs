@@ -52,7 +52,10 @@ impl Analyzer for Rwf {
         Tech::new("rust_rwf", "Rust", "RWF")
             .aliases(["rwf"])
             .files(FILES.iter().copied())
-            .detect(Detect::files(["Cargo.toml"]).regex([r#"(?m)^\s*rwf\s*="#]))
+            .detect(
+                Detect::files(["Cargo.toml"])
+                    .regex([r"(?m)^\s*rwf\s*=", r"(?m)^\[dependencies\.rwf\]"]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
