@@ -7,6 +7,7 @@ pub mod aspnet_mvc;
 pub mod carter;
 pub mod cs;
 pub mod fastendpoints;
+pub mod httplistener;
 pub mod minimal;
 pub mod mvc;
 pub mod scan;
@@ -23,5 +24,6 @@ portolan_plugin_sdk::plugin!(
         aspnet_mvc::AspNetMvc,
         fastendpoints::FastEndpoints,
         servicestack::ServiceStack,
+        httplistener::HttpListener,
     ],
 );

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_dotnet::{
-    aspnet_mvc, carter, fastendpoints, minimal, mvc, servicestack, signalr,
+    aspnet_mvc, carter, fastendpoints, httplistener, minimal, mvc, servicestack, signalr,
 };
 use portolan_plugin_sdk::testing;
 
@@ -51,6 +51,11 @@ fn cs_servicestack_fixtures() {
     testing::check_fixtures(&[&servicestack::ServiceStack], &fixtures_root());
 }
 
+#[test]
+fn cs_httplistener_fixtures() {
+    testing::check_fixtures(&[&httplistener::HttpListener], &fixtures_root());
+}
+
 /// A tree with Carter modules and plain Minimal API routes: each route is
 /// reported once, by its own technology.
 #[test]
@@ -78,6 +83,7 @@ fn truncated_sources_do_not_panic() {
             &aspnet_mvc::AspNetMvc,
             &fastendpoints::FastEndpoints,
             &servicestack::ServiceStack,
+            &httplistener::HttpListener,
         ],
         &fixtures_root(),
         7,
