@@ -148,3 +148,8 @@ fn js_http_fixtures() {
 fn js_feathers_fixtures() {
     check_all(&js::feathers::Feathers, &["chat"]);
 }
+
+#[test]
+fn ts_tanstack_router_fixtures() {
+    check_all(&js::tanstack::TanStackRouter, &["start-app"]);
+}
