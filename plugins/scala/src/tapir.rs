@@ -19,16 +19,22 @@
 //!   `{param1}`, …), `query[T]("q")`, `header[T]("X")` /
 //!   `header("X", "v")`, `cookie[T]("c")`, `auth.bearer`/`auth.basic`
 //!   (`Authorization` header), `jsonBody[T]` (json: the case class fields),
-//!   `formBody[T]` / `multipartBody[T]` (form fields). `.out(…)` and
-//!   `.errorOut(…)` are ignored.
+//!   `formBody[T]` / `multipartBody[T]` (form fields). Arguments of other
+//!   calls on inputs (`.description("…")`, `.example(…)`) are skipped;
+//!   `.out(…)` and `.errorOut(…)` are ignored.
 //!
-//! Not handled: inputs held in separate `val`s (`val paging = query…`),
-//! `paths` (a catch-all) and annotation-based `@endpointInput` classes.
+//! - Inputs held in `val`s (`val bookId = path[Long]("bookId")`, `val
+//!   paging = query[Int]("page").and(query[Int]("limit"))`, any file) are
+//!   spliced where a chain uses them (`"books" / bookId`, `.in(paging)`).
+//!
+//! Not handled: `paths` (a catch-all) and annotation-based
+//! `@endpointInput` classes.
 //! Test sources are skipped.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::scala::outline::Outline;
 use crate::scala::route::{Def, Fact, Node, Par, Piece, World, ANY_METHODS};
@@ -77,14 +83,69 @@ impl Analyzer for Tapir {
             }
             k += 1;
         }
+        // Named inputs: `val bookId = path[Long]("bookId")`.
+        for d in &o.defs {
+            let first = t.get(d.rhs.start);
+            let input = match first {
+                Some(tok) if tok.kind == Kind::Str => t.is(d.rhs.start + 1, "/"),
+                Some(tok) if tok.kind == Kind::Ident => INPUTS.contains(&tok.text.as_str()),
+                _ => false,
+            };
+            if !input || chain(&t, d.rhs.start, d.rhs.end).is_some() {
+                continue;
+            }
+            let mut node = Node::default();
+            inputs(&t, d.rhs.start, d.rhs.end, &mut node, &mut 0);
+            if !node.pieces.is_empty() || !node.params.is_empty() {
+                out.fact(&NamedInput {
+                    tapir_input: Input {
+                        file: file.path.clone(),
+                        name: d.name.clone(),
+                        node,
+                    },
+                });
+            }
+        }
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(link(&World::new(facts)))
+        let mut named: HashMap<String, Vec<Input>> = HashMap::new();
+        for f in facts.iter::<NamedInput>() {
+            named
+                .entry(f.tapir_input.name.clone())
+                .or_default()
+                .push(f.tapir_input);
+        }
+        Ok(link(&World::new(facts), &named))
     }
 }
 
 const START: &[&str] = &["endpoint", "infallibleEndpoint"];
+
+/// Right-hand sides that are endpoint inputs.
+const INPUTS: &[&str] = &[
+    "path",
+    "query",
+    "header",
+    "cookie",
+    "jsonBody",
+    "formBody",
+    "multipartBody",
+    "auth",
+];
+
+/// An input held in a `val` (its path pieces and parameters).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Input {
+    file: String,
+    name: String,
+    node: Node,
+}
+
+#[derive(Serialize, Deserialize)]
+struct NamedInput {
+    tapir_input: Input,
+}
 
 const VERBS: &[(&str, &str)] = &[
     ("get", "GET"),
@@ -195,7 +256,17 @@ fn inputs(t: &Toks, start: usize, end: usize, node: &mut Node, unnamed: &mut usi
                     node.params
                         .push(Par::Named(ParamKind::Header, "Authorization".into()));
                 }
-                k += 1;
+                // `.description("…")`, `.example(…)`, `.default(…)`: not
+                // inputs; `.and(…)` holds more of them.
+                let mut j = k + 1;
+                while t.is(j, "[") {
+                    j = t.skip_group(j);
+                }
+                k = if t.is(j, "(") && tok.text != "and" {
+                    t.skip_group(j)
+                } else {
+                    k + 1
+                };
             }
             Kind::Ident => {
                 let name = tok.text.as_str();
@@ -243,12 +314,17 @@ fn inputs(t: &Toks, start: usize, end: usize, node: &mut Node, unnamed: &mut usi
                         k = after;
                     }
                     _ => {
-                        // A constant segment standing alone between `/`s.
+                        // A constant or named input standing alone between
+                        // `/`s (`ApiVersion`, `Api.bookId`).
                         let alone_before = k == start || t.is(k - 1, "/");
-                        let alone_after = j >= end || t.is(j, "/");
-                        if alone_before && alone_after && after == j {
+                        if alone_before && after == j {
                             if let Some((parts, next)) = t.dotted(k) {
-                                if next == j || next >= end || t.is(next, "/") {
+                                let plain = (k..next).all(|i| !t.is(i, "(") && !t.is(i, "["));
+                                if plain && (next >= end || t.is(next, "/")) {
+                                    // Its parameters, if it names an input.
+                                    if let Some(last) = parts.last() {
+                                        node.params.push(Par::Lookup(last.clone()));
+                                    }
                                     node.pieces.push(Piece::Const(parts));
                                     k = next.max(k + 1);
                                     continue;
@@ -267,6 +343,7 @@ fn inputs(t: &Toks, start: usize, end: usize, node: &mut Node, unnamed: &mut usi
 /// A chain's full path, methods and inputs, bases first.
 fn flatten(
     w: &World,
+    named: &HashMap<String, Vec<Input>>,
     i: usize,
     seen: &mut HashSet<usize>,
 ) -> Option<(Vec<String>, Vec<String>, Vec<Par>)> {
@@ -277,19 +354,46 @@ fn flatten(
     let (mut pieces, mut methods, mut params) = match node.refs.first() {
         Some(base) => {
             let target = *w.resolve(i, base, true).first()?;
-            flatten(w, target, seen)?
+            flatten(w, named, target, seen)?
         }
         None => (Vec::new(), Vec::new(), Vec::new()),
     };
-    pieces.extend(node.pieces.iter().filter_map(|p| w.piece(i, p)));
+    let file = w.defs.get(i).map(|d| d.file.as_str()).unwrap_or_default();
+    for p in &node.pieces {
+        if let Some(s) = w.piece(i, p) {
+            pieces.push(s);
+            continue;
+        }
+        // A named input (`"books" / bookId`, `.in(paging)`), same file first.
+        let Piece::Const(parts) = p else { continue };
+        let Some(cands) = parts.last().and_then(|n| named.get(n)) else {
+            continue;
+        };
+        let Some(input) = cands.iter().find(|c| c.file == file).or(cands.first()) else {
+            continue;
+        };
+        pieces.extend(input.node.pieces.iter().filter_map(|q| w.piece(i, q)));
+    }
     if !node.methods.is_empty() {
         methods = node.methods.clone();
     }
-    params.extend(node.params.iter().cloned());
+    for p in &node.params {
+        match p {
+            Par::Lookup(name) => {
+                let input = named
+                    .get(name)
+                    .and_then(|c| c.iter().find(|c| c.file == file).or(c.first()));
+                if let Some(input) = input {
+                    params.extend(input.node.params.iter().cloned());
+                }
+            }
+            other => params.push(other.clone()),
+        }
+    }
     Some((pieces, methods, params))
 }
 
-fn link(w: &World) -> Vec<Endpoint> {
+fn link(w: &World, named: &HashMap<String, Vec<Input>>) -> Vec<Endpoint> {
     let mut extended = HashSet::new();
     for (i, d) in w.defs.iter().enumerate() {
         if let Some(base) = d.node.as_ref().and_then(|n| n.refs.first()) {
@@ -301,7 +405,7 @@ fn link(w: &World) -> Vec<Endpoint> {
         if d.node.is_none() || extended.contains(&i) {
             continue;
         }
-        let Some((pieces, mut methods, params)) = flatten(w, i, &mut HashSet::new()) else {
+        let Some((pieces, mut methods, params)) = flatten(w, named, i, &mut HashSet::new()) else {
             continue;
         };
         if methods.is_empty() {

@@ -9,7 +9,8 @@
 //!   style are read too, as are declarative `Endpoint(Method.GET / …)`
 //!   definitions.
 //! - Composition: definitions combined with `++` (in other files and
-//!   objects too, `new UserRoutes(repo).routes`, `Server.serve(app)`) are
+//!   objects too, `new UserRoutes(repo).routes`, `UserRoutes()` for an
+//!   object's `apply`, `Server.serve(app)`) are
 //!   linked; definitions nothing else uses are the roots. `.nest("api")`
 //!   anywhere in a definition prefixes all of its routes.
 //! - Handler reads, up to the next route pattern: `req.queryParam("q")` /
@@ -52,7 +53,22 @@ impl Analyzer for ZioHttp {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(World::new(facts).endpoints())
+        let mut w = World::new(facts);
+        // `X()` means `X.apply` only when some object `X` defines `apply`
+        // (not `Routes(…)`, `Endpoint(…)`).
+        let applies: Vec<String> = w
+            .defs
+            .iter()
+            .filter(|d| d.name == "apply")
+            .filter_map(|d| d.owner.clone())
+            .collect();
+        for d in &mut w.defs {
+            if let Some(node) = &mut d.node {
+                node.refs
+                    .retain(|r| !(r.len() == 2 && r[1] == "apply") || applies.contains(&r[0]));
+            }
+        }
+        Ok(w.endpoints())
     }
 }
 
@@ -138,6 +154,13 @@ fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
         } else if !after_dot {
             // Arguments are read too: `Server.serve(app)`.
             if let Some((parts, _)) = ref_at(t, k, r.start, r.end) {
+                // `UserRoutes()`: the object's `apply`.
+                if parts.len() == 1
+                    && t.is(k + 1, "(")
+                    && name.starts_with(|c: char| c.is_ascii_uppercase())
+                {
+                    group.refs.push(vec![name.to_string(), "apply".to_string()]);
+                }
                 group.refs.push(parts);
             }
         }
