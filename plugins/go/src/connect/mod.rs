@@ -7,7 +7,12 @@
 //! NewUserServiceHandler(svc))`, or wrapped (`vanguard.NewService(…)`).
 //! Every such call (a `New<Service>Handler` function of a package whose
 //! name ends in `connect`) reports one `POST /<package>.<Service>/<Method>`
-//! endpoint per RPC of the service, at the line of the call. The RPCs come
+//! endpoint per RPC of the service, at the line of the call, plus a `GET`
+//! one (Connect's GET form: the message in the `message`, `encoding`,
+//! `base64`, `compression`, `connect` query parameters) for RPCs free of
+//! side effects (`connect.WithIdempotency(connect.IdempotencyNoSideEffects)`
+//! in the generated handler, `option idempotency_level = NO_SIDE_EFFECTS`
+//! in the `.proto`). The RPCs come
 //! from the generated package's procedure constants
 //! (`UserServiceGetUserProcedure = "/user.v1.UserService/GetUser"`), found
 //! by package name and by the import path's trailing directories (so two
@@ -23,8 +28,7 @@
 //!
 //! Not reported: the generated package's own code and clients
 //! (`New<Service>Client`), `_test.go` files and test paths, services whose
-//! RPCs are found nowhere in the tree. Gaps: Connect GET for
-//! `NO_SIDE_EFFECTS` methods (reported POST only), prefixes added by
+//! RPCs are found nowhere in the tree. Gaps: prefixes added by
 //! `http.StripPrefix` around the handler, gRPC reflection/health handlers.
 
 pub mod proto;
@@ -44,6 +48,10 @@ pub enum Fact {
         dir: String,
         package: String,
         procedures: Vec<String>,
+        /// Procedures handled with `IdempotencyNoSideEffects`: Connect
+        /// also serves them with GET.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        get: Vec<String>,
     },
     /// A `.proto` file.
     Proto(proto::ProtoFile),
@@ -101,12 +109,14 @@ impl Analyzer for ConnectRpc {
         }
         let code = file.code(Syntax::GO);
         let package = package_name(&code);
-        let procedures = procedures(&code);
-        if !procedures.is_empty() {
+        let consts = procedures(&code);
+        if !consts.is_empty() {
+            let get = side_effect_free(&code, &consts);
             out.fact(&Fact::Gen {
                 dir: golang::scan::dir_of(&path),
                 package,
-                procedures,
+                procedures: consts.into_iter().map(|(_, v)| v).collect(),
+                get,
             });
             return;
         }
@@ -128,8 +138,8 @@ fn package_name(code: &Code<'_>) -> String {
         .to_string()
 }
 
-/// `XProcedure = "/pkg.Service/Method"` constants.
-fn procedures(code: &Code<'_>) -> Vec<String> {
+/// `XProcedure = "/pkg.Service/Method"` constants: (name, value).
+fn procedures(code: &Code<'_>) -> Vec<(String, String)> {
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -147,8 +157,33 @@ fn procedures(code: &Code<'_>) -> Vec<String> {
         }
         if let Some(lit) = code.string_at(eq + 1) {
             if lit.value.starts_with('/') && lit.value[1..].contains('/') {
-                out.push(lit.value);
+                if let Some(name) = code.ident_before(after) {
+                    out.push((name.to_string(), lit.value));
+                }
             }
+        }
+    }
+    out
+}
+
+/// Procedures whose `connect.NewUnaryHandler(XProcedure, …)` passes
+/// `connect.WithIdempotency(connect.IdempotencyNoSideEffects)`.
+fn side_effect_free(code: &Code<'_>, consts: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in code.find_all("NewUnaryHandler") {
+        let open = code.skip_ws(i + "NewUnaryHandler".len());
+        let args = code.args(open);
+        let Some(first) = args.first() else { continue };
+        let name = code.slice(first.clone()).trim();
+        let Some((_, value)) = consts.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        if args
+            .iter()
+            .any(|a| code.slice(a.clone()).contains("IdempotencyNoSideEffects"))
+            && !out.contains(value)
+        {
+            out.push(value.clone());
         }
     }
     out
@@ -279,12 +314,13 @@ fn link(facts: &[Fact]) -> Vec<Endpoint> {
         };
         // Generated procedure constants of this service, best directory
         // match first.
-        let mut best: Option<(usize, Vec<&String>)> = None;
+        let mut best: Option<(usize, Vec<&String>, &Vec<String>)> = None;
         for g in facts {
             let Fact::Gen {
                 dir,
                 package: gp,
                 procedures,
+                get,
             } = g
             else {
                 continue;
@@ -304,22 +340,37 @@ fn link(facts: &[Fact]) -> Vec<Endpoint> {
                 (Some(i), _) => shared_tail(i, dir),
                 _ => 0,
             };
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, procs));
+            if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+                best = Some((score, procs, get));
             }
         }
-        let procedures: Vec<String> = match best {
-            Some((_, p)) => p.into_iter().cloned().collect(),
+        let (procedures, get): (Vec<String>, Vec<String>) = match best {
+            Some((_, p, g)) => (p.into_iter().cloned().collect(), g.clone()),
             None => proto_procedures(&protos, service, import.as_deref()),
         };
         for p in procedures {
+            let fields = split_procedure(&p)
+                .map(|(svc, method)| proto::request_fields(&protos, svc, method))
+                .unwrap_or_default();
             let mut e = Endpoint::new("POST", p.clone()).at_path(path.clone(), *line);
-            if let Some((svc, method)) = split_procedure(&p) {
-                for field in proto::request_fields(&protos, svc, method) {
-                    e.push_param(Param::json(field));
-                }
+            for field in &fields {
+                e.push_param(Param::json(field.clone()));
             }
             out.push(e);
+            if get.contains(&p) {
+                // Connect's GET form: the message travels in the query.
+                out.push(
+                    Endpoint::new("GET", p.clone())
+                        .at_path(path.clone(), *line)
+                        .params([
+                            Param::query("message"),
+                            Param::query("encoding").value("json"),
+                            Param::query("base64"),
+                            Param::query("compression"),
+                            Param::query("connect").value("v1"),
+                        ]),
+                );
+            }
         }
     }
     out
@@ -328,12 +379,15 @@ fn link(facts: &[Fact]) -> Vec<Endpoint> {
 /// Procedures of `service` from the `.proto` files, preferring the file
 /// whose package best matches the import path (`gen/user/v1/userv1connect`
 /// ↔ `user.v1`).
+/// Procedures, and those also served with GET.
+type Procedures = (Vec<String>, Vec<String>);
+
 fn proto_procedures(
     protos: &[&proto::ProtoFile],
     service: &str,
     import: Option<&str>,
-) -> Vec<String> {
-    let mut best: Option<(usize, Vec<String>)> = None;
+) -> Procedures {
+    let mut best: Option<(usize, Procedures)> = None;
     for p in protos {
         for s in &p.services {
             if s.name != service {
@@ -354,8 +408,14 @@ fn proto_procedures(
                 .iter()
                 .map(|r| format!("/{full}/{}", r.name))
                 .collect();
+            let get = s
+                .rpcs
+                .iter()
+                .filter(|r| r.no_side_effects)
+                .map(|r| format!("/{full}/{}", r.name))
+                .collect();
             if best.as_ref().is_none_or(|(b, _)| score > *b) {
-                best = Some((score, procs));
+                best = Some((score, (procs, get)));
             }
         }
     }
@@ -392,7 +452,7 @@ mod tests {
     fn generated_constants_and_proto() {
         let gen = "package petv1connect\nconst (\n PetStoreGetPetProcedure = \"/pet.v1.PetStore/GetPet\"\n)\nfunc NewPetStoreHandler(svc PetStoreHandler) (string, http.Handler) { return \"\", nil }\n";
         let main = "package main\nimport \"example.com/gen/pet/v1/petv1connect\"\nfunc main() {\n mux.Handle(petv1connect.NewPetStoreHandler(s))\n // mux.Handle(petv1connect.NewOtherHandler(s))\n c := petv1connect.NewPetStoreClient(h, u)\n}\n";
-        let proto = "syntax = \"proto3\";\npackage pet.v1;\nservice PetStore { rpc GetPet(GetPetRequest) returns (Pet); }\nmessage GetPetRequest { string pet_id = 1; }\n";
+        let proto = "syntax = \"proto3\";\npackage pet.v1;\nservice PetStore { rpc GetPet(GetPetRequest) returns (Pet) { option idempotency_level = NO_SIDE_EFFECTS; } }\nmessage GetPetRequest { string pet_id = 1; }\n";
         assert_eq!(
             run(&[
                 ("gen/pet/v1/petv1connect/pet.connect.go", gen),
@@ -404,7 +464,10 @@ mod tests {
         // Without the generated package: the RPCs of the `.proto`.
         assert_eq!(
             run(&[("cmd/main.go", main), ("proto/pet/v1/pet.proto", proto)]),
-            vec!["POST /pet.v1.PetStore/GetPet [\"pet_id\"]"]
+            vec![
+                "POST /pet.v1.PetStore/GetPet [\"pet_id\"]",
+                "GET /pet.v1.PetStore/GetPet [\"message\", \"encoding\", \"base64\", \"compression\", \"connect\"]"
+            ]
         );
         // Neither: nothing.
         assert!(run(&[("cmd/main.go", main)]).is_empty());

@@ -21,6 +21,9 @@ pub struct Service {
 pub struct Rpc {
     pub name: String,
     pub input: String,
+    /// `option idempotency_level = NO_SIDE_EFFECTS;`
+    #[serde(default)]
+    pub no_side_effects: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -112,10 +115,22 @@ fn rpcs(code: &Code<'_>, start: usize, end: usize) -> Vec<Rpc> {
         let close = code.matching(open).unwrap_or(open);
         let inner = code.slice(open + 1..close).trim();
         let input = inner.strip_prefix("stream ").unwrap_or(inner).trim();
+        // The options block `{ option idempotency_level = …; }`, if any.
+        let b = code.text().as_bytes();
+        let mut k = close + 1;
+        while k < end && b[k] != b';' && b[k] != b'{' {
+            k += 1;
+        }
+        let no_side_effects = k < end
+            && b[k] == b'{'
+            && code
+                .matching(k)
+                .is_some_and(|c| code.slice(k..c).contains("NO_SIDE_EFFECTS"));
         if !name.is_empty() {
             out.push(Rpc {
                 name,
                 input: input.rsplit('.').next().unwrap_or(input).to_string(),
+                no_side_effects,
             });
         }
     }
