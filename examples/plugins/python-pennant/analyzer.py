@@ -95,7 +95,7 @@ class Analyzer(exports.Analyzer):
                 continue
             try:
                 tree = ast.parse(f.content, filename=f.path)
-            except (SyntaxError, ValueError):
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue  # not Python we can read; nothing to report
             scan_module(f.path, tree, endpoints, facts)
         blob = "".join(json.dumps(fact) + "\n" for fact in facts).encode()
