@@ -5,7 +5,8 @@
 //!   `Delete`, `Head`, `Options` (several routes per call allowed), or
 //!   `Verbs(Http.GET, Http.POST)` with `Routes("/a", "/b")`. Routes are
 //!   literals, constants (from any class) or concatenations. Each endpoint
-//!   is located at its verb call.
+//!   is located at its verb call. Endpoints configured by attributes
+//!   instead (`[HttpPost("/users")]` on the class) are read too.
 //! - Prefixes: the global `c.Endpoints.RoutePrefix = "api"` (in
 //!   `UseFastEndpoints(c => …)`, any file), then `Group<AdminGroup>()`
 //!   whose class (`: Group` / `: SubGroup<Parent>`, nested groups
@@ -143,6 +144,40 @@ fn facts(file: &SourceFile, o: &outline::CsFile, t: &[Token]) -> Vec<Fe> {
             .iter()
             .find(|m| m.name == "Configure" && m.params.is_empty() && m.has("override"))
         else {
+            // Attribute configuration: `[HttpPost("/users")]` on the class.
+            let fe_base = ty.bases.iter().any(|b| {
+                b.starts_with("Endpoint") || matches!(b.as_str(), "Req" | "NoReq" | "Res" | "NoRes")
+            });
+            let decls: Vec<Decl> = ty
+                .attrs
+                .iter()
+                .filter(|_| fe_base)
+                .filter_map(|a| {
+                    let verb = a.name.strip_prefix("Http")?;
+                    let (_, m) = VERBS.iter().find(|(n, _)| *n == verb)?;
+                    let routes: Vec<Expr> = a
+                        .args
+                        .iter()
+                        .filter(|x| x.name.is_none())
+                        .filter_map(|x| x.expr.clone())
+                        .collect();
+                    (!routes.is_empty()).then(|| Decl {
+                        methods: vec![m.to_string()],
+                        routes,
+                        line: a.line,
+                    })
+                })
+                .collect();
+            if !decls.is_empty() {
+                out.push(Fe::Endpoint {
+                    path: file.path.clone(),
+                    ty: ty.name.clone(),
+                    decls,
+                    group: None,
+                    prefix: None,
+                    form: false,
+                });
+            }
             continue;
         };
         let Some((start, end)) = m.body else { continue };

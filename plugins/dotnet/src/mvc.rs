@@ -31,7 +31,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::cs::action_name;
-use crate::cs::flow::Verb;
+use crate::cs::flow::{FnRef, Verb};
 use crate::cs::index::{Index, TypeId};
 use crate::cs::outline::{attr, Attr, Method, Param as CsParam, TypeKind};
 use crate::cs::params::{bind, placeholders, reads, Binding};
@@ -118,11 +118,21 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         .routes
         .iter()
         .filter_map(|r| match &r.verb {
-            Verb::Conventional { defaults, http } => Some(Conventional {
-                pattern: l.idx.eval(None, &r.pattern)?,
-                defaults: defaults.clone(),
-                http: *http,
-            }),
+            Verb::Conventional { defaults, http } => {
+                let mut defaults = defaults.clone();
+                // Classic: a route registered by an `AreaRegistration`
+                // serves that area's controllers only.
+                if flavor == Flavor::Classic && !defaults.iter().any(|(k, _)| k == "area") {
+                    if let Some(area) = l.registration_area(r.func.as_ref()) {
+                        defaults.push(("area".to_string(), area));
+                    }
+                }
+                Some(Conventional {
+                    pattern: l.idx.eval(None, &r.pattern)?,
+                    defaults,
+                    http: *http,
+                })
+            }
             _ => None,
         })
         .collect();
@@ -358,9 +368,18 @@ impl Linker<'_> {
             .any(|x| self.idx.ty(*x).bases.iter().any(|b| b == "ApiController"))
     }
 
-    /// Classic: `[RoutePrefix]` of the nearest type of the lineage.
+    /// Classic: `[RouteArea]` prefix and `[RoutePrefix]` of the nearest
+    /// type of the lineage (`Admin/users`).
     fn route_prefix(&self, id: TypeId) -> Option<String> {
-        self.idx.lineage(id).into_iter().find_map(|t| {
+        let area = self.lineage_attr(id, "RouteArea").and_then(|a| {
+            let e = a
+                .named("AreaPrefix")
+                .or_else(|| a.positional(0))?
+                .expr
+                .as_ref()?;
+            self.idx.eval(Some(id), e)
+        });
+        let prefix = self.idx.lineage(id).into_iter().find_map(|t| {
             let a = self.idx.ty(t).attr("RoutePrefix")?;
             let e = a
                 .positional(0)
@@ -368,6 +387,37 @@ impl Linker<'_> {
                 .expr
                 .as_ref()?;
             self.idx.eval(Some(t), e)
+        });
+        match (area, prefix) {
+            (None, None) => None,
+            (a, p) => Some(join_path(&[a.unwrap_or_default(), p.unwrap_or_default()])),
+        }
+    }
+
+    /// Classic: the area of a controller, from `[RouteArea("Admin")]` or
+    /// its namespace (`Shop.Areas.Admin.Controllers`).
+    fn classic_area(&self, id: TypeId) -> Option<String> {
+        if let Some(a) = self.lineage_attr(id, "RouteArea") {
+            if let Some(name) = literal(a, 0) {
+                return Some(name);
+            }
+        }
+        area_of_namespace(&self.idx.ty(id).namespace)
+    }
+
+    /// The area an `AreaRegistration` subclass registers routes for: its
+    /// namespace's area, else its name without `AreaRegistration`.
+    fn registration_area(&self, func: Option<&FnRef>) -> Option<String> {
+        let id = self.idx.find(&func?.ty, None)?;
+        if !self.idx.derives(id, &|b| b == "AreaRegistration") {
+            return None;
+        }
+        let t = self.idx.ty(id);
+        area_of_namespace(&t.namespace).or_else(|| {
+            t.name
+                .strip_suffix("AreaRegistration")
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
         })
     }
 
@@ -389,9 +439,14 @@ impl Linker<'_> {
             .strip_suffix("Controller")
             .unwrap_or(&t.name)
             .to_string();
-        let area = self.lineage_attr(id, "Area").and_then(|a| {
-            literal(a, 0).or_else(|| a.named("AreaName").and_then(|x| x.expr.as_ref()?.literal()))
-        });
+        let area = if classic {
+            self.classic_area(id)
+        } else {
+            self.lineage_attr(id, "Area").and_then(|a| {
+                literal(a, 0)
+                    .or_else(|| a.named("AreaName").and_then(|x| x.expr.as_ref()?.literal()))
+            })
+        };
         let web_api = classic && self.is_web_api(id);
         let api = web_api || (!classic && self.lineage_attr(id, "ApiController").is_some());
         // Core: class `[Route]`s prefix every action. Classic: `[RoutePrefix]`
@@ -605,6 +660,13 @@ fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
     }
     out.push_str(rest);
     join_path(&[out.as_str()])
+}
+
+/// `Shop.Areas.Admin.Controllers` → `Admin`.
+fn area_of_namespace(ns: &str) -> Option<String> {
+    let mut parts = ns.split('.');
+    parts.find(|p| *p == "Areas")?;
+    parts.next().map(str::to_string)
 }
 
 /// Web API 2's verb for an action without a verb attribute: the method

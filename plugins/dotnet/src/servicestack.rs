@@ -8,8 +8,10 @@
 //! - Methods: the attribute's verbs (space or comma separated); without
 //!   them, the verbs of the service methods handling the DTO in any file
 //!   (`public object Get(GetUser request)` in a class deriving `Service`
-//!   or implementing `IService`; `GetAsync` too), `Any(…)` and DTOs no
-//!   service handles being reported as GET, POST, PUT, PATCH and DELETE.
+//!   or implementing `IService`; `GetAsync` too); for DTOs no service
+//!   handles, their `IGet`/`IPost`/`IPut`/`IDelete`/`IPatch` markers, GET
+//!   for AutoQuery DTOs (`QueryDb<T>`); `Any(…)` and the remaining DTOs are
+//!   reported as GET, POST, PUT, PATCH and DELETE.
 //! - Prefix: `HandlerFactoryPath = "api"` (HostConfig) or `PathBase =
 //!   "/api"` (AppHost on ASP.NET Core), in any file.
 //! - Parameters: the DTO's properties (base classes included) — route
@@ -22,7 +24,8 @@
 //!   `Request.Headers["X"]`, …) are added.
 //!
 //! Not handled: the predefined `/json/reply/{Dto}` routes (every DTO is
-//! reachable there), AutoQuery DTOs without `[Route]`, and
+//! reachable there), AutoQuery DTOs without `[Route]` and the query
+//! fields AutoQuery infers from the data model, and
 //! `[FallbackRoute]`.
 
 use std::collections::HashMap;
@@ -237,7 +240,7 @@ fn link(facts: &Facts) -> Vec<Endpoint> {
                 .map(str::to_ascii_uppercase)
                 .flat_map(|s| expand(&s))
                 .collect(),
-            None if served.is_empty() => expand("ANY"),
+            None if served.is_empty() => marker_verbs(&idx, id),
             None => {
                 let mut ms: Vec<String> = Vec::new();
                 for (v, _, _) in served {
@@ -266,6 +269,31 @@ fn link(facts: &Facts) -> Vec<Endpoint> {
             }
             out.push(e);
         }
+    }
+    out
+}
+
+/// Verbs of a DTO no service handles: its `IGet`/`IPost`/… markers, GET
+/// for AutoQuery (`QueryDb<T>`, `QueryData<T>`), else any.
+fn marker_verbs(idx: &Index, id: TypeId) -> Vec<String> {
+    let bases = &idx.ty(id).bases;
+    let mut out: Vec<String> = bases
+        .iter()
+        .filter_map(|b| match b.as_str() {
+            "IGet" => Some("GET"),
+            "IPost" => Some("POST"),
+            "IPut" => Some("PUT"),
+            "IDelete" => Some("DELETE"),
+            "IPatch" => Some("PATCH"),
+            "IOptions" => Some("OPTIONS"),
+            "QueryDb" | "QueryData" => Some("GET"),
+            _ => None,
+        })
+        .map(str::to_string)
+        .collect();
+    out.dedup();
+    if out.is_empty() {
+        out = expand("ANY");
     }
     out
 }
