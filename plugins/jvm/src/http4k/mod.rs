@@ -5,7 +5,9 @@
 //!   bound path, and routers defined elsewhere: `"/users" bind userRoutes()`
 //!   / `bind userRoutes` where `fun userRoutes() = routes(…)` (or `val x =
 //!   routes(…)`, or a function returning `routes(…)`) lives in any file;
-//!   prefixes compose. A router nobody binds is a root. `"/x" bind
+//!   prefixes compose; a router can also be a single bind (`fun health()
+//!   = "/health" bind GET to { … }`, `val api = "/api" bind routes(…)`)
+//!   used as `routes(health(), api)`. A router nobody binds is a root. `"/x" bind
 //!   handler` with no method binds every method: reported as GET, POST,
 //!   PUT, PATCH and DELETE. Constants and templates in paths are resolved;
 //!   `{id:\d+}` is reported as `{id}`.
@@ -133,10 +135,33 @@ fn scan(file: &SourceFile) -> KFile {
         ..KFile::default()
     };
     let sc = Scanner { t: &t, src, file };
+    // Routers defined as a bind expression: `fun ping() = "/ping" bind GET
+    // to { … }`, `val api = "/api" bind routes(…)`.
+    let mut bind_defs: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut defs: Vec<(String, std::ops::Range<usize>)> = methods
+        .iter()
+        .filter(|m| m.body.start > 0 && t[m.body.start - 1].is('='))
+        .map(|m| (m.name.clone(), m.body.clone()))
+        .collect();
+    for i in 1..t.len() {
+        if (t[i - 1].is_ident("val") || t[i - 1].is_ident("var")) && t[i].kind == Kind::Ident {
+            if let Some(eq) = (i + 1..t.len().min(i + 12)).find(|&k| t[k].is('=')) {
+                defs.push((t[i].text.clone(), eq + 1..body::expr_end(&t, eq + 1)));
+            }
+        }
+    }
+    for (name, r) in defs {
+        if r.is_empty() || is_routes_call(&t, r.start) || top_level(&t, r.clone(), "bind").is_none()
+        {
+            continue;
+        }
+        out.routers.push((Some(name), sc.items(r.start, r.end)));
+        bind_defs.push(r);
+    }
     // Top-level `routes(` calls (not nested in another one).
     let mut covered = 0usize;
     for i in 0..t.len() {
-        if i < covered || !is_routes_call(&t, i) {
+        if i < covered || !is_routes_call(&t, i) || bind_defs.iter().any(|r| r.contains(&i)) {
             continue;
         }
         let close = close_of(&t, i + 1).unwrap_or(t.len());
@@ -592,4 +617,37 @@ fn params(idx: &Index, scans: &[KFile], path: &str, reads: &[Read]) -> Vec<Param
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str) -> Vec<Token> {
+        tokenize(&portolan_plugin_sdk::Code::new(src, Syntax::C_LIKE))
+    }
+
+    #[test]
+    fn lenses_and_regex_placeholders() {
+        let t = toks("Query.int().defaulted(\"page\", 1)");
+        assert_eq!(
+            lens(&t, 0, t.len()),
+            Some(Read::Param(ParamKind::Query, "page".into()))
+        );
+        let t = toks("Body.auto<NewNote>().toLens()");
+        assert_eq!(lens(&t, 0, t.len()), Some(Read::Body("NewNote".into())));
+        let t = toks("Other.required(\"x\")");
+        assert_eq!(lens(&t, 0, t.len()), None);
+        assert_eq!(clean("/a/{id:\\d+}/{b}"), "/a/{id}/{b}");
+    }
+
+    #[test]
+    fn router_names() {
+        let t = toks("val x = 1\nfun api(): RoutingHttpHandler = routes(a)");
+        let i = t.iter().position(|x| x.is_ident("routes")).unwrap_or(0);
+        assert_eq!(def_name(&t, i), None);
+        let t = toks("val app: HttpHandler = routes(a)");
+        let i = t.iter().position(|x| x.is_ident("routes")).unwrap_or(0);
+        assert_eq!(def_name(&t, i).as_deref(), Some("app"));
+    }
 }

@@ -240,3 +240,26 @@ fn strip_comments(src: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_scriptlets_and_el_but_not_comments() {
+        let src = "<%-- request.getParameter(\"a\") --%><% // request.getParameter(\"b\")\n String c = request.getParameter(\"c\"); %>${param.d} ${param['e']} ${header[\"X-F\"]} ${cookie.g} ${myparam.h}";
+        let got = params(src);
+        let names: Vec<&str> = got.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(names, ["c", "d", "e", "X-F", "g"]);
+        assert_eq!(got[3].0, ParamKind::Header);
+        assert_eq!(got[4].0, ParamKind::Cookie);
+    }
+
+    #[test]
+    fn urls_below_web_roots() {
+        let roots = vec!["app/portal".to_string()];
+        assert_eq!(url_of("app/portal/a/b.jsp", &roots), "/a/b.jsp");
+        assert_eq!(url_of("app/src/main/webapp/x.jsp", &roots), "/x.jsp");
+        assert_eq!(url_of("app/misc/y.jsp", &roots), "/y.jsp");
+    }
+}

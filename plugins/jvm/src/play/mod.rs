@@ -428,3 +428,29 @@ fn reads(t: &[Token], r: std::ops::Range<usize>) -> Vec<Read> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_placeholders_are_converted() {
+        let (p, names) = convert_path("/users/:id/$n<[0-9]+>/files/*rest");
+        assert_eq!(p, "/users/{id}/{n}/files/{rest}");
+        assert_eq!(names, ["id", "n", "rest"]);
+    }
+
+    #[test]
+    fn route_lines_give_query_params_minus_fixed_and_injected() {
+        let src = "# c\n+ nocsrf\nGET /a/:id c.X.m(id: Long, q: String ?= null, f: Int = 1, request: Request, o: Option[String])\n-> /api api.Routes\nBOGUS /x c.X.y()\n";
+        let r = parse_routes(&SourceFile::new("conf/routes", src), String::new());
+        assert_eq!(r.routes.len(), 1);
+        let route = &r.routes[0];
+        assert_eq!(
+            (route.line, route.class.as_str(), route.action.as_str()),
+            (3, "X", "m")
+        );
+        assert_eq!(route.query, ["q", "o"]);
+        assert_eq!(r.includes, [("/api".to_string(), "api.Routes".to_string())]);
+    }
+}

@@ -348,3 +348,31 @@ fn attr(tag: &str, name: &str) -> Option<String> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_are_blanked_keeping_offsets() {
+        let src = "<a/>\n<!-- é\n<action name=\"x\"/> -->\n<b/>";
+        let out = strip_comments(src);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out.matches('\n').count(), 3);
+        assert!(!out.contains("action"));
+    }
+
+    #[test]
+    fn attributes_and_namespaces() {
+        let tag = "action name='login' class=\"a.B\" classname=\"no\"";
+        assert_eq!(attr(tag, "name").as_deref(), Some("login"));
+        assert_eq!(attr(tag, "class").as_deref(), Some("a.B"));
+        assert_eq!(attr(tag, "method"), None);
+        assert_eq!(
+            package_namespace("com.acme.actions.admin.users"),
+            "/admin/users"
+        );
+        assert_eq!(package_namespace("com.acme.actions"), "/");
+        assert_eq!(package_namespace("com.acme.web"), "");
+    }
+}

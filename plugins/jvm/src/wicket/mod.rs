@@ -274,3 +274,15 @@ fn scan(file: &SourceFile) -> WFile {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders() {
+        let (url, names) = convert("wiki/${slug}/#{rev}/x");
+        assert_eq!(url, "/wiki/{slug}/{rev}/x");
+        assert_eq!(names, ["slug", "rev"]);
+    }
+}
