@@ -22,21 +22,28 @@
 //!   it; a class-level `[Route("{action=Index}")]` is the route of actions
 //!   without their own; `{controller}` / `{action}` in templates are
 //!   replaced by the names.
-//! - Methods: `[HttpGet]`, `[HttpPost]`, …, `[AcceptVerbs("GET", "POST")]`.
+//! - Methods: `[HttpGet]`, `[HttpPost]`, …, `[AcceptVerbs("GET", "POST")]`,
+//!   `[AcceptVerbs(HttpVerbs.Get | HttpVerbs.Head)]`.
 //!   MVC actions without one accept any method and are reported as GET,
 //!   POST, PUT, PATCH and DELETE; Web API actions without one use their
 //!   name's prefix (`GetProduct` → GET, `DeleteProduct` → DELETE), else
 //!   POST, as Web API does.
 //! - Parameters: route placeholders → path; `[FromBody]`, `[FromUri]`
-//!   (query); simple types → query; complex types declared in the tree →
-//!   their properties as JSON for Web API controllers, as query (GET, HEAD,
-//!   DELETE) or form fields for MVC controllers; `HttpPostedFileBase` →
-//!   file. Reads in the body: `Request.QueryString["q"]`,
+//!   (query); simple types → query (form for MVC actions on POST, PUT and
+//!   PATCH: model binding reads the posted form first); complex types
+//!   declared in the tree → their properties as JSON for Web API
+//!   controllers, as query (GET, HEAD, DELETE) or form fields for MVC
+//!   controllers; `HttpPostedFileBase` → file. Reads in the body: `Request.QueryString["q"]`,
 //!   `Request.Form["f"]`, `Request.Headers["X"]`, `Request.Cookies["c"]`.
 //!
-//! Not handled: `[AcceptVerbs(HttpVerbs.Post | HttpVerbs.Put)]` enum
-//! flags, areas registered by `AreaRegistration` classes, and route
-//! constraints objects.
+//! - Areas: routes mapped in an `AreaRegistration` subclass serve only the
+//!   controllers of that area (the `Areas.<Name>` segment of their
+//!   namespace, or `[RouteArea("Name")]`), and area controllers are not
+//!   reached through the application's routes; `[RouteArea]` also prefixes
+//!   attribute routes.
+//!
+//! Not handled: route constraints objects, `namespaces:` restrictions on
+//! non-area routes, and `[ChildActionOnly]` (reported like other actions).
 
 use portolan_plugin_sdk::prelude::*;
 

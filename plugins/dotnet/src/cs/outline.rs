@@ -20,7 +20,8 @@ pub struct AttrArg {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expr: Option<Expr>,
-    /// Every string literal of the argument (`new[] { "GET", "POST" }`).
+    /// Every string literal of the argument (`new[] { "GET", "POST" }`),
+    /// and the members of classic MVC's `HttpVerbs.Post | HttpVerbs.Put`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strings: Vec<String>,
 }
@@ -416,8 +417,18 @@ impl Parser<'_> {
             expr: Expr::parse(toks),
             strings: toks
                 .iter()
-                .filter(|t| t.kind == Kind::Str)
-                .map(|t| t.text.clone())
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    if t.kind == Kind::Str {
+                        return Some(t.text.clone());
+                    }
+                    // `HttpVerbs.Post | HttpVerbs.Put` (classic MVC flags).
+                    let flag = i >= 2
+                        && t.kind == Kind::Ident
+                        && toks[i - 1].is('.')
+                        && toks[i - 2].is_ident("HttpVerbs");
+                    flag.then(|| t.text.clone())
+                })
                 .collect(),
         }
     }
