@@ -20,8 +20,16 @@
 //!   (path), `header("X")` (header), `cookie("c")` (cookie), `form("f")`
 //!   (form).
 //!
-//! Known gaps: `contract { }` routes (OpenAPI contracts), `static(…)`
-//! bindings, websockets/SSE and filters are not reported.
+//! - Contracts (OpenAPI): `"/api" bind contract { routes += "/x" /
+//!   Path.of("id") meta { queries += Query.int().required("n");
+//!   receiving(lens) } bindContract GET to handler }` (also `val api =
+//!   contract { … }` bound elsewhere, and `routes += echo()` /
+//!   `listOf(a(), b())` adding route specs defined as functions or vals);
+//!   path lenses become `{name}` placeholders, the `meta` block's lenses are
+//!   parameters.
+//!
+//! Known gaps: `static(…)` bindings, websockets/SSE, filters and the
+//! contract's generated OpenAPI description route are not reported.
 
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -151,11 +159,23 @@ fn scan(file: &SourceFile) -> KFile {
         }
     }
     for (name, r) in defs {
-        if r.is_empty() || is_routes_call(&t, r.start) || top_level(&t, r.clone(), "bind").is_none()
-        {
+        if r.is_empty() || is_routes_call(&t, r.start) {
             continue;
         }
-        out.routers.push((Some(name), sc.items(r.start, r.end)));
+        if let Some(close) = contract_block(&t, r.start) {
+            // `val api = contract { … }`.
+            out.routers
+                .push((Some(name), sc.contract_items(r.start + 1, close)));
+        } else if let Some(b) = top_level(&t, r.clone(), "bindContract") {
+            // `fun echo(): ContractRoute = "/echo" meta { … } bindContract GET to …`.
+            if let Some(item) = sc.contract_route(b) {
+                out.routers.push((Some(name), vec![item]));
+            }
+        } else if top_level(&t, r.clone(), "bind").is_some() {
+            out.routers.push((Some(name), sc.items(r.start, r.end)));
+        } else {
+            continue;
+        }
         bind_defs.push(r);
     }
     // Top-level `routes(` calls (not nested in another one).
@@ -290,6 +310,14 @@ impl Scanner<'_> {
                 continue;
             }
             let first = &t[right.start];
+            if let Some(close) = contract_block(t, right.start) {
+                out.push(Item::Nest {
+                    path,
+                    line,
+                    items: self.contract_items(right.start + 1, close),
+                });
+                continue;
+            }
             if is_routes_call(t, right.start) {
                 let close = close_of(t, right.start + 1).unwrap_or(right.end);
                 out.push(Item::Nest {
@@ -302,7 +330,7 @@ impl Scanner<'_> {
             if first.kind != Kind::Ident
                 || matches!(
                     first.text.as_str(),
-                    "static" | "contract" | "websockets" | "sse" | "singlePageApp"
+                    "static" | "websockets" | "sse" | "singlePageApp"
                 )
             {
                 continue;
@@ -329,6 +357,147 @@ impl Scanner<'_> {
         }
         out
     }
+}
+
+impl Scanner<'_> {
+    /// The routes of a `contract { … }` block (`{` at `open`, `}` at
+    /// `close`): its `bindContract` specs, and `routes += name()` /
+    /// `routes += listOf(a(), b())` references to routes defined elsewhere.
+    fn contract_items(&self, open: usize, close: usize) -> Vec<Item> {
+        let t = self.t;
+        let mut out = Vec::new();
+        let mut k = open + 1;
+        while k < close.min(t.len()) {
+            if t[k].is_ident("bindContract") {
+                if let Some(item) = self.contract_route(k) {
+                    out.push(item);
+                }
+            }
+            let plus_eq = t[k].is('+') && t.get(k + 1).is_some_and(|x| x.is('='));
+            let end = body::expr_end(t, k + 2).min(close);
+            if plus_eq
+                && k > 0
+                && t[k - 1].is_ident("routes")
+                && top_level(t, k + 2..end, "bindContract").is_none()
+            {
+                {
+                    let line = self.file.line_of(t[k].start);
+                    for j in k + 2..end {
+                        let callee = t[j].kind == Kind::Ident
+                            && t.get(j + 1).is_some_and(|x| x.is('('))
+                            && !matches!(t[j].text.as_str(), "listOf" | "arrayOf" | "setOf");
+                        let bare = t[j].kind == Kind::Ident
+                            && t.get(j + 1).is_some_and(|x| x.is(',') || x.is(')'))
+                            && (t[j - 1].is(',') || t[j - 1].is('(') || t[j - 1].is('='));
+                        if callee || bare {
+                            out.push(Item::Ref {
+                                path: StrExpr::lit(""),
+                                line,
+                                name: t[j].text.clone(),
+                            });
+                        }
+                    }
+                }
+                k = end;
+                continue;
+            }
+            k += 1;
+        }
+        out
+    }
+
+    /// The contract route whose `bindContract` is at `b`: `"/x" / Path.of("id")
+    /// meta { queries += …; receiving(lens) } bindContract GET to handler`.
+    fn contract_route(&self, b: usize) -> Option<Item> {
+        let t = self.t;
+        // Back to the start of the spec.
+        let mut depth = 0i32;
+        let mut start = b;
+        while start > 0 {
+            let x = &t[start - 1];
+            if x.is(')') || x.is('}') || x.is(']') {
+                depth += 1;
+            } else if x.is('(') || x.is('{') || x.is('[') {
+                depth -= 1;
+                if depth < 0 {
+                    break;
+                }
+            } else if depth == 0 && (x.is('=') || x.is(',') || x.is_ident("return")) {
+                break;
+            }
+            start -= 1;
+        }
+        if start >= b {
+            return None;
+        }
+        let meta = top_level(t, start..b, "meta");
+        let path_end = meta.unwrap_or(b);
+        let mut reads = Vec::new();
+        if let Some(m) = meta {
+            let open = (m + 1..b).find(|&k| t[k].is('{'))?;
+            let close = close_of(t, open).unwrap_or(b).min(b);
+            reads.extend(self::reads(t, open + 1..close));
+        }
+        // Path segments split at top-level `/`.
+        let mut url = String::new();
+        let mut piece = start;
+        let mut d = 0i32;
+        for k in start..=path_end {
+            let at_end = k == path_end;
+            if !at_end {
+                let x = &t[k];
+                if x.is('(') || x.is('{') || x.is('[') {
+                    d += 1;
+                } else if x.is(')') || x.is('}') || x.is(']') {
+                    d -= 1;
+                }
+                if !(d == 0 && x.is('/')) {
+                    continue;
+                }
+            }
+            if piece < k {
+                let seg = match (str_lit(t, &(piece..k)), lens(t, piece, k)) {
+                    (Some(lit), _) => lit,
+                    (None, Some(Read::Param(_, name))) => format!("{{{name}}}"),
+                    _ if k == piece + 1 && t[piece].kind == Kind::Ident => {
+                        format!("{{{}}}", t[piece].text)
+                    }
+                    _ => return None,
+                };
+                url = join_path(&[url.as_str(), seg.as_str()]);
+            }
+            piece = k + 1;
+        }
+        let to = top_level(t, b + 1..t.len(), "to")?;
+        let method = t[b + 1..to]
+            .iter()
+            .rev()
+            .find(|x| x.kind == Kind::Ident)
+            .map(|x| x.text.clone())?;
+        if !VERBS.contains(&method.as_str()) {
+            return None;
+        }
+        let end = body::expr_end(t, to + 1);
+        if end <= to + 1 {
+            return None;
+        }
+        let (hr, handler) = handler(t, to + 1..end);
+        reads.extend(hr);
+        Some(Item::Route {
+            methods: vec![method],
+            path: StrExpr::lit(url),
+            line: self.file.line_of(t[start].start),
+            reads,
+            handler,
+        })
+    }
+}
+
+/// `contract {` at `i`: the index of the closing `}`.
+fn contract_block(t: &[Token], i: usize) -> Option<usize> {
+    (t.get(i)?.is_ident("contract") && t.get(i + 1)?.is('{'))
+        .then(|| close_of(t, i + 1))
+        .flatten()
 }
 
 /// The first `word` at depth 0 in `t[r]`.
@@ -558,7 +727,7 @@ fn expand(
                         }
                     }
                 }
-                if !found {
+                if !found && !matches!(p.literal().as_deref(), Some("") | Some("/")) {
                     let route = Item::Route {
                         methods: ANY.iter().map(|s| s.to_string()).collect(),
                         path: p.clone(),
