@@ -15,7 +15,8 @@
 //! MessageService()`, the class in another module, inherited methods
 //! included), or all six for a database adapter (a class or factory from
 //! another package: `new KnexService(…)`, `service({ Model })` of
-//! `feathers-sequelize`, a class of the tree extending one). Custom methods
+//! `feathers-sequelize`, a class of the tree extending one, and a `new
+//! C()` whose class is not found in the tree). Custom methods
 //! listed in `methods` are `POST /x` with the `X-Service-Method: <name>`
 //! header (reported as a header parameter with that value).
 //!
@@ -140,7 +141,12 @@ fn service_methods(
                 Value::New {
                     class,
                     member: None,
-                } => project.resolve_name(m, class, 0)?,
+                } => match project.resolve_name(m, class, 0) {
+                    Some(t @ (Target::Class(..) | Target::External(_))) => t,
+                    // A class the tree does not define (generated, compiled
+                    // away, a global): assume the standard service.
+                    _ => return Some(all_standard()),
+                },
                 Value::Call { callee, .. } => match project.resolve(m, v) {
                     Some(t @ (Target::Instance(..) | Target::Class(..))) => t,
                     _ => match callee.as_ref() {
