@@ -6,7 +6,8 @@
 //! - Paths are string literals compared with the request path:
 //!   `request.Url.AbsolutePath` (also `LocalPath`, `RawUrl`,
 //!   `PathAndQuery`, with `.TrimEnd('/')` / `.ToLowerInvariant()` …), or a
-//!   variable assigned from it, via `==`, `.Equals("…")`, `switch (path) {
+//!   variable assigned from it, via `==`, `.Equals("…")`,
+//!   `string.Equals(path, "…", …)`, `switch (path) {
 //!   case "/x": … }`, `path switch { "/x" => … }`, and tuple switches
 //!   `switch ((method, path)) { case ("GET", "/x"): … }`.
 //! - Methods: `request.HttpMethod` (or a variable holding it) compared
@@ -245,7 +246,22 @@ impl Scan<'_> {
                 }
             }
             if t[i].is_ident("Equals") && i >= 2 && is(t, i - 1, '.') && is(t, i + 1, '(') {
-                if let Some(v) = value_at(t, i + 2) {
+                let receiver = &t[i - 2];
+                if receiver.is_ident("string") || receiver.is_ident("String") {
+                    // `string.Equals(method, "GET", StringComparison.…)`
+                    let close = close_of(t, i + 1).unwrap_or(end);
+                    let args = crate::cs::tokens::split_commas(t, i + 2, close);
+                    if let (Some(a), Some(b)) = (args.first(), args.get(1)) {
+                        let pairs = [(a.start, b.start, b.end), (b.start, a.start, a.end)];
+                        for (v_at, subj_start, subj_end) in pairs {
+                            let Some(v) = value_at(t, v_at) else { continue };
+                            let subject = self.subject(&chain_back(t, subj_end - 1));
+                            if let Some(s) = subject.filter(|_| subj_end > subj_start) {
+                                self.add(cond, s, v, v_at);
+                            }
+                        }
+                    }
+                } else if let Some(v) = value_at(t, i + 2) {
                     if let Some(s) = self.subject(&chain_back(t, i - 2)) {
                         self.add(cond, s, v, i + 2);
                     }

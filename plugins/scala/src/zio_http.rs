@@ -6,8 +6,8 @@
 //!   segments; `Root` / `trailing` add nothing. `Method.ANY` is reported as
 //!   GET, POST, PUT, PATCH and DELETE. The same patterns in the 2.x
 //!   `Http.collect { case Method.GET -> Root / "users" / int(id) => … }`
-//!   style are read too, as are declarative `Endpoint(Method.GET / …)`
-//!   definitions.
+//!   style (also the older `zhttp` package, `!!` as the root) are read too,
+//!   as are declarative `Endpoint(Method.GET / …)` definitions.
 //! - Composition: definitions combined with `++` (in other files and
 //!   objects too, `new UserRoutes(repo).routes`, `UserRoutes()` for an
 //!   object's `apply`, `Server.serve(app)`) are
@@ -39,8 +39,8 @@ impl Analyzer for ZioHttp {
         Tech::new("scala_zio_http", "Scala", "ZIO HTTP")
             .aliases(["zio-http", "zio_http", "scala-zio-http"])
             .files(["*.scala"])
-            .detect(Detect::files(["*.scala"]).contains(["zio.http"]))
-            .detect(Detect::files(["build.sbt", "*.sbt"]).contains(["\"zio-http\""]))
+            .detect(Detect::files(["*.scala"]).contains(["zio.http", "zhttp.http"]))
+            .detect(Detect::files(["build.sbt", "*.sbt"]).contains(["\"zio-http\"", "\"zhttp\""]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
