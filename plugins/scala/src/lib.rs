@@ -13,5 +13,12 @@ pub mod zio_http;
 
 portolan_plugin_sdk::plugin!(
     name: "scala",
-    analyzers: [akka::Akka, play::Play, http4s::Http4s, tapir::Tapir, scalatra::Scalatra, zio_http::ZioHttp],
+    analyzers: [
+        akka::Akka,
+        play::Play,
+        http4s::Http4s,
+        tapir::Tapir,
+        scalatra::Scalatra,
+        zio_http::ZioHttp,
+    ],
 );

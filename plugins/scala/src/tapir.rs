@@ -1,7 +1,8 @@
 //! Tapir endpoint descriptions (`scala_tapir`).
 //!
 //! - An endpoint is a chain starting at `endpoint` (or
-//!   `infallibleEndpoint`), or at another definition followed by a Tapir
+//!   `infallibleEndpoint`), or at another definition (a `val`, or a `def`
+//!   called with arguments, which are not evaluated) followed by a Tapir
 //!   builder call: `val base = endpoint.in("api")` then
 //!   `val getBook = base.get.in("books" / path[Int]("id"))`. Bases are
 //!   resolved across files and objects (`Api.base.post…`), their path,
@@ -186,10 +187,17 @@ fn chain(t: &Toks, k: usize, end: usize) -> Option<(Node, usize)> {
     if START.contains(&first) {
         j = k + 1;
     } else {
-        // `base` / `Api.base` followed by a builder call.
+        // `base` / `Api.base` / `versioned("v1")` followed by a builder
+        // call.
         let mut parts = vec![first.to_string()];
         j = k + 1;
-        while t.is(j, ".") {
+        loop {
+            while t.is(j, "(") || t.is(j, "[") {
+                j = t.skip_group(j);
+            }
+            if !t.is(j, ".") {
+                break;
+            }
             let Some(next) = t.ident(j + 1) else { break };
             if BUILDERS.contains(&next) {
                 break;
