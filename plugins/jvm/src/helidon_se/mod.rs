@@ -9,7 +9,8 @@
 //!   `HttpRouting.Builder` / `Routing.Builder`, a `.routing(r -> …)` lambda
 //!   or a `HttpRouting.builder()` / `Routing.builder()` chain (root routes).
 //! - Composition: `.register("/greet", new GreetService())` (also a field or
-//!   variable of a service type, `X.create()`, several services, or no
+//!   variable of a service type, `X.create()`, a supplier `X::new` /
+//!   `() -> new X()`, several services, or no
 //!   prefix) mounts the routes of the service classes under the prefix, in
 //!   any file and nested through services that register services. A
 //!   service never registered is reported without a prefix. Constants in
@@ -288,6 +289,14 @@ fn service_type(
     decls: &[(String, String)],
 ) -> Option<String> {
     let first = t.get(r.start)?;
+    // A supplier: `() -> new X()`.
+    if let Some(k) =
+        (r.start..r.end).find(|&k| t[k].is('-') && t.get(k + 1).is_some_and(|x| x.is('>')))
+    {
+        return (k + 2..r.end)
+            .find(|&j| t[j].is_ident("new"))
+            .and_then(|j| service_type(t, j..r.end, decls));
+    }
     if first.is_ident("new") {
         return crate::jvm::tokens::dotted(t, r.start + 1)
             .map(|(n, _)| n.rsplit('.').next().unwrap_or("").to_string());

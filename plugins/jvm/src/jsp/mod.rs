@@ -2,9 +2,11 @@
 //!
 //! - Every `.jsp` / `.jspx` page is an endpoint at its path below the web
 //!   root: the directory holding `WEB-INF/web.xml`, else a conventional root
-//!   (`src/main/webapp`, `WebContent`, `WebRoot`, `webapp`, `web`), else the
-//!   page's directory. Pages under `WEB-INF/` or `META-INF/` are not
-//!   reachable directly and are skipped, as are test directories.
+//!   (`META-INF/resources` of a web-fragment jar, `src/main/webapp`,
+//!   `WebContent`, `WebRoot`, `webapp`, `web`), else the page's directory.
+//!   Pages under `WEB-INF/` or `META-INF/` (other than
+//!   `META-INF/resources`) are not reachable directly and are skipped, as
+//!   are test directories.
 //! - Methods: a page answers GET and POST alike (the servlet container calls
 //!   `_jspService` for both); reported as both, at line 1.
 //! - Parameters: `request.getParameter("x")` / `getParameterValues("x")`
@@ -22,7 +24,14 @@ use serde::{Deserialize, Serialize};
 
 pub struct JavaJsp;
 
-const ROOTS: [&str; 5] = ["src/main/webapp", "WebContent", "WebRoot", "webapp", "web"];
+const ROOTS: [&str; 6] = [
+    "META-INF/resources",
+    "src/main/webapp",
+    "WebContent",
+    "WebRoot",
+    "webapp",
+    "web",
+];
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 enum Fact {
@@ -55,7 +64,11 @@ impl Analyzer for JavaJsp {
         if !(path.ends_with(".jsp") || path.ends_with(".jspx")) {
             return;
         }
-        if path.split('/').any(|s| s == "WEB-INF" || s == "META-INF") {
+        let segs: Vec<&str> = path.split('/').collect();
+        let hidden = segs.iter().enumerate().any(|(i, s)| {
+            *s == "WEB-INF" || (*s == "META-INF" && segs.get(i + 1) != Some(&"resources"))
+        });
+        if hidden {
             return;
         }
         out.fact(&Fact::Page {
@@ -261,5 +274,9 @@ mod tests {
         assert_eq!(url_of("app/portal/a/b.jsp", &roots), "/a/b.jsp");
         assert_eq!(url_of("app/src/main/webapp/x.jsp", &roots), "/x.jsp");
         assert_eq!(url_of("app/misc/y.jsp", &roots), "/y.jsp");
+        assert_eq!(
+            url_of("app/src/main/resources/META-INF/resources/z/w.jsp", &roots),
+            "/z/w.jsp"
+        );
     }
 }

@@ -256,6 +256,15 @@ pub fn declared_types(t: &[Token], r: Range<usize>) -> Vec<(String, String)> {
         {
             out.push((b.text.clone(), a.text.clone()));
         }
+        // `var name = new Type(…)` (Java `var`, or any untyped local).
+        if a.kind == Kind::Ident
+            && b.is('=')
+            && t.get(k + 2).is_some_and(|x| x.is_ident("new"))
+            && t.get(k + 3)
+                .is_some_and(|x| x.kind == Kind::Ident && x.text.starts_with(char::is_uppercase))
+        {
+            out.push((a.text.clone(), t[k + 3].text.clone()));
+        }
         // Kotlin `name: Type`.
         if a.kind == Kind::Ident
             && b.is(':')

@@ -1,7 +1,7 @@
 //! Apache Struts 2 (`java_struts2`).
 //!
-//! - XML configuration: every `struts.xml` / `struts-*.xml` (included files
-//!   are read on their own): `<package namespace="/admin"><action
+//! - XML configuration: `struts.xml` and every XML file whose root is
+//!   `<struts>` (included files are read on their own): `<package namespace="/admin"><action
 //!   name="login" class="…LoginAction">` is `/admin/login.action`; a package
 //!   without namespace is the root. The extension is `action` unless
 //!   `<constant name="struts.action.extension" value="do"/>` (or
@@ -54,7 +54,7 @@ impl Analyzer for JavaStruts2 {
     fn tech(&self) -> Tech {
         Tech::new("java_struts2", "Java", "Apache Struts 2")
             .aliases(["struts2", "struts", "apache-struts"])
-            .files(["struts.xml", "struts-*.xml", "struts.properties", "*.java"])
+            .files(["*.xml", "struts.properties", "*.java"])
             .detect(Detect::files(["struts.xml", "struts-*.xml"]).contains(["<struts"]))
             .detect(Detect::files(["*.java"]).contains(["org.apache.struts2"]))
     }
@@ -65,6 +65,11 @@ impl Analyzer for JavaStruts2 {
         }
         let name = file.path.rsplit('/').next().unwrap_or("");
         if name.ends_with(".xml") {
+            // Struts configuration files, whatever their name (`<include>`d
+            // files are often `example.xml`).
+            if !(file.content.contains("<struts>") || file.content.contains("<struts ")) {
+                return;
+            }
             let (actions, extension) = parse_xml(file);
             out.fact(&Fact::Xml {
                 path: file.path.clone(),
