@@ -155,3 +155,35 @@ fn techs_are_declared() {
     ids.dedup();
     assert_eq!(ids.len(), n);
 }
+
+/// Every prefix of the go-zero and Connect fixture sources (`.api`,
+/// `.proto`, Go) is analyzed and linked without panicking.
+#[test]
+fn gozero_and_connect_survive_truncated_sources() {
+    use portolan_plugin_go::{connect, gozero};
+    testing::check_truncations(
+        &[&connect::ConnectRpc, &gozero::GoZero],
+        &fixtures_root(),
+        7,
+    );
+}
+
+/// Non-ASCII text in code positions (unquoted `.api` option values,
+/// identifiers) does not panic.
+#[test]
+fn gozero_and_connect_survive_non_ascii() {
+    use portolan_plugin_go::{connect, gozero};
+    use portolan_plugin_sdk::{Facts, Output, SourceFile};
+    let api = "info(\n\ttitle: 用户服务\n)\n@server(\n\tprefix: /v1/用户\n)\nservice 用户-api {\n\t@handler 获取\n\tget /users/:id (请求)\n}\ntype 请求 {\n\tId int64 `path:\"id\"`\n}\n";
+    let go = "package main\nfunc é() { server.AddRoutes([]rest.Route{{Method: \"GÉT\", Path: \"/é\", Handler: é}}) ; ü.NewÜHandler() }\n";
+    let proto = "package é.v1;\nservice Ü { rpc É(Ä) returns (Ö) { option idempotency_level = NO_SIDE_EFFECTS; } }\nmessage Ä { string ü = 1; }\n";
+    for analyzer in [&connect::ConnectRpc as &dyn Analyzer, &gozero::GoZero] {
+        let mut facts = Facts::new(Vec::new());
+        for (path, content) in [("a/x.api", api), ("a/x.go", go), ("a/x.proto", proto)] {
+            let mut out = Output::new();
+            analyzer.analyze(&SourceFile::new(path, content), &mut out);
+            facts.extend(out.into_parts().1);
+        }
+        assert!(analyzer.link(&facts).is_ok());
+    }
+}

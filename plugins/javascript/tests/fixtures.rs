@@ -153,3 +153,37 @@ fn js_feathers_fixtures() {
 fn ts_tanstack_router_fixtures() {
     check_all(&js::tanstack::TanStackRouter, &["start-app"]);
 }
+
+/// Every prefix of the fixture sources of the plain-http, Feathers and
+/// TanStack analyzers is analyzed and linked without panicking.
+#[test]
+fn http_feathers_tanstack_survive_truncated_sources() {
+    testing::check_truncations(
+        &[
+            &js::nodehttp::NodeHttp,
+            &js::feathers::Feathers,
+            &js::tanstack::TanStackRouter,
+        ],
+        &fixtures_root(),
+        7,
+    );
+}
+
+/// Non-ASCII identifiers and text in code positions do not panic.
+#[test]
+fn http_feathers_tanstack_survive_non_ascii() {
+    use portolan_plugin_sdk::{Facts, Output, SourceFile};
+    let src = "import http from 'node:http';\nimport { feathers } from '@feathersjs/feathers';\nconst app = feathers();\nconst é = (req, res) => { switch (req.url) { case '/é': ü(); caseé: break; default: } if (req.method === 'É' && req.url === '/ü') { JSON.parse(b).ö } };\nhttp.createServer(é);\napp.use('/ü', { find(p) { return p.query.é } });\nexport const Route = createFileRoute('/é/$ü')({ validateSearch: z.object({ ä: z.string() }) });\n";
+    for analyzer in [
+        &js::nodehttp::NodeHttp as &dyn Analyzer,
+        &js::feathers::Feathers,
+        &js::tanstack::TanStackRouter,
+    ] {
+        let mut out = Output::new();
+        analyzer.analyze(&SourceFile::new("src/routes/é.ts", src), &mut out);
+        let (_, facts) = out.into_parts();
+        let mut all = Facts::new(Vec::new());
+        all.extend(facts);
+        assert!(analyzer.link(&all).is_ok());
+    }
+}

@@ -14,7 +14,7 @@ fn word_at(code: &Code<'_>, i: usize, w: &str) -> bool {
     let b = code.text().as_bytes();
     code.is_code(i)
         && (i == 0 || !is_ident_byte(b[i - 1]))
-        && code.text()[i..].starts_with(w)
+        && b[i..].starts_with(w.as_bytes())
         && !b.get(i + w.len()).is_some_and(|c| is_ident_byte(*c))
 }
 
@@ -42,7 +42,7 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
             }
             continue;
         }
-        if text[i..].starts_with("@server") {
+        if b[i..].starts_with(b"@server") {
             let open = code.skip_ws(i + "@server".len());
             if b.get(open) == Some(&b'(') {
                 let close = code.matching(open).unwrap_or(b.len());

@@ -372,10 +372,10 @@ fn branch_of(
                     b'(' | b'[' | b'{' => depth += 1,
                     b')' | b']' | b'}' => depth -= 1,
                     _ if depth == 0
-                        && (text[i..].starts_with("case ")
-                            || text[i..].starts_with("case'")
-                            || text[i..].starts_with("case\"")
-                            || text[i..].starts_with("default"))
+                        && (bytes[i..].starts_with(b"case ")
+                            || bytes[i..].starts_with(b"case'")
+                            || bytes[i..].starts_with(b"case\"")
+                            || bytes[i..].starts_with(b"default"))
                         && !crate::js::syntax::is_js_ident(bytes[i - 1]) =>
                     {
                         end = i;
@@ -390,7 +390,7 @@ fn branch_of(
         let mut body_start = colon + 1;
         loop {
             let s = code.skip_ws(body_start);
-            if text[s..].starts_with("case") && s < close {
+            if bytes[s.min(bytes.len())..].starts_with(b"case") && s < close {
                 let c = (s..close).find(|&i| bytes[i] == b':' && code.is_code(i))?;
                 body_start = c + 1;
                 let mut depth = 0i32;
@@ -402,8 +402,8 @@ fn branch_of(
                             b'(' | b'[' | b'{' => depth += 1,
                             b')' | b']' | b'}' => depth -= 1,
                             _ if depth == 0
-                                && (text[k..].starts_with("case")
-                                    || text[k..].starts_with("default"))
+                                && (bytes[k..].starts_with(b"case")
+                                    || bytes[k..].starts_with(b"default"))
                                 && !crate::js::syntax::is_js_ident(bytes[k - 1]) =>
                             {
                                 end = k;
