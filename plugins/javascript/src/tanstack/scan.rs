@@ -367,3 +367,49 @@ fn handlers(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_from_file_paths() {
+        let id = |p: &str| id_from_path(p);
+        assert_eq!(
+            id("app/src/routes/posts.$postId.edit.tsx").as_deref(),
+            Some("/posts/$postId/edit")
+        );
+        assert_eq!(
+            id("app/src/routes/posts/index.tsx").as_deref(),
+            Some("/posts/")
+        );
+        assert_eq!(id("app/src/routes/index.tsx").as_deref(), Some("/"));
+        assert_eq!(
+            id("app/src/routes/blog/route.tsx").as_deref(),
+            Some("/blog")
+        );
+        assert_eq!(
+            id("app/src/routes/about.lazy.tsx").as_deref(),
+            Some("/about")
+        );
+        assert_eq!(
+            id("app/src/routes/file[.]json.ts").as_deref(),
+            Some("/file.json")
+        );
+        assert_eq!(id("app/src/routes/-lib/card.tsx"), None);
+        assert_eq!(id("app/src/routes/__root.tsx"), None);
+        assert_eq!(id("app/src/lib/x.ts"), None);
+        assert_eq!(page_url("/_auth"), None);
+        assert_eq!(page_url("/_auth/").as_deref(), Some("/"));
+    }
+
+    #[test]
+    fn a_route_without_id_takes_its_file_path() {
+        let src = "import { createFileRoute } from '@tanstack/react-router'\nexport const Route = createFileRoute()({\n  validateSearch: (s) => ({ q: String(s.q ?? '') }),\n})\n";
+        let m = scan(&SourceFile::new("app/src/routes/search.$kind.tsx", src));
+        assert_eq!(m.pages.len(), 1);
+        assert_eq!(m.pages[0].url.as_deref(), Some("/search/:kind"));
+        assert_eq!(m.pages[0].search, Search::Keys(vec!["q".to_string()]));
+        assert_eq!(m.pages[0].line, 2);
+    }
+}
