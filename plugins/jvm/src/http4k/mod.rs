@@ -4,7 +4,8 @@
 //!   nested `"/api" bind routes(…)`, `GET to handler` directly under a
 //!   bound path, and routers defined elsewhere: `"/users" bind userRoutes()`
 //!   / `bind userRoutes` where `fun userRoutes() = routes(…)` (or `val x =
-//!   routes(…)`, or a function returning `routes(…)`) lives in any file;
+//!   routes(…)`, a function returning `routes(…)`, or `class X(…) :
+//!   RoutingHttpHandler by routes(…)` bound as `X(…)`) lives in any file;
 //!   prefixes compose; a router can also be a single bind (`fun health()
 //!   = "/health" bind GET to { … }`, `val api = "/api" bind routes(…)`)
 //!   used as `routes(health(), api)`. A router nobody binds is a root. `"/x" bind
@@ -142,7 +143,31 @@ fn scan(file: &SourceFile) -> KFile {
         path: file.path.clone(),
         ..KFile::default()
     };
-    let sc = Scanner { t: &t, src, file };
+    // Lenses and `val` handlers.
+    for i in 1..t.len().saturating_sub(1) {
+        if !(t[i - 1].is_ident("val") && t[i].kind == Kind::Ident) {
+            continue;
+        }
+        let Some(eq) = (i + 1..t.len().min(i + 12)).find(|&k| t[k].is('=')) else {
+            continue;
+        };
+        let end = body::expr_end(&t, eq + 1);
+        if let Some(read) = lens(&t, eq + 1, end) {
+            out.lenses.push((t[i].text.clone(), read));
+        } else if (eq + 1..end).any(|k| t[k].is('{')) {
+            let r = reads(&t, eq + 1..end);
+            if !r.is_empty() {
+                out.bodies.push((t[i].text.clone(), r));
+            }
+        }
+    }
+    let lenses = out.lenses.clone();
+    let sc = Scanner {
+        t: &t,
+        src,
+        file,
+        lenses: &lenses,
+    };
     // Routers defined as a bind expression: `fun ping() = "/ping" bind GET
     // to { … }`, `val api = "/api" bind routes(…)`.
     let mut bind_defs: Vec<std::ops::Range<usize>> = Vec::new();
@@ -208,23 +233,6 @@ fn scan(file: &SourceFile) -> KFile {
             out.bodies.push((c.name.clone(), r));
         }
     }
-    for i in 1..t.len().saturating_sub(1) {
-        if !(t[i - 1].is_ident("val") && t[i].kind == Kind::Ident) {
-            continue;
-        }
-        let Some(eq) = (i + 1..t.len().min(i + 12)).find(|&k| t[k].is('=')) else {
-            continue;
-        };
-        let end = body::expr_end(&t, eq + 1);
-        if let Some(read) = lens(&t, eq + 1, end) {
-            out.lenses.push((t[i].text.clone(), read));
-        } else if (eq + 1..end).any(|k| t[k].is('{')) {
-            let r = reads(&t, eq + 1..end);
-            if !r.is_empty() {
-                out.bodies.push((t[i].text.clone(), r));
-            }
-        }
-    }
     out
 }
 
@@ -236,6 +244,15 @@ fn is_routes_call(t: &[Token], i: usize) -> bool {
 
 /// `val name[: T] = routes(` → `name`.
 fn def_name(t: &[Token], i: usize) -> Option<String> {
+    // `class NotesApi(…) : RoutingHttpHandler by routes(…)`: the class.
+    if i >= 1 && t[i - 1].is_ident("by") {
+        return (0..i - 1)
+            .rev()
+            .find(|&k| t[k].is_ident("class") || t[k].is_ident("object"))
+            .and_then(|k| t.get(k + 1))
+            .filter(|x| x.kind == Kind::Ident)
+            .map(|x| x.text.clone());
+    }
     if i < 2 || !t[i - 1].is('=') {
         return None;
     }
@@ -266,6 +283,8 @@ struct Scanner<'a> {
     t: &'a [Token],
     src: &'a str,
     file: &'a SourceFile,
+    /// Lenses declared in the file (path lenses name placeholders).
+    lenses: &'a [(String, Read)],
 }
 
 impl Scanner<'_> {
@@ -460,7 +479,16 @@ impl Scanner<'_> {
                     (Some(lit), _) => lit,
                     (None, Some(Read::Param(_, name))) => format!("{{{name}}}"),
                     _ if k == piece + 1 && t[piece].kind == Kind::Ident => {
-                        format!("{{{}}}", t[piece].text)
+                        let var = &t[piece].text;
+                        let name = self
+                            .lenses
+                            .iter()
+                            .find_map(|(n, r)| match r {
+                                Read::Param(ParamKind::Path, p) if n == var => Some(p.as_str()),
+                                _ => None,
+                            })
+                            .unwrap_or(var);
+                        format!("{{{name}}}")
                     }
                     _ => return None,
                 };
