@@ -21,6 +21,12 @@
 //!   the branches after it; a path branch without any method check serves
 //!   every method and is reported GET only.
 //!
+//! - route tables: a module-level object literal keyed by paths or
+//!   `'METHOD /path'` (`const pages = { '/': home, 'POST /contact':
+//!   contact }`) indexed by a handler (`pages[url.pathname]`); each key is
+//!   an endpoint (GET without a method) at its line, with the parameters
+//!   its handler (inline, or a function of the module) reads.
+//!
 //! Parameters of a branch body: `searchParams.get('q')` (query, from
 //! `new URL(req.url, base)`), `req.headers['x-token']` /
 //! `req.headers.authorization` / `headers.get('x')` (header),
@@ -31,7 +37,7 @@
 //! with an Express/Koa/Fastify app (a value, not a function) reports
 //! nothing here and the framework's analyzer reports its routes. Test
 //! files, and test doubles (`nock`, `fetchMock`, `http.request` clients),
-//! are not servers. Gaps: route tables (`routes[req.url](req, res)`),
+//! are not servers. Gaps: nested tables (`routes[method][path]`),
 //! `req.url.startsWith('/x/')` prefixes and regex matches with captured
 //! path parameters.
 

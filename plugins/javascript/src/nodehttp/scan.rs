@@ -10,7 +10,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::js::module::{self, ModuleInfo, Value};
-use crate::js::outline::{function_parts, param_names, Outline, ScopeKind};
+use crate::js::outline::{function_parts, object_entries, param_names, Outline, ScopeKind};
 use crate::js::reads::{ordered, reads, web_params};
 use crate::js::request::request_params;
 use crate::js::syntax::{dotted_at, dotted_before, matching_back};
@@ -74,6 +74,7 @@ pub fn scan(file: &SourceFile) -> HttpModule {
         .filter(|i| SPECS.contains(&i.spec.as_str()))
         .map(|i| i.local.as_str())
         .collect();
+    let tables = tables(file, &code, &outline);
     // Servers: `X.createServer(…)` / `createServer(…)` / `s.on('request', h)`.
     let mut handler_args: Vec<Range<usize>> = Vec::new();
     for at in code.find_all("createServer") {
@@ -112,8 +113,9 @@ pub fn scan(file: &SourceFile) -> HttpModule {
                 .into_iter()
                 .next()
                 .unwrap_or_default();
-            out.funcs
-                .push(analyze_body(file, &code, &outline, &key, &req, body));
+            out.funcs.push(analyze_body(
+                file, &code, &outline, &tables, &key, &req, body,
+            ));
             out.servers.push(Server::Inline(key));
         } else if let Some(v) = module::parse_value(&code, &outline, arg) {
             if matches!(v, Value::Name(_) | Value::Require { .. }) {
@@ -129,7 +131,15 @@ pub fn scan(file: &SourceFile) -> HttpModule {
         let Some(req) = scope.params.first().filter(|p| !p.is_empty()) else {
             continue;
         };
-        let f = analyze_body(file, &code, &outline, &scope.name, req, scope.body.clone());
+        let f = analyze_body(
+            file,
+            &code,
+            &outline,
+            &tables,
+            &scope.name,
+            req,
+            scope.body.clone(),
+        );
         if !f.routes.is_empty() || !f.delegates.is_empty() {
             out.funcs.push(f);
         }
@@ -160,10 +170,12 @@ fn is_methodish(name: &str) -> bool {
     matches!(last.as_str(), "method" | "verb" | "httpmethod")
 }
 
+#[allow(clippy::too_many_arguments)]
 fn analyze_body(
     file: &SourceFile,
     code: &Code<'_>,
     outline: &Outline,
+    tables: &[(String, Vec<Route>)],
     key: &str,
     req: &str,
     body: Range<usize>,
@@ -300,11 +312,91 @@ fn analyze_body(
             }
         }
     }
+    // Route tables indexed in the body: `routes[pathname]`.
+    for (name, entries) in tables {
+        let used = code.find_word(name).any(|at| {
+            body.contains(&at) && {
+                let rest = text[at + name.len()..].trim_start();
+                rest.starts_with('[') || rest.starts_with("?.[")
+            }
+        });
+        if used {
+            for r in entries {
+                if !routes.contains(r) {
+                    routes.push(r.clone());
+                }
+            }
+        }
+    }
     Func {
         key: key.to_string(),
         routes,
         delegates,
     }
+}
+
+/// Top-level object literals whose keys are routes: `{ '/': home, 'POST
+/// /users': createUser }`, each with what its handler (inline, or a
+/// function of the module) reads.
+fn tables(file: &SourceFile, code: &Code<'_>, outline: &Outline) -> Vec<(String, Vec<Route>)> {
+    static TABLE: OnceLock<Regex> = OnceLock::new();
+    let table = re(
+        &TABLE,
+        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=\s*\{",
+    );
+    let text = code.text();
+    let mut out = Vec::new();
+    for c in table.captures_iter(text) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
+            continue;
+        }
+        let mut routes = Vec::new();
+        for e in object_entries(code, all.end() - 1) {
+            let (method, path) = match e.key.split_once(' ') {
+                Some((m, p)) if m.bytes().all(|b| b.is_ascii_uppercase()) => {
+                    (m.to_string(), p.trim())
+                }
+                _ => ("GET".to_string(), e.key.as_str()),
+            };
+            if !path.starts_with('/') {
+                continue;
+            }
+            let params = match &e.function {
+                Some((ps, body)) => {
+                    let req = param_names(code, ps.clone())
+                        .into_iter()
+                        .next()
+                        .unwrap_or_default();
+                    params_in(code, body.clone(), &req)
+                }
+                None => {
+                    let v = code.slice(e.value.clone()).trim();
+                    outline
+                        .scopes
+                        .iter()
+                        .find(|s| s.kind == ScopeKind::Function && s.name == v)
+                        .map(|s| {
+                            let req = s.params.first().cloned().unwrap_or_default();
+                            params_in(code, s.body.clone(), &req)
+                        })
+                        .unwrap_or_default()
+                }
+            };
+            routes.push(Route {
+                line: file.line_of(e.value.start.min(text.len())),
+                method,
+                path: path.to_string(),
+                params,
+            });
+        }
+        if !routes.is_empty() {
+            out.push((name.as_str().to_string(), routes));
+        }
+    }
+    out
 }
 
 /// The subject of the `switch` whose `case` label is at `at`.
