@@ -23,7 +23,10 @@
 //!   `value(HeaderNames.create("X"))` (header), `headers().cookies()
 //!   .first("c")` (cookie), `req.content().as(X.class)` (json fields of `X`).
 //!
-//! Known gaps: filters (`any(handler)` without a path) are not endpoints;
+//! - `rules.get(handler)` without a path is a route at the service root;
+//!   `any(handler)` without a path is a filter and is not reported.
+//!
+//! Known gaps:
 //! routes registered through `HttpRoute.builder()` and WebSocket routing
 //! are not read.
 
@@ -185,10 +188,10 @@ fn scan(file: &SourceFile) -> SeFile {
         }
     }
     let decls = body::declared_types(&t, 0..t.len());
-    let mut seen = Vec::new();
+    let mut seen = vec![false; t.len()];
     for (start, end, owner) in &regions {
         for i in *start..(*end).min(t.len()) {
-            if seen.contains(&i) {
+            if seen[i] {
                 continue;
             }
             const VERBS: [&str; 10] = [
@@ -204,7 +207,7 @@ fn scan(file: &SourceFile) -> SeFile {
                 .filter(|(s, e, _)| *s <= i && i < *e)
                 .min_by_key(|(s, e, _)| e - s)
                 .map_or(owner.clone(), |r| r.2.clone());
-            seen.push(i);
+            seen[i] = true;
             let (args, _) = body::call_args(&t, i + 1);
             let line = file.line_of(t[i].start);
             let word = t[i].text.as_str();
@@ -244,11 +247,14 @@ fn scan(file: &SourceFile) -> SeFile {
             } else {
                 (vec![word.to_ascii_uppercase()], &args[..])
             };
-            if rest.len() < 2 {
-                continue;
-            }
-            let Some(path) = str_expr(&t, rest[0].clone(), src, false) else {
-                continue;
+            // `rules.get(this::list)`: the service root (not `any(filter)`).
+            let path = match rest.len() {
+                1 if word != "any" && is_handler_ref(&t, &rest[0]) => StrExpr::lit(""),
+                0 | 1 => continue,
+                _ => match str_expr(&t, rest[0].clone(), src, false) {
+                    Some(p) => p,
+                    None => continue,
+                },
             };
             let h = rest[rest.len() - 1].clone();
             if str_lit(&t, &h).is_some() {
@@ -267,6 +273,14 @@ fn scan(file: &SourceFile) -> SeFile {
         }
     }
     out
+}
+
+/// A method reference or a lambda.
+fn is_handler_ref(t: &[Token], r: &std::ops::Range<usize>) -> bool {
+    (r.start..r.end).any(|k| {
+        (t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
+            || (t[k].is('-') && t.get(k + 1).is_some_and(|x| x.is('>')))
+    })
 }
 
 fn is_const(t: &[Token], r: &std::ops::Range<usize>) -> bool {
