@@ -52,8 +52,13 @@ build_python() {
       log "python3 is missing: cannot build python-pennant"
       return $UNAVAILABLE
     fi
+    if ! python3 -m pip --version >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      log "installing pip (apt)"
+      apt-get update -qq >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null || true
+    fi
     log "installing componentize-py $COMPONENTIZE_PY_VERSION into $py"
-    if ! python3 -m pip install --quiet --disable-pip-version-check --upgrade \
+    if ! python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade \
       --target "$py" "componentize-py==$COMPONENTIZE_PY_VERSION"; then
       log "could not install componentize-py from PyPI: cannot build python-pennant"
       return $UNAVAILABLE
