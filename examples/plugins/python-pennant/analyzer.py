@@ -259,8 +259,14 @@ def same_scope(include: dict, route: dict) -> bool:
 
 
 def join(*parts: str) -> str:
-    url = "".join(p.rstrip("/") if i < len(parts) - 1 else p for i, p in enumerate(parts) if p)
-    return url or "/"
+    """Prefixes and a route path joined with exactly one `/` between them
+    (Pennant accepts `prefix="/api/"` and `@app.get("items")` alike); a
+    trailing slash on the route path is kept, as the framework serves it."""
+    segments = [p.strip("/") for p in parts if p.strip("/")]
+    url = "/" + "/".join(segments)
+    if len(url) > 1 and parts and parts[-1].endswith("/"):
+        url += "/"
+    return url
 
 
 # --- small helpers ------------------------------------------------------------
