@@ -16,6 +16,11 @@
 //!   `/` or `~/` ignore the controller prefix. `[controller]`,
 //!   `[action]` (the method name without `Async`, or `[ActionName]`) and
 //!   `[area]` tokens are replaced; constraints (`{id:int}`) are kept.
+//!   With `Conventions.Add(new RouteTokenTransformerConvention(new X()))`
+//!   the token values go through `X`: a separator from its
+//!   `"$1-$2"`-style replacement and lower case from `ToLower…()`, read
+//!   from the class's source (the documented slugify, `-` and lower case,
+//!   when `X` is not in the tree).
 //!   An action routed without an HTTP method attribute serves any method
 //!   and is reported as GET, POST, PUT, PATCH and DELETE.
 //! - Conventional routes (`MapControllerRoute`, `MapAreaControllerRoute`,
@@ -106,6 +111,8 @@ struct Conventional {
 struct Linker<'a> {
     idx: Index<'a>,
     flavor: Flavor,
+    /// `RouteTokenTransformerConvention` applied to attribute-route tokens.
+    transformer: Option<scan::Transformer>,
 }
 
 pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
@@ -113,6 +120,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
     let l = Linker {
         idx: Index::new(&f.files),
         flavor,
+        transformer: f.token_transformer.clone(),
     };
     let conventional: Vec<Conventional> = f
         .routes
@@ -577,6 +585,9 @@ impl Linker<'_> {
                     };
                     let url = if classic {
                         classic_tokens(&url, &ctrl, &action)
+                    } else if let Some(t) = &self.transformer {
+                        let area = area.as_deref().map(|a| t.apply(a));
+                        tokens(&url, &t.apply(&ctrl), &t.apply(&action), area.as_deref())
                     } else {
                         tokens(&url, &ctrl, &action, area.as_deref())
                     };

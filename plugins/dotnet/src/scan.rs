@@ -7,12 +7,104 @@ use serde::{Deserialize, Serialize};
 use crate::cs::flow::{self, Call, Route};
 use crate::cs::is_test_code;
 use crate::cs::outline::{self, CsFile};
+use crate::cs::tokens::{Kind, Token};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fact {
     File(CsFile),
     Route(Route),
     Call(Call),
+    /// `new RouteTokenTransformerConvention(new X())`: the MVC options
+    /// transform every `[controller]`/`[action]`/`[area]` token with `X`.
+    TokenConvention(String),
+    /// A class implementing `IOutboundParameterTransformer`, as far as its
+    /// source tells.
+    Transformer(Transformer),
+}
+
+/// How an `IOutboundParameterTransformer` rewrites a token value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transformer {
+    pub class: String,
+    /// Separator inserted between a lower-case letter and an upper-case
+    /// one (`Regex.Replace(v, "([a-z])([A-Z])", "$1-$2")`).
+    pub separator: Option<char>,
+    /// `ToLower()`/`ToLowerInvariant()` applied.
+    pub lower: bool,
+}
+
+impl Transformer {
+    /// The slugify transformer of the ASP.NET Core documentation, assumed
+    /// when the convention's class is not in the tree.
+    pub fn slugify(class: &str) -> Self {
+        Transformer {
+            class: class.to_string(),
+            separator: Some('-'),
+            lower: true,
+        }
+    }
+
+    pub fn apply(&self, value: &str) -> String {
+        let mut out = String::with_capacity(value.len() + 4);
+        let mut prev_lower = false;
+        for c in value.chars() {
+            if let Some(sep) = self.separator {
+                if prev_lower && c.is_ascii_uppercase() {
+                    out.push(sep);
+                }
+            }
+            prev_lower = c.is_ascii_lowercase();
+            out.push(c);
+        }
+        if self.lower {
+            out.to_lowercase()
+        } else {
+            out
+        }
+    }
+}
+
+/// `RouteTokenTransformerConvention(new X(…))` conventions and the
+/// `IOutboundParameterTransformer` classes of a file.
+fn token_transformers(outline: &CsFile, toks: &[Token], out: &mut Output) {
+    for w in toks.windows(4) {
+        if w[0].is_ident("RouteTokenTransformerConvention")
+            && w[1].is('(')
+            && w[2].is_ident("new")
+            && w[3].kind == Kind::Ident
+        {
+            out.fact(&Fact::TokenConvention(w[3].text.clone()));
+        }
+    }
+    if !toks
+        .iter()
+        .any(|t| t.is_ident("IOutboundParameterTransformer"))
+    {
+        return;
+    }
+    let separator = toks.iter().find_map(|t| {
+        (t.kind == Kind::Str)
+            .then(|| {
+                t.text
+                    .strip_prefix("$1")?
+                    .strip_suffix("$2")?
+                    .chars()
+                    .next()
+            })
+            .flatten()
+    });
+    let lower = toks
+        .iter()
+        .any(|t| t.is_ident("ToLower") || t.is_ident("ToLowerInvariant"));
+    for t in &outline.types {
+        if t.bases.iter().any(|b| b == "IOutboundParameterTransformer") {
+            out.fact(&Fact::Transformer(Transformer {
+                class: t.name.clone(),
+                separator,
+                lower,
+            }));
+        }
+    }
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -20,6 +112,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         return;
     }
     let (outline, toks) = outline::parse(file);
+    if file.content.contains("Transformer") {
+        token_transformers(&outline, &toks, out);
+    }
     if file.content.contains("Map") || file.content.contains("UseMvcWithDefaultRoute") {
         let (routes, calls) = flow::scan(file, &outline, &toks);
         for r in routes {
@@ -39,6 +134,8 @@ pub struct Facts2 {
     pub files: Vec<CsFile>,
     pub routes: Vec<Route>,
     pub calls: Vec<Call>,
+    /// The token transformer of a `RouteTokenTransformerConvention`, if any.
+    pub token_transformer: Option<Transformer>,
 }
 
 pub fn split(facts: &Facts) -> Facts2 {
@@ -46,13 +143,45 @@ pub fn split(facts: &Facts) -> Facts2 {
         files: Vec::new(),
         routes: Vec::new(),
         calls: Vec::new(),
+        token_transformer: None,
     };
+    let mut conventions = Vec::new();
+    let mut transformers = Vec::new();
     for f in facts.iter::<Fact>() {
         match f {
             Fact::File(x) => out.files.push(x),
             Fact::Route(x) => out.routes.push(x),
             Fact::Call(x) => out.calls.push(x),
+            Fact::TokenConvention(x) => conventions.push(x),
+            Fact::Transformer(x) => transformers.push(x),
         }
     }
+    conventions.sort();
+    out.token_transformer = conventions.first().map(|c| {
+        transformers
+            .iter()
+            .find(|t| &t.class == c)
+            .cloned()
+            .unwrap_or_else(|| Transformer::slugify(c))
+    });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Transformer;
+
+    #[test]
+    fn slugify_inserts_separators_and_lowers() {
+        let t = Transformer::slugify("Slugify");
+        assert_eq!(t.apply("ArticleFavorites"), "article-favorites");
+        assert_eq!(t.apply("Tags"), "tags");
+        assert_eq!(t.apply("GetAPIKeys"), "get-apikeys");
+        let snake = Transformer {
+            class: "Snake".to_string(),
+            separator: Some('_'),
+            lower: false,
+        };
+        assert_eq!(snake.apply("OrderItems"), "Order_Items");
+    }
 }

@@ -2,6 +2,7 @@ using Conduit.Infrastructure;
 using Conduit.Infrastructure.Errors;
 using Conduit.Infrastructure.Security;
 using MediatR;
+using Microsoft.AspNetCore.Mvc.ApplicationModels;
 
 var builder = WebApplication.CreateBuilder(args);
 
@@ -10,7 +11,12 @@ builder.Services.AddDbContext<ConduitContext>();
 builder.Services.AddJwt();
 builder.Services.AddEndpointsApiExplorer();
 builder.Services.AddSwaggerGen();
-builder.Services.AddControllers(opt => opt.Filters.Add(typeof(ValidatorActionFilter)));
+builder.Services.AddControllers(opt =>
+{
+    // /api/Articles -> /api/articles, /api/ArticleFavorites -> /api/article-favorites
+    opt.Conventions.Add(new RouteTokenTransformerConvention(new SlugifyParameterTransformer()));
+    opt.Filters.Add(typeof(ValidatorActionFilter));
+});
 
 var app = builder.Build();
 
