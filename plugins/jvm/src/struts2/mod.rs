@@ -11,8 +11,18 @@
 //! - Convention plugin annotations: `@Action("login")` / `@Action(value =
 //!   "…")` and `@Actions({@Action("a"), @Action("b")})` on action methods or
 //!   classes, under the class's `@Namespace("/x")` or, without one, the
-//!   namespace derived from the package (`…actions.admin` → `/admin`); an
+//!   namespace derived from the package (`…actions.admin` → `/admin`; the
+//!   locator packages are `action`, `actions`, `struts`, `struts2` unless
+//!   `struts.convention.package.locators` says otherwise); an
 //!   action name starting with `/` is absolute. Constants are resolved.
+//! - REST plugin controllers (`OrdersController` importing
+//!   `org.apache.struts2.rest…` or extending `RestActionSupport`): `/orders`
+//!   under the namespace, with the conventional mapping of the methods the
+//!   class defines: `index` GET `/orders`, `show` GET `/orders/{id}`,
+//!   `edit` GET `/orders/{id}/edit`, `editNew` GET `/orders/new`, `create`
+//!   POST `/orders`, `update` PUT `/orders/{id}`, `destroy` DELETE
+//!   `/orders/{id}`; no extension. Setter properties other than `id` are
+//!   form parameters of POST/PUT and query parameters otherwise.
 //! - Methods: an action answers any method; reported as GET and POST.
 //! - Parameters: the properties the action class (and its superclasses in
 //!   the tree) exposes through setters (`setUsername` → `username`), as
@@ -38,8 +48,11 @@ enum Fact {
         path: String,
         actions: Vec<XmlAction>,
         extension: Option<String>,
+        #[serde(default)]
+        locators: Option<String>,
     },
     Extension(String),
+    Locators(String),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -70,11 +83,12 @@ impl Analyzer for JavaStruts2 {
             if !(file.content.contains("<struts>") || file.content.contains("<struts ")) {
                 return;
             }
-            let (actions, extension) = parse_xml(file);
+            let (actions, extension, locators) = parse_xml(file);
             out.fact(&Fact::Xml {
                 path: file.path.clone(),
                 actions,
                 extension,
+                locators,
             });
         } else if name == "struts.properties" {
             for line in file.content.lines() {
@@ -84,6 +98,12 @@ impl Analyzer for JavaStruts2 {
                     .and_then(|r| r.trim_start().strip_prefix(['=', ':']))
                 {
                     out.fact(&Fact::Extension(v.trim().to_string()));
+                }
+                if let Some(v) = line
+                    .strip_prefix("struts.convention.package.locators")
+                    .and_then(|r| r.trim_start().strip_prefix(['=', ':']))
+                {
+                    out.fact(&Fact::Locators(v.trim().to_string()));
                 }
             }
         } else if name.ends_with(".java") {
@@ -98,6 +118,7 @@ impl Analyzer for JavaStruts2 {
         let mut files = Vec::new();
         let mut xml = Vec::new();
         let mut ext: Option<String> = None;
+        let mut locators: Option<String> = None;
         for f in facts.all::<Fact>() {
             match f {
                 Fact::File(j) => files.push(j),
@@ -105,9 +126,13 @@ impl Analyzer for JavaStruts2 {
                     path,
                     actions,
                     extension,
+                    locators: l,
                 } => {
                     if extension.is_some() {
                         ext = extension;
+                    }
+                    if l.is_some() {
+                        locators = l;
                     }
                     xml.push((path, actions));
                 }
@@ -116,11 +141,24 @@ impl Analyzer for JavaStruts2 {
                         ext = Some(e);
                     }
                 }
+                Fact::Locators(l) => {
+                    if locators.is_none() {
+                        locators = Some(l);
+                    }
+                }
             }
         }
         let ext = ext
             .map(|e| e.split(',').next().unwrap_or("").trim().to_string())
             .unwrap_or_else(|| "action".to_string());
+        let locators: Vec<&str> = match &locators {
+            Some(l) => l
+                .split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .collect(),
+            None => vec!["action", "actions", "struts", "struts2"],
+        };
         let idx = Index::new(&files);
         let url = |namespace: &str, name: &str| {
             let base = if name.starts_with('/') {
@@ -150,7 +188,7 @@ impl Analyzer for JavaStruts2 {
                         Some(v) => v,
                         None => continue,
                     },
-                    None => package_namespace(&f.package),
+                    None => package_namespace(&f.package, &locators),
                 };
                 let props = properties(&idx, Some(fi), &ty.name);
                 let mut anns: Vec<&crate::jvm::outline::Annotation> =
@@ -166,10 +204,77 @@ impl Analyzer for JavaStruts2 {
                         push(&mut out, url(&namespace, &name), &f.path, ann.line, &props);
                     }
                 }
+                rest_controller(&mut out, f, ty, &namespace, &props);
             }
         }
         Ok(out)
     }
+}
+
+/// REST plugin controllers: `OrdersController` (importing
+/// `org.apache.struts2.rest` or extending `RestActionSupport`) serves
+/// `/orders` with the methods it defines.
+fn rest_controller(
+    out: &mut Vec<Endpoint>,
+    f: &JFile,
+    ty: &crate::jvm::outline::TypeDecl,
+    namespace: &str,
+    props: &[String],
+) {
+    let rest = f
+        .imports
+        .iter()
+        .any(|i| i.name.starts_with("org.apache.struts2.rest"))
+        || ty.supers.iter().any(|s| s.ends_with("RestActionSupport"));
+    let Some(resource) = ty.name.strip_suffix("Controller") else {
+        return;
+    };
+    if !rest || resource.is_empty() || ty.is_abstract() {
+        return;
+    }
+    let base = join_path(&[namespace, dashed(resource).as_str()]);
+    let item = format!("{base}/{{id}}");
+    let fields: Vec<&String> = props.iter().filter(|p| *p != "id").collect();
+    for m in &ty.methods {
+        let (method, url, body) = match m.name.as_str() {
+            "index" => ("GET", base.clone(), false),
+            "show" => ("GET", item.clone(), false),
+            "edit" => ("GET", format!("{item}/edit"), false),
+            "editNew" => ("GET", format!("{base}/new"), false),
+            "create" => ("POST", base.clone(), true),
+            "update" => ("PUT", item.clone(), true),
+            "destroy" => ("DELETE", item.clone(), false),
+            _ => continue,
+        };
+        let params = fields.iter().map(|p| {
+            if body {
+                Param::form((*p).clone())
+            } else {
+                Param::query((*p).clone())
+            }
+        });
+        out.push(
+            Endpoint::new(method, url)
+                .at_path(f.path.clone(), m.line)
+                .params(params),
+        );
+    }
+}
+
+/// `OrderItems` → `order-items` (the convention plugin's action names).
+fn dashed(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn push(out: &mut Vec<Endpoint>, url: String, path: &str, line: u32, props: &[String]) {
@@ -212,12 +317,9 @@ fn action_names(ann: &crate::jvm::outline::Annotation) -> Vec<StrExpr> {
 
 /// The convention plugin's namespace of a package: what follows the
 /// `actions` / `action` / `struts` / `struts2` package, as a path.
-fn package_namespace(package: &str) -> String {
+fn package_namespace(package: &str, locators: &[&str]) -> String {
     let parts: Vec<&str> = package.split('.').collect();
-    match parts
-        .iter()
-        .rposition(|p| matches!(*p, "actions" | "action" | "struts" | "struts2"))
-    {
+    match parts.iter().rposition(|p| locators.contains(p)) {
         Some(i) => format!("/{}", parts[i + 1..].join("/")),
         None => String::new(),
     }
@@ -265,10 +367,11 @@ fn properties(idx: &Index, f: Option<usize>, name: &str) -> Vec<String> {
 }
 
 /// `<package>` / `<action>` / `<constant>` tags of a Struts XML file.
-fn parse_xml(file: &SourceFile) -> (Vec<XmlAction>, Option<String>) {
+fn parse_xml(file: &SourceFile) -> (Vec<XmlAction>, Option<String>, Option<String>) {
     let src = strip_comments(&file.content);
     let mut actions = Vec::new();
     let mut extension = None;
+    let mut locators = None;
     let mut namespaces: Vec<String> = Vec::new();
     let mut i = 0;
     while let Some(p) = src[i..].find('<') {
@@ -300,13 +403,15 @@ fn parse_xml(file: &SourceFile) -> (Vec<XmlAction>, Option<String>) {
                     });
                 }
             }
-            "constant" if attr(inner, "name").as_deref() == Some("struts.action.extension") => {
-                extension = attr(inner, "value");
-            }
+            "constant" => match attr(inner, "name").as_deref() {
+                Some("struts.action.extension") => extension = attr(inner, "value"),
+                Some("struts.convention.package.locators") => locators = attr(inner, "value"),
+                _ => {}
+            },
             _ => {}
         }
     }
-    (actions, extension)
+    (actions, extension, locators)
 }
 
 /// Blank out `<!-- … -->` (keeping line breaks) so offsets and lines hold.
@@ -373,11 +478,17 @@ mod tests {
         assert_eq!(attr(tag, "name").as_deref(), Some("login"));
         assert_eq!(attr(tag, "class").as_deref(), Some("a.B"));
         assert_eq!(attr(tag, "method"), None);
+        let default = ["action", "actions", "struts", "struts2"];
         assert_eq!(
-            package_namespace("com.acme.actions.admin.users"),
+            package_namespace("com.acme.actions.admin.users", &default),
             "/admin/users"
         );
-        assert_eq!(package_namespace("com.acme.actions"), "/");
-        assert_eq!(package_namespace("com.acme.web"), "");
+        assert_eq!(package_namespace("com.acme.actions", &default), "/");
+        assert_eq!(package_namespace("com.acme.web", &default), "");
+        assert_eq!(
+            package_namespace("org.apache.struts2.rest.example", &["example"]),
+            "/"
+        );
+        assert_eq!(dashed("OrderItems"), "order-items");
     }
 }
