@@ -20,7 +20,11 @@
 //!   the token values go through `X`: a separator from its
 //!   `"$1-$2"`-style replacement and lower case from `ToLower…()`, read
 //!   from the class's source (the documented slugify, `-` and lower case,
-//!   when `X` is not in the tree).
+//!   when `X` is not in the tree). A global prefix registered as an
+//!   application-model convention (`Conventions.Insert(0, new
+//!   RoutePrefixConvention(new RouteAttribute("api")))`, or an extension
+//!   such as `options.UseGeneralRoutePrefix("api")`) is prepended to the
+//!   attribute routes that are not absolute.
 //!   An action routed without an HTTP method attribute serves any method
 //!   and is reported as GET, POST, PUT, PATCH and DELETE.
 //! - Conventional routes (`MapControllerRoute`, `MapAreaControllerRoute`,
@@ -113,6 +117,8 @@ struct Linker<'a> {
     flavor: Flavor,
     /// `RouteTokenTransformerConvention` applied to attribute-route tokens.
     transformer: Option<scan::Transformer>,
+    /// A convention's global prefix of attribute routes (Core).
+    global_prefix: Option<String>,
 }
 
 pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
@@ -121,6 +127,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         idx: Index::new(&f.files),
         flavor,
         transformer: f.token_transformer.clone(),
+        global_prefix: f.global_prefix.clone().filter(|_| flavor == Flavor::Core),
     };
     let conventional: Vec<Conventional> = f
         .routes
@@ -575,13 +582,14 @@ impl Linker<'_> {
                 } else {
                     &prefixes[..]
                 };
+                let global = self.global_prefix.as_deref().unwrap_or("");
                 for prefix in prefixes {
                     let url = match tpl.as_deref() {
                         Some(x) if x.starts_with('/') || x.starts_with("~/") => {
                             join_path(&[x.trim_start_matches('~')])
                         }
-                        Some(x) => join_path(&[prefix.as_str(), x]),
-                        None => join_path(&[prefix.as_str()]),
+                        Some(x) => join_path(&[global, prefix.as_str(), x]),
+                        None => join_path(&[global, prefix.as_str()]),
                     };
                     let url = if classic {
                         classic_tokens(&url, &ctrl, &action)

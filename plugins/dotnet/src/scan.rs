@@ -20,6 +20,10 @@ pub enum Fact {
     /// A class implementing `IOutboundParameterTransformer`, as far as its
     /// source tells.
     Transformer(Transformer),
+    /// A global route prefix added by an application-model convention:
+    /// `Conventions.Insert(0, new RoutePrefixConvention(new
+    /// RouteAttribute("api")))`, `options.UseGeneralRoutePrefix("api")`.
+    GlobalPrefix(String),
 }
 
 /// How an `IOutboundParameterTransformer` rewrites a token value.
@@ -60,6 +64,26 @@ impl Transformer {
             out.to_lowercase()
         } else {
             out
+        }
+    }
+}
+
+/// Route prefixes given to application-model conventions: `new
+/// RouteAttribute("p")` in a file registering `Conventions`, and
+/// `…RoutePrefix("p")` extension calls (`UseGeneralRoutePrefix`,
+/// `UseCentralRoutePrefix`; not the classic `[RoutePrefix]` attribute).
+fn global_prefixes(toks: &[Token], out: &mut Output) {
+    let conventions = toks.iter().any(|t| t.is_ident("Conventions"));
+    for (i, w) in toks.windows(4).enumerate() {
+        let prev_is_new = i > 0 && toks[i - 1].is_ident("new");
+        let via_attr = conventions && prev_is_new && w[0].is_ident("RouteAttribute");
+        let via_call = w[0].kind == Kind::Ident
+            && w[0].text.len() > "RoutePrefix".len()
+            && w[0].text.ends_with("RoutePrefix")
+            && i > 0
+            && toks[i - 1].is('.');
+        if (via_attr || via_call) && w[1].is('(') && w[2].kind == Kind::Str && w[3].is(')') {
+            out.fact(&Fact::GlobalPrefix(w[2].text.clone()));
         }
     }
 }
@@ -115,6 +139,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     if file.content.contains("Transformer") {
         token_transformers(&outline, &toks, out);
     }
+    if file.content.contains("RoutePrefix") || file.content.contains("Conventions") {
+        global_prefixes(&toks, out);
+    }
     if file.content.contains("Map") || file.content.contains("UseMvcWithDefaultRoute") {
         let (routes, calls) = flow::scan(file, &outline, &toks);
         for r in routes {
@@ -136,6 +163,8 @@ pub struct Facts2 {
     pub calls: Vec<Call>,
     /// The token transformer of a `RouteTokenTransformerConvention`, if any.
     pub token_transformer: Option<Transformer>,
+    /// The global prefix of attribute routes added by a convention, if any.
+    pub global_prefix: Option<String>,
 }
 
 pub fn split(facts: &Facts) -> Facts2 {
@@ -144,7 +173,9 @@ pub fn split(facts: &Facts) -> Facts2 {
         routes: Vec::new(),
         calls: Vec::new(),
         token_transformer: None,
+        global_prefix: None,
     };
+    let mut prefixes = Vec::new();
     let mut conventions = Vec::new();
     let mut transformers = Vec::new();
     for f in facts.iter::<Fact>() {
@@ -154,8 +185,11 @@ pub fn split(facts: &Facts) -> Facts2 {
             Fact::Call(x) => out.calls.push(x),
             Fact::TokenConvention(x) => conventions.push(x),
             Fact::Transformer(x) => transformers.push(x),
+            Fact::GlobalPrefix(x) => prefixes.push(x),
         }
     }
+    prefixes.sort();
+    out.global_prefix = prefixes.into_iter().next();
     conventions.sort();
     out.token_transformer = conventions.first().map(|c| {
         transformers
