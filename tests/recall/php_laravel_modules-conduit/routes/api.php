@@ -1,0 +1,6 @@
+<?php
+
+use App\Http\Controllers\TagController;
+use Illuminate\Support\Facades\Route;
+
+Route::get('/tags', TagController::class)->name('tags.index');
