@@ -23,6 +23,10 @@
 //! `forward "/api", to: Api.Router`. `match _` catch-alls are skipped. A
 //! block calling `WebSockAdapter.upgrade` is a WebSocket endpoint (GET, ws).
 //!
+//! Paths may be or interpolate string module attributes defined above
+//! them in the file (`@api "/api"` … `forward "#{@api}/users", to: …`,
+//! `get @health do`); other interpolations stay as written.
+//!
 //! Plug routers served by Bandit (`{Bandit, plug: X}`) are `elixir_bandit`'s
 //! ([`link_bandit`]); `elixir_plug` reports the others, so a tree with both
 //! technologies reports each route once.
@@ -31,7 +35,7 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ex::reads::{self, Read, Source};
-use crate::ex::tokens::{tokenize, Kind, Token};
+use crate::ex::tokens::{inline_attributes, tokenize, Kind, Token};
 use crate::ex::tree::{self, split_args, Node};
 use crate::ex::{modules, resource_name, uses};
 
@@ -100,7 +104,10 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     if is_test_path(&file.path) {
         return;
     }
-    let t = tokenize(&file.content);
+    let mut t = tokenize(&file.content);
+    if file.content.contains('@') {
+        inline_attributes(&mut t);
+    }
     let tree = tree::parse(&t);
     let mut mods = Vec::new();
     modules(&t, &tree, "", &mut mods);

@@ -209,9 +209,101 @@ pub fn tokenize(src: &str) -> Vec<Token> {
     out
 }
 
+/// Inline string module attributes (`@name "value"` at the start of a
+/// line): later `#{@name}` interpolations in strings are replaced by the
+/// value, and a later bare `@name` expression becomes a string token.
+/// Other interpolations are left as written.
+pub fn inline_attributes(t: &mut Vec<Token>) {
+    let mut attrs: Vec<(String, String)> = Vec::new();
+    let mut out: Vec<Token> = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        let is_attr = t[i].is("@") && t.get(i + 1).is_some_and(|x| x.kind == Kind::Ident);
+        if is_attr && t[i].nl {
+            if let Some(v) = t.get(i + 2).filter(|x| x.kind == Kind::Str) {
+                if t.get(i + 3).is_none_or(|x| x.nl) {
+                    let name = t[i + 1].text.clone();
+                    let value = resolve(&v.text, &attrs);
+                    attrs.retain(|(n, _)| *n != name);
+                    attrs.push((name, value));
+                }
+            }
+        } else if is_attr {
+            if let Some((_, value)) = attrs.iter().find(|(n, _)| *n == t[i + 1].text) {
+                out.push(Token {
+                    kind: Kind::Str,
+                    text: value.clone(),
+                    start: t[i].start,
+                    nl: false,
+                });
+                i += 2;
+                continue;
+            }
+        }
+        let mut tok = t[i].clone();
+        if tok.kind == Kind::Str {
+            tok.text = resolve(&tok.text, &attrs);
+        }
+        out.push(tok);
+        i += 1;
+    }
+    *t = out;
+}
+
+fn resolve(text: &str, attrs: &[(String, String)]) -> String {
+    if !text.contains("#{@") {
+        return text.to_string();
+    }
+    let mut text = text.to_string();
+    for (name, value) in attrs {
+        text = text.replace(&format!("#{{@{name}}}"), value);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn module_attributes_inlined_in_strings() {
+        let src = "@api \"/api\"\n@v \"#{@api}/v1\"\nforward \"#{@v}/users\", to: U\nget \"#{@other}/x#{id}\" do\n@api \"/new\"\nget \"#{@api}\"\nget @api do\nplug P, @opts\n";
+        let mut t = tokenize(src);
+        inline_attributes(&mut t);
+        let got: Vec<_> = t.iter().map(|x| (x.kind, x.text.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (Kind::Punct, "@"),
+                (Kind::Ident, "api"),
+                (Kind::Str, "/api"),
+                (Kind::Punct, "@"),
+                (Kind::Ident, "v"),
+                (Kind::Str, "/api/v1"),
+                (Kind::Ident, "forward"),
+                (Kind::Str, "/api/v1/users"),
+                (Kind::Punct, ","),
+                (Kind::Key, "to"),
+                (Kind::Alias, "U"),
+                (Kind::Ident, "get"),
+                (Kind::Str, "#{@other}/x#{id}"),
+                (Kind::Ident, "do"),
+                (Kind::Punct, "@"),
+                (Kind::Ident, "api"),
+                (Kind::Str, "/new"),
+                (Kind::Ident, "get"),
+                (Kind::Str, "/new"),
+                (Kind::Ident, "get"),
+                (Kind::Str, "/new"),
+                (Kind::Ident, "do"),
+                (Kind::Ident, "plug"),
+                (Kind::Alias, "P"),
+                (Kind::Punct, ","),
+                (Kind::Punct, "@"),
+                (Kind::Ident, "opts"),
+            ]
+        );
+    }
 
     #[test]
     fn tokens_of_router_lines() {
