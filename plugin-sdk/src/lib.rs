@@ -39,6 +39,8 @@ pub mod doc;
 pub mod lex;
 pub mod model;
 pub mod paths;
+#[cfg(feature = "rubyish")]
+pub mod rubyish;
 #[cfg(not(target_family = "wasm"))]
 pub mod testing;
 pub mod text;

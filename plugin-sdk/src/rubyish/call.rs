@@ -381,12 +381,15 @@ pub fn join_tokens(toks: &[Token]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rb::{tokens::tokenize, tree::parse};
-    use portolan_plugin_sdk::{lex::Code, Syntax};
+    use crate::rubyish::{
+        tokens::tokenize,
+        tree::{parse, Rules},
+    };
+    use crate::{lex::Code, Syntax};
 
     fn first_call(src: &str) -> Call {
         let code = Code::new(src, Syntax::RUBY);
-        let stmts = parse(&tokenize(&code));
+        let stmts = parse(&tokenize(&code), &Rules::RUBY);
         call_of(&stmts[0]).expect("a call")
     }
 
@@ -437,7 +440,7 @@ mod tests {
     #[test]
     fn assignments_and_indexing_are_not_calls() {
         let code = Code::new("x = 1\nparams[:a]\n", Syntax::RUBY);
-        let stmts = parse(&tokenize(&code));
+        let stmts = parse(&tokenize(&code), &Rules::RUBY);
         assert!(stmts.iter().all(|s| call_of(s).is_none()));
     }
 }

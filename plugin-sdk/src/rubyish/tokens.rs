@@ -8,7 +8,7 @@
 //! `;` statement separators. It never fails: bytes it does not understand
 //! become one-byte punctuation tokens.
 
-use portolan_plugin_sdk::lex::{is_ident_byte, Code};
+use crate::lex::{is_ident_byte, Code};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -269,7 +269,7 @@ fn tok(kind: Kind, text: &str, start: usize, end: usize, space_before: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use portolan_plugin_sdk::Syntax;
+    use crate::Syntax;
 
     fn kinds(src: &str) -> Vec<String> {
         let code = Code::new(src, Syntax::RUBY);

@@ -8,7 +8,8 @@
 //! Modifier `if`/`unless`/`while`/`until` (after an expression) open
 //! nothing, a keyword after `.` is a method name, and an endless
 //! `def x = …` has no body. Unbalanced input never fails: an unexpected
-//! closer ends the statement and is skipped.
+//! closer ends the statement and is skipped. The language's extra block
+//! keywords come from [`Rules`] ([`Rules::RUBY`], [`Rules::CRYSTAL`]).
 
 use super::tokens::{Kind, Token};
 
@@ -49,12 +50,51 @@ impl Stmt {
     }
 }
 
-const ALWAYS_OPEN: &[&str] = &["class", "module", "def", "case", "begin", "for"];
+/// What differs between the Ruby-like languages' block structure.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// Keywords that always open a body closed by `end` (never modifiers).
+    pub openers: &'static [&'static str],
+    /// `abstract def x` declares a method without a body (Crystal).
+    pub abstract_defs: bool,
+}
+
+impl Rules {
+    /// Ruby: `class`, `module`, `def`, `case`, `begin`, `for`.
+    pub const RUBY: Rules = Rules {
+        openers: &["class", "module", "def", "case", "begin", "for"],
+        abstract_defs: false,
+    };
+    /// Crystal: Ruby's openers plus `struct`, `enum`, `macro`, `lib`,
+    /// `annotation`, `union`; an `abstract def` has no body.
+    pub const CRYSTAL: Rules = Rules {
+        openers: &[
+            "class",
+            "module",
+            "def",
+            "case",
+            "begin",
+            "for",
+            "struct",
+            "enum",
+            "macro",
+            "lib",
+            "annotation",
+            "union",
+        ],
+        abstract_defs: true,
+    };
+}
+
 const MODIFIABLE: &[&str] = &["if", "unless", "while", "until"];
 
 /// Parse a token list into top-level statements.
-pub fn parse(tokens: &[Token]) -> Vec<Stmt> {
-    let mut p = Parser { t: tokens, pos: 0 };
+pub fn parse(tokens: &[Token], rules: &Rules) -> Vec<Stmt> {
+    let mut p = Parser {
+        t: tokens,
+        pos: 0,
+        rules,
+    };
     let mut out = Vec::new();
     while p.pos < p.t.len() {
         let before = p.pos;
@@ -78,6 +118,7 @@ enum Stop {
 struct Parser<'a> {
     t: &'a [Token],
     pos: usize,
+    rules: &'a Rules,
 }
 
 fn ends_expression(t: &Token) -> bool {
@@ -245,7 +286,10 @@ impl<'a> Parser<'a> {
                 Kind::Ident
                     if !after_dot
                         && pending_keyword.is_none()
-                        && (ALWAYS_OPEN.contains(&t.text.as_str())
+                        && !(self.rules.abstract_defs
+                            && t.text == "def"
+                            && prev.is_some_and(|p| p.is_word("abstract")))
+                        && (self.rules.openers.contains(&t.text.as_str())
                             || MODIFIABLE.contains(&t.text.as_str())
                                 && !prev.is_some_and(ends_expression)) =>
                 {
@@ -356,13 +400,17 @@ pub fn walk<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt, &[&'a Stmt])) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rb::tokens::tokenize;
-    use portolan_plugin_sdk::{lex::Code, Syntax};
+    use crate::rubyish::tokens::tokenize;
+    use crate::{lex::Code, Syntax};
 
     fn outline(src: &str) -> String {
+        outline_with(src, &Rules::RUBY)
+    }
+
+    fn outline_with(src: &str, rules: &Rules) -> String {
         let code = Code::new(src, Syntax::RUBY);
         let toks = tokenize(&code);
-        let stmts = parse(&toks);
+        let stmts = parse(&toks, rules);
         fn show(stmts: &[Stmt]) -> String {
             stmts
                 .iter()
@@ -396,6 +444,21 @@ mod tests {
         assert_eq!(
             outline(src),
             "module Adminmodule[class UsersControllerclass[def indexdef[]; def show; def createdef[x =if[1 else]; params .]; private defdef[z .{[q]]]]"
+        );
+    }
+
+    #[test]
+    fn crystal_structs_and_abstract_defs() {
+        let src = "abstract struct A\n  abstract def call(x : Int32) : String\n  def y : String\n    z\n  end\nend\nget 1\n";
+        assert_eq!(
+            outline_with(src, &Rules::CRYSTAL),
+            "abstract structstruct[abstract def; def ydef[z]]; get 1"
+        );
+        // Ruby has neither: `struct` is a plain call and `abstract def`
+        // opens a body (which takes the `end` meant for the struct).
+        assert_eq!(
+            outline(src),
+            "abstract struct; abstract defdef[def ydef[z]]; get 1"
         );
     }
 

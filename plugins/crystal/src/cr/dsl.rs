@@ -65,7 +65,7 @@ pub fn tokens_in(toks: &[Token], start: usize, end: usize) -> &[Token] {
 /// Parse `file` into nodes.
 pub fn file_nodes(file: &SourceFile, wants_reads: &dyn Fn(&Call) -> bool) -> Vec<Node> {
     let toks = super::tokens_of(&file.content);
-    let stmts = super::tree::parse(&toks);
+    let stmts = super::tree::parse(&toks, &super::RULES);
     let reader = Reader {
         file,
         toks: &toks,

@@ -1,19 +1,22 @@
 //! Reusable Crystal helpers. Crystal shares Ruby's lexical shape, so the
-//! tokenizer, statement outline, call reader and inflections are copies of
-//! the Ruby plugin's `rb` helpers (a plugin crate cannot depend on another
-//! plugin crate: both would export the component); the request reads
-//! ([`request`]) and the DSL view ([`dsl`]) are Crystal's own.
+//! tokenizer, statement outline, call reader and inflections are the SDK's
+//! [`portolan_plugin_sdk::rubyish`] (shared with the Ruby plugin),
+//! re-exported here; [`parse`] uses [`tree::Rules::CRYSTAL`] (`struct`,
+//! `enum`, `macro`, `lib`, `annotation`, `union` blocks; bodiless
+//! `abstract def`). The cleaning ([`clean`]), request reads ([`request`]),
+//! class outline ([`classes`]) and DSL view ([`dsl`]) are Crystal's own.
 
-pub mod call;
 pub mod classes;
 pub mod clean;
 pub mod dsl;
-pub mod inflect;
 pub mod request;
-pub mod tokens;
-pub mod tree;
+
+pub use portolan_plugin_sdk::rubyish::{call, inflect, tokens, tree};
 
 use portolan_plugin_sdk::lex::Code;
+
+/// Crystal's block keywords.
+pub const RULES: tree::Rules = tree::Rules::CRYSTAL;
 
 /// The verbs of the Ruby-like routing DSLs, with their HTTP method.
 pub const VERBS: [(&str, &str); 7] = [
@@ -41,5 +44,5 @@ pub fn tokens_of(src: &str) -> Vec<tokens::Token> {
 
 /// Tokenize and outline a Crystal source text.
 pub fn parse(src: &str) -> Vec<tree::Stmt> {
-    tree::parse(&tokens_of(src))
+    tree::parse(&tokens_of(src), &RULES)
 }

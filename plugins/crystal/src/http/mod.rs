@@ -123,7 +123,7 @@ const METHODS: [&str; 9] = [
 
 pub fn scan(file: &SourceFile) -> FileRoutes {
     let toks = crate::cr::tokens_of(&file.content);
-    let stmts = tree::parse(&toks);
+    let stmts = tree::parse(&toks, &crate::cr::RULES);
     let mut out = FileRoutes {
         path: file.path.clone(),
         ..FileRoutes::default()

@@ -1,19 +1,22 @@
-//! Reusable Ruby helpers: tokenizer, statement/block outline, DSL call
-//! arguments, inflections, request-parameter reads and a per-file outline
-//! of classes and methods. Also used for Crystal (same lexical shape).
+//! Reusable Ruby helpers: request-parameter reads, a DSL view, a per-file
+//! outline of classes and methods, Rack and heredoc/regex cleaning. The
+//! tokenizer, statement/block outline, DSL call arguments and inflections
+//! are the SDK's [`portolan_plugin_sdk::rubyish`] (shared with Crystal),
+//! re-exported here; [`parse`] uses [`tree::Rules::RUBY`].
 
-pub mod call;
 pub mod classes;
 pub mod clean;
 pub mod dsl;
-pub mod inflect;
 pub mod outline;
 pub mod rack;
 pub mod request;
-pub mod tokens;
-pub mod tree;
+
+pub use portolan_plugin_sdk::rubyish::{call, inflect, tokens, tree};
 
 use portolan_plugin_sdk::lex::Code;
+
+/// Ruby's block keywords.
+pub const RULES: tree::Rules = tree::Rules::RUBY;
 
 /// Tokenize a Ruby source text (heredocs blanked, regex literals skipped:
 /// see [`clean`]).
@@ -25,5 +28,5 @@ pub fn tokens_of(src: &str) -> Vec<tokens::Token> {
 
 /// Tokenize and outline a Ruby source text.
 pub fn parse(src: &str) -> Vec<tree::Stmt> {
-    tree::parse(&tokens_of(src))
+    tree::parse(&tokens_of(src), &RULES)
 }

@@ -65,7 +65,7 @@ pub struct Outline {
 /// Outline a file: every class and module, nested names qualified.
 pub fn outline(src: &str, line_of: &dyn Fn(usize) -> u32, opts: Options) -> Outline {
     let toks = super::tokens_of(src);
-    let stmts = tree::parse(&toks);
+    let stmts = tree::parse(&toks, &super::RULES);
     let mut classes = Vec::new();
     visit(&stmts, &toks, "", line_of, opts, &mut classes);
     Outline { classes }

@@ -107,7 +107,7 @@ impl Analyzer for Webrick {
 /// Methods named in `mount_proc` blocks that look at `request_method`.
 fn proc_methods(file: &SourceFile) -> Vec<(u32, Vec<String>)> {
     let toks = crate::rb::tokens_of(&file.content);
-    let stmts = crate::rb::tree::parse(&toks);
+    let stmts = crate::rb::tree::parse(&toks, &crate::rb::RULES);
     let mut out = Vec::new();
     walk(&stmts, &mut |s: &Stmt, _| {
         if !s.toks.iter().any(|t| t.is_word("mount_proc")) {
