@@ -28,7 +28,10 @@ fn rust_axum_fixtures() {
 
 #[test]
 fn rust_actix_web_fixtures() {
-    check_all(&portolan_plugin_rust::actix_web::ActixWeb, &["workspace"]);
+    check_all(
+        &portolan_plugin_rust::actix_web::ActixWeb,
+        &["scope_macro", "workspace"],
+    );
 }
 
 #[test]

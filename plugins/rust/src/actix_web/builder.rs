@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use portolan_plugin_sdk::lex::is_ident_byte;
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
@@ -15,6 +16,7 @@ use crate::rs::router::scan::{
 /// `#[get("/x")]`, `#[post("/x", wrap = "…")]`,
 /// `#[route("/x", method = "GET", method = "POST")]` on a handler: the
 /// function returns that resource (registered with `.service(handler)`).
+/// Actix: the `#[scope("/p")]` of enclosing inline modules prefix it.
 pub fn attribute_routes(
     file: &SourceFile,
     code: &Code,
@@ -67,6 +69,13 @@ pub fn attribute_routes(
             continue;
         };
         let line = attr_line(file, code, f.kw, name);
+        let path = if flavor == Flavor::Actix {
+            let mut full = module_scopes(code, f.kw).concat();
+            full.push_str(&path);
+            full
+        } else {
+            path
+        };
         ops.push(Op::Route {
             path: vec![Part::Lit(path)],
             line,
@@ -93,6 +102,48 @@ pub fn attribute_routes(
             ops,
         });
     }
+}
+
+/// Prefixes of `#[scope("/p")]` (actix-web 4.5's attribute macro) on the
+/// inline modules (`mod m { … }`) enclosing `at`, outermost first.
+fn module_scopes(code: &Code, at: usize) -> Vec<String> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for m in code.find_all("mod") {
+        if m >= at {
+            continue;
+        }
+        let bounded = (m == 0 || !bytes.get(m - 1).copied().is_some_and(is_ident_byte))
+            && !bytes.get(m + 3).copied().is_some_and(is_ident_byte);
+        if !bounded {
+            continue;
+        }
+        let name_start = code.skip_ws(m + 3);
+        let mut name_end = name_start;
+        while bytes.get(name_end).copied().is_some_and(is_ident_byte) {
+            name_end += 1;
+        }
+        let open = code.skip_ws(name_end);
+        if name_end == name_start || bytes.get(open) != Some(&b'{') {
+            continue;
+        }
+        if code.matching(open).is_none_or(|close| close < at) {
+            continue;
+        }
+        for attr in attrs_before(code, m) {
+            let Some(paren) = attr.find('(') else {
+                continue;
+            };
+            if attr[..paren].rsplit("::").next() == Some("scope") {
+                if let Some(p) = first_string(&attr[paren..]) {
+                    out.push((m, p));
+                }
+            }
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, p)| p).collect()
 }
 
 fn first_string(args: &str) -> Option<String> {

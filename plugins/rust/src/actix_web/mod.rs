@@ -2,7 +2,8 @@
 //!
 //! Routes: handler attribute macros `#[get("/x")]`, `#[post]`, `#[put]`,
 //! `#[delete]`, `#[patch]`, `#[head]`, `#[options]`, `#[trace]`,
-//! `#[connect]` and `#[route("/x", method = "GET", method = "POST")]`,
+//! `#[connect]` and `#[route("/x", method = "GET", method = "POST")]`
+//! (prefixed by `#[scope("/p")]` on the enclosing inline `mod`s),
 //! registered with `.service(handler)` on an `App`, a `web::scope` or a
 //! `ServiceConfig` (the scope prefixes apply; a handler never registered is
 //! reported at its own path); builders `App::new()`/`web::scope("/p")`/
