@@ -15,8 +15,9 @@
 //!
 //! It exists so that building the C example needs a `cargo build` of three
 //! library crates (about 30 s of CPU, dev profile) instead of
-//! `cargo install wit-bindgen-cli wasm-tools` (262 crates, 13 min of CPU). Versions follow the ones the host and
-//! the Rust SDK use (wit-bindgen 0.63, wit-component/wit-parser 0.262).
+//! `cargo install wit-bindgen-cli wasm-tools` (262 crates, 13 min of CPU).
+//! Versions follow the ones the host and the Rust SDK use (wit-bindgen
+//! 0.63, wit-component/wit-parser 0.262).
 
 use anyhow::{bail, Context, Result};
 use std::path::Path;
