@@ -26,7 +26,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Scan source trees (the default command).
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Manage analyzer plugins: list, add, lock, verify, new, test.
     Plugin(PluginArgs),
     /// Manage portolan's caches.
@@ -521,6 +521,25 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn plugin_subcommands_parse() {
+        let c =
+            Cli::try_parse_from(["portolan", "plugin", "add", "x.wasm", "--sha256", "ab"]).unwrap();
+        let Some(Command::Plugin(p)) = c.command else {
+            panic!("plugin subcommand")
+        };
+        assert!(
+            matches!(p.command, PluginCommand::Add { ref source, ref sha256, .. } if source == "x.wasm" && sha256.as_deref() == Some("ab"))
+        );
+        let c =
+            Cli::try_parse_from(["portolan", "scan", "-b", ".", "--locked", "--offline"]).unwrap();
+        let Some(Command::Scan(s)) = c.command else {
+            panic!("scan")
+        };
+        assert!(s.locked && s.offline && !s.disable_builtin);
+        assert!(Cli::try_parse_from(["portolan", "cache", "clear"]).is_ok());
     }
 
     #[test]

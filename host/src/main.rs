@@ -43,7 +43,10 @@ fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let (mut args, sub): (ScanArgs, &ArgMatches) = match cli.command {
-        Some(Command::Scan(args)) => (args, matches.subcommand_matches("scan").unwrap_or(&matches)),
+        Some(Command::Scan(args)) => (
+            *args,
+            matches.subcommand_matches("scan").unwrap_or(&matches),
+        ),
         Some(Command::Plugin(p)) => return plugin_cmd::main(p.command),
         Some(Command::Cache(c)) => return plugin_cmd::cache(c.command),
         None => (cli.scan, &matches),
