@@ -184,6 +184,27 @@ fn locked_scan_refuses_a_tampered_plugin_naming_it_and_both_hashes() {
         ]
     );
 
+    // The same lock found through --config (lockfile next to that file),
+    // scanning a subdirectory.
+    fs::create_dir_all(proj.path().join("sub")).unwrap();
+    fs::copy(
+        proj.path().join("app.tiny"),
+        proj.path().join("sub/app.tiny"),
+    )
+    .unwrap();
+    let ok = run(portolan(proj.path()).args([
+        "-b",
+        "sub",
+        "--config",
+        "portolan.toml",
+        "--locked",
+        "-f",
+        "json",
+        "--no-log",
+    ]));
+    assert!(ok.status.success(), "{}", show(&ok));
+    assert_eq!(routes(&json(&ok)).len(), 2, "{}", show(&ok));
+
     // One byte changed.
     let mut bytes = fs::read(&pinned).unwrap();
     let at = bytes.len() / 2;

@@ -92,7 +92,7 @@ fn with_config(
         &mut args,
         &explicit,
         config::Project {
-            dir: Some(Path::new(".")),
+            dir: Some(Path::new("")),
             trusted: true,
         },
     );
@@ -215,7 +215,7 @@ fn list(args: &ScanArgs, format: &str) -> Result<ExitCode, Failure> {
 fn target_config(opts: &PluginOpts) -> PathBuf {
     opts.config
         .clone()
-        .or_else(|| config::project_config_file(Path::new(".")))
+        .or_else(|| config::project_config_file(Path::new("")))
         .unwrap_or_else(|| PathBuf::from("portolan.toml"))
 }
 

@@ -115,6 +115,12 @@ pub fn source_key(source: &PluginSource, lock_dir: &Path) -> String {
 
 fn relative_to(path: &Path, dir: &Path) -> String {
     let abs = |p: &Path| {
+        // `absolute("")` is an error; "" means the current directory.
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
         std::path::absolute(p)
             .map(|a| clean(&a))
             .unwrap_or_else(|_| clean(p))
@@ -163,6 +169,11 @@ pub fn check_sources(
     let mut seen = vec![false; lock.plugins.len()];
     for s in sources {
         let key = source_key(s, lock_dir);
+        crate::log::debug(format!(
+            "lock: plugin `{}` is `{key}` relative to `{}`",
+            s.name,
+            lock_dir.display()
+        ));
         // Built-ins are matched by name (their key is always `builtin`).
         let found =
             lock.plugins.iter().enumerate().find(|(i, e)| {
