@@ -26,7 +26,128 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Scan source trees (the default command).
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
+    /// Manage analyzer plugins: list, add, lock, verify, new, test.
+    Plugin(PluginArgs),
+    /// Manage portolan's caches.
+    Cache(CacheArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PluginArgs {
+    #[command(subcommand)]
+    pub command: PluginCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PluginCommand {
+    /// List every plugin (built-in and external) with its technologies and versions.
+    List {
+        /// text (the default) or json.
+        #[arg(
+            short = 'f',
+            long = "format",
+            value_name = "FORMAT",
+            default_value = "plain"
+        )]
+        format: String,
+        #[command(flatten)]
+        opts: PluginOpts,
+    },
+    /// Pin a plugin: copy (PATH) or download (URL) it, check or compute its
+    /// sha256, and add it to the config file's [[plugins]].
+    Add {
+        /// A .wasm component, a plugin crate directory (its built component
+        /// is used), or an http(s) URL.
+        source: String,
+        /// The expected SHA-256 of the component (required to trust a URL
+        /// without looking; otherwise the computed hash is printed).
+        #[arg(long = "sha256", value_name = "HEX")]
+        sha256: Option<String>,
+        #[command(flatten)]
+        opts: PluginOpts,
+    },
+    /// Write portolan.lock: name, version, interface version, sha256 and
+    /// source of every plugin, built-ins included.
+    Lock {
+        #[command(flatten)]
+        opts: PluginOpts,
+    },
+    /// Check every configured plugin against its sha256 and portolan.lock.
+    Verify {
+        #[command(flatten)]
+        opts: PluginOpts,
+    },
+    /// Create a Rust plugin crate that builds and passes its own tests.
+    New {
+        /// Plugin name (lower-case letters, digits, `-`, `_`).
+        name: String,
+        /// Where to create it [default: ./NAME].
+        #[arg(long = "dir", value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Path to portolan-plugin-sdk (the `plugin-sdk/` folder of a
+        /// portolan checkout) [default: the SDK this portolan was built from].
+        #[arg(long = "sdk-path", value_name = "DIR")]
+        sdk_path: Option<PathBuf>,
+    },
+    /// Run a plugin on fixture cases (F/<case>/app, F/<case>/expected.json,
+    /// or F/<tech>/<case>/…) and diff its report with the expected one.
+    Test {
+        /// A built .wasm component, or a plugin crate directory.
+        plugin: PathBuf,
+        /// The fixtures directory.
+        #[arg(long = "fixtures", value_name = "DIR")]
+        fixtures: PathBuf,
+        /// Show debug messages.
+        #[arg(short = 'd', long = "debug")]
+        debug: bool,
+        /// No colour.
+        #[arg(long = "no-color")]
+        no_color: bool,
+    },
+}
+
+/// Options shared by the plugin subcommands that read the config.
+#[derive(Args, Debug, Default, Clone)]
+pub struct PluginOpts {
+    /// Config file to read (and, for `add`, to edit) [default:
+    /// ./portolan.toml, or ./.portolan.toml]. portolan.lock sits next to it.
+    #[arg(long = "config", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ignore the user config (and the current directory's portolan.toml
+    /// unless it is the --config file).
+    #[arg(long = "no-config")]
+    pub no_config: bool,
+    /// Refuse to run when a plugin differs from portolan.lock.
+    #[arg(long = "locked")]
+    pub locked: bool,
+    /// Never download: URL plugins must already be in the plugin store.
+    #[arg(long = "offline")]
+    pub offline: bool,
+    /// Leave the built-in plugins out.
+    #[arg(long = "disable-builtin")]
+    pub disable_builtin: bool,
+    /// Show debug messages.
+    #[arg(short = 'd', long = "debug")]
+    pub debug: bool,
+    /// No colour in logs.
+    #[arg(long = "no-color")]
+    pub no_color: bool,
+    /// No log lines (results and errors still print).
+    #[arg(long = "no-log")]
+    pub no_log: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub command: CacheCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CacheCommand {
+    /// Remove compiled plugins, plugin descriptions and downloaded plugins.
+    Clear,
 }
 
 #[derive(Args, Debug, Default, Clone)]
@@ -252,6 +373,27 @@ pub struct ScanArgs {
     #[arg(long = "no-cache", help_heading = "Plugins")]
     pub no_cache: bool,
 
+    /// Refuse to run when any plugin (built-ins included) differs from
+    /// portolan.lock (next to --config, else in the first base path). For CI.
+    #[arg(long = "locked", help_heading = "Plugins")]
+    pub locked: bool,
+
+    /// Never download plugins: URL plugins must already be in the store.
+    #[arg(long = "offline", help_heading = "Plugins")]
+    pub offline: bool,
+
+    /// Run only external plugins (--plugin, [[plugins]], the plugin dir).
+    #[arg(long = "disable-builtin", help_heading = "Plugins")]
+    pub disable_builtin: bool,
+
+    /// Pinned plugins from the config files (`[[plugins]]`).
+    #[arg(skip)]
+    pub configured_plugins: Vec<crate::config::PluginSpec>,
+
+    /// Where portolan.lock is read (set from the config resolution).
+    #[arg(skip)]
+    pub lock_dir: PathBuf,
+
     /// Stop a plugin call that runs longer than this many seconds.
     #[arg(
         long = "plugin-timeout",
@@ -345,6 +487,24 @@ pub struct ScanArgs {
 
 impl ScanArgs {
     /// Flags that exist but do nothing yet: refuse them clearly.
+    /// Scan options for the plugin subcommands: defaults, plus `opts`.
+    pub fn for_plugins(opts: &PluginOpts) -> ScanArgs {
+        ScanArgs {
+            format: "plain".into(),
+            plugin_timeout: 60.0,
+            plugin_memory: 512,
+            config: opts.config.clone(),
+            no_config: opts.no_config,
+            locked: opts.locked,
+            offline: opts.offline,
+            disable_builtin: opts.disable_builtin,
+            debug: opts.debug,
+            no_color: opts.no_color,
+            no_log: opts.no_log,
+            ..ScanArgs::default()
+        }
+    }
+
     pub fn unimplemented(&self) -> Option<&'static str> {
         if self.ai_context {
             return Some("--ai-context");
@@ -361,6 +521,25 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn plugin_subcommands_parse() {
+        let c =
+            Cli::try_parse_from(["portolan", "plugin", "add", "x.wasm", "--sha256", "ab"]).unwrap();
+        let Some(Command::Plugin(p)) = c.command else {
+            panic!("plugin subcommand")
+        };
+        assert!(
+            matches!(p.command, PluginCommand::Add { ref source, ref sha256, .. } if source == "x.wasm" && sha256.as_deref() == Some("ab"))
+        );
+        let c =
+            Cli::try_parse_from(["portolan", "scan", "-b", ".", "--locked", "--offline"]).unwrap();
+        let Some(Command::Scan(s)) = c.command else {
+            panic!("scan")
+        };
+        assert!(s.locked && s.offline && !s.disable_builtin);
+        assert!(Cli::try_parse_from(["portolan", "cache", "clear"]).is_ok());
     }
 
     #[test]

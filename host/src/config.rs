@@ -10,7 +10,10 @@
 //!    first `-b` base path;
 //! 3. `--config FILE`.
 //!
-//! `--no-config` skips 1 and 2. Keys are the long flag names with `_` for
+//! `--no-config` skips 1 and 2. Pinned plugins are `[[plugins]]` tables
+//! (`name`, `path` or `url`, `sha256`); a project config found in a scanned
+//! tree is *untrusted*: its URL plugins are used only when already in the
+//! plugin store (portolan never fetches a URL a scanned repository names). Keys are the long flag names with `_` for
 //! `-`; list keys take a string or an array of strings (`techs` and
 //! `exclude_techs` strings may be comma-separated). Relative paths
 //! (`output`, `plugin`) are relative to the file that names them. An
@@ -76,6 +79,82 @@ pub struct FileConfig {
     pub no_cache: Option<bool>,
     pub plugin_timeout: Option<f64>,
     pub plugin_memory: Option<usize>,
+    pub plugins: Option<Vec<PluginSpec>>,
+    pub disable_builtin: Option<bool>,
+}
+
+/// A pinned plugin: `[[plugins]]` in a config file.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PluginSpec {
+    /// What messages call it (the plugin's declared name, by convention).
+    pub name: Option<String>,
+    /// A local `.wasm` component (relative to the config file).
+    pub path: Option<PathBuf>,
+    /// An `http(s)://` URL of a `.wasm` component (needs `sha256`).
+    pub url: Option<String>,
+    /// Lower-case hex SHA-256 of the component's bytes.
+    pub sha256: Option<String>,
+    /// The config file that lists it.
+    #[serde(skip)]
+    pub file: PathBuf,
+    /// Whether the file was chosen by the user (user config, `--config`, or
+    /// the current directory for `portolan plugin …`) rather than found in
+    /// a scanned tree. Only trusted entries may cause a download.
+    #[serde(skip)]
+    pub trusted: bool,
+}
+
+impl PluginSpec {
+    /// The name used in messages: `name`, else the file or URL stem.
+    pub fn label(&self) -> String {
+        if let Some(n) = self.name.as_deref().filter(|n| !n.trim().is_empty()) {
+            return n.to_string();
+        }
+        let raw = match (&self.path, &self.url) {
+            (Some(p), _) => p.display().to_string(),
+            (None, Some(u)) => u.split(['?', '#']).next().unwrap_or(u).to_string(),
+            (None, None) => return "(unnamed)".into(),
+        };
+        let last = raw.rsplit(['/', '\\']).next().unwrap_or(&raw);
+        last.strip_suffix(".wasm").unwrap_or(last).to_string()
+    }
+
+    fn check(&mut self, file: &Path, index: usize) -> Result<(), String> {
+        let at = format!(
+            "config file {}: [[plugins]] entry {} ({})",
+            file.display(),
+            index + 1,
+            self.label()
+        );
+        match (&self.path, &self.url) {
+            (Some(_), Some(_)) => {
+                return Err(format!("{at}: give either `path` or `url`, not both"))
+            }
+            (None, None) => return Err(format!("{at}: needs a `path` or a `url`")),
+            (None, Some(u)) => {
+                if !(u.starts_with("https://") || u.starts_with("http://")) {
+                    return Err(format!("{at}: `url` must start with https:// or http://"));
+                }
+                if self.sha256.is_none() {
+                    return Err(format!(
+                        "{at}: a URL plugin needs `sha256` (portolan never runs downloaded code it cannot verify); `portolan plugin add {u}` computes it"
+                    ));
+                }
+            }
+            (Some(_), None) => {}
+        }
+        if let Some(h) = &self.sha256 {
+            let h = h.trim().to_ascii_lowercase();
+            if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(format!(
+                    "{at}: `sha256` must be 64 hexadecimal digits, not `{h}`"
+                ));
+            }
+            self.sha256 = Some(h);
+        }
+        Ok(())
+    }
 }
 
 impl FileConfig {
@@ -115,13 +194,29 @@ impl FileConfig {
                 .collect();
             cfg.plugin = Some(List::Many(joined));
         }
+        if let Some(specs) = &mut cfg.plugins {
+            for (i, spec) in specs.iter_mut().enumerate() {
+                spec.check(file, i)?;
+                spec.file = file.to_path_buf();
+                if let Some(p) = &spec.path {
+                    if p.is_relative() {
+                        spec.path = Some(dir.join(p));
+                    }
+                }
+            }
+        }
         Ok(cfg)
     }
 
-    fn read(file: &Path) -> Result<FileConfig, String> {
+    /// Read and parse `file`; `trusted` marks its `[[plugins]]` entries.
+    pub fn read(file: &Path, trusted: bool) -> Result<FileConfig, String> {
         let text = std::fs::read_to_string(file)
             .map_err(|e| format!("cannot read config file {}: {e}", file.display()))?;
-        FileConfig::parse(&text, file)
+        let mut cfg = FileConfig::parse(&text, file)?;
+        for spec in cfg.plugins.iter_mut().flatten() {
+            spec.trusted = trusted;
+        }
+        Ok(cfg)
     }
 
     /// `self` with every key `over` sets replaced.
@@ -151,7 +246,9 @@ impl FileConfig {
             plugin,
             no_cache,
             plugin_timeout,
-            plugin_memory
+            plugin_memory,
+            plugins,
+            disable_builtin
         )
     }
 }
@@ -172,35 +269,48 @@ pub fn project_config_file(base: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Where the project config is looked for, and whether it is trusted.
+pub struct Project<'a> {
+    /// `portolan.toml` / `.portolan.toml` is looked for here (none: no
+    /// project config; portolan.lock is then looked for in `.`).
+    pub dir: Option<&'a Path>,
+    /// A scan's project config comes from the scanned tree: not trusted.
+    /// `portolan plugin …` reads the current directory's: trusted.
+    pub trusted: bool,
+}
+
 /// Read the config files that apply and fill every option the command line
 /// did not set (`explicit(id)` says whether it did, by clap argument id).
-/// Returns the files read, in order.
-pub fn apply(args: &mut ScanArgs, explicit: &dyn Fn(&str) -> bool) -> Result<Vec<PathBuf>, String> {
-    let mut files: Vec<PathBuf> = Vec::new();
+/// Also sets `args.lock_dir`: the directory of `--config FILE` when given,
+/// else the project directory. Returns the files read, in order.
+pub fn apply(
+    args: &mut ScanArgs,
+    explicit: &dyn Fn(&str) -> bool,
+    project: Project,
+) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<(PathBuf, bool)> = Vec::new();
     if !args.no_config {
         if let Some(user) = user_config_file().filter(|f| f.is_file()) {
-            files.push(user);
+            files.push((user, true));
         }
-        if let Some(project) = args
-            .base_path
-            .first()
-            .and_then(|b| project_config_file(Path::new(b)))
-        {
-            files.push(project);
+        if let Some(found) = project.dir.and_then(project_config_file) {
+            files.push((found, project.trusted));
         }
     }
+    args.lock_dir = project.dir.unwrap_or(Path::new(".")).to_path_buf();
     if let Some(extra) = &args.config {
         if !extra.is_file() {
             return Err(format!("config file {} does not exist", extra.display()));
         }
-        files.push(extra.clone());
+        args.lock_dir = extra.parent().unwrap_or(Path::new("")).to_path_buf();
+        files.push((extra.clone(), true));
     }
     let mut cfg = FileConfig::default();
-    for f in &files {
-        cfg = cfg.overlay(FileConfig::read(f)?);
+    for (f, trusted) in &files {
+        cfg = cfg.overlay(FileConfig::read(f, *trusted)?);
     }
     merge(args, cfg, explicit);
-    Ok(files)
+    Ok(files.into_iter().map(|(f, _)| f).collect())
 }
 
 fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) {
@@ -256,6 +366,10 @@ fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) 
     scalar!(no_cache);
     scalar!(plugin_timeout);
     scalar!(plugin_memory);
+    scalar!(disable_builtin);
+    if let Some(specs) = cfg.plugins {
+        args.configured_plugins = specs;
+    }
 }
 
 #[cfg(test)]
@@ -316,6 +430,55 @@ concurrency = 3
         merge(&mut args, cfg, &|id| id == "format");
         assert_eq!(args.format, "curl");
         assert!(args.no_log);
+    }
+
+    #[test]
+    fn pinned_plugins_are_checked_and_paths_resolved() {
+        let sha = "AB".repeat(32);
+        let cfg = parse(&format!(
+            "disable_builtin = true\n[[plugins]]\nname = \"a\"\npath = \"p/a.wasm\"\nsha256 = \"{sha}\"\n\n[[plugins]]\nurl = \"https://x.invalid/b.wasm?v=1\"\nsha256 = \"{sha}\"\n"
+        ))
+        .unwrap();
+        let specs = cfg.plugins.clone().unwrap();
+        assert_eq!(specs[0].path, Some(PathBuf::from("/repo/p/a.wasm")));
+        assert_eq!(specs[0].sha256.as_deref(), Some(&*sha.to_lowercase()));
+        assert_eq!(specs[0].file, PathBuf::from("/repo/portolan.toml"));
+        assert!(
+            !specs[0].trusted,
+            "trust is set by `read`, never by the file"
+        );
+        assert_eq!(specs[1].label(), "b");
+        let mut args = ScanArgs::default();
+        merge(&mut args, cfg, &|_| false);
+        assert!(args.disable_builtin);
+        assert_eq!(args.configured_plugins.len(), 2);
+
+        for (text, needle) in [
+            ("[[plugins]]\nname = \"x\"\n", "needs a `path` or a `url`"),
+            (
+                "[[plugins]]\npath = \"a\"\nurl = \"https://a\"\n",
+                "not both",
+            ),
+            (
+                "[[plugins]]\nurl = \"https://a/x.wasm\"\n",
+                "needs `sha256`",
+            ),
+            (
+                "[[plugins]]\nurl = \"ftp://a/x.wasm\"\nsha256 = \"00\"\n",
+                "https://",
+            ),
+            (
+                "[[plugins]]\npath = \"a\"\nsha256 = \"xyz\"\n",
+                "64 hexadecimal",
+            ),
+            ("[[plugins]]\npath = \"a\"\nhash = \"1\"\n", "hash"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert!(
+                e.contains(needle) && e.contains("/repo/portolan.toml"),
+                "{text}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod optimize;
 mod output;
 mod pipeline;
 mod plugin;
+mod plugin_cmd;
 mod tag;
 mod walk;
 
@@ -42,13 +43,28 @@ fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let (mut args, sub): (ScanArgs, &ArgMatches) = match cli.command {
-        Some(Command::Scan(args)) => (args, matches.subcommand_matches("scan").unwrap_or(&matches)),
+        Some(Command::Scan(args)) => (
+            *args,
+            matches.subcommand_matches("scan").unwrap_or(&matches),
+        ),
+        Some(Command::Plugin(p)) => return plugin_cmd::main(p.command),
+        Some(Command::Cache(c)) => return plugin_cmd::cache(c.command),
         None => (cli.scan, &matches),
     };
     let explicit = |id: &str| sub.value_source(id) == Some(ValueSource::CommandLine);
     // Config files can turn logs off or on, so they are read first; their
-    // errors are printed once the logger knows about --no-color.
-    let config = config::apply(&mut args, &explicit);
+    // errors are printed once the logger knows about --no-color. The
+    // project config comes from the scanned tree: it is not trusted to
+    // make portolan download anything.
+    let project = args.base_path.first().map(std::path::PathBuf::from);
+    let config = config::apply(
+        &mut args,
+        &explicit,
+        config::Project {
+            dir: project.as_deref(),
+            trusted: false,
+        },
+    );
     log::init(args.no_log, args.debug, args.no_color);
     let result = config.map_err(Failure::Usage).and_then(|files| {
         for f in files {

@@ -59,6 +59,17 @@ pub fn load_plugins(
     bases: &[PathBuf],
     max_file_size: u64,
 ) -> Result<Plugins, Failure> {
+    // `--locked` runs exactly the locked set: the per-machine user plugin
+    // directory is left out.
+    load_plugins_with(args, bases, max_file_size, !args.locked)
+}
+
+pub fn load_plugins_with(
+    args: &ScanArgs,
+    bases: &[PathBuf],
+    max_file_size: u64,
+    include_user_dir: bool,
+) -> Result<Plugins, Failure> {
     if let Some(missing) = args.plugin.iter().find(|p| !p.exists()) {
         return Err(Failure::Usage(format!(
             "plugin {} does not exist",
@@ -91,14 +102,56 @@ pub fn load_plugins(
         timeout: Duration::from_secs_f64(args.plugin_timeout),
         memory_bytes: args.plugin_memory.saturating_mul(1024 * 1024),
     };
+    let net = plugin::source::Network {
+        forbidden_by: if args.locked {
+            Some("--locked")
+        } else if args.offline {
+            Some("--offline")
+        } else {
+            None
+        },
+    };
+    let plugin::Gathered {
+        sources,
+        mut errors,
+        pin_mismatches,
+    } = plugin::gather(args, include_user_dir, net).map_err(Failure::Usage)?;
+    if sources.is_empty() {
+        return Err(Failure::Usage(
+            "--disable-builtin leaves no plugin to run: add one with --plugin FILE or a [[plugins]] entry in portolan.toml (`portolan plugin add`)".into(),
+        ));
+    }
+    let lock = if args.locked {
+        let path = plugin::lock::path_in(&args.lock_dir);
+        let lock = plugin::lock::Lockfile::read(&path).map_err(Failure::Usage)?;
+        let mut problems = plugin::lock::check_sources(&lock, &path, &sources, &args.lock_dir);
+        if !problems.is_empty() {
+            problems.extend(pin_mismatches);
+            return Err(Failure::Usage(format!(
+                "--locked: the plugins differ from the lockfile:\n  {}",
+                problems.join("\n  ")
+            )));
+        }
+        Some((lock, path))
+    } else {
+        None
+    };
+    if !pin_mismatches.is_empty() {
+        return Err(Failure::Usage(pin_mismatches.join("\n")));
+    }
     let runtime = Runtime::new(cache, limits, Sandbox::new(bases, max_file_size))
         .map_err(|e| Failure::Runtime(format!("cannot start the WebAssembly runtime: {e}")))?;
-    let mut sources = plugin::builtin_sources();
-    let plugin_dir = plugin::user_plugin_dir();
-    let (external, mut errors) = plugin::external_sources(&args.plugin, plugin_dir.as_deref());
-    sources.extend(external);
     let (catalog, more) = Catalog::build(&runtime, runtime.cache(), sources);
     errors.extend(more);
+    if let Some((lock, path)) = lock {
+        let problems = plugin::lock::check_descriptions(&lock, &path, &catalog, &args.lock_dir);
+        if !problems.is_empty() {
+            return Err(Failure::Usage(format!(
+                "--locked: the plugins differ from the lockfile:\n  {}",
+                problems.join("\n  ")
+            )));
+        }
+    }
     Ok(Plugins {
         runtime,
         catalog,

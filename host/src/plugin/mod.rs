@@ -2,8 +2,10 @@
 //! them lazily so only the plugins of detected technologies are compiled.
 
 pub mod cache;
+pub mod lock;
 pub mod runtime;
 pub mod sandbox;
+pub mod source;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -27,6 +29,7 @@ mod builtin {
 pub enum Origin {
     Builtin,
     File(PathBuf),
+    Url(String),
 }
 
 /// A plugin's bytes and identity.
@@ -57,11 +60,12 @@ impl PluginSource {
         match &self.origin {
             Origin::Builtin => "built-in".into(),
             Origin::File(p) => p.display().to_string(),
+            Origin::Url(u) => u.clone(),
         }
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -134,6 +138,56 @@ pub fn external_sources(
         }
     }
     (sources, errors)
+}
+
+/// Every plugin a run uses, and what went wrong gathering them.
+pub struct Gathered {
+    pub sources: Vec<PluginSource>,
+    /// Unreadable `--plugin` files and user plugins (the run goes on).
+    pub errors: Vec<ScanError>,
+    /// `[[plugins]]` whose bytes do not match their `sha256` (the run must
+    /// stop; with `--locked` the lockfile differences are reported first).
+    pub pin_mismatches: Vec<String>,
+}
+
+/// Every plugin a run uses, in override order (a later provider of a
+/// technology replaces an earlier one): the built-ins (unless
+/// `--disable-builtin`), the user plugin directory (unless
+/// `include_user_dir` is false: `--locked` runs and `plugin lock` leave this
+/// per-machine directory out), `[[plugins]]` from the config files, then
+/// `--plugin`. A pinned plugin that cannot be read (missing file, forbidden
+/// download) is an `Err` listing every such problem; an unreadable
+/// `--plugin` file is a plugin error as before.
+pub fn gather(
+    args: &crate::cli::ScanArgs,
+    include_user_dir: bool,
+    net: source::Network,
+) -> Result<Gathered, String> {
+    let mut sources = if args.disable_builtin {
+        Vec::new()
+    } else {
+        builtin_sources()
+    };
+    let mut errors = Vec::new();
+    if include_user_dir {
+        let dir = user_plugin_dir();
+        let (found, errs) = external_sources(&[], dir.as_deref());
+        sources.extend(found);
+        errors.extend(errs);
+    }
+    let pinned = source::configured(&args.configured_plugins, net);
+    if !pinned.unreadable.is_empty() {
+        return Err(pinned.unreadable.join("\n"));
+    }
+    sources.extend(pinned.sources);
+    let (given, errs) = external_sources(&args.plugin, None);
+    sources.extend(given);
+    errors.extend(errs);
+    Ok(Gathered {
+        sources,
+        errors,
+        pin_mismatches: pinned.mismatched,
+    })
 }
 
 /// What a plugin declares: the SDK's serialisable form of the WIT
