@@ -7,16 +7,59 @@
 //! its value when set; tags are bare words (`websocket` for WebSocket
 //! endpoints, then the endpoint's tags such as `shadow`). Empty parts are
 //! left out. `--include-path` appends `(path:line, …)`.
+//!
+//! With `--ai-context`, each endpoint line is followed by one indented line
+//! per non-empty bucket, `  <bucket> (<count>): …`: the kinds for
+//! `signals`, the names for `callees` and `sources`, `kind: name` for
+//! `guards`, `sinks` and `validators` (snippets are left to the structured
+//! formats).
 
 use super::bake::bake;
 use super::RenderOptions;
-use crate::model::{Endpoint, Report};
+use crate::model::{AiContext, ContextEntry, Endpoint, Report};
 
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
     let mut out = String::new();
     for e in &report.endpoints {
         out.push_str(&line(e, opts));
         out.push('\n');
+        if let Some(ctx) = &e.ai_context {
+            out.push_str(&context_lines(ctx));
+        }
+    }
+    out
+}
+
+/// The compact `ai_context` rendering (one line per non-empty bucket).
+pub fn context_lines(ctx: &AiContext) -> String {
+    let mut out = String::new();
+    let kind_name = |e: &ContextEntry| format!("{}: {}", e.kind, e.name);
+    let name = |e: &ContextEntry| e.name.clone();
+    let kind = |e: &ContextEntry| e.kind.clone();
+    let buckets: [(&str, &Vec<ContextEntry>, &dyn Fn(&ContextEntry) -> String); 6] = [
+        ("guards", &ctx.guards, &kind_name),
+        ("callees", &ctx.callees, &name),
+        ("sources", &ctx.sources, &name),
+        ("sinks", &ctx.sinks, &kind_name),
+        ("validators", &ctx.validators, &kind_name),
+        ("signals", &ctx.signals, &kind),
+    ];
+    for (label, entries, show) in buckets {
+        if entries.is_empty() {
+            continue;
+        }
+        let mut shown: Vec<String> = Vec::new();
+        for e in entries.iter() {
+            let s = show(e);
+            if !shown.contains(&s) {
+                shown.push(s);
+            }
+        }
+        out.push_str(&format!(
+            "  {label} ({}): {}\n",
+            entries.len(),
+            shown.join(", ")
+        ));
     }
     out
 }
