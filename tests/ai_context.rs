@@ -285,11 +285,10 @@ fn plain_shows_a_compact_context() {
         block,
         vec![
             "DELETE /admin/users/<int:user_id>",
-            "  guards (2): login_required, roles_required(\"admin\")",
+            "  guards (2): auth_guard: login_required, authz_guard: roles_required(\"admin\")",
             "  callees (1): db.delete_user",
             "  sources (1): path.user_id",
-            "  sinks (1): db.delete_user",
-            "  signals (8): route_definition, technology, state_change, path_param, identifier_input, user_id, authz_absence, priority_review",
+            "  signals (5): route_definition, technology, state_change, path_param, identifier_input",
         ],
         "{text}"
     );

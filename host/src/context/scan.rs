@@ -43,9 +43,14 @@ pub fn route_scope(e: &Endpoint, path: &str, line: u32, files: &mut Files<'_>, d
         for (bucket, kind, re) in &compiled.rules {
             let Some(m) = re.find(text) else { continue };
             let name = || derived_name(text, m.start(), m.end());
+            // One sink and one validator per kind from the scan, and none
+            // where a callee of that kind already points at this line.
             let scanned = |b: &super::Bucket| {
-                b.iter()
-                    .any(|x| x.kind == *kind && x.source.as_deref() == Some("route_source"))
+                b.iter().any(|x| {
+                    x.kind == *kind
+                        && (x.source.as_deref() == Some("route_source")
+                            || (x.path.as_deref() == Some(path) && x.line == Some(n)))
+                })
             };
             match bucket {
                 // One guard per kind; a kind the tags or the analyzer

@@ -54,7 +54,15 @@ impl Handler {
             ..ContextEntry::default()
         };
         Some(AiContext {
-            guards: self.guards.iter().map(|g| entry(g, "decorator")).collect(),
+            guards: self
+                .guards
+                .iter()
+                .map(|g| {
+                    let injected =
+                        g.name.starts_with("Depends(") || g.name.starts_with("Security(");
+                    entry(g, if injected { "dependency" } else { "decorator" })
+                })
+                .collect(),
             callees: self.callees.iter().map(|c| entry(c, "callee")).collect(),
             ..AiContext::default()
         })
