@@ -30,19 +30,24 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
     out
 }
 
+/// What the plain summary shows of an entry.
+#[derive(Clone, Copy)]
+enum Shown {
+    Kind,
+    Name,
+    KindName,
+}
+
 /// The compact `ai_context` rendering (one line per non-empty bucket).
 pub fn context_lines(ctx: &AiContext) -> String {
     let mut out = String::new();
-    let kind_name = |e: &ContextEntry| format!("{}: {}", e.kind, e.name);
-    let name = |e: &ContextEntry| e.name.clone();
-    let kind = |e: &ContextEntry| e.kind.clone();
-    let buckets: [(&str, &Vec<ContextEntry>, &dyn Fn(&ContextEntry) -> String); 6] = [
-        ("guards", &ctx.guards, &kind_name),
-        ("callees", &ctx.callees, &name),
-        ("sources", &ctx.sources, &name),
-        ("sinks", &ctx.sinks, &kind_name),
-        ("validators", &ctx.validators, &kind_name),
-        ("signals", &ctx.signals, &kind),
+    let buckets: [(&str, &Vec<ContextEntry>, Shown); 6] = [
+        ("guards", &ctx.guards, Shown::KindName),
+        ("callees", &ctx.callees, Shown::Name),
+        ("sources", &ctx.sources, Shown::Name),
+        ("sinks", &ctx.sinks, Shown::KindName),
+        ("validators", &ctx.validators, Shown::KindName),
+        ("signals", &ctx.signals, Shown::Kind),
     ];
     for (label, entries, show) in buckets {
         if entries.is_empty() {
@@ -50,7 +55,11 @@ pub fn context_lines(ctx: &AiContext) -> String {
         }
         let mut shown: Vec<String> = Vec::new();
         for e in entries.iter() {
-            let s = show(e);
+            let s = match show {
+                Shown::Kind => e.kind.clone(),
+                Shown::Name => e.name.clone(),
+                Shown::KindName => format!("{}: {}", e.kind, e.name),
+            };
             if !shown.contains(&s) {
                 shown.push(s);
             }
