@@ -293,6 +293,151 @@ fn plugin_facts(e: &Endpoint, raw: AiContext, files: &mut Files<'_>, d: &mut Dra
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{CodePath, Param, ParamType};
+
+    const APP: &str = r#"from flask import Flask, redirect, request
+import requests
+
+@app.route("/go/<int:item_id>", methods=["POST"])
+@csrf.exempt
+def go(item_id):
+    nxt = request.args["next"]
+    token = request.headers.get("X-Auth-Token")
+    requests.get(nxt)
+    return redirect(nxt)
+
+@app.get("/cleanup")
+def cleanup():
+    return "ok"
+"#;
+
+    fn files() -> Vec<SourceFile> {
+        vec![SourceFile {
+            base: 0,
+            relative: "app.py".into(),
+            display: "app/app.py".into(),
+            content: APP.into(),
+            wanted_by: vec![],
+        }]
+    }
+
+    fn endpoint(method: &str, url: &str, line: u32, params: &[(&str, ParamType)]) -> Endpoint {
+        let mut e = Endpoint::new(method, url);
+        e.details.code_paths.push(CodePath {
+            path: "app/app.py".into(),
+            line: Some(line),
+        });
+        e.details.technology = Some("python_flask".into());
+        for (n, t) in params {
+            e.params.push(Param::new(*n, *t));
+        }
+        e
+    }
+
+    fn kinds(b: &[ContextEntry]) -> Vec<&str> {
+        b.iter().map(|e| e.kind.as_str()).collect()
+    }
+
+    #[test]
+    fn combinations_and_roll_up() {
+        let files = files();
+        let mut e = endpoint(
+            "POST",
+            "/go/<int:item_id>",
+            4,
+            &[("next", ParamType::Query), ("item_id", ParamType::Path)],
+        );
+        let ctx = build(
+            &e,
+            AiContext::default(),
+            &mut Files::new(&files),
+            Buckets::ALL,
+        )
+        .unwrap();
+        assert_eq!(kinds(&ctx.sinks), vec!["outbound_http", "redirect"]);
+        assert_eq!(
+            kinds(&ctx.signals),
+            vec![
+                "route_definition",
+                "technology",
+                "state_change",
+                "redirect_input",
+                "path_param",
+                "identifier_input",
+                "csrf_exempt",
+                "credential_input",
+                "rate_limit_absence",
+                "idor_review",
+                "open_redirect",
+                "ssrf",
+                "priority_review",
+            ]
+        );
+        let header = &ctx.sources[2];
+        assert_eq!(
+            (header.name.as_str(), header.line, header.confidence),
+            ("header.X-Auth-Token", Some(8), Some(82))
+        );
+        let review = ctx.signals.last().unwrap();
+        assert_eq!(
+            (review.name.as_str(), review.confidence),
+            ("high", Some(90))
+        );
+        assert_eq!(ctx.untrusted_fields, vec!["name", "path", "snippet"]);
+
+        // A safe method whose handler calls a mutating function.
+        e = endpoint("GET", "/cleanup", 12, &[]);
+        let raw = AiContext {
+            callees: vec![ContextEntry {
+                kind: "callee".into(),
+                name: "store.delete_all".into(),
+                source: None,
+                description: None,
+                path: Some("app/app.py".into()),
+                line: Some(14),
+                confidence: None,
+                snippet: None,
+            }],
+            ..AiContext::default()
+        };
+        let ctx = build(&e, raw, &mut Files::new(&files), Buckets::ALL).unwrap();
+        let unsafe_method = ctx
+            .signals
+            .iter()
+            .find(|s| s.kind == "unsafe_method")
+            .unwrap();
+        assert_eq!(unsafe_method.name, "GET → store.delete_all");
+        assert_eq!(
+            ctx.callees[0].snippet.as_deref(),
+            Some("13: def cleanup(): | 14: return \"ok\"")
+        );
+    }
+
+    #[test]
+    fn buckets_are_capped_and_subsets_can_be_empty() {
+        let files = files();
+        let names: Vec<String> = (0..20).map(|i| format!("password{i}_token")).collect();
+        let params: Vec<(&str, ParamType)> = names
+            .iter()
+            .map(|n| (n.as_str(), ParamType::Json))
+            .collect();
+        let e = endpoint("GET", "/cleanup", 12, &params);
+        let ctx = build(
+            &e,
+            AiContext::default(),
+            &mut Files::new(&files),
+            Buckets::ALL,
+        )
+        .unwrap();
+        assert_eq!(ctx.sources.len(), 16);
+        assert_eq!(ctx.signals.len(), 16);
+        assert_eq!(ctx.sources[15].name, "json.password15_token");
+        let guards = Buckets::parse("guards").unwrap();
+        assert_eq!(
+            build(&e, AiContext::default(), &mut Files::new(&files), guards),
+            None
+        );
+    }
 
     #[test]
     fn bucket_lists() {
