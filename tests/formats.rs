@@ -602,15 +602,9 @@ fn logs_follow_the_seed_style_on_stderr_only() {
 }
 
 #[test]
-fn flags_that_are_not_implemented_fail_clearly() {
-    // The delivery flags are implemented (tests/deliver.rs).
-    let out = portolan(&fixture())
-        .args(["-b", "app", "--ai-context"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--ai-context is not implemented yet"));
-    assert!(out.stdout.is_empty());
+fn bad_flag_values_fail_clearly() {
+    // The delivery flags are tested in tests/deliver.rs, --ai-context in
+    // tests/ai_context.rs.
     let out = portolan(&fixture())
         .args(["-b", "app", "--concurrency", "0"])
         .output()

@@ -472,9 +472,20 @@ pub struct ScanArgs {
     #[arg(long = "no-config", help_heading = "Config and others")]
     pub no_config: bool,
 
-    /// Attach ai_context to endpoints (not implemented yet).
-    #[arg(long = "ai-context", help_heading = "Config and others")]
-    pub ai_context: bool,
+    /// Attach `ai_context` (guards, callees, sources, sinks, validators,
+    /// signals) to every endpoint in json, jsonl, yaml, toml and plain.
+    /// `--ai-context=guards,sinks` keeps only those buckets (`callee` =
+    /// `callees`; `all` = every bucket). Runs every tagger unless -T or
+    /// --use-taggers says otherwise (docs/ai-context.md).
+    #[arg(
+        long = "ai-context",
+        value_name = "BUCKETS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all",
+        help_heading = "Config and others"
+    )]
+    pub ai_context: Option<String>,
 
     /// Show debug messages.
     #[arg(short = 'd', long = "debug", help_heading = "Config and others")]
@@ -486,7 +497,6 @@ pub struct ScanArgs {
 }
 
 impl ScanArgs {
-    /// Flags that exist but do nothing yet: refuse them clearly.
     /// Scan options for the plugin subcommands: defaults, plus `opts`.
     pub fn for_plugins(opts: &PluginOpts) -> ScanArgs {
         ScanArgs {
@@ -503,13 +513,6 @@ impl ScanArgs {
             no_log: opts.no_log,
             ..ScanArgs::default()
         }
-    }
-
-    pub fn unimplemented(&self) -> Option<&'static str> {
-        if self.ai_context {
-            return Some("--ai-context");
-        }
-        None
     }
 }
 
@@ -551,5 +554,19 @@ mod tests {
         };
         assert_eq!(a.scan.base_path, b.base_path);
         assert_eq!(a.scan.format, b.format);
+    }
+
+    #[test]
+    fn ai_context_takes_an_optional_bucket_list() {
+        let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().scan.ai_context;
+        assert_eq!(parse(&["portolan", "-b", "x"]), None);
+        assert_eq!(
+            parse(&["portolan", "--ai-context", "-b", "x"]).as_deref(),
+            Some("all")
+        );
+        assert_eq!(
+            parse(&["portolan", "-b", "x", "--ai-context=sinks,guards"]).as_deref(),
+            Some("sinks,guards")
+        );
     }
 }

@@ -1,13 +1,15 @@
 //! portolan: map an application's HTTP attack surface from its source.
 //!
 //! Pipeline (one module per stage): [`walk`] → [`detect`] → [`analyze`]
-//! (sandboxed wasm [`plugin`]s) → [`optimize`] → [`tag`] → [`output`].
+//! (sandboxed wasm [`plugin`]s) → [`optimize`] → [`tag`] → [`context`]
+//! (with `--ai-context`) → [`output`].
 //! Options come from the command line ([`cli`]) over config files
 //! ([`config`]).
 
 mod analyze;
 mod cli;
 mod config;
+mod context;
 mod deliver;
 mod detect;
 mod list;
@@ -82,11 +84,6 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
-    if let Some(flag) = args.unimplemented() {
-        return Err(Failure::Usage(format!(
-            "{flag} is not implemented yet in this version of portolan"
-        )));
-    }
     if args.concurrency == Some(0) {
         return Err(Failure::Usage("--concurrency must be at least 1".into()));
     }

@@ -117,6 +117,25 @@ impl AiContext {
         ]
     }
 
+    /// Append another context's entries bucket by bucket (duplicate
+    /// endpoints being merged), skipping entries already present.
+    pub fn absorb(&mut self, other: AiContext) {
+        for (mine, theirs) in [
+            (&mut self.guards, other.guards),
+            (&mut self.callees, other.callees),
+            (&mut self.sources, other.sources),
+            (&mut self.sinks, other.sinks),
+            (&mut self.validators, other.validators),
+            (&mut self.signals, other.signals),
+        ] {
+            for e in theirs {
+                if !mine.contains(&e) {
+                    mine.push(e);
+                }
+            }
+        }
+    }
+
     /// Enforce the seed's invariants: bucket caps, clamped fields, and the
     /// `untrusted_fields` list. Returns `None` when every bucket is empty.
     pub fn normalized(mut self) -> Option<AiContext> {
@@ -137,7 +156,18 @@ impl AiContext {
         if self.is_empty() {
             return None;
         }
-        self.untrusted_fields = vec!["name".into(), "path".into(), "snippet".into()];
+        // `name` is always there; `path` and `snippet` only when some entry
+        // carries one.
+        let (has_path, has_snippet) = {
+            let all = self.buckets().into_iter().flatten();
+            let path = all.clone().any(|e| e.path.is_some());
+            (path, all.into_iter().any(|e| e.snippet.is_some()))
+        };
+        self.untrusted_fields = std::iter::once("name")
+            .chain(has_path.then_some("path"))
+            .chain(has_snippet.then_some("snippet"))
+            .map(String::from)
+            .collect();
         Some(self)
     }
 }

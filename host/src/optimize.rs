@@ -131,8 +131,10 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
                         target.tags.push(t);
                     }
                 }
-                if target.ai_context.is_none() {
-                    target.ai_context = e.ai_context;
+                match (&mut target.ai_context, e.ai_context) {
+                    (Some(mine), Some(theirs)) => mine.absorb(theirs),
+                    (mine @ None, theirs) => *mine = theirs,
+                    _ => {}
                 }
                 target.internal &= e.internal;
                 target.origin.code |= e.origin.code;

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::analyze;
 use crate::cli::ScanArgs;
+use crate::context;
 use crate::detect::{Detector, Rule, TechRules};
 use crate::llm;
 use crate::log;
@@ -210,8 +211,16 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
             missing.display()
         )));
     }
-    let taggers =
-        tag::Selection::new(args.use_all_taggers, &args.use_taggers).map_err(Failure::Usage)?;
+    let ai_context = args
+        .ai_context
+        .as_deref()
+        .map(context::Buckets::parse)
+        .transpose()
+        .map_err(Failure::Usage)?;
+    // `--ai-context` runs every tagger unless a tagger option says which
+    // (the tags feed the context's signals and guards).
+    let all_taggers = args.use_all_taggers || (ai_context.is_some() && args.use_taggers.is_empty());
+    let taggers = tag::Selection::new(all_taggers, &args.use_taggers).map_err(Failure::Usage)?;
     let max_file_size = walk::max_file_size_from_env().map_err(Failure::Usage)?;
     let exclude = walk::exclude_globs(&args.exclude_path)
         .map_err(|e| Failure::Usage(format!("--exclude-path: {e}")))?;
@@ -380,7 +389,10 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         });
         endpoints.extend(llm::run(ai, candidates).endpoints);
     }
-    drop(files);
+    if ai_context.is_none() {
+        // The sources are needed again only to build `ai_context`.
+        files = Vec::new();
+    }
 
     log::stage("Optimizing endpoints.");
     log::sub("➔ Removing duplicated endpoints and params.");
@@ -412,6 +424,16 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
             tag::count(&endpoints, "spec_only")
         ));
     }
+    match ai_context {
+        Some(buckets) => {
+            log::stage("Building AI context.");
+            context::run(&mut endpoints, &mut context::Files::new(&files), buckets);
+        }
+        // Facts analyzers return for `ai_context` are only reported with
+        // `--ai-context`.
+        None => endpoints.iter_mut().for_each(|e| e.ai_context = None),
+    }
+    drop(files);
     log::done(format!("Finally identified {} endpoints.", endpoints.len()));
     if !errors.is_empty() {
         log::warn(format!(

@@ -7,16 +7,68 @@
 //! its value when set; tags are bare words (`websocket` for WebSocket
 //! endpoints, then the endpoint's tags such as `shadow`). Empty parts are
 //! left out. `--include-path` appends `(path:line, …)`.
+//!
+//! With `--ai-context`, each endpoint line is followed by one indented line
+//! per non-empty bucket, `  <bucket> (<count>): …`: the kinds for
+//! `signals`, the names for `callees` and `sources`, `kind: name` for
+//! `guards`, `sinks` and `validators` (snippets are left to the structured
+//! formats).
 
 use super::bake::bake;
 use super::RenderOptions;
-use crate::model::{Endpoint, Report};
+use crate::model::{AiContext, ContextEntry, Endpoint, Report};
 
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
     let mut out = String::new();
     for e in &report.endpoints {
         out.push_str(&line(e, opts));
         out.push('\n');
+        if let Some(ctx) = &e.ai_context {
+            out.push_str(&context_lines(ctx));
+        }
+    }
+    out
+}
+
+/// What the plain summary shows of an entry.
+#[derive(Clone, Copy)]
+enum Shown {
+    Kind,
+    Name,
+    KindName,
+}
+
+/// The compact `ai_context` rendering (one line per non-empty bucket).
+pub fn context_lines(ctx: &AiContext) -> String {
+    let mut out = String::new();
+    let buckets: [(&str, &Vec<ContextEntry>, Shown); 6] = [
+        ("guards", &ctx.guards, Shown::KindName),
+        ("callees", &ctx.callees, Shown::Name),
+        ("sources", &ctx.sources, Shown::Name),
+        ("sinks", &ctx.sinks, Shown::KindName),
+        ("validators", &ctx.validators, Shown::KindName),
+        ("signals", &ctx.signals, Shown::Kind),
+    ];
+    for (label, entries, show) in buckets {
+        if entries.is_empty() {
+            continue;
+        }
+        let mut shown: Vec<String> = Vec::new();
+        for e in entries.iter() {
+            let s = match show {
+                Shown::Kind => e.kind.clone(),
+                Shown::Name => e.name.clone(),
+                Shown::KindName => format!("{}: {}", e.kind, e.name),
+            };
+            if !shown.contains(&s) {
+                shown.push(s);
+            }
+        }
+        out.push_str(&format!(
+            "  {label} ({}): {}\n",
+            entries.len(),
+            shown.join(", ")
+        ));
     }
     out
 }

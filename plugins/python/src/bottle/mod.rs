@@ -209,6 +209,7 @@ fn call_routes(file: &SourceFile, module: &mut FlaskModule) {
             view: View::Ref(view),
             shortcut: method != "route",
             scope: None,
+            handler: None,
         });
     }
 }

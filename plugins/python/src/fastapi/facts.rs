@@ -112,6 +112,11 @@ pub struct Route {
     /// (`request.query_params.get('q')`, `request.headers['X']`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reads: Vec<portolan_plugin_sdk::Param>,
+    /// Guards (decorators, `Depends`/`Security` in the signature or the
+    /// decorator's `dependencies`) and callees of the handler function,
+    /// for the host's `ai_context`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<crate::py::context::Handler>,
 }
 
 /// `parent.include_router(router, prefix=…)`.

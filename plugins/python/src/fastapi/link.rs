@@ -447,20 +447,29 @@ impl<'a> Linker<'a> {
                 self.dependency_params(dm, &dep, &path_names, &mut params, 1);
             }
             let url = if url.is_empty() { "/".to_string() } else { url };
+            // Router-level dependencies (`include_router(…, dependencies=…)`,
+            // `APIRouter(dependencies=…)`) guard the route too.
+            let mut context = route.context.clone().unwrap_or_default();
+            for (_, dep) in &reach.deps {
+                if let Some(kind) = crate::py::context::guard_kind(dep) {
+                    context.guard(kind, &format!("Depends({dep})"), route.line);
+                }
+            }
+            let context = context.ai_context(&module.info.path);
             if route.websocket {
-                out.push(
-                    Endpoint::websocket(url.clone())
-                        .at_path(module.info.path.clone(), route.line)
-                        .params(params.iter().cloned()),
-                );
+                let mut e = Endpoint::websocket(url.clone())
+                    .at_path(module.info.path.clone(), route.line)
+                    .params(params.iter().cloned());
+                e.ai_context = context;
+                out.push(e);
                 continue;
             }
             for method in &route.methods {
-                out.push(
-                    Endpoint::new(method, url.clone())
-                        .at_path(module.info.path.clone(), route.line)
-                        .params(params.iter().cloned()),
-                );
+                let mut e = Endpoint::new(method, url.clone())
+                    .at_path(module.info.path.clone(), route.line)
+                    .params(params.iter().cloned());
+                e.ai_context = context.clone();
+                out.push(e);
             }
         }
     }

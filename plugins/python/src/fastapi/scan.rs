@@ -6,6 +6,7 @@ use std::ops::Range;
 use super::facts::{FastApiModule, Func, Handler, Include, Mount, Obj, ObjKind, Route};
 use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::classes::class_info;
+use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, DefKind};
@@ -100,6 +101,10 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                     else {
                         continue;
                     };
+                    let mut context = context::handler(file, &code, def);
+                    if let Some(deps) = call.keyword("dependencies") {
+                        context::dependencies(file, &code, deps, &mut context);
+                    }
                     module.routes.push(Route {
                         line: file.line_of(deco.at),
                         receiver: receiver.to_string(),
@@ -109,6 +114,7 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                         handler: Handler::Sig(params.clone()),
                         deps: deps_arg(&code, call.keyword("dependencies")),
                         reads: request_reads(&code, def, &params, &info),
+                        context: (!context.is_empty()).then_some(context),
                     });
                 }
                 if def.parent.is_none() && !params.is_empty() {
@@ -165,6 +171,7 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                 handler,
                 deps: deps_arg(&code, call.keyword("dependencies")),
                 reads: Vec::new(),
+                context: None,
             });
         }
     }

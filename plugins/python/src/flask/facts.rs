@@ -3,6 +3,7 @@
 use portolan_plugin_sdk::Param;
 use serde::{Deserialize, Serialize};
 
+use crate::py::context::Handler;
 use crate::py::module::ModuleInfo;
 use crate::py::strexpr::StrExpr;
 
@@ -113,6 +114,10 @@ pub struct Route {
     /// function's parameters (receiver, rule or view class).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<Scope>,
+    /// Guards and callees of the decorated handler function, for the
+    /// host's `ai_context`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handler: Option<Handler>,
 }
 
 /// A function whose parameters a route depends on.

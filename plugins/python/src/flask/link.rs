@@ -323,12 +323,16 @@ impl Linker<'_> {
             } else {
                 url
             };
+            let context = match (&route.view, &route.handler) {
+                (View::Params(_), Some(h)) => h.ai_context(&module.info.path),
+                _ => None,
+            };
             for (method, params) in &handlers {
-                out.push(
-                    Endpoint::new(method, url.clone())
-                        .at_path(module.info.path.clone(), route.line)
-                        .params(params.iter().cloned()),
-                );
+                let mut e = Endpoint::new(method, url.clone())
+                    .at_path(module.info.path.clone(), route.line)
+                    .params(params.iter().cloned());
+                e.ai_context = context.clone();
+                out.push(e);
             }
         }
     }

@@ -8,6 +8,7 @@ use super::facts::{
     View,
 };
 use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
+use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
@@ -161,9 +162,13 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                 .parent
                 .and_then(|p| defs.get(p))
                 .filter(|p| p.kind == DefKind::Function);
+            let handler = (def.kind == DefKind::Function)
+                .then(|| context::handler(file, &code, def))
+                .filter(|h| !h.is_empty());
             module.routes.push(Route {
                 line: file.line_of(deco.at),
                 scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
+                handler,
                 ..route
             });
         }
@@ -425,6 +430,7 @@ fn decorator_route(
         view,
         shortcut: method != "route",
         scope: None,
+        handler: None,
     })
 }
 
@@ -455,6 +461,7 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
         view,
         shortcut: false,
         scope: None,
+        handler: None,
     })
 }
 

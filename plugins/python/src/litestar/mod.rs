@@ -188,6 +188,7 @@ fn scan(file: &SourceFile) -> FastApiModule {
                             handler: Handler::Sig(params(&code, def)),
                             deps: Vec::new(),
                             reads: Vec::new(),
+                            context: None,
                         });
                     }
                 }

@@ -11,10 +11,12 @@
 //! - [`request`]: parameters read from a Werkzeug-style `request`;
 //! - [`signature`]: function parameters with annotations and DI markers
 //!   (`Query()`, `Depends()`, `Annotated[…]`);
-//! - [`classes`]: classes as data (model fields, aliases, class attributes).
+//! - [`classes`]: classes as data (model fields, aliases, class attributes);
+//! - [`context`]: raw `ai_context` facts (handler guards, one-hop callees).
 
 pub mod call;
 pub mod classes;
+pub mod context;
 pub mod lines;
 pub mod module;
 pub mod outline;

@@ -1,0 +1,1 @@
+exports.requireAuth = (req, res, next) => next();
