@@ -68,7 +68,8 @@ fn main() {
         );
     }
     code.push_str("];\n");
-    fs::write(out_dir.join("builtin_plugins.rs"), code).expect("write builtin_plugins.rs");
+    replace_file(&out_dir.join("builtin_plugins.rs"), code.as_bytes())
+        .expect("write builtin_plugins.rs");
 
     // Tests find the misbehaving plugins here.
     let wasm_dir = target_dir.join("wasm32-wasip2").join("release");
@@ -246,7 +247,7 @@ fn describe_bundle(
             .get(&member)
             .ok_or_else(|| format!("no description printed for {member}"))?;
         let file = out_dir.join(format!("{member}.description.json"));
-        fs::write(&file, value.to_string()).map_err(|e| e.to_string())?;
+        replace_file(&file, value.to_string().as_bytes())?;
         out.push((member, file));
     }
     Ok(out)
@@ -256,7 +257,16 @@ fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
     if fs::read_to_string(path).ok().as_deref() == Some(text) {
         return Ok(());
     }
-    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    replace_file(path, text.as_bytes())
+}
+
+/// Write through a temporary file and a rename, so the new contents get a new
+/// inode: a target directory seeded with hard links (`cp -al`, a common way to
+/// share build caches between worktrees) never sees another tree's output.
+fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp-write");
+    fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn collect_components(dir: &Path, target_dir: &Path) -> Vec<(String, PathBuf)> {

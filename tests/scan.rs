@@ -745,3 +745,63 @@ fn optional_taggers_run_when_asked_and_are_listed() {
     let out = run(portolan(&example).args(["--list-taggers", "-f", "json"]));
     assert_eq!(json(&out)["taggers"].as_array().unwrap().len(), 9);
 }
+
+// ------------------------------------------------------- base path spelling
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn method_urls(report: &Value) -> Vec<String> {
+    let mut out: Vec<String> = report["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["method"].as_str().unwrap(),
+                e["url"].as_str().unwrap()
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Test-code detection looks only below the base: an app checked out under a
+/// `tests/` or `spec/` folder (absolute or relative base path) is reported in
+/// full, while the app's own `tests/` folder is still skipped.
+#[test]
+fn base_path_under_a_test_folder_still_reports_the_app() {
+    let root = repo();
+    let expected = method_urls(
+        &serde_json::from_str(
+            &fs::read_to_string(root.join("tests/golden/flask-shop.json")).unwrap(),
+        )
+        .unwrap(),
+    );
+    assert!(expected.len() > 5);
+    let tmp = tempfile::tempdir().unwrap();
+    let app = tmp.path().join("tests/spec/flask-shop");
+    copy_tree(&root.join("examples/flask-shop"), &app);
+    let absolute = app.to_string_lossy().into_owned();
+    for (cwd, base) in [
+        (tmp.path(), "tests/spec/flask-shop"),
+        (tmp.path(), absolute.as_str()),
+        (app.as_path(), "."),
+    ] {
+        let out = run(portolan(cwd).args(["-b", base, "-f", "json", "--no-log"]));
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(method_urls(&json(&out)), expected, "-b {base}");
+    }
+}

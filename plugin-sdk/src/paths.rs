@@ -58,8 +58,48 @@ pub fn normalize(path: &str) -> String {
     out
 }
 
+/// The environment variable through which the host tells plugins the display
+/// spellings of the scanned base paths, one per line (`.` and empty omitted).
+pub const BASE_PATHS_ENV: &str = "PORTOLAN_BASE_PATHS";
+
+fn base_paths() -> &'static [String] {
+    static BASES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    BASES.get_or_init(|| {
+        let mut bases: Vec<String> = std::env::var(BASE_PATHS_ENV)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.trim_end_matches(['/', '\\']).replace('\\', "/"))
+            .filter(|l| !l.is_empty() && l != ".")
+            .collect();
+        // Longest first, so nested bases strip as much as they can.
+        bases.sort_by_key(|b| std::cmp::Reverse(b.len()));
+        bases
+    })
+}
+
+/// The part of a display path below the scanned base it lives in: the host
+/// hands plugins paths that start with the base as the user typed it
+/// (`/home/me/tests/app/main.py` for `-b /home/me/tests/app`), and only the
+/// part below the base says anything about the file itself.
+pub fn below_base(path: &str) -> &str {
+    below(path, base_paths())
+}
+
+fn below<'a>(path: &'a str, bases: &[String]) -> &'a str {
+    for base in bases {
+        if let Some(rest) = path.strip_prefix(base.as_str()) {
+            if let Some(rest) = rest.strip_prefix(['/', '\\']) {
+                return rest;
+            }
+        }
+    }
+    path
+}
+
 /// Does this file path look like test, spec, fixture or mock code? Routes
-/// declared there belong to test doubles, not to the application.
+/// declared there belong to test doubles, not to the application. Only the
+/// part of the path below the scanned base counts (see [`below_base`]), so
+/// scanning `-b ~/tests/app` still reports the app.
 ///
 /// ```
 /// use portolan_plugin_sdk::paths::is_test_path;
@@ -68,7 +108,7 @@ pub fn normalize(path: &str) -> String {
 /// assert!(!is_test_path("app/contest/views.py"));
 /// ```
 pub fn is_test_path(path: &str) -> bool {
-    let path = path.replace('\\', "/");
+    let path = below_base(path).replace('\\', "/");
     let lower = path.to_ascii_lowercase();
     let mut segments = lower.split('/').collect::<Vec<_>>();
     let file = segments.pop().unwrap_or("");
@@ -156,5 +196,18 @@ mod tests {
         assert_eq!(normalize(""), "/");
         assert_eq!(normalize("/a/"), "/a/");
         assert_eq!(normalize("a//b"), "/a/b");
+    }
+
+    #[test]
+    fn only_the_part_below_the_base_counts() {
+        let bases = vec!["/home/me/tests/app".to_string(), "spec".to_string()];
+        assert_eq!(below("/home/me/tests/app/main.py", &bases), "main.py");
+        assert_eq!(below("spec/api/routes.rb", &bases), "api/routes.rb");
+        // A sibling that merely shares the prefix is not below the base.
+        assert_eq!(
+            below("/home/me/tests/application/x.py", &bases),
+            "/home/me/tests/application/x.py"
+        );
+        assert_eq!(below("other/tests/x.py", &bases), "other/tests/x.py");
     }
 }

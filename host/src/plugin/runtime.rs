@@ -229,6 +229,10 @@ impl Runtime {
     fn store(&self, plugin: &str) -> (Store<HostState>, MemoryOutputPipe) {
         let output = MemoryOutputPipe::new(64 * 1024);
         let wasi = WasiCtxBuilder::new()
+            .env(
+                portolan_plugin_sdk::paths::BASE_PATHS_ENV,
+                self.sandbox.base_displays(),
+            )
             .stdout(output.clone())
             .stderr(output.clone())
             .build();

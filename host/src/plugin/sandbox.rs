@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 pub struct Sandbox {
     /// Canonical base directories.
     roots: Vec<PathBuf>,
+    /// The bases as display prefixes, one per line, for plugins (see
+    /// `portolan_plugin_sdk::paths::below_base`).
+    displays: String,
     max_size: u64,
 }
 
@@ -23,7 +26,24 @@ impl Sandbox {
                 }
             })
             .collect();
-        Sandbox { roots, max_size }
+        let displays = bases
+            .iter()
+            .map(|b| crate::walk::Base::new(&b.to_string_lossy()).display)
+            .filter(|d| !d.is_empty() && d != ".")
+            .collect::<Vec<_>>()
+            .join("\n");
+        Sandbox {
+            roots,
+            displays,
+            max_size,
+        }
+    }
+
+    /// The display spellings of the bases, one per line: the value of the
+    /// `PORTOLAN_BASE_PATHS` variable in every plugin's environment, so that
+    /// plugins judge a path only by the part below its base.
+    pub fn base_displays(&self) -> &str {
+        &self.displays
     }
 
     /// Read `requested`: a display path (relative to the working directory),

@@ -53,6 +53,7 @@ use crate::paths::is_test_path;
 /// assert!(is_test_document("app/tests/schema.graphql"));
 /// ```
 pub fn is_test_document(path: &str) -> bool {
+    let path = crate::paths::below_base(path);
     let segments: Vec<&str> = path.split(['/', '\\']).collect();
     let last = segments.len().saturating_sub(1);
     let kept: Vec<&str> = segments
