@@ -35,19 +35,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::body::{self, class_literal, member_call, str_expr, str_lit};
 use crate::jvm::expr::StrExpr;
+use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
-use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::outline::Lang;
 use crate::jvm::tokens::{close_of, tokenize, Kind, Token};
 
 pub struct JavaHelidonSe;
 
 const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum Fact {
-    File(JFile),
-    Routes(SeFile),
-}
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct SeFile {
@@ -101,28 +96,14 @@ impl Analyzer for JavaHelidonSe {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) || !file.path.ends_with(".java") {
-            return;
-        }
-        let outline = outline::parse(file, Lang::Java);
-        if !outline.types.is_empty() {
-            out.fact(&Fact::File(outline));
-        }
-        let se = scan(file);
-        if !se.routes.is_empty() || !se.mounts.is_empty() || !se.bodies.is_empty() {
-            out.fact(&Fact::Routes(se));
-        }
+        analyze_with_outline(file, Lang::Java, out, |file| {
+            let se = scan(file);
+            (!se.routes.is_empty() || !se.mounts.is_empty() || !se.bodies.is_empty()).then_some(se)
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let mut files = Vec::new();
-        let mut se = Vec::new();
-        for f in facts.all::<Fact>() {
-            match f {
-                Fact::File(j) => files.push(j),
-                Fact::Routes(s) => se.push(s),
-            }
-        }
+        let (files, se) = split_facts::<SeFile>(facts.all());
         Ok(link(&Index::new(&files), &se))
     }
 }

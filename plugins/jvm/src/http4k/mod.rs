@@ -37,20 +37,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::body::{self, str_expr, str_lit};
 use crate::jvm::expr::StrExpr;
+use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
-use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::outline::Lang;
 use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
 
 pub struct KotlinHttp4k;
 
 const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const VERBS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum Fact {
-    File(JFile),
-    Scan(KFile),
-}
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct KFile {
@@ -106,30 +101,15 @@ impl Analyzer for KotlinHttp4k {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) || !file.path.ends_with(".kt") {
-            return;
-        }
-        let outline = outline::parse(file, Lang::Kotlin);
-        if !outline.types.is_empty() || !outline.consts.is_empty() {
-            out.fact(&Fact::File(outline));
-        }
-        let k = scan(file);
-        if !k.routers.is_empty() || !k.bodies.is_empty() || !k.lenses.is_empty() {
-            out.fact(&Fact::Scan(k));
-        }
+        analyze_with_outline(file, Lang::Kotlin, out, |file| {
+            let k = scan(file);
+            (!k.routers.is_empty() || !k.bodies.is_empty() || !k.lenses.is_empty()).then_some(k)
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let mut files = Vec::new();
-        let mut scans = Vec::new();
-        for f in facts.all::<Fact>() {
-            match f {
-                Fact::File(j) => files.push(j),
-                Fact::Scan(s) => scans.push(s),
-            }
-        }
-        let idx = Index::new(&files);
-        Ok(link(&idx, &scans))
+        let (files, scans) = split_facts::<KFile>(facts.all());
+        Ok(link(&Index::new(&files), &scans))
     }
 }
 

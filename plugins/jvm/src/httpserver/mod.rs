@@ -28,19 +28,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::body::{self, class_literal, member_call, str_expr, str_lit};
 use crate::jvm::expr::StrExpr;
+use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
-use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::outline::Lang;
 use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
 
 pub struct JavaHttpServer;
 
 const METHODS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum Fact {
-    File(JFile),
-    Scan(HsFile),
-}
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct HsFile {
@@ -89,28 +84,15 @@ impl Analyzer for JavaHttpServer {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) || !file.path.ends_with(".java") {
-            return;
-        }
-        let outline = outline::parse(file, Lang::Java);
-        if !outline.types.is_empty() {
-            out.fact(&Fact::File(outline));
-        }
-        let hs = scan(file);
-        if !hs.contexts.is_empty() || !hs.classes.is_empty() || !hs.methods.is_empty() {
-            out.fact(&Fact::Scan(hs));
-        }
+        analyze_with_outline(file, Lang::Java, out, |file| {
+            let hs = scan(file);
+            (!hs.contexts.is_empty() || !hs.classes.is_empty() || !hs.methods.is_empty())
+                .then_some(hs)
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let mut files = Vec::new();
-        let mut scans = Vec::new();
-        for f in facts.all::<Fact>() {
-            match f {
-                Fact::File(j) => files.push(j),
-                Fact::Scan(s) => scans.push(s),
-            }
-        }
+        let (files, scans) = split_facts::<HsFile>(facts.all());
         Ok(link(&Index::new(&files), &scans))
     }
 }

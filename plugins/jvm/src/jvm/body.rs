@@ -10,7 +10,8 @@ use super::index::Index;
 use super::outline::JFile;
 use super::tokens::{close_of, split_commas, Kind, Token};
 
-/// Java statement keywords that look like `name(` calls.
+/// Java statement keywords that look like `name(` calls, and Kotlin's
+/// `when` (kept last, see [`JAVA_KEYWORDS`]).
 pub const KEYWORDS: [&str; 11] = [
     "if",
     "for",
@@ -24,6 +25,9 @@ pub const KEYWORDS: [&str; 11] = [
     "try",
     "when",
 ];
+
+/// [`KEYWORDS`] without `when`, a plain method name in Java.
+pub const JAVA_KEYWORDS: &[&str] = KEYWORDS.split_at(KEYWORDS.len() - 1).0;
 
 /// A class (or interface / enum / record / object) body.
 #[derive(Clone, Debug)]

@@ -11,9 +11,11 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::body::JAVA_KEYWORDS;
 use super::expr::StrExpr;
+use super::facts::{analyze_with_outline, split_facts, OutlineFact};
 use super::index::Index;
-use super::outline::{self, JFile, Lang};
+use super::outline::Lang;
 use super::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,11 +27,8 @@ pub enum Dialect {
     Vertx,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Fact {
-    File(JFile),
-    Routes(DslFile),
-}
+/// The facts of the lambda DSLs: file outlines and [`DslFile`] scans.
+pub type Fact = OutlineFact<DslFile>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DslFile {
@@ -98,31 +97,11 @@ pub enum Read {
 
 const VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
-const KEYWORDS: [&str; 10] = [
-    "if",
-    "for",
-    "while",
-    "switch",
-    "catch",
-    "synchronized",
-    "return",
-    "new",
-    "else",
-    "try",
-];
-
 pub fn analyze(file: &SourceFile, out: &mut Output, dialect: Dialect) {
-    if is_test_path(&file.path) || !file.path.ends_with(".java") {
-        return;
-    }
-    let outline = outline::parse(file, Lang::Java);
-    let dsl = scan(file, dialect);
-    if !outline.types.is_empty() {
-        out.fact(&Fact::File(outline));
-    }
-    if !dsl.routes.is_empty() || !dsl.bodies.is_empty() {
-        out.fact(&Fact::Routes(dsl));
-    }
+    analyze_with_outline(file, Lang::Java, out, |file| {
+        let dsl = scan(file, dialect);
+        (!dsl.routes.is_empty() || !dsl.bodies.is_empty()).then_some(dsl)
+    });
 }
 
 /// The reads of a token range.
@@ -365,11 +344,11 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     };
     // Method bodies and handler fields.
     for i in 1..t.len() {
-        if t[i].kind != Kind::Ident || KEYWORDS.contains(&t[i].text.as_str()) {
+        if t[i].kind != Kind::Ident || JAVA_KEYWORDS.contains(&t[i].text.as_str()) {
             continue;
         }
         let prev = &t[i - 1];
-        let typed = (prev.kind == Kind::Ident && !KEYWORDS.contains(&prev.text.as_str()))
+        let typed = (prev.kind == Kind::Ident && !JAVA_KEYWORDS.contains(&prev.text.as_str()))
             || prev.is('>')
             || prev.is(']');
         if !typed || prev.is_ident("new") {
@@ -611,14 +590,7 @@ fn chain_from_create(t: &[Token], close: usize) -> bool {
 
 /// The endpoints of every route of `files`.
 pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> {
-    let mut files: Vec<JFile> = Vec::new();
-    let mut dsl: Vec<DslFile> = Vec::new();
-    for f in facts {
-        match f {
-            Fact::File(j) => files.push(j),
-            Fact::Routes(d) => dsl.push(d),
-        }
-    }
+    let (files, dsl) = split_facts(facts);
     let idx = Index::new(&files);
     let file_idx = |path: &str| files.iter().position(|f| f.path == path);
     let mut out = Vec::new();

@@ -2,12 +2,14 @@
 //! token stream ([`tokens`]), string expressions with constants and
 //! Kotlin templates ([`expr`]), a declaration outline with annotations,
 //! supertypes, fields and methods ([`outline`]), a cross-file index that
-//! resolves types, constants, inheritance and DTO fields ([`index`]), and
+//! resolves types, constants, inheritance and DTO fields ([`index`]),
+//! the outline + scan facts of the route-DSL analyzers ([`facts`]), and
 //! Spring-style configuration files ([`config`]).
 
 pub mod body;
 pub mod config;
 pub mod expr;
+pub mod facts;
 pub mod index;
 pub mod lambda;
 pub mod outline;

@@ -6,8 +6,8 @@ use portolan_plugin_sdk::prelude::*;
 
 use super::scan::{Fact, Item, KFun, KParam};
 use crate::jvm::expr::StrExpr;
+use crate::jvm::facts::split_facts;
 use crate::jvm::index::Index;
-use crate::jvm::outline::JFile;
 
 /// Deepest chain of routing functions calling each other.
 const MAX_DEPTH: usize = 8;
@@ -19,14 +19,7 @@ struct Linker<'a> {
 }
 
 pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
-    let mut files: Vec<JFile> = Vec::new();
-    let mut routes = Vec::new();
-    for f in facts {
-        match f {
-            Fact::File(j) => files.push(j),
-            Fact::Routes(r) => routes.push(r),
-        }
-    }
+    let (files, routes) = split_facts(facts);
     let mut funs: HashMap<&str, Vec<(&str, &KFun)>> = HashMap::new();
     for r in &routes {
         for f in &r.funs {

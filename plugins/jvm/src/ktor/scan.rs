@@ -4,14 +4,12 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::jvm::expr::StrExpr;
-use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::facts::OutlineFact;
+use crate::jvm::outline::{self, Lang};
 use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Fact {
-    File(JFile),
-    Routes(KtorFile),
-}
+/// The facts of Ktor: file outlines and the routing functions of a file.
+pub type Fact = OutlineFact<KtorFile>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KtorFile {
@@ -66,7 +64,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         out.fact(&Fact::File(outline));
     }
     if !funs.is_empty() {
-        out.fact(&Fact::Routes(KtorFile {
+        out.fact(&Fact::Scan(KtorFile {
             path: file.path.clone(),
             funs,
         }));

@@ -4,8 +4,9 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::jvm::expr::StrExpr;
-use crate::jvm::lambda::{self, Dialect, Fact, Mount, MountTarget, Route, RouterKey};
-use crate::jvm::outline::{self, Lang};
+use crate::jvm::facts::analyze_with_outline;
+use crate::jvm::lambda::{self, Dialect, Mount, MountTarget, Route, RouterKey};
+use crate::jvm::outline::Lang;
 use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
 
 const VERBS: [&str; 9] = [
@@ -27,18 +28,11 @@ const KEYWORDS: [&str; 9] = [
 ];
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
-    if is_test_path(&file.path) || !file.path.ends_with(".java") {
-        return;
-    }
-    let outline = outline::parse(file, Lang::Java);
-    let mut dsl = lambda::scan(file, Dialect::Vertx);
-    routes(file, &mut dsl);
-    if !outline.types.is_empty() {
-        out.fact(&Fact::File(outline));
-    }
-    if !dsl.routes.is_empty() || !dsl.bodies.is_empty() || !dsl.mounts.is_empty() {
-        out.fact(&Fact::Routes(dsl));
-    }
+    analyze_with_outline(file, Lang::Java, out, |file| {
+        let mut dsl = lambda::scan(file, Dialect::Vertx);
+        routes(file, &mut dsl);
+        (!dsl.routes.is_empty() || !dsl.bodies.is_empty() || !dsl.mounts.is_empty()).then_some(dsl)
+    });
 }
 
 /// Method bodies of a file: `(open, close, class, method)`.

@@ -23,17 +23,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::body::{self, class_literal, member_call, str_expr, str_lit};
 use crate::jvm::expr::StrExpr;
+use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
-use crate::jvm::outline::{self, JFile, Lang};
+use crate::jvm::outline::Lang;
 use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind};
 
 pub struct JavaWicket;
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum Fact {
-    File(JFile),
-    Scan(WFile),
-}
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct WFile {
@@ -60,28 +55,14 @@ impl Analyzer for JavaWicket {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) || !file.path.ends_with(".java") {
-            return;
-        }
-        let outline = outline::parse(file, Lang::Java);
-        if !outline.types.is_empty() {
-            out.fact(&Fact::File(outline));
-        }
-        let w = scan(file);
-        if !w.mounts.is_empty() || !w.pages.is_empty() {
-            out.fact(&Fact::Scan(w));
-        }
+        analyze_with_outline(file, Lang::Java, out, |file| {
+            let w = scan(file);
+            (!w.mounts.is_empty() || !w.pages.is_empty()).then_some(w)
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let mut files = Vec::new();
-        let mut scans = Vec::new();
-        for f in facts.all::<Fact>() {
-            match f {
-                Fact::File(j) => files.push(j),
-                Fact::Scan(s) => scans.push(s),
-            }
-        }
+        let (files, scans) = split_facts::<WFile>(facts.all());
         let idx = Index::new(&files);
         let mut mounts: Vec<(String, Mount)> = Vec::new();
         for s in &scans {
