@@ -9,6 +9,9 @@
 //! and a `.env` secret.
 
 use std::collections::BTreeSet;
+mod common;
+
+use common::copy_tree;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -699,17 +702,4 @@ fn http_errors_are_warnings_and_static_results_stand() {
         stderr(&out)
     );
     assert_eq!(server.requests().len(), 1, "HTTP errors are not retried");
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

@@ -7,6 +7,9 @@
 //! `PORTOLAN_BLESS=1 cargo test` rewrites expected files from actual output;
 //! review every such diff by hand before committing it.
 
+mod common;
+
+use common::copy_tree;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -748,32 +751,9 @@ fn optional_taggers_run_when_asked_and_are_listed() {
 
 // ------------------------------------------------------- base path spelling
 
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
+/// `METHOD url` of every endpoint, sorted.
 fn method_urls(report: &Value) -> Vec<String> {
-    let mut out: Vec<String> = report["endpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            format!(
-                "{} {}",
-                e["method"].as_str().unwrap(),
-                e["url"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let mut out = urls(report);
     out.sort();
     out
 }
