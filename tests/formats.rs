@@ -741,17 +741,19 @@ fn project_and_user_config_files_apply_and_flags_override_them() {
     let tmp = app_copy();
     let user = tmp.path().join("user-config");
     fs::create_dir(&user).unwrap();
+    // A plugin is trusted code: only the user config (or --config) may add
+    // one; the project config may exclude its technology.
     fs::write(
         user.join("config.toml"),
-        "format = \"yaml\"\nno_log = true\nset_pvalue_header = \"X-API-Key=from-user\"\n",
+        format!(
+            "format = \"yaml\"\nno_log = true\nset_pvalue_header = \"X-API-Key=from-user\"\nplugin = [{:?}]\n",
+            sockets_plugin().display().to_string()
+        ),
     )
     .unwrap();
     fs::write(
         tmp.path().join("app/portolan.toml"),
-        format!(
-            "# the project's defaults\nformat = \"only-url\"\nexclude_techs = \"test_sockets\"\nplugin = [{:?}]\nset_pvalue_query = [\"page=2\"]\n",
-            sockets_plugin().display().to_string()
-        ),
+        "# the project's defaults\nformat = \"only-url\"\nexclude_techs = \"test_sockets\"\nset_pvalue_query = [\"page=2\"]\n",
     )
     .unwrap();
     let run = |extra: &[&str]| {
@@ -772,7 +774,7 @@ fn project_and_user_config_files_apply_and_flags_override_them() {
         )
     };
     // Project beats user (format), user still applies where the project is
-    // silent (no_log), and the project's plugin and exclusions apply.
+    // silent (no_log, plugin), and the project's exclusions apply.
     let (out, err) = run(&[]);
     assert_eq!(err, "");
     assert!(out.contains("/api/products?q=&page=2\n"), "{out}");

@@ -173,7 +173,18 @@ fn locked_scan_refuses_a_tampered_plugin_naming_it_and_both_hashes() {
     );
 
     // Locked and intact: the scan runs, the plugin's routes are reported.
-    let ok = run(portolan(proj.path()).args(["-b", ".", "--locked", "-f", "json", "--no-log"]));
+    // The project config pins the plugin, so it is named with --config: a
+    // config found in the scanned tree may not choose which code runs.
+    let ok = run(portolan(proj.path()).args([
+        "-b",
+        ".",
+        "--config",
+        "portolan.toml",
+        "--locked",
+        "-f",
+        "json",
+        "--no-log",
+    ]));
     assert!(ok.status.success(), "{}", show(&ok));
     assert_eq!(
         routes(&json(&ok)),
@@ -211,7 +222,15 @@ fn locked_scan_refuses_a_tampered_plugin_naming_it_and_both_hashes() {
     bytes[at] ^= 0x01;
     fs::write(&pinned, &bytes).unwrap();
     let bad = sha256_of(&pinned);
-    let refused = run(portolan(proj.path()).args(["-b", ".", "--locked", "-f", "json"]));
+    let refused = run(portolan(proj.path()).args([
+        "-b",
+        ".",
+        "--config",
+        "portolan.toml",
+        "--locked",
+        "-f",
+        "json",
+    ]));
     assert_eq!(refused.status.code(), Some(2), "{}", show(&refused));
     assert!(out(&refused).is_empty(), "no report: {}", show(&refused));
     let e = err(&refused);
@@ -223,7 +242,8 @@ fn locked_scan_refuses_a_tampered_plugin_naming_it_and_both_hashes() {
         "{e}"
     );
     // Without --locked the pin in portolan.toml still refuses it.
-    let pinned_refusal = run(portolan(proj.path()).args(["-b", ".", "-f", "json"]));
+    let pinned_refusal =
+        run(portolan(proj.path()).args(["-b", ".", "--config", "portolan.toml", "-f", "json"]));
     assert_eq!(
         pinned_refusal.status.code(),
         Some(2),
@@ -428,7 +448,7 @@ fn list_shows_builtin_and_external_plugins_with_techs_and_versions() {
 fn a_config_plugin_replaces_a_builtin_technology_with_a_log_line() {
     let proj = project();
     add(proj.path(), test_plugin("tinyflask").to_str().unwrap());
-    let o = run(portolan(proj.path()).args(["-b", ".", "-f", "json"]));
+    let o = run(portolan(proj.path()).args(["-b", ".", "--config", "portolan.toml", "-f", "json"]));
     assert!(o.status.success(), "{}", show(&o));
     assert!(
         err(&o).contains("technology `python_flask`: plugin `tinyflask` (")
@@ -472,7 +492,15 @@ fn disable_builtin_runs_only_external_plugins() {
     )
     .unwrap();
     add(proj.path(), test_plugin("tiny").to_str().unwrap());
-    let o = run(portolan(proj.path()).args(["-b", ".", "-f", "json", "--no-log"]));
+    let o = run(portolan(proj.path()).args([
+        "-b",
+        ".",
+        "--config",
+        "portolan.toml",
+        "-f",
+        "json",
+        "--no-log",
+    ]));
     assert_eq!(
         routes(&json(&o)),
         ["GET /tiny/items test_tiny", "POST /tiny/items test_tiny"]
@@ -563,11 +591,18 @@ fn url_plugins_are_downloaded_once_then_used_offline_and_never_fetched_for_a_sca
     let config = fs::read_to_string(proj.path().join("portolan.toml")).unwrap();
     assert!(config.contains(&format!("url = \"{url}\"")), "{config}");
 
-    // Scans (even of the repository whose config names the URL) use the
-    // store: no request.
+    // Scans use the store: no request.
     for extra in [&[][..], &["--offline"][..]] {
         let o = run(p(proj.path())
-            .args(["-b", ".", "-f", "json", "--no-log"])
+            .args([
+                "-b",
+                ".",
+                "--config",
+                "portolan.toml",
+                "-f",
+                "json",
+                "--no-log",
+            ])
             .args(extra));
         assert!(o.status.success(), "{}", show(&o));
         assert!(routes(&json(&o)).contains(&"GET /tiny/items test_tiny".to_string()));
@@ -575,22 +610,31 @@ fn url_plugins_are_downloaded_once_then_used_offline_and_never_fetched_for_a_sca
     assert!(run(p(proj.path()).args(["plugin", "lock"]))
         .status
         .success());
-    let o = run(p(proj.path()).args(["-b", ".", "--locked", "--no-log"]));
+    let o = run(p(proj.path()).args([
+        "-b",
+        ".",
+        "--config",
+        "portolan.toml",
+        "--locked",
+        "--no-log",
+    ]));
     assert!(o.status.success(), "{}", show(&o));
     assert_eq!(hits.load(Ordering::SeqCst), 1, "nothing downloaded again");
 
     // An empty store: a scanned repository's config cannot trigger a
-    // download; --offline/--locked never download; an explicit --config does.
+    // download (its plugins are ignored, with a warning); --offline and
+    // --locked never download; an explicit --config does.
     let o = run(p(proj.path()).args(["cache", "clear"]));
     assert!(o.status.success(), "{}", show(&o));
-    let o = run(p(proj.path()).args(["-b", "."]));
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let o = run(p(proj.path()).args(["-b", ".", "-f", "json"]));
+    assert!(o.status.success(), "{}", show(&o));
     assert!(
-        err(&o).contains("does not download URLs") && err(&o).contains("`tiny`"),
+        err(&o).contains("`[[plugins]]` is ignored") && err(&o).contains("portolan.toml"),
         "{}",
         show(&o)
     );
-    let o = run(p(proj.path()).args(["-b", ".", "--offline"]));
+    assert!(!routes(&json(&o)).iter().any(|r| r.contains("test_tiny")));
+    let o = run(p(proj.path()).args(["-b", ".", "--config", "portolan.toml", "--offline"]));
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(
         err(&o).contains("--offline forbids downloading")
@@ -599,7 +643,7 @@ fn url_plugins_are_downloaded_once_then_used_offline_and_never_fetched_for_a_sca
         "{}",
         show(&o)
     );
-    let o = run(p(proj.path()).args(["-b", ".", "--locked"]));
+    let o = run(p(proj.path()).args(["-b", ".", "--config", "portolan.toml", "--locked"]));
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(
         err(&o).contains("--locked forbids downloading"),
@@ -659,7 +703,7 @@ fn config_mistakes_in_plugins_are_usage_errors() {
         ),
     ] {
         fs::write(proj.path().join("portolan.toml"), text).unwrap();
-        let o = run(portolan(proj.path()).args(["-b", "."]));
+        let o = run(portolan(proj.path()).args(["-b", ".", "--config", "portolan.toml"]));
         assert_eq!(o.status.code(), Some(2), "{text}\n{}", show(&o));
         assert!(
             err(&o).contains(needle) && err(&o).contains("portolan.toml"),

@@ -6,12 +6,16 @@
 //! instance. Reduce: per technology, the batches' facts go to one `link`
 //! call. Results are assembled in file order, so output is deterministic.
 //!
-//! Failures stay local: a failing batch is retried file by file to name the
-//! culprit; a plugin that keeps failing is switched off for the rest of the
-//! run; everything else still reports its endpoints.
+//! Failures stay local: a failing batch is retried file by file, so the
+//! files that fail are named in the report's `errors` and every endpoint
+//! the plugin finds in the other files is kept (a plugin is never switched
+//! off). A batch that failed by timing out is retried with a shorter limit
+//! per file ([`retry_timeout`]): a file that hangs costs the full limit
+//! once, not twice, and a lone file that timed out is not retried.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -25,8 +29,11 @@ use crate::walk::SourceFile;
 
 pub const BATCH_FILES: usize = 48;
 pub const BATCH_BYTES: usize = 4 * 1024 * 1024;
-/// After this many failed calls a plugin is not called again in this run.
-pub const MAX_PLUGIN_FAILURES: usize = 3;
+/// A file retried after its batch timed out gets at least this share of
+/// the time limit (and at least [`MIN_RETRY_SECS`])...
+pub const RETRY_SHARE: f64 = 0.1;
+/// ...and at least this many seconds.
+pub const MIN_RETRY_SECS: f64 = 1.0;
 
 pub struct Analysis {
     pub endpoints: Vec<Endpoint>,
@@ -130,14 +137,11 @@ pub fn run(
     ));
 
     progress.set_total(jobs.len() as u64);
-    let failures: Vec<AtomicUsize> = (0..catalog.plugins.len())
-        .map(|_| AtomicUsize::new(0))
-        .collect();
     let mut results: Vec<JobResult> = jobs
         .par_iter()
         .filter_map(|job| {
             let plugin = plugin_of(job.tech)?;
-            let result = run_job(catalog, runtime, &plugin, job, files, &failures, &calls);
+            let result = run_job(catalog, runtime, &plugin, job, files, &calls);
             progress.inc(1);
             Some(result)
         })
@@ -172,14 +176,11 @@ pub fn run(
             let mut errs = Vec::new();
             if !facts.is_empty() {
                 if let Some(plugin) = plugin_of(t) {
-                    let p = catalog.techs[t].plugin;
-                    if failures[p].load(Ordering::Relaxed) < MAX_PLUGIN_FAILURES {
-                        calls.fetch_add(1, Ordering::Relaxed);
-                        match runtime.link(&plugin, &catalog.techs[t].desc.id, &facts) {
-                            Ok(more) => eps.extend(more),
-                            Err(message) => {
-                                errs.push(error(catalog, t, format!("{message} (while linking)")))
-                            }
+                    calls.fetch_add(1, Ordering::Relaxed);
+                    match runtime.link(&plugin, &catalog.techs[t].desc.id, &facts) {
+                        Ok(more) => eps.extend(more),
+                        Err(message) => {
+                            errs.push(error(catalog, t, format!("{message} (while linking)")))
                         }
                     }
                 }
@@ -217,11 +218,9 @@ fn run_job(
     plugin: &Loaded,
     job: &Job,
     files: &[SourceFile],
-    failures: &[AtomicUsize],
     calls: &AtomicUsize,
 ) -> JobResult {
     let tech = &catalog.techs[job.tech];
-    let p = tech.plugin;
     let mut result = JobResult {
         tech: job.tech,
         batch: job.batch,
@@ -229,24 +228,6 @@ fn run_job(
         facts: Vec::new(),
         errors: Vec::new(),
     };
-    let disabled = |result: &mut JobResult| {
-        if failures[p].load(Ordering::Relaxed) >= MAX_PLUGIN_FAILURES {
-            result.errors.push(error(
-                catalog,
-                job.tech,
-                format!(
-                    "was switched off after {MAX_PLUGIN_FAILURES} failures; {} more files were not analyzed",
-                    job.files.len()
-                ),
-            ));
-            true
-        } else {
-            false
-        }
-    };
-    if disabled(&mut result) {
-        return result;
-    }
     let batch: Vec<wit::SourceFile> = job
         .files
         .iter()
@@ -262,28 +243,36 @@ fn run_job(
             result.facts = out.facts;
         }
         Err(message) if batch.len() == 1 => {
-            failures[p].fetch_add(1, Ordering::Relaxed);
             result.errors.push(error(
                 catalog,
                 job.tech,
                 format!("failed on {}: {message}", batch[0].path),
             ));
         }
-        Err(_) => {
-            // Find the culprit(s): one file per call.
+        Err(message) => {
+            // Find the culprit(s): one file per call; the others' results
+            // are kept.
+            let timed_out = crate::plugin::runtime::is_timeout(&message);
+            let total: usize = batch.iter().map(|f| f.content.len()).sum();
             for file in batch {
-                if disabled(&mut result) {
-                    break;
-                }
                 let path = file.path.clone();
+                let limit = if timed_out {
+                    retry_timeout(runtime.timeout(), file.content.len(), total)
+                } else {
+                    runtime.timeout()
+                };
                 calls.fetch_add(1, Ordering::Relaxed);
-                match runtime.analyze(plugin, &tech.desc.id, std::slice::from_ref(&file)) {
+                match runtime.analyze_within(
+                    plugin,
+                    &tech.desc.id,
+                    std::slice::from_ref(&file),
+                    limit,
+                ) {
                     Ok(out) => {
                         result.endpoints.extend(out.endpoints);
                         result.facts.extend(out.facts);
                     }
                     Err(message) => {
-                        failures[p].fetch_add(1, Ordering::Relaxed);
                         result.errors.push(error(
                             catalog,
                             job.tech,
@@ -295,6 +284,22 @@ fn run_job(
         }
     }
     result
+}
+
+/// The time limit for one file retried after its batch timed out: twice
+/// its share (by size) of the full limit, at least [`RETRY_SHARE`] of it
+/// and [`MIN_RETRY_SECS`], never more than the full limit. The file that
+/// made the batch hang is stopped sooner the second time; a file that
+/// really needs long (a large one) still gets most of the limit.
+pub fn retry_timeout(full: Duration, size: usize, batch_bytes: usize) -> Duration {
+    let full_secs = full.as_secs_f64();
+    let share = if batch_bytes == 0 {
+        0.0
+    } else {
+        2.0 * size as f64 / batch_bytes as f64
+    };
+    let secs = (full_secs * share.max(RETRY_SHARE)).max(MIN_RETRY_SECS);
+    Duration::from_secs_f64(secs.min(full_secs))
 }
 
 /// WIT endpoint → report endpoint, stamped with the producing technology.
@@ -378,4 +383,25 @@ fn entries(v: Vec<wit::ContextEntry>) -> Vec<ContextEntry> {
             snippet: e.snippet,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_after_a_timeout_are_shorter() {
+        let full = Duration::from_secs(60);
+        // A small file among many: a tenth of the limit.
+        assert_eq!(retry_timeout(full, 100, 100_000), Duration::from_secs(6));
+        // Most of the batch: up to the full limit, never more.
+        assert_eq!(retry_timeout(full, 90, 100), full);
+        // Never under a second, never over the limit.
+        let tiny = Duration::from_millis(500);
+        assert_eq!(retry_timeout(tiny, 1, 100), tiny);
+        assert_eq!(
+            retry_timeout(Duration::from_secs(5), 1, 1000),
+            Duration::from_secs(1)
+        );
+    }
 }

@@ -13,7 +13,7 @@ use clap::{ArgAction, Args, Parser, Subcommand};
     args_conflicts_with_subcommands = true,
     disable_version_flag = true,
     propagate_version = true,
-    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n  portolan -b ./app -u http://127.0.0.1:5000 --send-proxy 127.0.0.1:8080 --use-filters DELETE\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed,\n5 report written but some deliveries failed (requests without an answer, documents not indexed)."
+    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n  portolan -b ./app -u http://127.0.0.1:5000 --send-proxy 127.0.0.1:8080 --use-filters DELETE\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\nA portolan.toml in the scanned tree is untrusted: it may not set url, output, plugins or raise limits\n(ignored with a warning; name it with --config to trust it). See docs/security.md.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed,\n5 report written but some deliveries failed (requests without an answer, documents not indexed)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -394,7 +394,7 @@ pub struct ScanArgs {
     #[arg(skip)]
     pub lock_dir: PathBuf,
 
-    /// Stop a plugin call that runs longer than this many seconds.
+    /// Stop a plugin call that runs longer than this many seconds (0.01 to 86400).
     #[arg(
         long = "plugin-timeout",
         value_name = "SECS",
@@ -403,7 +403,7 @@ pub struct ScanArgs {
     )]
     pub plugin_timeout: f64,
 
-    /// Stop a plugin instance that uses more memory than this many MiB.
+    /// Stop a plugin instance that uses more memory than this many MiB (16 to 4096).
     #[arg(
         long = "plugin-memory",
         value_name = "MIB",
@@ -452,7 +452,7 @@ pub struct ScanArgs {
     )]
     pub exclude_path: Vec<String>,
 
-    /// Number of worker threads (default: the number of CPU cores).
+    /// Number of worker threads, 1 to 512 (default: the number of CPU cores).
     #[arg(
         long = "concurrency",
         value_name = "N",

@@ -11,14 +11,24 @@
 //! 3. `--config FILE`.
 //!
 //! `--no-config` skips 1 and 2. Pinned plugins are `[[plugins]]` tables
-//! (`name`, `path` or `url`, `sha256`); a project config found in a scanned
-//! tree is *untrusted*: its URL plugins are used only when already in the
-//! plugin store (portolan never fetches a URL a scanned repository names). Keys are the long flag names with `_` for
+//! (`name`, `path` or `url`, `sha256`).
+//!
+//! A project config found in a scanned tree is *untrusted* (docs/security.md):
+//! it may only narrow or shape the scan ([`restrict_untrusted`]: exclusions,
+//! technologies, output format, parameter values, cosmetics) and tighten
+//! the limits; every other key it sets (`url`, `output`, `plugin`,
+//! `[[plugins]]`, `disable_builtin`, `no_cache`, `no_log`, a limit above the
+//! current one) is ignored with a warning naming the key and the file. The
+//! user config and `--config FILE` are trusted and may set everything; when
+//! `--config` names the project config itself, that file is trusted.
+//!
+//! Keys are the long flag names with `_` for
 //! `-`; list keys take a string or an array of strings (`techs` and
 //! `exclude_techs` strings may be comma-separated). Relative paths
 //! (`output`, `plugin`) are relative to the file that names them. An
-//! unknown key, a wrong type or unparsable TOML is a usage error (exit 2)
-//! naming the file: a silently ignored typo would be worse.
+//! unknown key, a wrong type, a number out of its range ([`crate::limits`])
+//! or unparsable TOML is a usage error (exit 2) naming the key and the file:
+//! a silently ignored typo would be worse.
 
 use std::path::{Path, PathBuf};
 
@@ -166,11 +176,16 @@ impl FileConfig {
                 e.to_string().trim_end()
             )
         })?;
-        if cfg.concurrency == Some(0) {
-            return Err(format!(
-                "config file {}: concurrency must be at least 1",
-                file.display()
-            ));
+        let at = |key: &str| format!("config file {}: `{key}`", file.display());
+        if let Some(c) = cfg.concurrency {
+            crate::limits::concurrency(c).map_err(|e| format!("{}: {e}", at("concurrency")))?;
+        }
+        if let Some(t) = cfg.plugin_timeout {
+            crate::limits::plugin_timeout(t)
+                .map_err(|e| format!("{}: {e}", at("plugin_timeout")))?;
+        }
+        if let Some(m) = cfg.plugin_memory {
+            crate::limits::plugin_memory(m).map_err(|e| format!("{}: {e}", at("plugin_memory")))?;
         }
         // Relative paths are relative to the file's directory.
         let dir = file.parent().unwrap_or(Path::new(""));
@@ -253,6 +268,154 @@ impl FileConfig {
     }
 }
 
+/// The values the limits have before an untrusted file is read: those of
+/// the trusted files read so far, else the built-in defaults.
+fn current_limits(so_far: &FileConfig) -> (usize, f64, usize) {
+    (
+        so_far
+            .concurrency
+            .unwrap_or_else(crate::limits::default_concurrency),
+        so_far
+            .plugin_timeout
+            .unwrap_or(crate::limits::DEFAULT_PLUGIN_TIMEOUT),
+        so_far
+            .plugin_memory
+            .unwrap_or(crate::limits::DEFAULT_PLUGIN_MEMORY),
+    )
+}
+
+/// What a config file found in a scanned tree may set: the keys that narrow
+/// or shape the scan and its report (`format`, `set_pvalue*`,
+/// `include_path`, `no_color`, `debug`, `techs`, `exclude_techs`,
+/// `exclude_path`), and the limits (`concurrency`, `plugin_timeout`,
+/// `plugin_memory`) when lower than they already are. Every other key set
+/// is dropped with one warning naming it. The destructuring is exhaustive:
+/// a new key must be classified here before the crate compiles.
+fn restrict_untrusted(
+    cfg: FileConfig,
+    file: &Path,
+    so_far: &FileConfig,
+    warnings: &mut Vec<String>,
+) -> FileConfig {
+    let FileConfig {
+        url,
+        format,
+        output,
+        set_pvalue,
+        set_pvalue_query,
+        set_pvalue_header,
+        set_pvalue_cookie,
+        set_pvalue_form,
+        set_pvalue_json,
+        set_pvalue_path,
+        include_path,
+        no_color,
+        no_log,
+        techs,
+        exclude_techs,
+        exclude_path,
+        concurrency,
+        debug,
+        plugin,
+        no_cache,
+        plugin_timeout,
+        plugin_memory,
+        plugins,
+        disable_builtin,
+    } = cfg;
+    let mut ignore = |key: &str, what: String| {
+        warnings.push(format!(
+            "config file {}: `{key}` is ignored: a config file inside the scanned tree may not {what}. Give it as a flag, in your user config or in a --config FILE (see docs/security.md)",
+            file.display()
+        ));
+    };
+    let refused: [(bool, &str, &str); 7] = [
+        (url.is_some(), "url", "choose where requests go (-u)"),
+        (
+            output.is_some(),
+            "output",
+            "choose where the report is written (-o)",
+        ),
+        (
+            plugin.is_some(),
+            "plugin",
+            "choose which code runs (--plugin)",
+        ),
+        (plugins.is_some(), "[[plugins]]", "choose which code runs"),
+        (
+            disable_builtin.is_some(),
+            "disable_builtin",
+            "choose which code runs (--disable-builtin)",
+        ),
+        (
+            no_cache.is_some(),
+            "no_cache",
+            "change how plugins are cached (--no-cache)",
+        ),
+        (
+            no_log.is_some(),
+            "no_log",
+            "silence the log (it would hide these warnings)",
+        ),
+    ];
+    for (set, key, what) in refused {
+        if set {
+            ignore(key, what.to_string());
+        }
+    }
+    let (max_threads, max_timeout, max_memory) = current_limits(so_far);
+    let concurrency = match concurrency {
+        Some(c) if c > max_threads => {
+            ignore(
+                "concurrency",
+                format!("raise a limit ({c} is above the current {max_threads})"),
+            );
+            None
+        }
+        c => c,
+    };
+    let plugin_timeout = match plugin_timeout {
+        Some(t) if t > max_timeout => {
+            ignore(
+                "plugin_timeout",
+                format!("raise a limit ({t} s is above the current {max_timeout} s)"),
+            );
+            None
+        }
+        t => t,
+    };
+    let plugin_memory = match plugin_memory {
+        Some(m) if m > max_memory => {
+            ignore(
+                "plugin_memory",
+                format!("raise a limit ({m} MiB is above the current {max_memory} MiB)"),
+            );
+            None
+        }
+        m => m,
+    };
+    FileConfig {
+        format,
+        set_pvalue,
+        set_pvalue_query,
+        set_pvalue_header,
+        set_pvalue_cookie,
+        set_pvalue_form,
+        set_pvalue_json,
+        set_pvalue_path,
+        include_path,
+        no_color,
+        debug,
+        techs,
+        exclude_techs,
+        exclude_path,
+        concurrency,
+        plugin_timeout,
+        plugin_memory,
+        ..FileConfig::default()
+    }
+}
+
 /// The user config file, whether or not it exists.
 pub fn user_config_file() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PORTOLAN_CONFIG_DIR").filter(|d| !d.is_empty()) {
@@ -279,22 +442,38 @@ pub struct Project<'a> {
     pub trusted: bool,
 }
 
+/// What [`apply`] read: the files, in order, and the warnings about keys an
+/// untrusted file may not set (printed once the logger is set up).
+#[derive(Debug, Default)]
+pub struct Applied {
+    pub files: Vec<PathBuf>,
+    pub warnings: Vec<String>,
+}
+
 /// Read the config files that apply and fill every option the command line
 /// did not set (`explicit(id)` says whether it did, by clap argument id).
 /// Also sets `args.lock_dir`: the directory of `--config FILE` when given,
-/// else the project directory. Returns the files read, in order.
+/// else the project directory.
 pub fn apply(
     args: &mut ScanArgs,
     explicit: &dyn Fn(&str) -> bool,
     project: Project,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Applied, String> {
     let mut files: Vec<(PathBuf, bool)> = Vec::new();
+    let same_file = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
     if !args.no_config {
         if let Some(user) = user_config_file().filter(|f| f.is_file()) {
             files.push((user, true));
         }
         if let Some(found) = project.dir.and_then(project_config_file) {
-            files.push((found, project.trusted));
+            // `--config` naming the project config makes it trusted.
+            let chosen = args.config.as_deref().is_some_and(|c| same_file(c, &found));
+            if !chosen {
+                files.push((found, project.trusted));
+            }
         }
     }
     args.lock_dir = project.dir.unwrap_or(Path::new(".")).to_path_buf();
@@ -306,11 +485,29 @@ pub fn apply(
         files.push((extra.clone(), true));
     }
     let mut cfg = FileConfig::default();
+    let mut warnings = Vec::new();
     for (f, trusted) in &files {
-        cfg = cfg.overlay(FileConfig::read(f, *trusted)?);
+        let read = FileConfig::read(f, *trusted).map_err(|e| {
+            if *trusted {
+                e
+            } else {
+                format!(
+                    "{e}\n(this file is in the scanned tree; fix it, or skip it with --no-config)"
+                )
+            }
+        })?;
+        let read = if *trusted {
+            read
+        } else {
+            restrict_untrusted(read, f, &cfg, &mut warnings)
+        };
+        cfg = cfg.overlay(read);
     }
     merge(args, cfg, explicit);
-    Ok(files.into_iter().map(|(f, _)| f).collect())
+    Ok(Applied {
+        files: files.into_iter().map(|(f, _)| f).collect(),
+        warnings,
+    })
 }
 
 fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) {
@@ -482,6 +679,65 @@ concurrency = 3
     }
 
     #[test]
+    fn an_untrusted_file_only_narrows_and_shapes() {
+        let cfg = parse(
+            r#"
+url = "https://attacker.example"
+output = "../../victim/.bashrc"
+plugin = [".hidden.wasm"]
+disable_builtin = true
+no_log = true
+no_cache = true
+format = "json"
+exclude_path = "vendor/**"
+plugin_timeout = 10.0
+plugin_memory = 4096
+concurrency = 1
+[[plugins]]
+path = "x.wasm"
+"#,
+        )
+        .unwrap();
+        let mut warnings = Vec::new();
+        let kept = restrict_untrusted(
+            cfg,
+            Path::new("/repo/portolan.toml"),
+            &FileConfig::default(),
+            &mut warnings,
+        );
+        assert_eq!(kept.url, None);
+        assert_eq!(kept.output, None);
+        assert_eq!(kept.plugin, None);
+        assert_eq!(kept.plugins, None);
+        assert_eq!(kept.disable_builtin, None);
+        assert_eq!(kept.no_log, None);
+        assert_eq!(kept.no_cache, None);
+        assert_eq!(kept.plugin_memory, None, "above the 512 MiB default");
+        assert_eq!(kept.plugin_timeout, Some(10.0), "lower is fine");
+        assert_eq!(kept.concurrency, Some(1));
+        assert_eq!(kept.format.as_deref(), Some("json"));
+        assert_eq!(kept.exclude_path, Some(List::One("vendor/**".into())));
+        for key in [
+            "`url`",
+            "`output`",
+            "`plugin`",
+            "`[[plugins]]`",
+            "`disable_builtin`",
+            "`no_log`",
+            "`no_cache`",
+            "`plugin_memory`",
+        ] {
+            assert!(
+                warnings
+                    .iter()
+                    .any(|w| w.contains(key) && w.contains("/repo/portolan.toml")),
+                "{key}: {warnings:?}"
+            );
+        }
+        assert_eq!(warnings.len(), 8, "{warnings:?}");
+    }
+
+    #[test]
     fn mistakes_are_errors_naming_the_file() {
         let e = parse("fromat = \"json\"\n").unwrap_err();
         assert!(
@@ -489,9 +745,24 @@ concurrency = 3
             "{e}"
         );
         assert!(parse("no_log = \"yes please\"\n").is_err());
-        assert!(parse("concurrency = 0\n")
-            .unwrap_err()
-            .contains("at least 1"));
+        let e = parse("concurrency = 0\n").unwrap_err();
+        assert!(
+            e.contains("`concurrency`") && e.contains("between 1 and"),
+            "{e}"
+        );
+        for (text, key) in [
+            ("concurrency = 100000\n", "concurrency"),
+            ("plugin_timeout = 1e300\n", "plugin_timeout"),
+            ("plugin_timeout = 1e8\n", "plugin_timeout"),
+            ("plugin_timeout = nan\n", "plugin_timeout"),
+            ("plugin_memory = 99999999999\n", "plugin_memory"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert!(
+                e.contains(&format!("`{key}`")) && e.contains("/repo/portolan.toml"),
+                "{text}: {e}"
+            );
+        }
         assert!(parse("format = \n").is_err());
     }
 }

@@ -2,6 +2,12 @@
 //! stage, `[I]` for information, `✔` for completion, `[D]` for debug (with
 //! `--debug`), `[W]` warnings and `[E]` errors. stdout carries only the report.
 //!
+//! Every message is passed through [`crate::escape::visible`]: file names,
+//! routes and plugin messages come from the scanned tree, so control
+//! characters (terminal escapes, CR, newlines) are shown as `\x1b`, never
+//! sent to the terminal, and one message is always one line. A message that
+//! is meant to span lines goes through [`error_lines`].
+//!
 //! Colour only when stderr is a terminal, and never with `--no-color` or a
 //! non-empty `NO_COLOR`. `--no-log` silences everything but errors.
 //!
@@ -66,7 +72,8 @@ fn paint(code: &str, text: &str) -> String {
     }
 }
 
-fn emit(line: String) {
+fn emit(prefix: &str, message: &str) {
+    let line = format!("{prefix}{}", crate::escape::visible(message));
     let write = || {
         let mut err = std::io::stderr().lock();
         // A closed stderr must not abort the scan.
@@ -144,35 +151,35 @@ impl Drop for Progress {
 /// `[*] message` — a pipeline stage starts.
 pub fn stage(message: impl AsRef<str>) {
     if !quiet() {
-        emit(format!("{} {}", paint("1;34", "[*]"), message.as_ref()));
+        emit(&format!("{} ", paint("1;34", "[*]")), message.as_ref());
     }
 }
 
 /// `[I] message` — information.
 pub fn info(message: impl AsRef<str>) {
     if !quiet() {
-        emit(format!("{} {}", paint("36", "[I]"), message.as_ref()));
+        emit(&format!("{} ", paint("36", "[I]")), message.as_ref());
     }
 }
 
 /// `    message` — a detail line under the previous one.
 pub fn sub(message: impl AsRef<str>) {
     if !quiet() {
-        emit(format!("    {}", message.as_ref()));
+        emit("    ", message.as_ref());
     }
 }
 
 /// `✔ message` — a stage completed.
 pub fn done(message: impl AsRef<str>) {
     if !quiet() {
-        emit(format!("{} {}", paint("1;32", "✔"), message.as_ref()));
+        emit(&format!("{} ", paint("1;32", "✔")), message.as_ref());
     }
 }
 
 /// `[D] message` — only with `--debug`.
 pub fn debug(message: impl AsRef<str>) {
     if debug_enabled() && !quiet() {
-        emit(format!("{} {}", paint("2", "[D]"), message.as_ref()));
+        emit(&format!("{} ", paint("2", "[D]")), message.as_ref());
     }
 }
 
@@ -180,11 +187,22 @@ pub fn debug(message: impl AsRef<str>) {
 pub fn warn(message: impl AsRef<str>) {
     WARNINGS.fetch_add(1, Ordering::Relaxed);
     if !quiet() {
-        emit(format!("{} {}", paint("1;33", "[W]"), message.as_ref()));
+        emit(&format!("{} ", paint("1;33", "[W]")), message.as_ref());
     }
 }
 
 /// `[E] message` — always shown, even with `--no-log`.
 pub fn error(message: impl AsRef<str>) {
-    emit(format!("{} {}", paint("1;31", "[E]"), message.as_ref()));
+    emit(&format!("{} ", paint("1;31", "[E]")), message.as_ref());
+}
+
+/// `[E] line` for the first line of `message`, and an indented line for
+/// each following one (each escaped on its own): for errors that list
+/// several problems.
+pub fn error_lines(message: &str) {
+    let mut lines = message.split('\n');
+    error(lines.next().unwrap_or_default());
+    for l in lines {
+        emit("    ", l.trim_start());
+    }
 }

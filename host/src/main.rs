@@ -12,6 +12,8 @@ mod config;
 mod context;
 mod deliver;
 mod detect;
+mod escape;
+mod limits;
 mod list;
 mod llm;
 mod log;
@@ -68,25 +70,26 @@ fn main() -> ExitCode {
         },
     );
     log::init(args.no_log, args.debug, args.no_color);
-    let result = config.map_err(Failure::Usage).and_then(|files| {
-        for f in files {
+    let result = config.map_err(Failure::Usage).and_then(|applied| {
+        for f in applied.files {
             log::info(format!("Config: {}", f.display()));
+        }
+        for w in applied.warnings {
+            log::warn(w);
         }
         run(&args)
     });
     match result {
         Ok(code) => code,
         Err(failure) => {
-            log::error(failure.message());
+            log::error_lines(failure.message());
             ExitCode::from(failure.exit_code() as u8)
         }
     }
 }
 
 fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
-    if args.concurrency == Some(0) {
-        return Err(Failure::Usage("--concurrency must be at least 1".into()));
-    }
+    limits::check_scan(args).map_err(Failure::Usage)?;
     let format = output::Format::parse(&args.format).map_err(Failure::Usage)?;
     if args.list_taggers {
         let text = list::taggers(format)?;

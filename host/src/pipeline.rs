@@ -89,19 +89,13 @@ pub fn load_plugins_with(
             None => None,
         }
     };
-    if !(args.plugin_timeout > 0.0 && args.plugin_timeout.is_finite()) {
-        return Err(Failure::Usage(
-            "--plugin-timeout must be a positive number of seconds".into(),
-        ));
-    }
-    if args.plugin_memory < 16 {
-        return Err(Failure::Usage(
-            "--plugin-memory must be at least 16 (MiB)".into(),
-        ));
-    }
+    let timeout = crate::limits::plugin_timeout(args.plugin_timeout)
+        .map_err(|e| Failure::Usage(format!("--plugin-timeout {e}")))?;
+    let memory = crate::limits::plugin_memory(args.plugin_memory)
+        .map_err(|e| Failure::Usage(format!("--plugin-memory {e}")))?;
     let limits = Limits {
-        timeout: Duration::from_secs_f64(args.plugin_timeout),
-        memory_bytes: args.plugin_memory.saturating_mul(1024 * 1024),
+        timeout: Duration::from_secs_f64(timeout),
+        memory_bytes: memory.saturating_mul(1024 * 1024),
     };
     let net = plugin::source::Network {
         forbidden_by: if args.locked {
@@ -130,7 +124,7 @@ pub fn load_plugins_with(
             problems.extend(pin_mismatches);
             return Err(Failure::Usage(format!(
                 "--locked: the plugins differ from the lockfile:\n  {}",
-                problems.join("\n  ")
+                escaped_lines(&problems)
             )));
         }
         Some((lock, path))
@@ -138,7 +132,7 @@ pub fn load_plugins_with(
         None
     };
     if !pin_mismatches.is_empty() {
-        return Err(Failure::Usage(pin_mismatches.join("\n")));
+        return Err(Failure::Usage(escaped_lines(&pin_mismatches)));
     }
     let runtime = Runtime::new(cache, limits, Sandbox::new(bases, max_file_size))
         .map_err(|e| Failure::Runtime(format!("cannot start the WebAssembly runtime: {e}")))?;
@@ -149,7 +143,7 @@ pub fn load_plugins_with(
         if !problems.is_empty() {
             return Err(Failure::Usage(format!(
                 "--locked: the plugins differ from the lockfile:\n  {}",
-                problems.join("\n  ")
+                escaped_lines(&problems)
             )));
         }
     }
@@ -158,6 +152,16 @@ pub fn load_plugins_with(
         catalog,
         errors,
     })
+}
+
+/// Problems one per line, each escaped on its own (a newline inside one
+/// cannot start a line of its own; see `log::error_lines`).
+fn escaped_lines(problems: &[String]) -> String {
+    problems
+        .iter()
+        .map(|p| crate::escape::visible(p).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n  ")
 }
 
 /// Resolve a technology name: id, alias, case-insensitive, `-` = `_`.
@@ -224,7 +228,10 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     let max_file_size = walk::max_file_size_from_env().map_err(Failure::Usage)?;
     let exclude = walk::exclude_globs(&args.exclude_path)
         .map_err(|e| Failure::Usage(format!("--exclude-path: {e}")))?;
-    let threads = args.concurrency.unwrap_or_else(num_cpus).max(1);
+    let threads = args
+        .concurrency
+        .unwrap_or_else(crate::limits::default_concurrency)
+        .clamp(crate::limits::CONCURRENCY.0, crate::limits::CONCURRENCY.1);
     // One pool for the walk and the analyzers.
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -523,8 +530,4 @@ fn normalize_base_url(url: &str) -> String {
         ));
         format!("https://{url}")
     }
-}
-
-fn num_cpus() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get())
 }

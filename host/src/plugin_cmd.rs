@@ -97,8 +97,12 @@ fn with_config(
         },
     );
     log::init(args.no_log, args.debug, args.no_color);
-    for f in files.map_err(Failure::Usage)? {
+    let applied = files.map_err(Failure::Usage)?;
+    for f in applied.files {
         log::info(format!("Config: {}", f.display()));
+    }
+    for w in applied.warnings {
+        log::warn(w);
     }
     run(&args)
 }

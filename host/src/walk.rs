@@ -4,7 +4,8 @@
 //! dependency, build and tool directories are pruned by name; `--exclude-path`
 //! globs match base-relative paths; `.portolanignore` files use gitignore
 //! syntax; media/archive files, files over the size cap and binary files
-//! (a NUL byte in the first 8 KiB) are skipped; invalid UTF-8 is replaced.
+//! (see [`looks_binary`]: many NUL or control bytes in the first 8 KiB, not
+//! a stray one) are skipped; invalid UTF-8 is replaced.
 //! Unreadable files are reported and skipped, never fatal.
 
 use std::path::{Path, PathBuf};
@@ -185,9 +186,15 @@ pub fn max_file_size_from_env() -> Result<u64, String> {
         ),
         _ => (raw.trim_end_matches('B'), 1),
     };
-    num.trim().parse::<u64>().map(|n| n * mult).map_err(|_| {
-        format!("PORTOLAN_MAX_FILE_SIZE must be a size like 5M or 1048576, not `{raw}`")
-    })
+    let bytes = num
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| {
+            format!("PORTOLAN_MAX_FILE_SIZE must be a size like 5M or 1048576, not `{raw}`")
+        })?;
+    crate::limits::max_file_size(bytes).map_err(|e| format!("PORTOLAN_MAX_FILE_SIZE {e}"))
 }
 
 fn is_skipped_extension(name: &str) -> bool {
@@ -362,6 +369,19 @@ pub fn read_file(path: &Path, max: u64) -> Result<String, String> {
     })
 }
 
+/// Whether the first bytes of a file look binary: more than one in 16 of
+/// them are NUL or control bytes other than tab, line feed, form feed,
+/// carriage return and escape. Executables, archives, databases, compiled
+/// code and UTF-16 text are well above that; a source file with a stray NUL
+/// (which must not hide its routes) is far below.
+pub fn looks_binary(head: &[u8]) -> bool {
+    let odd = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b))
+        .count();
+    odd > 0 && odd * 16 > head.len()
+}
+
 fn read_text(path: &Path, max: u64) -> Result<String, Skip> {
     let meta = std::fs::metadata(path).map_err(Skip::Io)?;
     if meta.len() > max {
@@ -371,8 +391,7 @@ fn read_text(path: &Path, max: u64) -> Result<String, Skip> {
     if bytes.len() as u64 > max {
         return Err(Skip::TooLarge(bytes.len() as u64));
     }
-    let head = &bytes[..bytes.len().min(8192)];
-    if head.contains(&0) {
+    if looks_binary(&bytes[..bytes.len().min(8192)]) {
         return Err(Skip::Binary);
     }
     Ok(match String::from_utf8(bytes) {
@@ -434,6 +453,24 @@ mod tests {
     }
 
     #[cfg(unix)]
+    #[test]
+    fn a_stray_nul_does_not_make_a_source_file_binary() {
+        let mut py = b"from flask import Flask\napp = Flask(__name__)\n# \0\n".to_vec();
+        py.extend(b"@app.route('/hidden')\ndef h():\n    return 'x'\n".repeat(20));
+        assert!(!looks_binary(&py));
+        assert!(looks_binary(b"ab\0cd"));
+        assert!(looks_binary(
+            b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0>\0"
+        ));
+        let utf16: Vec<u8> = "def f(): pass\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert!(looks_binary(&utf16));
+        assert!(!looks_binary(b""));
+        assert!(!looks_binary("print('\x1b[31mred')\n".as_bytes()));
+    }
+
     #[test]
     fn symlinks_are_not_followed_and_loops_do_not_hang() {
         let dir = tempfile::tempdir().unwrap();

@@ -111,17 +111,14 @@ impl Plan {
             return Err("--send-es-index only applies to --send-es".into());
         }
         let concurrency = args.send_concurrency.unwrap_or(DEFAULT_CONCURRENCY);
-        if concurrency == 0 {
-            return Err("--send-concurrency must be at least 1".into());
-        }
+        crate::limits::send_concurrency(concurrency)
+            .map_err(|e| format!("--send-concurrency {e}"))?;
         let timeout = args.send_timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
         if !(timeout > 0.0 && timeout.is_finite() && timeout <= 86_400.0) {
             return Err("--send-timeout must be a positive number of seconds".into());
         }
         if let Some(r) = args.send_rate {
-            if !(r > 0.0 && r.is_finite()) {
-                return Err("--send-rate must be a positive number of requests per second".into());
-            }
+            crate::limits::send_rate(r).map_err(|e| format!("--send-rate {e}"))?;
         }
         let retries = args.send_retries.unwrap_or(DEFAULT_RETRIES);
         if retries > 10 {
@@ -499,7 +496,7 @@ mod tests {
     fn limits_are_checked() {
         assert!(
             err(&["-u", "http://h", "--send-req", "--send-concurrency", "0"])
-                .contains("at least 1")
+                .contains("between 1 and")
         );
         assert!(
             err(&["-u", "http://h", "--send-req", "--send-timeout", "0"])

@@ -531,7 +531,7 @@ fn dry_run(
             "--- AI request {}/{} ({}) ---\nPOST {}\n{}\n\n{}\n",
             i + 1,
             batches.len(),
-            batch_files(b, candidates),
+            crate::escape::visible(&batch_files(b, candidates)),
             client.provider.url,
             client.shown_headers().join("\n"),
             body

@@ -52,7 +52,11 @@ fn write_node(node: &Node, level: usize, out: &mut String) {
         } else {
             e.method.clone()
         };
-        out.push_str(&format!("{}{label}\n", pad(level)));
+        out.push_str(&format!(
+            "{}{}\n",
+            pad(level),
+            crate::escape::visible(&label)
+        ));
         let groups: [(&str, &[ParamType]); 5] = [
             ("headers", &[ParamType::Header]),
             ("cookies", &[ParamType::Cookie]),

@@ -1,5 +1,6 @@
 //! `only-url`, `only-param`, `only-header`, `only-cookie`, `only-tag`: one
-//! item per line, in first-seen order, without duplicates.
+//! item per line, in first-seen order, without duplicates. Control
+//! characters are written as visible escapes ([`crate::escape`]).
 //!
 //! - only-url: baked URLs (query string included).
 //! - only-param: names of query, json, form and file params.
@@ -11,16 +12,13 @@ use super::bake::bake;
 use crate::model::{ParamType, Report};
 
 fn lines(items: impl IntoIterator<Item = String>) -> String {
-    let mut seen: Vec<String> = Vec::new();
-    for i in items {
-        if !seen.contains(&i) {
-            seen.push(i);
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
     let mut out = String::new();
-    for s in seen {
-        out.push_str(&s);
-        out.push('\n');
+    for s in items {
+        if seen.insert(s.clone()) {
+            out.push_str(&crate::escape::visible(&s));
+            out.push('\n');
+        }
     }
     out
 }

@@ -6,7 +6,9 @@
 //! the json params, or `a=&b=` for form fields; each header is `Name:` plus
 //! its value when set; tags are bare words (`websocket` for WebSocket
 //! endpoints, then the endpoint's tags such as `shadow`). Empty parts are
-//! left out. `--include-path` appends `(path:line, …)`.
+//! left out. `--include-path` appends `(path:line, …)`. Control characters
+//! (from routes, params, tags or file names) are written as visible escapes
+//! (`\x1b`, `\x0a`; [`crate::escape`]), so one endpoint is always one line.
 //!
 //! With `--ai-context`, each endpoint line is followed by one indented line
 //! per non-empty bucket, `  <bucket> (<count>): …`: the kinds for
@@ -67,7 +69,7 @@ pub fn context_lines(ctx: &AiContext) -> String {
         out.push_str(&format!(
             "  {label} ({}): {}\n",
             entries.len(),
-            shown.join(", ")
+            crate::escape::visible(&shown.join(", "))
         ));
     }
     out
@@ -116,7 +118,7 @@ pub fn line(e: &Endpoint, opts: &RenderOptions) -> String {
             .collect();
         parts.push(format!("({})", places.join(", ")));
     }
-    parts.join(" ")
+    crate::escape::visible(&parts.join(" ")).into_owned()
 }
 
 #[cfg(test)]
@@ -157,6 +159,26 @@ mod tests {
             tagger: "shadow".into(),
         });
         assert_eq!(line(&ws, &opts), "GET /ws websocket shadow");
+    }
+
+    #[test]
+    fn control_characters_cannot_reach_the_terminal_or_forge_a_line() {
+        let mut e = Endpoint::new("GET", "/a\x1b]0;owned\x07\nGET /forged");
+        e.params.push(Param::new("x\r\x08", ParamType::Header));
+        e.details.code_paths.push(CodePath {
+            path: "evil\x1b[2J.py".into(),
+            line: Some(1),
+        });
+        let opts = RenderOptions {
+            include_path: true,
+            ..RenderOptions::default()
+        };
+        let l = line(&e, &opts);
+        assert_eq!(
+            l,
+            "GET /a\\x1b]0;owned\\x07\\x0aGET /forged x\\x0d\\x08: (evil\\x1b[2J.py:1)"
+        );
+        assert!(!l.chars().any(char::is_control));
     }
 
     #[test]

@@ -206,7 +206,15 @@ impl Runtime {
             &source.sha256[..12]
         ));
         let started = std::time::Instant::now();
-        let component = Component::new(&self.engine, &*source.bytes)
+        // Binary only: `Component::new` would also parse WebAssembly text,
+        // and its parse errors quote the file (any file named as a plugin).
+        if !source.bytes.starts_with(b"\0asm") {
+            return Err(
+                "is not a WebAssembly component (a .wasm file starts with the bytes `\\0asm`)"
+                    .into(),
+            );
+        }
+        let component = Component::from_binary(&self.engine, &source.bytes)
             .map_err(|e| format!("is not a valid WebAssembly component: {}", root_cause(&e)))?;
         log::debug(format!(
             "compiled plugin `{}` in {:.2} s",
@@ -226,7 +234,7 @@ impl Runtime {
         Ok(component)
     }
 
-    fn store(&self, plugin: &str) -> (Store<HostState>, MemoryOutputPipe) {
+    fn store(&self, plugin: &str, timeout: Duration) -> (Store<HostState>, MemoryOutputPipe) {
         let output = MemoryOutputPipe::new(64 * 1024);
         let wasi = WasiCtxBuilder::new()
             .env(
@@ -251,7 +259,7 @@ impl Runtime {
             },
         );
         store.limiter(|s| &mut s.limits);
-        let ticks = (self.limits.timeout.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
+        let ticks = (timeout.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
         store.set_epoch_deadline(ticks);
         store.epoch_deadline_trap();
         (store, output)
@@ -263,12 +271,28 @@ impl Runtime {
         plugin: &Loaded,
         f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<R, String> {
-        let (mut store, output) = self.store(&plugin.name);
+        self.call_within(plugin, self.limits.timeout, f)
+    }
+
+    /// [`Self::call`] with its own time limit (at most the configured one).
+    fn call_within<R>(
+        &self,
+        plugin: &Loaded,
+        timeout: Duration,
+        f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> Result<R, String> {
+        let timeout = timeout.min(self.limits.timeout);
+        let (mut store, output) = self.store(&plugin.name, timeout);
         let instance = plugin
             .pre
             .instantiate(&mut store)
-            .map_err(|e| self.explain(&e, &output))?;
-        f(&instance, &mut store).map_err(|e| self.explain(&e, &output))
+            .map_err(|e| self.explain(&e, &output, timeout))?;
+        f(&instance, &mut store).map_err(|e| self.explain(&e, &output, timeout))
+    }
+
+    /// The configured per-call time limit.
+    pub fn timeout(&self) -> Duration {
+        self.limits.timeout
     }
 
     pub fn describe(&self, plugin: &Loaded) -> Result<wit::PluginInfo, String> {
@@ -290,8 +314,20 @@ impl Runtime {
         tech: &str,
         files: &[wit::SourceFile],
     ) -> Result<wit::BatchOutput, String> {
+        self.analyze_within(plugin, tech, files, self.limits.timeout)
+    }
+
+    /// [`Self::analyze`] with a shorter time limit (retries of files from a
+    /// batch that timed out).
+    pub fn analyze_within(
+        &self,
+        plugin: &Loaded,
+        tech: &str,
+        files: &[wit::SourceFile],
+        timeout: Duration,
+    ) -> Result<wit::BatchOutput, String> {
         let out = self
-            .call(plugin, |p, s| {
+            .call_within(plugin, timeout, |p, s| {
                 p.portolan_analyzer_analyzer().call_analyze(s, tech, files)
             })?
             .map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
@@ -315,11 +351,16 @@ impl Runtime {
         Ok(out)
     }
 
-    fn explain(&self, err: &wasmtime::Error, output: &MemoryOutputPipe) -> String {
+    fn explain(
+        &self,
+        err: &wasmtime::Error,
+        output: &MemoryOutputPipe,
+        timeout: Duration,
+    ) -> String {
         if let Some(Trap::Interrupt) = err.downcast_ref::<Trap>() {
             return format!(
-                "was stopped after running for {} s (the per-call time limit); it may loop forever. Raise the limit with --plugin-timeout if the input is just large",
-                self.limits.timeout.as_secs_f64()
+                "{TIMED_OUT} {} s (the per-call time limit); it may loop forever. Raise the limit with --plugin-timeout if the input is just large",
+                timeout.as_secs_f64()
             );
         }
         let chain = format!("{err:#}");
@@ -352,6 +393,14 @@ impl Runtime {
             )
         }
     }
+}
+
+/// How every "time limit reached" message starts ([`is_timeout`]).
+const TIMED_OUT: &str = "was stopped after running for";
+
+/// Whether an error from [`Runtime::analyze`] is a timeout.
+pub fn is_timeout(message: &str) -> bool {
+    message.starts_with(TIMED_OUT)
 }
 
 /// Is a plugin's declared interface version usable by this host? While the
