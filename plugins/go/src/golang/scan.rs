@@ -1648,7 +1648,9 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// Parameters (receiver excluded) of the function or literal whose
     /// body is `body`.
     fn enclosing_params(&self, body: Range<usize>) -> Vec<(String, String)> {
-        let search_from = body.start.saturating_sub(400);
+        let search_from = self
+            .text()
+            .floor_char_boundary(body.start.saturating_sub(400));
         let head = &self.text()[search_from..body.start];
         let Some(f) = head.rfind("func") else {
             return Vec::new();
@@ -1693,7 +1695,9 @@ impl<'a, 'c> Scanner<'a, 'c> {
     fn context_names(&self, body: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
         // The enclosing signature: walk back from the body to `func`.
-        let search_from = body.start.saturating_sub(400);
+        let search_from = self
+            .text()
+            .floor_char_boundary(body.start.saturating_sub(400));
         let head = &self.text()[search_from..body.start];
         if let Some(f) = head.rfind("func") {
             let at = search_from + f;

@@ -211,7 +211,7 @@ fn function_scope(code: &Code<'_>, name: String, start: usize, open: usize) -> O
     let text = code.text();
     let bytes = text.as_bytes();
     // `=> body` for arrows, `{ body }` for functions (a return type may sit between).
-    let limit = (close + 400).min(text.len());
+    let limit = text.ceil_char_boundary((close + 400).min(text.len()));
     let brace = next_code_byte(code, close, limit, b'{');
     let arrow = text[close..limit].find("=>").map(|k| close + k);
     let body = match (arrow, brace) {
