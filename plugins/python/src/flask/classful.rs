@@ -151,7 +151,9 @@ pub fn classy(
                 routable = false;
             }
             let Some(call) = &deco.call else { continue };
-            if decorators.route.contains(&call.callee) {
+            // A bare `route` in a class body is flask-classful's, also
+            // when re-exported by a module of the project.
+            if decorators.route.contains(&call.callee) || call.callee == "route" {
                 let Some(rule) = call.arg(0, "rule").and_then(|r| StrExpr::parse(code, r)) else {
                     continue;
                 };
@@ -160,7 +162,7 @@ pub fn classy(
                     rule,
                     methods: methods_list(code, call.keyword("methods")),
                 });
-            } else if decorators.method.contains(&call.callee) {
+            } else if decorators.method.contains(&call.callee) || call.callee == "method" {
                 if let Some(m) = methods_list(code, call.arg(0, "method")) {
                     http_methods.extend(m);
                 }

@@ -201,6 +201,10 @@ pub struct Class {
     /// could declare `FlaskView`s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub classy: Option<Classy>,
+    /// String class attributes (`settings_id = "dashboard"`), for values
+    /// such as `route_base = DashboardSettings.settings_id`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strings: Vec<crate::py::module::Const>,
 }
 
 /// A class as flask-classful sees it: routing attributes and the public

@@ -565,6 +565,31 @@ impl Linker<'_> {
         out
     }
 
+    /// A string expression whose names may also be string attributes of
+    /// classes of the tree (`Settings.settings_id`, inherited too).
+    fn eval_with_classes(&self, m: usize, e: &StrExpr) -> Option<String> {
+        e.resolve(&mut |name| {
+            if let Some(v) = self.project.const_value(m, name, &self.is_local()) {
+                return Some(v);
+            }
+            let (head, attr) = name.rsplit_once('.')?;
+            let Target::Class { module, index } = self.resolve(m, head) else {
+                return None;
+            };
+            self.mro((module, index), &mut HashMap::new(), 0)
+                .into_iter()
+                .find_map(|id| {
+                    let c = self
+                        .class(id)?
+                        .strings
+                        .iter()
+                        .rev()
+                        .find(|c| c.name == attr)?;
+                    c.value.literal()
+                })
+        })
+    }
+
     /// Endpoints of a flask-classful `View.register(app_or_bp, …)`.
     fn classy_endpoints(&mut self, m: usize, reg: &ClassyReg, out: &mut Vec<Endpoint>) {
         let Target::Class { module, index } = self.resolve(m, &reg.class) else {
@@ -598,7 +623,7 @@ impl Linker<'_> {
         let string = |name: &str| -> Option<Option<String>> {
             match attr(name) {
                 None | Some((_, AttrValue::None)) => Some(None),
-                Some((am, AttrValue::Str(e))) => Some(self.project.eval(am, &e, &self.is_local())),
+                Some((am, AttrValue::Str(e))) => Some(self.eval_with_classes(am, &e)),
                 Some(_) => None,
             }
         };

@@ -12,7 +12,7 @@ use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::config;
 use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
-use crate::py::module::{assignment_target, ModuleInfo};
+use crate::py::module::{assignment_target, Const, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
 use crate::py::request::{request_params_with, request_reads_with};
 use crate::py::strexpr::{StrExpr, MAX_DEPTH};
@@ -546,7 +546,21 @@ fn class_fact(
             (name == "methods").then(|| methods_arg(code, Some(value..l.end)))?
         })
         .next_back();
-    if bases.is_empty() && funcs.is_empty() && methods.is_none() && classy.is_none() {
+    let strings: Vec<Const> = body_lines
+        .iter()
+        .filter(|l| Some(l.indent) == body_indent)
+        .filter_map(|l| {
+            let (name, value) = assignment_target(code, l)?;
+            let value = StrExpr::parse(code, value..l.end)?;
+            value.literal().map(|_| Const { name, value })
+        })
+        .collect();
+    if bases.is_empty()
+        && funcs.is_empty()
+        && methods.is_none()
+        && classy.is_none()
+        && strings.is_empty()
+    {
         return None;
     }
     Some(Class {
@@ -555,6 +569,7 @@ fn class_fact(
         methods,
         funcs,
         classy,
+        strings,
     })
 }
 
