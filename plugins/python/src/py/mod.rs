@@ -13,6 +13,7 @@
 //!   (`Query()`, `Depends()`, `Annotated[…]`);
 //! - [`classes`]: classes as data (model fields, aliases, class attributes);
 //! - [`context`]: raw `ai_context` facts (handler guards, one-hop callees);
+//! - [`loops`]: registrations in `for x in SEQUENCE:` loops;
 //! - [`config`]: configuration / environment lookups (values known at run
 //!   time) and their placeholders.
 
@@ -21,6 +22,7 @@ pub mod classes;
 pub mod config;
 pub mod context;
 pub mod lines;
+pub mod loops;
 pub mod module;
 pub mod outline;
 pub mod project;
