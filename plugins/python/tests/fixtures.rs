@@ -41,7 +41,10 @@ const ANALYZERS: &[&dyn Analyzer] = &[
 #[test]
 fn every_python_fixture_matches() {
     testing::Fixtures::new(ANALYZERS, repo().join("tests/fixtures"))
-        .cases("python_flask", &["basic", "blueprints", "methodview"])
+        .cases(
+            "python_flask",
+            &["basic", "blueprints", "classful", "methodview"],
+        )
         .check();
 }
 

@@ -199,10 +199,16 @@ impl<'a> Linker<'a> {
                         }
                     }
                     Target::IncludeName(name) => {
-                        if let Some(Binding::Module(t)) = self.resolve(m, name) {
-                            if t != m {
+                        // A module, or a list of another module
+                        // (`include((app.rest.urls, 'app'))`): that module
+                        // is not a root URLconf.
+                        match self.resolve(m, name) {
+                            Some(Binding::Module(t)) | Some(Binding::Local { module: t, .. })
+                                if t != m =>
+                            {
                                 out.insert(t);
                             }
+                            _ => {}
                         }
                     }
                     Target::IncludeInline(inner) => stack.extend(inner.iter()),

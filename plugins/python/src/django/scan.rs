@@ -400,15 +400,10 @@ fn router_line(
         apps.push(name.clone());
     }
     let method = call.method();
-    if matches!(
-        method,
-        "DefaultRouter"
-            | "SimpleRouter"
-            | "ExtendedSimpleRouter"
-            | "ExtendedDefaultRouter"
-            | "NestedSimpleRouter"
-            | "NestedDefaultRouter"
-    ) {
+    // DRF's routers and project subclasses of them (`ApiRouter(
+    // routers.DefaultRouter)`); not Ninja's `Router` nor FastAPI's
+    // `APIRouter`.
+    if method.ends_with("Router") && !matches!(method, "Router" | "APIRouter") {
         let trailing_slash = call
             .keyword("trailing_slash")
             .is_none_or(|r| code.slice(r).trim() != "False");
@@ -489,7 +484,20 @@ fn expr_entries(
     });
     // A spliced name (`urlpatterns += router.urls`, `urlpatterns = a +
     // [...]`) only in something that is clearly a list of patterns.
-    let splice_ok = has_list || list.contains("pattern") || list.is_empty();
+    // Also `urls = urlpatterns + router_urls`: names only, one of which
+    // reads like a pattern list.
+    let names_only = parts
+        .iter()
+        .all(|p| whole_dotted(code, code.skip_ws(p.start)..p.end).is_some());
+    let splice_ok = has_list
+        || list.contains("pattern")
+        || list.is_empty()
+        || (names_only
+            && parts.len() > 1
+            && parts.iter().any(|p| {
+                let t = code.slice(p.clone());
+                t.contains("pattern") || t.ends_with("urls")
+            }));
     for part in parts {
         let start = code.skip_ws(part.start);
         match code.text().as_bytes().get(start) {

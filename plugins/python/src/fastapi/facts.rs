@@ -28,6 +28,9 @@ pub struct FastApiModule {
     pub functions: Vec<Func>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<ClassInfo>,
+    /// Module-level sequences of dotted names (`ROUTERS = (a.router, …)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sequences: Vec<crate::py::loops::Sequence>,
 }
 
 impl FastApiModule {
@@ -40,6 +43,7 @@ impl FastApiModule {
             && self.classes.is_empty()
             && self.info.consts.is_empty()
             && self.info.imports.is_empty()
+            && self.sequences.is_empty()
     }
 
     /// Does the module define `name` as an object, class or function?
@@ -47,6 +51,7 @@ impl FastApiModule {
         self.objects.iter().any(|o| o.name == name)
             || self.classes.iter().any(|c| c.name == name)
             || self.functions.iter().any(|f| f.name == name)
+            || self.sequences.iter().any(|s| s.name == name)
     }
 }
 
@@ -129,6 +134,10 @@ pub struct Include {
     pub prefix: Option<StrExpr>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deps: Vec<String>,
+    /// `router` names a sequence whose elements are the routers (`for r in
+    /// ROUTERS: app.include_router(r)`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub each: bool,
 }
 
 /// `parent.mount(path, app)`.

@@ -264,6 +264,20 @@ impl<'a> Linker<'a> {
         })
     }
 
+    /// The elements of a sequence constant (`ROUTERS = (a.router, …)`),
+    /// each with the module it is written in.
+    fn sequence(&self, m: usize, name: &str) -> Vec<(usize, String)> {
+        let Some(Binding::Local { module, name }) = self.project.resolve(m, name, &self.is_local())
+        else {
+            return Vec::new();
+        };
+        self.modules
+            .get(module)
+            .and_then(|md| md.sequences.iter().rev().find(|s| s.name == name))
+            .map(|s| s.items.iter().map(|i| (module, i.clone())).collect())
+            .unwrap_or_default()
+    }
+
     fn node_kind(&self, node: Node) -> Option<&'a ObjKind> {
         let modules = self.modules;
         modules.get(node.0)?.objects.get(node.1).map(|o| &o.kind)
@@ -281,19 +295,32 @@ impl<'a> Linker<'a> {
         let mut edges = Vec::new();
         for (m, module) in self.modules.iter().enumerate() {
             for inc in &module.includes {
-                let Target::Node(child) = self.resolve(m, &inc.router) else {
-                    continue;
+                let children: Vec<Node> = if inc.each {
+                    self.sequence(m, &inc.router)
+                        .into_iter()
+                        .filter_map(|(sm, item)| match self.resolve(sm, &item) {
+                            Target::Node(n) => Some(n),
+                            _ => None,
+                        })
+                        .collect()
+                } else {
+                    match self.resolve(m, &inc.router) {
+                        Target::Node(n) => vec![n],
+                        _ => Vec::new(),
+                    }
                 };
                 let parent = match self.resolve(m, &inc.receiver) {
                     Target::Node(p) => Some(p),
                     _ => None,
                 };
-                edges.push(Edge {
-                    child,
-                    parent,
-                    prefix: inc.prefix.as_ref().and_then(|p| self.eval(m, p)),
-                    deps: inc.deps.iter().map(|d| (m, d.clone())).collect(),
-                });
+                for child in children {
+                    edges.push(Edge {
+                        child,
+                        parent,
+                        prefix: inc.prefix.as_ref().and_then(|p| self.eval(m, p)),
+                        deps: inc.deps.iter().map(|d| (m, d.clone())).collect(),
+                    });
+                }
             }
             for mount in &module.mounts {
                 let Target::Node(child) = self.resolve(m, &mount.app) else {

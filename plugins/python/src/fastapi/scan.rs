@@ -8,6 +8,7 @@ use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::classes::class_info;
 use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
+use crate::py::loops::{self, LoopItems};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, DefKind};
 use crate::py::signature::{annotation_parts, signature, Marker, MarkerKind, SigParam};
@@ -193,12 +194,23 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
         } else {
             call.arg(0, "prefix")
         };
-        module.includes.push(Include {
-            receiver: receiver.to_string(),
-            router,
-            prefix: prefix.and_then(|r| StrExpr::parse(&code, r)),
-            deps: deps_arg(&code, call.keyword("dependencies")),
-        });
+        let prefix = prefix.and_then(|r| StrExpr::parse(&code, r));
+        let deps = deps_arg(&code, call.keyword("dependencies"));
+        // `for router in ROUTERS: app.include_router(router)`.
+        let routers = match loops::loop_items(&code, &lines, call.start, &router) {
+            Some(LoopItems::Names(names)) => names.into_iter().map(|n| (n, false)).collect(),
+            Some(LoopItems::Ref(seq)) => vec![(seq, true)],
+            None => vec![(router, false)],
+        };
+        for (router, each) in routers {
+            module.includes.push(Include {
+                receiver: receiver.to_string(),
+                router,
+                prefix: prefix.clone(),
+                deps: deps.clone(),
+                each,
+            });
+        }
     }
 
     for at in code.find_all(".mount(") {
@@ -219,6 +231,7 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
         });
     }
 
+    module.sequences = loops::sequences(&code, &lines);
     module.info = info;
     module
 }

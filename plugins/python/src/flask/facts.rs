@@ -29,6 +29,13 @@ pub struct FlaskModule {
     /// to instantiate routes declared inside functions with the arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<CallSite>,
+    /// flask-classful `View.register(app, …)` calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classy: Vec<ClassyReg>,
+    /// `app.config['KEY'] = value` assignments (URL prefixes held in the
+    /// application's configuration).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub config: Vec<ConfigValue>,
 }
 
 impl FlaskModule {
@@ -42,6 +49,8 @@ impl FlaskModule {
             && self.info.consts.is_empty()
             && self.info.imports.is_empty()
             && self.calls.is_empty()
+            && self.classy.is_empty()
+            && self.config.is_empty()
     }
 
     /// Does the module define `name` as an object, class or function?
@@ -58,8 +67,23 @@ pub enum Prefix {
     /// Not given, or `None`.
     Absent,
     Expr(StrExpr),
-    /// Given but not understood (a call, a config lookup, …).
+    /// Given but not understood (a call, …).
     Unknown,
+    /// A configuration lookup (`app.config['PREFIX']`, `os.environ['X']`),
+    /// with its default when one is given: resolved against
+    /// `app.config[...] = …` assignments of the tree, else a placeholder.
+    Config {
+        key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        default: Option<StrExpr>,
+    },
+}
+
+/// `x.config['KEY'] = value` (or `x.config.update(KEY=value)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigValue {
+    pub key: String,
+    pub value: StrExpr,
 }
 
 /// What a name is bound to by `name = Callee(...)`.
@@ -173,4 +197,83 @@ pub struct Class {
     /// with the parameters their bodies read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub funcs: Vec<Func>,
+    /// What flask-classful reads from the class, recorded in modules that
+    /// could declare `FlaskView`s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classy: Option<Classy>,
+    /// String class attributes (`settings_id = "dashboard"`), for values
+    /// such as `route_base = DashboardSettings.settings_id`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strings: Vec<crate::py::module::Const>,
+}
+
+/// A class as flask-classful sees it: routing attributes and the public
+/// methods that become routes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Classy {
+    /// `route_base`, `route_prefix`, `trailing_slash`, `base_args`,
+    /// `excluded_methods`, `method_dashified`, `default_methods`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attrs: Vec<(String, AttrValue)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<Member>,
+}
+
+/// The value of a class attribute or a `register(...)` keyword.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AttrValue {
+    Str(StrExpr),
+    Bool(bool),
+    List(Vec<String>),
+    None,
+    /// Anything else (a call, a name we do not follow).
+    Other,
+}
+
+/// A public method of a class (a flask-classful route candidate).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub name: String,
+    pub line: u32,
+    /// Positional parameters (up to `*` / `*args` / `**kw`), `self` included.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<MemberArg>,
+    /// `@route(rule, methods=[…])` decorators, top to bottom.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<MemberRule>,
+    /// `@method('POST')` decorators.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub http_methods: Vec<String>,
+    /// Parameters the body reads from `request`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberArg {
+    pub name: String,
+    /// Last segment of the annotation (`int`, `UUID`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub default: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberRule {
+    pub line: u32,
+    pub rule: StrExpr,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub methods: Option<Vec<String>>,
+}
+
+/// `View.register(app_or_blueprint, route_base=…, route_prefix=…,
+/// trailing_slash=…)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassyReg {
+    pub class: String,
+    pub receiver: String,
+    /// Keyword arguments that override class attributes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, AttrValue)>,
 }

@@ -16,8 +16,11 @@ use std::collections::HashMap;
 
 use portolan_plugin_sdk::{Endpoint, Param};
 
+use super::classful::{self, RuleBuilder};
+use super::facts::{AttrValue, ClassyReg};
 use super::facts::{CallSite, Class, FlaskModule, ObjKind, Prefix, Route, Scope, View};
 use super::scan::{Flavor, FLASK, HTTP_METHOD_FUNCS};
+use crate::py::config;
 use crate::py::project::{Binding, Project};
 use crate::py::strexpr::StrExpr;
 
@@ -100,6 +103,9 @@ pub fn link_with(modules: &[FlaskModule], flavor: &Flavor) -> Vec<Endpoint> {
         for route in &module.routes {
             linker.route_endpoints(m, route, &mut out);
         }
+        for reg in &module.classy {
+            linker.classy_endpoints(m, reg, &mut out);
+        }
     }
     out
 }
@@ -116,8 +122,27 @@ impl Linker<'_> {
     fn eval(&self, module: usize, prefix: &Prefix) -> Option<String> {
         match prefix {
             Prefix::Expr(e) => self.project.eval(module, e, &self.is_local()),
+            Prefix::Config { key, default } => Some(
+                self.config_value(key)
+                    .or_else(|| {
+                        let d = default.as_ref()?;
+                        self.project.eval(module, d, &self.is_local())
+                    })
+                    .unwrap_or_else(|| config::placeholder(key)),
+            ),
             Prefix::Absent | Prefix::Unknown => None,
         }
+    }
+
+    /// The first value the tree assigns to `app.config[key]`.
+    fn config_value(&self, key: &str) -> Option<String> {
+        self.modules.iter().enumerate().find_map(|(m, module)| {
+            module
+                .config
+                .iter()
+                .filter(|c| c.key == key)
+                .find_map(|c| self.project.eval(m, &c.value, &self.is_local()))
+        })
     }
 
     fn resolve(&self, module: usize, name: &str) -> Target {
@@ -456,6 +481,225 @@ impl Linker<'_> {
                 (method, f.map(|f| f.params.clone()).unwrap_or_default())
             })
             .collect()
+    }
+}
+
+/// A class: (module index, class index).
+type ClassId = (usize, usize);
+
+impl Linker<'_> {
+    fn class(&self, id: ClassId) -> Option<&Class> {
+        self.modules.get(id.0)?.classes.get(id.1)
+    }
+
+    /// The in-tree bases of a class, left to right.
+    fn parents(&self, id: ClassId) -> Vec<ClassId> {
+        let Some(class) = self.class(id) else {
+            return Vec::new();
+        };
+        class
+            .bases
+            .iter()
+            .filter_map(|b| match self.resolve(id.0, b) {
+                Target::Class { module, index } => Some((module, index)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The method resolution order of a class (C3 over the classes of the
+    /// tree; bases outside it are left out). An inconsistent hierarchy
+    /// falls back to depth-first order.
+    fn mro(
+        &self,
+        id: ClassId,
+        memo: &mut HashMap<ClassId, Vec<ClassId>>,
+        depth: usize,
+    ) -> Vec<ClassId> {
+        if let Some(m) = memo.get(&id) {
+            return m.clone();
+        }
+        if depth > 32 {
+            return vec![id];
+        }
+        // Guards cycles (`class A(B)` / `class B(A)` across modules).
+        memo.insert(id, vec![id]);
+        let parents = self.parents(id);
+        let mut seqs: Vec<Vec<ClassId>> = parents
+            .iter()
+            .map(|p| self.mro(*p, memo, depth + 1))
+            .collect();
+        seqs.push(parents);
+        let mut out = vec![id];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                break;
+            }
+            let head = seqs
+                .iter()
+                .map(|s| s[0])
+                .find(|c| !seqs.iter().any(|s| s[1..].contains(c)));
+            match head {
+                Some(c) => {
+                    if !out.contains(&c) {
+                        out.push(c);
+                    }
+                    for s in seqs.iter_mut() {
+                        if s.first() == Some(&c) {
+                            s.remove(0);
+                        }
+                    }
+                }
+                None => {
+                    for c in seqs.iter().flatten() {
+                        if !out.contains(c) {
+                            out.push(*c);
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        memo.insert(id, out.clone());
+        out
+    }
+
+    /// A string expression whose names may also be string attributes of
+    /// classes of the tree (`Settings.settings_id`, inherited too).
+    fn eval_with_classes(&self, m: usize, e: &StrExpr) -> Option<String> {
+        e.resolve(&mut |name| {
+            if let Some(v) = self.project.const_value(m, name, &self.is_local()) {
+                return Some(v);
+            }
+            let (head, attr) = name.rsplit_once('.')?;
+            let Target::Class { module, index } = self.resolve(m, head) else {
+                return None;
+            };
+            self.mro((module, index), &mut HashMap::new(), 0)
+                .into_iter()
+                .find_map(|id| {
+                    let c = self
+                        .class(id)?
+                        .strings
+                        .iter()
+                        .rev()
+                        .find(|c| c.name == attr)?;
+                    c.value.literal()
+                })
+        })
+    }
+
+    /// Endpoints of a flask-classful `View.register(app_or_bp, …)`.
+    fn classy_endpoints(&mut self, m: usize, reg: &ClassyReg, out: &mut Vec<Endpoint>) {
+        let Target::Class { module, index } = self.resolve(m, &reg.class) else {
+            return;
+        };
+        let mro = self.mro((module, index), &mut HashMap::new(), 0);
+        let classes: Vec<(ClassId, &Class)> = mro
+            .iter()
+            .filter_map(|id| self.class(*id).map(|c| (*id, c)))
+            .collect();
+        let is_view = classes.iter().any(|((cm, _), c)| {
+            c.bases.iter().any(|b| {
+                b.rsplit('.').next() == Some("FlaskView")
+                    && !matches!(self.resolve(*cm, b), Target::Class { .. })
+            })
+        });
+        let Some(((_, _), leaf)) = classes.first().filter(|_| is_view) else {
+            return;
+        };
+        // Attribute: register keyword, else the nearest class defining it.
+        let attr = |name: &str| -> Option<(usize, AttrValue)> {
+            if let Some((_, v)) = reg.options.iter().find(|(n, _)| n == name) {
+                return Some((m, v.clone()));
+            }
+            classes.iter().find_map(|((cm, _), c)| {
+                let classy = c.classy.as_ref()?;
+                let (_, v) = classy.attrs.iter().find(|(n, _)| n == name)?;
+                Some((*cm, v.clone()))
+            })
+        };
+        let string = |name: &str| -> Option<Option<String>> {
+            match attr(name) {
+                None | Some((_, AttrValue::None)) => Some(None),
+                Some((am, AttrValue::Str(e))) => Some(self.eval_with_classes(am, &e)),
+                Some(_) => None,
+            }
+        };
+        let flag = |name: &str, default: bool| match attr(name) {
+            Some((_, AttrValue::Bool(b))) => b,
+            _ => default,
+        };
+        let list = |name: &str| match attr(name) {
+            Some((_, AttrValue::List(l))) => Some(l),
+            _ => None,
+        };
+        // `route_base` (None → from the class name; unknown → placeholder).
+        let route_base = match string("route_base") {
+            Some(Some(b)) => format!("/{}", b.trim_start_matches('/')),
+            Some(None) => classful::default_route_base(&leaf.name),
+            None => config::placeholder("route_base"),
+        };
+        let prefix = match string("route_prefix") {
+            Some(p) => p.filter(|p| !p.is_empty()),
+            None => Some(config::placeholder("route_prefix")),
+        };
+        let mut ignored = vec!["self".to_string()];
+        ignored.extend(list("base_args").unwrap_or_default());
+        ignored.extend(classful::rule_arguments(&route_base));
+        let builder = RuleBuilder {
+            prefix,
+            base: route_base.trim_matches('/').to_string(),
+            ignored,
+            trailing_slash: flag("trailing_slash", true),
+            method_dashified: flag("method_dashified", false),
+            default_methods: list("default_methods")
+                .map(|l| l.iter().map(|s| s.to_ascii_uppercase()).collect()),
+            inspect_args: flag("inspect_args", true),
+        };
+        let excluded = list("excluded_methods").unwrap_or_default();
+        // Members along the MRO, the nearest definition winning.
+        let mut seen: Vec<&str> = Vec::new();
+        let mut routes: Vec<(usize, Vec<String>, String, u32, Vec<Param>)> = Vec::new();
+        for ((cm, _), class) in &classes {
+            let Some(classy) = &class.classy else {
+                continue;
+            };
+            for member in &classy.members {
+                if seen.contains(&member.name.as_str()) {
+                    continue;
+                }
+                seen.push(&member.name);
+                if classful::FLASKVIEW_MEMBERS.contains(&member.name.as_str())
+                    || excluded.contains(&member.name)
+                {
+                    continue;
+                }
+                for (methods, rule, line) in builder.member_routes(member) {
+                    routes.push((*cm, methods, rule, line, member.params.clone()));
+                }
+            }
+        }
+        let mounts = match self.resolve(m, &reg.receiver) {
+            Target::Blueprint(bp) => self.mounts(bp, &mut Vec::new()),
+            _ => vec![None],
+        };
+        for mount in mounts {
+            for (cm, methods, rule, line, params) in &routes {
+                let Some(path) = self.modules.get(*cm).map(|md| md.info.path.clone()) else {
+                    continue;
+                };
+                let url = apply_prefix(mount.as_deref(), rule);
+                for method in methods {
+                    out.push(
+                        Endpoint::new(method, url.clone())
+                            .at_path(path.clone(), *line)
+                            .params(params.iter().cloned()),
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -18,6 +18,7 @@
 //! reads what would need control flow analysis, and over-reporting a
 //! parameter is cheaper for a reviewer than missing one.
 
+pub mod classful;
 pub mod facts;
 pub mod link;
 pub mod scan;

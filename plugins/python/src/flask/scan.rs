@@ -3,14 +3,16 @@
 use portolan_plugin_sdk::{Code, Param, SourceFile};
 use std::ops::Range;
 
+use super::classful;
 use super::facts::{
-    CallArg, CallSite, Class, FlaskModule, Func, Obj, ObjKind, Prefix, Registration, Route, Scope,
-    View,
+    CallArg, CallSite, Class, ConfigValue, FlaskModule, Func, Obj, ObjKind, Prefix, Registration,
+    Route, Scope, View,
 };
 use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
+use crate::py::config;
 use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
-use crate::py::module::{assignment_target, ModuleInfo};
+use crate::py::module::{assignment_target, Const, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
 use crate::py::request::{request_params_with, request_reads_with};
 use crate::py::strexpr::{StrExpr, MAX_DEPTH};
@@ -151,6 +153,11 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         objects: objects(&code, &lines, flavor),
         ..FlaskModule::default()
     };
+    // flask-classful views (Flask only): classes may be views or their
+    // mixins in any module that uses Flask or flask-classful.
+    let classy_decorators = classful::Decorators::new(&info);
+    let classy_aware = flavor.package == "flask"
+        && (module.flask || info.imports_from("flask_classful") || !classy_decorators.is_empty());
 
     for (i, def) in defs.iter().enumerate() {
         for deco in &def.decorators {
@@ -189,7 +196,12 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                 }
             }
             DefKind::Class => {
-                if let Some(class) = class_fact(&code, &lines, &defs, i, &params) {
+                let classy = classy_aware
+                    .then(|| {
+                        classful::classy(file, &code, &lines, &defs, i, &classy_decorators, &params)
+                    })
+                    .flatten();
+                if let Some(class) = class_fact(&code, &lines, &defs, i, &params, classy) {
                     module.classes.push(class);
                 }
             }
@@ -249,6 +261,20 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             blueprint: bp,
             prefix: prefix_arg(&code, call.keyword(flavor.prefix_keyword)),
         });
+    }
+
+    if flavor.package == "flask" {
+        module.classy = classful::registrations(&code);
+        for line in &lines {
+            if !line.text(&code).contains(".config[") {
+                continue;
+            }
+            if let Some((key, value)) = config::config_assignment(&code, line.start..line.end) {
+                if let Some(value) = config::value_expr(&code, value) {
+                    module.config.push(ConfigValue { key, value });
+                }
+            }
+        }
     }
 
     if let Some(mount) = flavor.mount {
@@ -316,7 +342,16 @@ fn prefix_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Prefix {
     match value {
         None => Prefix::Absent,
         Some(r) if code.slice(r.clone()) == "None" => Prefix::Absent,
-        Some(r) => StrExpr::parse(code, r).map_or(Prefix::Unknown, Prefix::Expr),
+        Some(r) => match StrExpr::parse(code, r.clone()) {
+            Some(e) => Prefix::Expr(e),
+            None => match config::lookup(code, r) {
+                Some(l) => Prefix::Config {
+                    key: l.key,
+                    default: l.default,
+                },
+                None => Prefix::Unknown,
+            },
+        },
     }
 }
 
@@ -472,6 +507,7 @@ fn class_fact(
     defs: &[Def],
     index: usize,
     params: &dyn Fn(Range<usize>) -> Vec<Param>,
+    classy: Option<super::facts::Classy>,
 ) -> Option<Class> {
     let class = defs.get(index)?;
     let bases: Vec<String> = class
@@ -510,7 +546,21 @@ fn class_fact(
             (name == "methods").then(|| methods_arg(code, Some(value..l.end)))?
         })
         .next_back();
-    if bases.is_empty() && funcs.is_empty() && methods.is_none() {
+    let strings: Vec<Const> = body_lines
+        .iter()
+        .filter(|l| Some(l.indent) == body_indent)
+        .filter_map(|l| {
+            let (name, value) = assignment_target(code, l)?;
+            let value = StrExpr::parse(code, value..l.end)?;
+            value.literal().map(|_| Const { name, value })
+        })
+        .collect();
+    if bases.is_empty()
+        && funcs.is_empty()
+        && methods.is_none()
+        && classy.is_none()
+        && strings.is_empty()
+    {
         return None;
     }
     Some(Class {
@@ -518,6 +568,8 @@ fn class_fact(
         bases,
         methods,
         funcs,
+        classy,
+        strings,
     })
 }
 

@@ -271,6 +271,7 @@ fn scan(file: &SourceFile) -> FastApiModule {
                     router,
                     prefix: None,
                     deps: Vec::new(),
+                    each: false,
                 });
             }
         }

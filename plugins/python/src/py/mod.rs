@@ -12,12 +12,17 @@
 //! - [`signature`]: function parameters with annotations and DI markers
 //!   (`Query()`, `Depends()`, `Annotated[…]`);
 //! - [`classes`]: classes as data (model fields, aliases, class attributes);
-//! - [`context`]: raw `ai_context` facts (handler guards, one-hop callees).
+//! - [`context`]: raw `ai_context` facts (handler guards, one-hop callees);
+//! - [`loops`]: registrations in `for x in SEQUENCE:` loops;
+//! - [`config`]: configuration / environment lookups (values known at run
+//!   time) and their placeholders.
 
 pub mod call;
 pub mod classes;
+pub mod config;
 pub mod context;
 pub mod lines;
+pub mod loops;
 pub mod module;
 pub mod outline;
 pub mod project;
