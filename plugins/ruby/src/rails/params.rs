@@ -9,9 +9,13 @@
 //!
 //! `params` reads are query parameters on GET/HEAD routes and form
 //! parameters otherwise (Rails accepts both encodings; forms are what a
-//! browser sends). Permitted names are reported bare (`name`, not
-//! `user[name]`), like Noir: JSON clients send them wrapped or, thanks to
-//! `wrap_parameters`, flat. Names that are URL placeholders (`:id`) are
+//! browser sends), except in JSON API controllers (an
+//! `ActionController::API` ancestor, or CSRF protection turned off with
+//! `skip_before_action :verify_authenticity_token`, `protect_from_forgery
+//! with: :null_session` or `skip_forgery_protection`), whose bodies are JSON.
+//! Permitted names are reported bare (`name`, not `user[name]`), like Noir:
+//! JSON clients send them wrapped or, thanks to `wrap_parameters`, flat; in
+//! JSON API controllers the `require`d wrapper (`user`) is reported too. Names that are URL placeholders (`:id`) are
 //! path parameters and not repeated; `format`, `controller` and `action`
 //! are routing keys, not inputs.
 
@@ -25,6 +29,28 @@ use crate::rb::call::Val;
 use crate::rb::inflect::camelize;
 use crate::rb::outline::{Class, Method};
 use crate::rb::request::Reads;
+
+/// A JSON API controller: it (or an ancestor) is an `ActionController::API`,
+/// or turns CSRF protection off the way token-authenticated JSON APIs do
+/// (`skip_before_action :verify_authenticity_token`,
+/// `protect_from_forgery with: :null_session`, `skip_forgery_protection`).
+fn is_api(chain: &[&Class]) -> bool {
+    chain.iter().any(|c| {
+        c.superclass.trim_start_matches("::") == "ActionController::API"
+            || c.calls.iter().any(|call| match call.name.as_str() {
+                "skip_forgery_protection" => true,
+                "skip_before_action" => call
+                    .args
+                    .iter()
+                    .any(|a| matches!(a, Val::Sym(s) if s == "verify_authenticity_token")),
+                "protect_from_forgery" => call.args.iter().any(|a| {
+                    a.get("with")
+                        .is_some_and(|w| matches!(w, Val::Sym(s) if s == "null_session"))
+                }),
+                _ => false,
+            })
+    })
+}
 
 pub struct Controllers<'a> {
     /// (root, class name) → class
@@ -113,9 +139,10 @@ impl<'a> Controllers<'a> {
         out
     }
 
-    fn reads(&self, root: &str, controller: &str, action: &str) -> Option<Reads> {
+    fn reads(&self, root: &str, controller: &str, action: &str) -> Option<(Reads, bool)> {
         let class = self.find(root, &format!("{}Controller", camelize(controller)))?;
         let chain = self.chain(root, class);
+        let api = is_api(&chain);
         let method = |name: &str| -> Option<&'a Method> {
             chain
                 .iter()
@@ -164,7 +191,7 @@ impl<'a> Controllers<'a> {
                 }
             }
         }
-        Some(reads)
+        Some((reads, api))
     }
 
     pub fn endpoint(&self, r: Route) -> Endpoint {
@@ -172,8 +199,15 @@ impl<'a> Controllers<'a> {
         let (Some(ctrl), Some(action)) = (&r.controller, &r.action) else {
             return e;
         };
-        let Some(reads) = self.reads(&r.root, ctrl, action) else {
+        let Some((reads, api)) = self.reads(&r.root, ctrl, action) else {
             return e;
+        };
+        let body = |name: &str| {
+            if api {
+                Param::json(name)
+            } else {
+                Param::form(name)
+            }
         };
         let placeholders: Vec<&str> = r
             .url
@@ -187,14 +221,19 @@ impl<'a> Controllers<'a> {
             e.push_param(if query_like {
                 Param::query(name)
             } else {
-                Param::form(name)
+                body(name)
             });
         }
         for name in reads.query.iter().filter(|n| !skip(n)) {
             e.push_param(Param::query(name));
         }
         for name in reads.body.iter().filter(|n| !skip(n)) {
-            e.push_param(Param::form(name));
+            e.push_param(body(name));
+        }
+        if api && !query_like {
+            for name in reads.wrappers.iter().filter(|n| !skip(n)) {
+                e.push_param(Param::json(name));
+            }
         }
         for name in &reads.headers {
             e.push_param(Param::header(name));

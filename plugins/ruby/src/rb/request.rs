@@ -35,6 +35,11 @@ pub struct Reads {
     /// JSON body fields (`JSON.parse(request.body.read)['k']`).
     #[serde(default)]
     pub json: Vec<String>,
+    /// Keys `require`d around permitted fields
+    /// (`params.require(:user).permit(:name)` → `user`): the top-level
+    /// field of a JSON body.
+    #[serde(default)]
+    pub wrappers: Vec<String>,
     /// Bare method calls in the body (for callee resolution).
     pub calls: Vec<String>,
 }
@@ -48,6 +53,7 @@ impl Reads {
             (&mut self.headers, &other.headers),
             (&mut self.cookies, &other.cookies),
             (&mut self.json, &other.json),
+            (&mut self.wrappers, &other.wrappers),
         ] {
             for x in b {
                 push(a, x);
@@ -207,7 +213,7 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
         }
         match t.text.as_str() {
             "params" if !after_dot || prev_request => {
-                i = read_params(toks, i + 1, &mut r.params);
+                i = read_params(toks, i + 1, &mut r.params, &mut r.wrappers);
                 continue;
             }
             "query_parameters" | "GET" if prev_request => {
@@ -364,7 +370,12 @@ fn is_keyword(w: &str) -> bool {
 
 /// After `params` at `i`: `[k]`, `[k][k2]`, `.fetch(k)`, `.dig(k, …)`,
 /// `.key?(k)`, `.require(k).permit(…)`, `.permit(…)`.
-fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
+fn read_params(
+    toks: &[Token],
+    mut i: usize,
+    out: &mut Vec<String>,
+    wrappers: &mut Vec<String>,
+) -> usize {
     if toks.get(i).is_some_and(|t| t.is("[")) {
         let mut last = None;
         while let Some(k) = toks
@@ -398,7 +409,9 @@ fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
                 match m.text.as_str() {
                     "require" => required = names.first().cloned(),
                     "permit" | "expect" => {
-                        required = None;
+                        if let Some(r) = required.take() {
+                            push(wrappers, &r);
+                        }
                         for n in &names {
                             push(out, n);
                         }
@@ -435,7 +448,7 @@ fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
                 i += 2;
                 // `params.to_unsafe_h[:x]`
                 if toks.get(i).is_some_and(|t| t.is("[")) {
-                    return read_params(toks, i, out);
+                    return read_params(toks, i, out, wrappers);
                 }
             }
         }
@@ -469,6 +482,7 @@ mod tests {
             r.params,
             ["q", "page", "name", "email", "tags", "status", "id"]
         );
+        assert_eq!(r.wrappers, ["user"]);
         assert_eq!(r.headers, ["X-Api-Token", "User-Agent"]);
         assert_eq!(r.cookies, ["session_id", "theme"]);
         assert!(r.calls.contains(&"load_user".to_string()));
