@@ -15,7 +15,10 @@
 //! with: :null_session` or `skip_forgery_protection`), whose bodies are JSON.
 //! Permitted names are reported bare (`name`, not `user[name]`), like Noir:
 //! JSON clients send them wrapped or, thanks to `wrap_parameters`, flat; in
-//! JSON API controllers the `require`d wrapper (`user`) is reported too. Names that are URL placeholders (`:id`) are
+//! JSON API controllers the `require`d wrapper (`user`) is reported too.
+//! `params` read by a `before_action` an ancestor declares for every action
+//! (authentication: `params[:api_key]`) are query parameters on every
+//! method: the same callback serves GET and POST alike. Names that are URL placeholders (`:id`) are
 //! path parameters and not repeated; `format`, `controller` and `action`
 //! are routing keys, not inputs.
 
@@ -148,11 +151,13 @@ impl<'a> Controllers<'a> {
                 .iter()
                 .find_map(|c| c.methods.iter().find(|m| m.name == name))
         };
-        let mut reads = Reads::default();
-        let mut seen = BTreeSet::new();
         let mut todo: Vec<String> = vec![action.to_string()];
+        // Callbacks every action of an ancestor runs (authentication,
+        // locale…): what they read from `params` is sent the same way to
+        // GET and POST actions alike, i.e. in the query string.
+        let mut shared_todo: Vec<String> = Vec::new();
         // before_action callbacks applying to this action, base classes first.
-        for c in chain.iter().rev() {
+        for (depth, c) in chain.iter().enumerate().rev() {
             for call in &c.calls {
                 if !matches!(
                     call.name.as_str(),
@@ -173,24 +178,42 @@ impl<'a> Controllers<'a> {
                 {
                     continue;
                 }
+                let inherited = depth > 0 && only.is_none();
                 for a in &call.args {
                     if let Val::Sym(name) = a {
-                        todo.push(name.clone());
+                        if inherited {
+                            shared_todo.push(name.clone());
+                        } else {
+                            todo.push(name.clone());
+                        }
                     }
                 }
             }
         }
-        while let Some(name) = todo.pop() {
-            if !seen.insert(name.clone()) || seen.len() > 64 {
-                continue;
-            }
-            if let Some(m) = method(&name) {
-                reads.merge(&m.reads);
-                for callee in &m.reads.calls {
-                    todo.push(callee.clone());
+        let collect = |mut todo: Vec<String>| {
+            let mut reads = Reads::default();
+            let mut seen = BTreeSet::new();
+            while let Some(name) = todo.pop() {
+                if !seen.insert(name.clone()) || seen.len() > 64 {
+                    continue;
+                }
+                if let Some(m) = method(&name) {
+                    reads.merge(&m.reads);
+                    for callee in &m.reads.calls {
+                        todo.push(callee.clone());
+                    }
                 }
             }
+            reads
+        };
+        let mut reads = collect(todo);
+        let mut shared = collect(shared_todo);
+        for p in std::mem::take(&mut shared.params) {
+            if !reads.params.contains(&p) && !shared.query.contains(&p) {
+                shared.query.push(p);
+            }
         }
+        reads.merge(&shared);
         Some((reads, api))
     }
 
