@@ -10,7 +10,7 @@
 //! `params` reads are query parameters on GET/HEAD routes and form
 //! parameters otherwise (Rails accepts both encodings; forms are what a
 //! browser sends), except in JSON API controllers (an
-//! `ActionController::API` ancestor, or CSRF protection turned off with
+//! `ActionController::API`/`Metal` ancestor, or CSRF protection turned off with
 //! `skip_before_action :verify_authenticity_token`, `protect_from_forgery
 //! with: :null_session` or `skip_forgery_protection`), whose bodies are JSON.
 //! Permitted names are reported bare (`name`, not `user[name]`), like Noir:
@@ -33,25 +33,28 @@ use crate::rb::inflect::camelize;
 use crate::rb::outline::{Class, Method};
 use crate::rb::request::Reads;
 
-/// A JSON API controller: it (or an ancestor) is an `ActionController::API`,
+/// A JSON API controller: it (or an ancestor) is an `ActionController::API`
+/// (or a bare `ActionController::Metal`: no views, no CSRF),
 /// or turns CSRF protection off the way token-authenticated JSON APIs do
 /// (`skip_before_action :verify_authenticity_token`,
 /// `protect_from_forgery with: :null_session`, `skip_forgery_protection`).
 fn is_api(chain: &[&Class]) -> bool {
     chain.iter().any(|c| {
-        c.superclass.trim_start_matches("::") == "ActionController::API"
-            || c.calls.iter().any(|call| match call.name.as_str() {
-                "skip_forgery_protection" => true,
-                "skip_before_action" => call
-                    .args
-                    .iter()
-                    .any(|a| matches!(a, Val::Sym(s) if s == "verify_authenticity_token")),
-                "protect_from_forgery" => call.args.iter().any(|a| {
-                    a.get("with")
-                        .is_some_and(|w| matches!(w, Val::Sym(s) if s == "null_session"))
-                }),
-                _ => false,
-            })
+        matches!(
+            c.superclass.trim_start_matches("::"),
+            "ActionController::API" | "ActionController::Metal"
+        ) || c.calls.iter().any(|call| match call.name.as_str() {
+            "skip_forgery_protection" => true,
+            "skip_before_action" => call
+                .args
+                .iter()
+                .any(|a| matches!(a, Val::Sym(s) if s == "verify_authenticity_token")),
+            "protect_from_forgery" => call.args.iter().any(|a| {
+                a.get("with")
+                    .is_some_and(|w| matches!(w, Val::Sym(s) if s == "null_session"))
+            }),
+            _ => false,
+        })
     })
 }
 

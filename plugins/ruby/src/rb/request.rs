@@ -402,12 +402,17 @@ fn read_params(
             .is_some_and(|t| t.is("(") && !t.space_before);
         match m.text.as_str() {
             "require" | "fetch" | "dig" | "key?" | "has_key?" | "include?" | "permit"
-            | "expect"
+            | "expect" | "slice" | "values_at" | "extract!"
                 if has_args =>
             {
                 let (names, close) = arg_names(toks, i + 2);
                 match m.text.as_str() {
                     "require" => required = names.first().cloned(),
+                    "slice" | "values_at" | "extract!" => {
+                        for n in &names {
+                            push(out, n);
+                        }
+                    }
                     "permit" | "expect" => {
                         if let Some(r) = required.take() {
                             push(wrappers, &r);
@@ -429,12 +434,13 @@ fn read_params(
                 }
                 i = close + 1;
             }
-            "require" | "fetch" | "permit"
+            "require" | "fetch" | "permit" | "slice" | "values_at" | "extract!"
                 if toks
                     .get(i + 2)
                     .is_some_and(|t| matches!(t.kind, Kind::Sym | Kind::Str)) =>
             {
-                // `params.require :user` without parentheses
+                // `params.require :user` / `params.slice :q, :page` without
+                // parentheses
                 if let Some(k) = key(toks.get(i + 2)) {
                     if m.text == "require" {
                         required = Some(k.to_string());
@@ -443,6 +449,21 @@ fn read_params(
                     }
                 }
                 i += 3;
+                if matches!(
+                    m.text.as_str(),
+                    "slice" | "values_at" | "extract!" | "permit"
+                ) {
+                    while toks.get(i).is_some_and(|t| t.is(","))
+                        && toks
+                            .get(i + 1)
+                            .is_some_and(|t| matches!(t.kind, Kind::Sym | Kind::Str))
+                    {
+                        if let Some(k) = key(toks.get(i + 1)) {
+                            push(out, k);
+                        }
+                        i += 2;
+                    }
+                }
             }
             _ => {
                 i += 2;
@@ -476,11 +497,11 @@ mod tests {
             "q = params[:q]\npage = params.fetch(:page, 1)\nparams.require(:user).permit(:name, :email, tags: [])\n\
              params[:filter][:status]\nparams[:x] = 1\nt = request.headers['X-Api-Token']\n\
              ua = request.env['HTTP_USER_AGENT']\ncookies.signed[:session_id]\ncookies[:seen] = true\n\
-             cookies[:theme]\nparams.require(:id)\nload_user\n",
+             cookies[:theme]\nparams.require(:id)\nload_user\nparams.slice :page, :per_page\n",
         );
         assert_eq!(
             r.params,
-            ["q", "page", "name", "email", "tags", "status", "id"]
+            ["q", "page", "name", "email", "tags", "status", "id", "per_page"]
         );
         assert_eq!(r.wrappers, ["user"]);
         assert_eq!(r.headers, ["X-Api-Token", "User-Agent"]);
