@@ -668,6 +668,17 @@ impl<'a> Interp<'a> {
             if !seen.insert(name.clone()) || seen.len() > 32 {
                 continue;
             }
+            // `$request->validate(Post::rules())`: the keys `Post::rules` returns.
+            if let Some((cl, meth)) = name.split_once("::") {
+                if let Some(target) = self.find_class(root, cl) {
+                    if let Some(m) = target.methods.iter().find(|x| x.name == meth) {
+                        for k in &m.rule_keys {
+                            reads.push(Where::Input, k);
+                        }
+                    }
+                }
+                continue;
+            }
             let Some(m) = find(&name) else { continue };
             // Form requests: `StorePostRequest $request`.
             for (ty, _) in &m.params {

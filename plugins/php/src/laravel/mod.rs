@@ -30,10 +30,14 @@
 //! `$middleware->alias([...])`/`appendToGroup()` (a provider's
 //! `Route::middleware('api')` brings the `api` group's members).
 //!
+//! Controllers are resolved through the route file's `use` imports (two
+//! controllers may share a short name in different namespaces).
 //! Parameters come from the controller method (`[C::class, 'm']`,
 //! `'C@m'`, invokable `C::class`, resource actions) or the closure, through
 //! `$this->helper()` calls and the parent class, plus the `rules()` keys of
-//! form-request parameters (`StorePostRequest $request`); see
+//! form-request parameters (`StorePostRequest $request`) and of
+//! `$request->validate(Post::rules())` / `Validator::make(…, Post::rules())`
+//! (the keys the model's static `rules()` returns); see
 //! [`crate::php::request`]. `input`-style reads are query parameters on
 //! GET/HEAD routes; on other methods they are JSON for routes of the api
 //! group (`routes/api.php` or `middleware('api')`) and form fields

@@ -84,7 +84,8 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
         || (text.contains("Route::") && text.contains("group("));
     let wants_classes = root_before(&path, "app/").is_some()
         || text.contains("Controller")
-        || text.contains("function handle(");
+        || text.contains("function handle(")
+        || text.contains("function rules(");
     let wants_middleware = text.contains("middlewareAliases")
         || text.contains("routeMiddleware")
         || text.contains("middlewareGroups")
@@ -141,10 +142,22 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     out
 }
 
-/// `use App\\Http\\Controllers\\UserController as AdminUsers;` → alias map.
+/// `use App\\Http\\Controllers\\UserController as AdminUsers;` → alias map;
+/// plain `use App\\Http\\Controllers\\Api\\UserController;` maps the short
+/// name to the full one (two controllers may share a short name).
 fn use_aliases(toks: &[Token]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
+        if t.is_ident("use")
+            && toks.get(i + 2).is_some_and(|a| a.is(";"))
+            && toks
+                .get(i + 1)
+                .is_some_and(|p| p.kind == Kind::Ident && p.text.contains('\\'))
+        {
+            let full = toks[i + 1].text.trim_start_matches('\\');
+            let short = full.rsplit('\\').next().unwrap_or(full);
+            out.push((short.to_string(), full.to_string()));
+        }
         if t.is_ident("use")
             && toks.get(i + 2).is_some_and(|a| a.is_ident("as"))
             && toks.get(i + 1).is_some_and(|p| p.kind == Kind::Ident)
