@@ -39,6 +39,8 @@ struct Interp<'a> {
     groups: BTreeMap<&'a str, &'a [String]>,
     /// Headers and cookies each middleware (by name) reads.
     guard_cache: BTreeMap<String, Vec<(Where, String)>>,
+    /// Shared swagger-php parameters: key → (name, in).
+    oa_defs: BTreeMap<&'a str, (&'a str, &'a str)>,
     out: Vec<Endpoint>,
 }
 
@@ -60,6 +62,7 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
         aliases: BTreeMap::new(),
         groups: BTreeMap::new(),
         guard_cache: BTreeMap::new(),
+        oa_defs: BTreeMap::new(),
         out: Vec::new(),
     };
     let mut entries: Vec<(&str, &str, &[Chain])> = Vec::new();
@@ -83,6 +86,18 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
             }
             Fact::Class { root, class } => it.classes.push((root, class)),
             Fact::Lumen { .. } => {}
+            Fact::OaDefs { defs } => {
+                // An explicit `parameter=` key wins over a name used as key.
+                for d in defs {
+                    let e = it
+                        .oa_defs
+                        .entry(d.key.as_str())
+                        .or_insert((d.name.as_str(), d.loc.as_str()));
+                    if d.key != d.name {
+                        *e = (d.name.as_str(), d.loc.as_str());
+                    }
+                }
+            }
             Fact::Middleware {
                 aliases, groups, ..
             } => {
@@ -680,6 +695,27 @@ impl<'a> Interp<'a> {
                 continue;
             }
             let Some(m) = find(&name) else { continue };
+            // swagger-php `@OA\\Parameter`s documenting the action itself.
+            if name == method {
+                for p in &m.oa {
+                    let (pname, loc) = if p.reference.is_empty() {
+                        (p.name.as_str(), p.loc.as_str())
+                    } else {
+                        let key = p.reference.rsplit('/').next().unwrap_or("");
+                        match self.oa_defs.get(key) {
+                            Some(d) => *d,
+                            None => continue,
+                        }
+                    };
+                    let w = match loc {
+                        "header" => Where::Header,
+                        "query" => Where::Query,
+                        "cookie" => Where::Cookie,
+                        _ => continue,
+                    };
+                    reads.push(w, pname);
+                }
+            }
             // Form requests: `StorePostRequest $request`.
             for (ty, _) in &m.params {
                 if ty.is_empty() || ty == "Request" {

@@ -37,7 +37,11 @@
 //! `$this->helper()` calls and the parent class, plus the `rules()` keys of
 //! form-request parameters (`StorePostRequest $request`) and of
 //! `$request->validate(Post::rules())` / `Validator::make(…, Post::rules())`
-//! (the keys the model's static `rules()` returns); see
+//! (the keys the model's static `rules()` returns), and the header, query
+//! and cookie parameters the action's swagger-php docblock declares
+//! (`@OA\Parameter(name=…, in=…)`, also nested in its `@OA\Get(…)`, or
+//! `ref="#/components/parameters/key"` to a shared `@OA\Parameter` whose
+//! key is its `parameter`, else its `name`); see
 //! [`crate::php::request`]. `input`-style reads are query parameters on
 //! GET/HEAD routes; on other methods they are JSON for routes of the api
 //! group (`routes/api.php` or `middleware('api')`) and form fields

@@ -35,6 +35,11 @@ pub enum Fact {
         aliases: Vec<(String, String)>,
         groups: Vec<(String, Vec<String>)>,
     },
+    /// Shared swagger-php parameters `@OA\\Parameter(parameter="key", …)`
+    /// (key defaulting to the name).
+    OaDefs {
+        defs: Vec<crate::php::outline::OaParam>,
+    },
 }
 
 fn is_start(t: &[Token], i: usize) -> bool {
@@ -90,6 +95,23 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
         || text.contains("routeMiddleware")
         || text.contains("middlewareGroups")
         || text.contains("withMiddleware");
+    if text.contains("@OA\\Parameter(") || text.contains("@SWG\\Parameter(") {
+        // A shared parameter's component key is its `parameter`, else its
+        // `name` (swagger-php).
+        let defs: Vec<_> = crate::php::outline::oa_parameters(text)
+            .into_iter()
+            .filter(|p| !p.name.is_empty() && !p.loc.is_empty())
+            .map(|mut p| {
+                if p.key.is_empty() {
+                    p.key = p.name.clone();
+                }
+                p
+            })
+            .collect();
+        if !defs.is_empty() {
+            out.push(Fact::OaDefs { defs });
+        }
+    }
     if !wants_routes && !wants_classes && !wants_middleware {
         return out;
     }
