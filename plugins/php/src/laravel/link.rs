@@ -21,6 +21,8 @@ struct Group {
     file: String,
     root: String,
     depth: usize,
+    /// Middleware applied to the group/route (aliases, groups or classes).
+    middleware: Vec<String>,
 }
 
 enum Action {
@@ -32,6 +34,13 @@ enum Action {
 struct Interp<'a> {
     files: BTreeMap<String, (&'a str, &'a str, &'a [Chain])>,
     classes: Vec<(&'a str, &'a Class)>,
+    /// Middleware alias → class, group → members.
+    aliases: BTreeMap<&'a str, &'a str>,
+    groups: BTreeMap<&'a str, &'a [String]>,
+    /// Headers and cookies each middleware (by name) reads.
+    guard_cache: BTreeMap<String, Vec<(Where, String)>>,
+    /// Shared swagger-php parameters: key → (name, in).
+    oa_defs: BTreeMap<&'a str, (&'a str, &'a str)>,
     out: Vec<Endpoint>,
 }
 
@@ -50,6 +59,10 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
     let mut it = Interp {
         files: BTreeMap::new(),
         classes: Vec::new(),
+        aliases: BTreeMap::new(),
+        groups: BTreeMap::new(),
+        guard_cache: BTreeMap::new(),
+        oa_defs: BTreeMap::new(),
         out: Vec::new(),
     };
     let mut entries: Vec<(&str, &str, &[Chain])> = Vec::new();
@@ -73,6 +86,41 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
             }
             Fact::Class { root, class } => it.classes.push((root, class)),
             Fact::Lumen { .. } => {}
+            Fact::OaDefs { defs } => {
+                // An explicit `parameter=` key wins over a name used as key.
+                for d in defs {
+                    let e = it
+                        .oa_defs
+                        .entry(d.key.as_str())
+                        .or_insert((d.name.as_str(), d.loc.as_str()));
+                    if d.key != d.name {
+                        *e = (d.name.as_str(), d.loc.as_str());
+                    }
+                }
+            }
+            Fact::Middleware {
+                aliases, groups, ..
+            } => {
+                for (a, c) in aliases {
+                    it.aliases.entry(a.as_str()).or_insert(c.as_str());
+                }
+                for (g, m) in groups {
+                    it.groups.entry(g.as_str()).or_insert(m.as_slice());
+                }
+            }
+        }
+    }
+    // An entry point outside `app/`/`bootstrap/` (a provider in a
+    // namespace directory such as `src/Providers/`) takes the root of the
+    // route files it sits above: `base_path()` is that root.
+    let roots: BTreeSet<&str> = it.files.values().map(|(_, r, _)| *r).collect();
+    for e in &mut entries {
+        if let Some(r) = roots
+            .iter()
+            .filter(|r| r.len() > e.1.len() && e.0.starts_with(**r))
+            .max_by_key(|r| r.len())
+        {
+            e.1 = r;
         }
     }
     // Which route files does some chain include?
@@ -175,6 +223,27 @@ fn collect_val(v: &Val, path: &str, root: &str, out: &mut BTreeSet<String>, as_f
     }
 }
 
+/// `middleware('auth', 'x')`, `middleware(['auth:api', X::class])`; the
+/// `api` group makes bodies JSON.
+fn add_middleware(g: &mut Group, args: &[Val]) {
+    for a in args {
+        let items: Vec<&Val> = match a {
+            Val::Array(items) => items.iter().map(|(_, v)| v).collect(),
+            v => vec![v],
+        };
+        for v in items {
+            if let Some(name) = super::scan::middleware_name(v) {
+                if name == "api" {
+                    g.json = true;
+                }
+                if !g.middleware.contains(&name) {
+                    g.middleware.push(name);
+                }
+            }
+        }
+    }
+}
+
 fn join(a: &str, b: &str) -> String {
     let b = b.trim_matches('/');
     if b.is_empty() {
@@ -252,12 +321,8 @@ impl<'a> Interp<'a> {
                         attrs.namespace = s.to_string();
                     }
                 }
-                "middleware"
-                    if p.args
-                        .iter()
-                        .any(|a| a.strings().iter().any(|m| m == "api")) =>
-                {
-                    attrs.json = true;
+                "middleware" => {
+                    add_middleware(&mut attrs, &p.args);
                 }
                 "group" => {
                     for a in &p.args {
@@ -283,10 +348,8 @@ impl<'a> Interp<'a> {
                                 if let Some(Val::Class(cl)) = a.get("controller") {
                                     attrs.controller = Some(cl.clone());
                                 }
-                                if a.get("middleware")
-                                    .is_some_and(|m| m.strings().iter().any(|x| x == "api"))
-                                {
-                                    attrs.json = true;
+                                if let Some(m) = a.get("middleware") {
+                                    add_middleware(&mut attrs, std::slice::from_ref(m));
                                 }
                             }
                             Val::Closure(cl) => {
@@ -309,6 +372,12 @@ impl<'a> Interp<'a> {
                 }
                 "get" | "post" | "put" | "patch" | "delete" | "options" | "any" | "match"
                 | "view" | "redirect" | "permanentRedirect" | "addRoute" => {
+                    // `Route::get(...)->middleware('x')`: route middleware.
+                    for r in &c.parts[i + 1..] {
+                        if r.name == "middleware" {
+                            add_middleware(&mut attrs, &r.args);
+                        }
+                    }
                     self.route(p, &attrs, c.line);
                     return;
                 }
@@ -458,10 +527,20 @@ impl<'a> Interp<'a> {
         let Some(path) = path.and_then(|v| self.text(v)) else {
             return;
         };
-        let url = clean(&join(&g.prefix, &path));
+        let full = join(&g.prefix, &path);
+        let mut urls = vec![clean(&full)];
+        // `users/{id}/{tab?}` also matches `users/{id}`.
+        if let Some(cut) = full.find("?}").and_then(|q| full[..q].rfind("/{")) {
+            let short = clean(&full[..cut]);
+            if !urls.contains(&short) {
+                urls.push(short);
+            }
+        }
         let action = self.action(action, g);
-        for m in methods {
-            self.emit(m, &url, g, line, &action);
+        for url in &urls {
+            for m in &methods {
+                self.emit(m, url, g, line, &action);
+            }
         }
     }
 
@@ -477,6 +556,12 @@ impl<'a> Interp<'a> {
             Action::Closure(r) => Some(r.clone()),
             Action::Method(c, m) => self.method_reads(&g.root, c, m),
         };
+        for (w, name) in self.guards(g) {
+            e.push_param(match w {
+                Where::Cookie => Param::cookie(name),
+                _ => Param::header(name),
+            });
+        }
         if let Some(reads) = reads {
             let placeholders: Vec<String> = url
                 .split('/')
@@ -505,6 +590,47 @@ impl<'a> Interp<'a> {
             }
         }
         self.out.push(e);
+    }
+
+    /// Headers and cookies read by the `handle` of the middleware guarding
+    /// the group (aliases and groups expanded).
+    fn guards(&mut self, g: &Group) -> Vec<(Where, String)> {
+        let mut out: Vec<(Where, String)> = Vec::new();
+        let mut todo: Vec<(String, usize)> = g.middleware.iter().map(|m| (m.clone(), 0)).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((name, depth)) = todo.pop() {
+            if depth > 4 || !seen.insert(name.clone()) {
+                continue;
+            }
+            if let Some(members) = self.groups.get(name.as_str()) {
+                todo.extend(members.iter().map(|m| (m.clone(), depth + 1)));
+                continue;
+            }
+            let class = self
+                .aliases
+                .get(name.as_str())
+                .copied()
+                .unwrap_or(&name)
+                .to_string();
+            if !self.guard_cache.contains_key(&class) {
+                let reads: Vec<(Where, String)> = self
+                    .method_reads(&g.root, &class, "handle")
+                    .map(|r| {
+                        r.items
+                            .into_iter()
+                            .filter(|(w, _)| matches!(w, Where::Header | Where::Cookie))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                self.guard_cache.insert(class.clone(), reads);
+            }
+            for x in self.guard_cache.get(&class).into_iter().flatten() {
+                if !out.contains(x) {
+                    out.push(x.clone());
+                }
+            }
+        }
+        out
     }
 
     fn find_class(&self, root: &str, name: &str) -> Option<&'a Class> {
@@ -557,7 +683,39 @@ impl<'a> Interp<'a> {
             if !seen.insert(name.clone()) || seen.len() > 32 {
                 continue;
             }
+            // `$request->validate(Post::rules())`: the keys `Post::rules` returns.
+            if let Some((cl, meth)) = name.split_once("::") {
+                if let Some(target) = self.find_class(root, cl) {
+                    if let Some(m) = target.methods.iter().find(|x| x.name == meth) {
+                        for k in &m.rule_keys {
+                            reads.push(Where::Input, k);
+                        }
+                    }
+                }
+                continue;
+            }
             let Some(m) = find(&name) else { continue };
+            // swagger-php `@OA\\Parameter`s documenting the action itself.
+            if name == method {
+                for p in &m.oa {
+                    let (pname, loc) = if p.reference.is_empty() {
+                        (p.name.as_str(), p.loc.as_str())
+                    } else {
+                        let key = p.reference.rsplit('/').next().unwrap_or("");
+                        match self.oa_defs.get(key) {
+                            Some(d) => *d,
+                            None => continue,
+                        }
+                    };
+                    let w = match loc {
+                        "header" => Where::Header,
+                        "query" => Where::Query,
+                        "cookie" => Where::Cookie,
+                        _ => continue,
+                    };
+                    reads.push(w, pname);
+                }
+            }
             // Form requests: `StorePostRequest $request`.
             for (ty, _) in &m.params {
                 if ty.is_empty() || ty == "Request" {

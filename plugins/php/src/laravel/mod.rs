@@ -12,15 +12,36 @@
 //! files included with `group(base_path('routes/x.php'))`, `group(__DIR__ .
 //! '/x.php')` or `require __DIR__ . '/auth.php'` get the including group's
 //! prefix. Entry points are the files nobody includes: `bootstrap/app.php`
-//! (`withRouting(web:, api:, apiPrefix:, then:)`), `RouteServiceProvider`,
-//! and route files referenced by neither, where `routes/api.php` gets the
-//! framework's implicit `api` prefix. Optional parameters `{id?}` are
-//! reported as `{id}`.
+//! (`withRouting(web:, api:, apiPrefix:, then:)`), `RouteServiceProvider`
+//! (also outside `app/`, e.g. `src/Providers/`: `base_path()` is then the
+//! root of the route files), and route files referenced by neither, where
+//! `routes/api.php` gets the framework's implicit `api` prefix (only then: a
+//! provider that maps `routes/api.php` without `prefix('api')` adds none).
+//! Optional parameters `{id?}` are reported as `{id}`, and the route is also
+//! reported without its optional tail (`/posts/{slug?}` → `/posts/{slug}`
+//! and `/posts`).
 //!
+//! Middleware: the headers and cookies read by the `handle()` of the
+//! middleware guarding a route are parameters of that route. Middleware
+//! comes from `Route::middleware(…)`, `['middleware' => …]` groups and
+//! `->middleware(…)` on a route, nested to any depth; aliases and groups
+//! are resolved through the HTTP kernel (`$middlewareAliases`,
+//! `$routeMiddleware`, `$middlewareGroups`) or Laravel 11's
+//! `$middleware->alias([...])`/`appendToGroup()` (a provider's
+//! `Route::middleware('api')` brings the `api` group's members).
+//!
+//! Controllers are resolved through the route file's `use` imports (two
+//! controllers may share a short name in different namespaces).
 //! Parameters come from the controller method (`[C::class, 'm']`,
 //! `'C@m'`, invokable `C::class`, resource actions) or the closure, through
 //! `$this->helper()` calls and the parent class, plus the `rules()` keys of
-//! form-request parameters (`StorePostRequest $request`); see
+//! form-request parameters (`StorePostRequest $request`) and of
+//! `$request->validate(Post::rules())` / `Validator::make(…, Post::rules())`
+//! (the keys the model's static `rules()` returns), and the header, query
+//! and cookie parameters the action's swagger-php docblock declares
+//! (`@OA\Parameter(name=…, in=…)`, also nested in its `@OA\Get(…)`, or
+//! `ref="#/components/parameters/key"` to a shared `@OA\Parameter` whose
+//! key is its `parameter`, else its `name`); see
 //! [`crate::php::request`]. `input`-style reads are query parameters on
 //! GET/HEAD routes; on other methods they are JSON for routes of the api
 //! group (`routes/api.php` or `middleware('api')`) and form fields

@@ -27,6 +27,19 @@ pub enum Fact {
     Lumen {
         root: String,
     },
+    /// Middleware registry: `$middlewareAliases`/`$routeMiddleware` of the
+    /// HTTP kernel and `$middleware->alias([...])` (alias → class), and
+    /// `$middlewareGroups` / `appendToGroup` (group → members).
+    Middleware {
+        root: String,
+        aliases: Vec<(String, String)>,
+        groups: Vec<(String, Vec<String>)>,
+    },
+    /// Shared swagger-php parameters `@OA\\Parameter(parameter="key", …)`
+    /// (key defaulting to the name).
+    OaDefs {
+        defs: Vec<crate::php::outline::OaParam>,
+    },
 }
 
 fn is_start(t: &[Token], i: usize) -> bool {
@@ -74,11 +87,43 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
         || text.contains("withRouting")
         || text.contains("->router->")
         || (text.contains("Route::") && text.contains("group("));
-    let wants_classes = root_before(&path, "app/").is_some() || text.contains("Controller");
-    if !wants_routes && !wants_classes {
+    let wants_classes = root_before(&path, "app/").is_some()
+        || text.contains("Controller")
+        || text.contains("function handle(")
+        || text.contains("function rules(");
+    let wants_middleware = text.contains("middlewareAliases")
+        || text.contains("routeMiddleware")
+        || text.contains("middlewareGroups")
+        || text.contains("withMiddleware");
+    if text.contains("@OA\\Parameter(") || text.contains("@SWG\\Parameter(") {
+        // A shared parameter's component key is its `parameter`, else its
+        // `name` (swagger-php).
+        let defs: Vec<_> = crate::php::outline::oa_parameters(text)
+            .into_iter()
+            .filter(|p| !p.name.is_empty() && !p.loc.is_empty())
+            .map(|mut p| {
+                if p.key.is_empty() {
+                    p.key = p.name.clone();
+                }
+                p
+            })
+            .collect();
+        if !defs.is_empty() {
+            out.push(Fact::OaDefs { defs });
+        }
+    }
+    if !wants_routes && !wants_classes && !wants_middleware {
         return out;
     }
     let toks = tokenize(text);
+    if wants_middleware {
+        let root = root_before(&path, "app/")
+            .or_else(|| root_before(&path, "bootstrap/"))
+            .unwrap_or_default();
+        if let Some(f) = middleware(&toks, root, &|o| file.line_of(o)) {
+            out.push(f);
+        }
+    }
     if wants_routes {
         let line_of = |o: usize| file.line_of(o);
         let cx = Ctx {
@@ -119,10 +164,22 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     out
 }
 
-/// `use App\\Http\\Controllers\\UserController as AdminUsers;` → alias map.
+/// `use App\\Http\\Controllers\\UserController as AdminUsers;` → alias map;
+/// plain `use App\\Http\\Controllers\\Api\\UserController;` maps the short
+/// name to the full one (two controllers may share a short name).
 fn use_aliases(toks: &[Token]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
+        if t.is_ident("use")
+            && toks.get(i + 2).is_some_and(|a| a.is(";"))
+            && toks
+                .get(i + 1)
+                .is_some_and(|p| p.kind == Kind::Ident && p.text.contains('\\'))
+        {
+            let full = toks[i + 1].text.trim_start_matches('\\');
+            let short = full.rsplit('\\').next().unwrap_or(full);
+            out.push((short.to_string(), full.to_string()));
+        }
         if t.is_ident("use")
             && toks.get(i + 2).is_some_and(|a| a.is_ident("as"))
             && toks.get(i + 1).is_some_and(|p| p.kind == Kind::Ident)
@@ -165,4 +222,97 @@ fn dealias(v: &mut Val, aliases: &[(String, String)]) {
         }
         _ => {}
     }
+}
+
+/// A middleware reference: `'auth:api'` → `auth`, `X::class` → `X`.
+pub fn middleware_name(v: &Val) -> Option<String> {
+    match v {
+        Val::Str(s) => Some(s.split(':').next().unwrap_or(s).to_string()),
+        Val::Class(c) => Some(c.clone()),
+        _ => None,
+    }
+}
+
+fn middleware(toks: &[Token], root: String, line_of: &dyn Fn(usize) -> u32) -> Option<Fact> {
+    fn no_chain(_: &[Token], _: usize) -> bool {
+        false
+    }
+    let cx = Ctx {
+        toks,
+        line_of,
+        is_chain_start: &no_chain,
+    };
+    let mut aliases = Vec::new();
+    let mut groups = Vec::new();
+    let array_at = |open: usize| -> Option<Val> {
+        let close = crate::php::tokens::matching(toks, open)?;
+        Some(crate::php::expr::value(&cx, open, close + 1))
+    };
+    for (i, t) in toks.iter().enumerate() {
+        // `protected $middlewareAliases = [ ... ];`
+        if t.kind == Kind::Var
+            && matches!(
+                t.text.as_str(),
+                "middlewareAliases" | "routeMiddleware" | "middlewareGroups"
+            )
+            && toks.get(i + 1).is_some_and(|x| x.is("="))
+            && toks.get(i + 2).is_some_and(|x| x.is("["))
+        {
+            let Some(Val::Array(items)) = array_at(i + 2) else {
+                continue;
+            };
+            for (k, v) in items {
+                let Some(k) = k.as_ref().and_then(Val::str) else {
+                    continue;
+                };
+                if t.text == "middlewareGroups" {
+                    let members = match &v {
+                        Val::Array(m) => m.iter().filter_map(|(_, x)| middleware_name(x)).collect(),
+                        _ => Vec::new(),
+                    };
+                    groups.push((k.to_string(), members));
+                } else if let Some(c) = middleware_name(&v) {
+                    aliases.push((k.to_string(), c));
+                }
+            }
+        }
+        // Laravel 11: `$middleware->alias([...])`, `->appendToGroup('api', [...])`.
+        if t.is("->") && toks.get(i + 2).is_some_and(|x| x.is("(")) {
+            let Some(name) = toks.get(i + 1) else {
+                continue;
+            };
+            if name.is_ident("alias") && toks.get(i + 3).is_some_and(|x| x.is("[")) {
+                if let Some(Val::Array(items)) = array_at(i + 3) {
+                    for (k, v) in items {
+                        if let (Some(k), Some(c)) =
+                            (k.as_ref().and_then(Val::str), middleware_name(&v))
+                        {
+                            aliases.push((k.to_string(), c));
+                        }
+                    }
+                }
+            }
+            if (name.is_ident("appendToGroup") || name.is_ident("prependToGroup"))
+                && toks.get(i + 3).is_some_and(|x| x.kind == Kind::Str)
+                && toks.get(i + 4).is_some_and(|x| x.is(","))
+            {
+                let group = toks[i + 3].text.clone();
+                let members = match toks.get(i + 5) {
+                    Some(x) if x.is("[") => match array_at(i + 5) {
+                        Some(Val::Array(m)) => {
+                            m.iter().filter_map(|(_, x)| middleware_name(x)).collect()
+                        }
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                groups.push((group, members));
+            }
+        }
+    }
+    (!aliases.is_empty() || !groups.is_empty()).then_some(Fact::Middleware {
+        root,
+        aliases,
+        groups,
+    })
 }

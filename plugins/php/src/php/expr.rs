@@ -20,6 +20,8 @@ pub enum Val {
     Closure(Box<Closure>),
     /// `name(args)`.
     Call(String, Vec<Val>),
+    /// `new Name(args)` (class as written).
+    New(String, Vec<Val>),
     Var(String),
     /// `a . b`.
     Concat(Vec<Val>),
@@ -284,6 +286,20 @@ pub fn value(cx: &Ctx<'_>, start: usize, end: usize) -> Val {
         } else {
             Val::ClassConst(first.text.clone(), name.clone())
         };
+    }
+    // `new Name(args)` / `new Name`
+    if first.is_ident("new") && t[start + 1].kind == Kind::Ident {
+        let name = t[start + 1].text.clone();
+        if n == 2 {
+            return Val::New(name, Vec::new());
+        }
+        if t[start + 2].is("(") && matching(t, start + 2) == Some(end - 1) {
+            let args = split(&t[start + 3..end - 1], ",")
+                .into_iter()
+                .map(|r| value(cx, start + 3 + r.start, start + 3 + r.end))
+                .collect();
+            return Val::New(name, args);
+        }
     }
     // `name(args)`
     if first.kind == Kind::Ident

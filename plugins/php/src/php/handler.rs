@@ -116,7 +116,7 @@ impl<'a> Index<'a> {
     }
 
     /// Properties of a DTO class (and its ancestors).
-    fn props(&self, name: &str) -> Vec<String> {
+    pub fn props(&self, name: &str) -> Vec<String> {
         let Some((_, c)) = self.find(name) else {
             return Vec::new();
         };

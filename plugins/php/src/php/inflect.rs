@@ -1,4 +1,5 @@
-//! `Str::singular` for the common English plurals (resource parameters).
+//! `Str::singular`/`pluralize` for the common English plurals (resource
+//! parameters and names).
 
 pub fn singularize(word: &str) -> String {
     const IRREGULAR: &[(&str, &str)] = &[
@@ -33,6 +34,38 @@ pub fn singularize(word: &str) -> String {
         return word.to_string();
     }
     word.strip_suffix('s').unwrap_or(word).to_string()
+}
+
+/// `user` → `users` (the `Inflector::pluralize` of Yii and Doctrine for the
+/// common cases).
+pub fn pluralize(w: &str) -> String {
+    const IRREGULAR: &[(&str, &str)] = &[
+        ("person", "people"),
+        ("child", "children"),
+        ("man", "men"),
+        ("news", "news"),
+        ("data", "data"),
+        ("media", "media"),
+    ];
+    for (s, p) in IRREGULAR {
+        if let Some(stem) = w.strip_suffix(s) {
+            return format!("{stem}{p}");
+        }
+    }
+    if w.ends_with('s')
+        || w.ends_with('x')
+        || w.ends_with('z')
+        || w.ends_with("ch")
+        || w.ends_with("sh")
+    {
+        return format!("{w}es");
+    }
+    if let Some(stem) = w.strip_suffix('y') {
+        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
+            return format!("{stem}ies");
+        }
+    }
+    format!("{w}s")
 }
 
 #[cfg(test)]

@@ -73,6 +73,94 @@ pub struct Method {
     /// Declared `private` or `protected` (not callable as an action).
     #[serde(default)]
     pub hidden: bool,
+    /// swagger-php `@OA\\Parameter(...)`s of the docblock (nested in the
+    /// `@OA\\Get(...)` of the method included).
+    #[serde(default)]
+    pub oa: Vec<OaParam>,
+}
+
+/// A swagger-php `@OA\\Parameter`: `name` + `in`, or a `ref` to a shared
+/// `@OA\\Parameter(parameter="key", …)` definition; `key` is that
+/// definition's own key.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OaParam {
+    pub name: String,
+    pub loc: String,
+    pub reference: String,
+    pub key: String,
+}
+
+/// The `@OA\\Parameter(...)` / `@SWG\\Parameter(...)` annotations in a
+/// docblock (at any nesting depth) with their top-level `name`, `in`, `ref`
+/// and `parameter` strings. Linear in the text.
+pub fn oa_parameters(doc: &str) -> Vec<OaParam> {
+    let mut out = Vec::new();
+    let mut rest = doc;
+    while let Some(at) = rest.find("Parameter(") {
+        let before = &rest[..at];
+        let after = &rest[at + "Parameter(".len()..];
+        if !(before.ends_with("@OA\\") || before.ends_with("@SWG\\")) {
+            rest = after;
+            continue;
+        }
+        let mut p = OaParam::default();
+        let mut depth = 0i32;
+        let mut in_str = false;
+        let mut key_start: Option<usize> = None;
+        let mut pending_key: Option<&str> = None;
+        let mut str_start = 0;
+        let mut end = after.len();
+        for (k, c) in after.char_indices() {
+            if in_str {
+                if c == '"' {
+                    in_str = false;
+                    if let Some(key) = pending_key.take() {
+                        let v = after[str_start..k].to_string();
+                        match key {
+                            "name" => p.name = v,
+                            "in" => p.loc = v,
+                            "ref" => p.reference = v,
+                            "parameter" => p.key = v,
+                            _ => {}
+                        }
+                    }
+                }
+                continue;
+            }
+            match c {
+                '"' => {
+                    in_str = true;
+                    str_start = k + 1;
+                }
+                '(' | '{' | '[' => {
+                    depth += 1;
+                    pending_key = None;
+                }
+                ')' | '}' | ']' => {
+                    if depth == 0 {
+                        end = k;
+                        break;
+                    }
+                    depth -= 1;
+                }
+                '=' if depth == 0 => {
+                    pending_key = key_start.map(|s| after[s..k].trim());
+                    key_start = None;
+                }
+                ',' => key_start = None,
+                c if depth == 0 && (c.is_ascii_alphanumeric() || c == '_') => {
+                    if key_start.is_none() {
+                        key_start = Some(k);
+                    }
+                }
+                c if c.is_whitespace() || c == '*' => {}
+                _ => key_start = None,
+            }
+        }
+        out.push(p);
+        rest = &after[end.min(after.len())..];
+    }
+    out
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -400,6 +488,11 @@ fn body(
             .any(|m| m.is_ident("private") || m.is_ident("protected"));
         let doc_from = if first > 0 { toks[first - 1].end } else { 0 };
         let mut attrs = annotations(src, doc_from, toks[first].start, line_of);
+        let oa = src
+            .get(doc_from..toks[first].start)
+            .filter(|d| d.contains("Parameter("))
+            .map(oa_parameters)
+            .unwrap_or_default();
         attrs.append(&mut pending);
         let mname = toks[j + 1].text.clone();
         let pclose = matching(toks, j + 2).unwrap_or(j + 2);
@@ -444,6 +537,7 @@ fn body(
             start: toks[j].start,
             attrs,
             hidden,
+            oa,
         });
         j = next;
     }
@@ -497,6 +591,15 @@ fn method_args(toks: &[Token], from: usize, to: usize, line_of: &dyn Fn(usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn swagger_parameters() {
+        let doc = "/**\n * @OA\\Get(\n *   path=\"/x\",\n *   @OA\\Parameter(ref=\"#/components/parameters/X-Token\"),\n *   @OA\\Parameter(\n *     name=\"page\", in=\"query\",\n *     @OA\\Schema(type=\"integer\", description=\"é\"),\n *   ),\n * )\n */";
+        let p = oa_parameters(doc);
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].reference, "#/components/parameters/X-Token");
+        assert_eq!((p[1].name.as_str(), p[1].loc.as_str()), ("page", "query"));
+    }
 
     #[test]
     fn attributes_annotations_and_props() {

@@ -431,6 +431,8 @@ pub fn reads(toks: &[Token]) -> Reads {
                         for k in array_keys(toks, open) {
                             r.push(Where::Input, &k);
                         }
+                    } else {
+                        rules_call(toks, at, &mut r);
                     }
                 }
             }
@@ -617,9 +619,30 @@ fn method_read(toks: &[Token], m: usize, r: &mut Reads) {
                 for k in array_keys(toks, open) {
                     r.push(Where::Input, &k);
                 }
+            } else {
+                rules_call(toks, open, r);
             }
         }
         _ => {}
+    }
+}
+
+/// `Post::rules()` / `Post::rules($post)` as the rules argument: recorded
+/// as the callee `Post::rules` (its returned keys are resolved across
+/// classes by the framework's linker).
+fn rules_call(toks: &[Token], at: usize, r: &mut Reads) {
+    if let (Some(c), Some(sep), Some(m), Some(open)) = (
+        toks.get(at),
+        toks.get(at + 1),
+        toks.get(at + 2),
+        toks.get(at + 3),
+    ) {
+        if c.kind == Kind::Ident && sep.is("::") && m.kind == Kind::Ident && open.is("(") {
+            let call = format!("{}::{}", c.text, m.text);
+            if !r.calls.contains(&call) {
+                r.calls.push(call);
+            }
+        }
     }
 }
 

@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use portolan_plugin_sdk::prelude::*;
 
+use super::apip;
 use super::scan::{Fact, YImport, YRoute};
 use crate::php::expr::Val;
 use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
@@ -88,6 +89,12 @@ struct Linker<'a> {
     index: Index<'a>,
     yamls: BTreeMap<String, Yaml<'a>>,
     scopes: Vec<(Scope, String)>,
+    /// Container parameters and `.env` values (`env(NAME)` keys).
+    params: BTreeMap<&'a str, &'a str>,
+    /// Prefixes of the `type: api_platform` route imports.
+    api_prefixes: Vec<String>,
+    /// API Platform resources: (file, resource).
+    api: Vec<(&'a str, apip::Resource)>,
     out: Vec<Endpoint>,
 }
 
@@ -96,11 +103,29 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
         index: Index::default(),
         yamls: BTreeMap::new(),
         scopes: Vec::new(),
+        params: BTreeMap::new(),
+        api_prefixes: Vec::new(),
+        api: Vec::new(),
         out: Vec::new(),
     };
     for f in facts {
         match f {
-            Fact::Class { path, class } => l.index.push(path, class),
+            Fact::Class { path, class } => {
+                l.index.push(path, class);
+                for r in apip::from_class(class) {
+                    l.api.push((path, r));
+                }
+            }
+            Fact::ApiYaml { path, resources } => {
+                for r in resources {
+                    l.api.push((path, r.clone()));
+                }
+            }
+            Fact::Params { values } => {
+                for (k, v) in values {
+                    l.params.entry(k.as_str()).or_insert(v.as_str());
+                }
+            }
             Fact::Yaml {
                 path,
                 routes,
@@ -138,6 +163,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
     for (path, class) in classes {
         l.class_routes(path, class);
     }
+    l.api_routes();
     l.out
 }
 
@@ -258,11 +284,89 @@ impl<'a> Linker<'a> {
             }
         }
         for imp in imports {
-            let inner = format!("{prefix}{}", trim_prefix(&imp.prefix));
+            let inner = format!("{prefix}{}", trim_prefix(&self.expand(&imp.prefix)));
+            if imp.kind == "api_platform" {
+                self.api_prefixes.push(inner);
+                continue;
+            }
             match resolve(imp, key, &self.yamls) {
                 Some(Target::Yaml(t)) => self.walk(&t, &inner, depth + 1),
                 Some(Target::Scope(s)) => self.scopes.push((s, inner)),
                 None => {}
+            }
+        }
+    }
+
+    /// `%name%` container parameters and `%env(NAME)%` variables resolved
+    /// from `parameters:` and `.env`; unknown ones become a `{name}`
+    /// placeholder segment (the value is only known at run time).
+    fn expand(&self, raw: &str) -> String {
+        let mut cur = raw.to_string();
+        for _ in 0..4 {
+            let Some(open) = cur.find('%') else { break };
+            let Some(len) = cur[open + 1..].find('%') else {
+                break;
+            };
+            let name = cur[open + 1..open + 1 + len].to_string();
+            let value = match self.params.get(name.as_str()) {
+                Some(v) => v.to_string(),
+                None => {
+                    let bare = name
+                        .strip_prefix("env(")
+                        .and_then(|x| x.strip_suffix(')'))
+                        .map(|x| x.rsplit(':').next().unwrap_or(x))
+                        .unwrap_or(&name);
+                    match self.params.get(format!("env({bare})").as_str()) {
+                        Some(v) => v.to_string(),
+                        None => format!("{{{bare}}}"),
+                    }
+                }
+            };
+            cur = format!("{}{}{}", &cur[..open], value, &cur[open + 2 + len..]);
+        }
+        cur
+    }
+
+    /// The HTTP operations of API Platform resources, under the prefixes of
+    /// the `type: api_platform` imports.
+    fn api_routes(&mut self) {
+        let prefixes = if self.api_prefixes.is_empty() {
+            vec![String::new()]
+        } else {
+            self.api_prefixes.clone()
+        };
+        let api = std::mem::take(&mut self.api);
+        for (path, r) in &api {
+            for route in apip::routes(r) {
+                let h = route.controller.as_deref().and_then(|c| self.handler_of(c));
+                let body = if matches!(route.method.as_str(), "POST" | "PUT" | "PATCH") {
+                    let dto = route.input.as_deref().unwrap_or(&r.class);
+                    self.index.props(dto)
+                } else {
+                    Vec::new()
+                };
+                for prefix in &prefixes {
+                    let url = clean(&format!("{prefix}{}", route.path));
+                    let url = if url.is_empty() { "/".to_string() } else { url };
+                    let mut e = Endpoint::new(route.method.as_str(), url.as_str())
+                        .at_path(*path, route.line);
+                    for q in &route.query {
+                        e.push_param(Param::query(q.to_string()));
+                    }
+                    // The identifier is the path's, not the body's.
+                    let placeholders = portolan_plugin_sdk::urls::path_placeholders(&url);
+                    for p in &body {
+                        if p != "id" && !placeholders.contains(p) {
+                            e.push_param(Param::json(p));
+                        }
+                    }
+                    if let Some(h) = &h {
+                        for p in self.index.params(h, &route.method, &url, BodyKind::Json) {
+                            e.push_param(p);
+                        }
+                    }
+                    self.out.push(e);
+                }
             }
         }
     }

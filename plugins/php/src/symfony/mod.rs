@@ -19,6 +19,20 @@
 //! Requirements and defaults inside placeholders are dropped
 //! (`{id<\d+>}`, `{page<\d+>?1}`, `{page?1}` → `{id}`, `{page}`).
 //!
+//! Import prefixes may use container parameters and environment variables
+//! (`prefix: '%api_prefix%'`, `'%env(API_PREFIX)%'`): they are resolved from
+//! the `parameters:` of `config/services.yaml` and the committed `.env`
+//! defaults; a value only known at run time becomes a placeholder segment
+//! named after it (`/{API_PREFIX}/users`) so the route is still reported.
+//!
+//! API Platform (see [`apip`]): resources declared in YAML resource files
+//! (`resources:` maps, e.g. `config/api_platform/*.yaml`) or with
+//! `#[ApiResource(operations: [...])]` / `#[Get]`… attributes, under the
+//! prefix of the `type: api_platform` route import. Bodies of `Post`, `Put`
+//! and `Patch` are the properties of the `input:` DTO (else of the resource
+//! class) as JSON; paginated `GetCollection`s take `page` (and
+//! `itemsPerPage`/`partial` when clients may set them).
+//!
 //! A route without `methods` answers every method: reported as GET, POST,
 //! PUT, PATCH and DELETE.
 //!
@@ -32,6 +46,7 @@
 //! as JSON), `#[MapUploadedFile]` (file); followed through `$this->helper()`
 //! calls and parent classes.
 
+pub mod apip;
 pub mod link;
 pub mod scan;
 
@@ -43,7 +58,7 @@ impl Analyzer for Symfony {
     fn tech(&self) -> Tech {
         Tech::new("php_symfony", "PHP", "Symfony")
             .aliases(["symfony", "php-symfony"])
-            .files(["*.php", "*.yaml", "*.yml"])
+            .files(["*.php", "*.yaml", "*.yml", ".env"])
             .detect(Detect::files(["composer.json"]).contains(["symfony/framework-bundle"]))
             .detect(Detect::files(["*.php"]).contains([
                 "Symfony\\Component\\Routing\\Annotation\\Route",

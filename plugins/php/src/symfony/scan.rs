@@ -21,6 +21,8 @@ pub struct YImport {
     pub line: u32,
     pub resource: String,
     pub prefix: String,
+    /// `type:` (`api_platform`, `attribute`, …).
+    pub kind: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +35,16 @@ pub enum Fact {
         path: String,
         routes: Vec<YRoute>,
         imports: Vec<YImport>,
+    },
+    /// API Platform resources of a YAML resource file.
+    ApiYaml {
+        path: String,
+        resources: Vec<super::apip::Resource>,
+    },
+    /// Container parameters (`parameters:` of `config/services.yaml`) and
+    /// `.env` defaults, to resolve `%name%` and `%env(NAME)%` in prefixes.
+    Params {
+        values: Vec<(String, String)>,
     },
 }
 
@@ -61,9 +73,25 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     if is_vendor(&path) {
         return Vec::new();
     }
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    if name == ".env" {
+        return env_file(&file.content).into_iter().collect();
+    }
     if path.ends_with(".yaml") || path.ends_with(".yml") {
         if !is_route_yaml(&path) {
-            return Vec::new();
+            let mut out = Vec::new();
+            if let Some(resources) = super::apip::yaml(&file.content) {
+                if !resources.is_empty() {
+                    out.push(Fact::ApiYaml {
+                        path: file.path.clone(),
+                        resources,
+                    });
+                }
+            }
+            if name.starts_with("services.") && file.content.contains("parameters:") {
+                out.extend(parameters(&file.content));
+            }
+            return out;
         }
         return yaml(file).into_iter().collect();
     }
@@ -150,10 +178,15 @@ fn yaml(file: &SourceFile) -> Option<Fact> {
                 .map(strings)
                 .and_then(|p| p.into_iter().next())
                 .unwrap_or_default();
+            let kind = get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             imports.push(YImport {
                 line,
                 resource,
                 prefix,
+                kind,
             });
             continue;
         }
@@ -191,4 +224,36 @@ fn yaml(file: &SourceFile) -> Option<Fact> {
         routes,
         imports,
     })
+}
+
+/// `KEY=value` lines of a `.env` file (Symfony's committed defaults).
+fn env_file(text: &str) -> Option<Fact> {
+    let mut values = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') {
+            continue;
+        }
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        if let Some((k, v)) = line.split_once('=') {
+            let k = k.trim();
+            if k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let v = v.trim().trim_matches(|c| c == '"' || c == '\'');
+            values.push((format!("env({k})"), v.to_string()));
+        }
+    }
+    (!values.is_empty()).then_some(Fact::Params { values })
+}
+
+/// The scalar `parameters:` of a services file.
+fn parameters(text: &str) -> Option<Fact> {
+    let doc: Value = serde_yaml::from_str(text).ok()?;
+    let params = doc.get("parameters")?.as_mapping()?;
+    let values: Vec<(String, String)> = params
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str()?.to_string(), v.as_str()?.to_string())))
+        .collect();
+    (!values.is_empty()).then_some(Fact::Params { values })
 }

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::php::expr::{value, Ctx, Val};
 use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
+use crate::php::inflect::pluralize;
 use crate::php::outline::{classes, Class};
 use crate::php::tokens::{matching, tokenize, Kind, Token};
 use crate::slim::link::text;
@@ -175,37 +176,6 @@ fn camel(s: &str) -> String {
             }
         })
         .collect()
-}
-
-/// `user` → `users` (Yii's `Inflector::pluralize` for the common cases).
-fn pluralize(w: &str) -> String {
-    const IRREGULAR: &[(&str, &str)] = &[
-        ("person", "people"),
-        ("child", "children"),
-        ("man", "men"),
-        ("news", "news"),
-        ("data", "data"),
-        ("media", "media"),
-    ];
-    for (s, p) in IRREGULAR {
-        if let Some(stem) = w.strip_suffix(s) {
-            return format!("{stem}{p}");
-        }
-    }
-    if w.ends_with('s')
-        || w.ends_with('x')
-        || w.ends_with('z')
-        || w.ends_with("ch")
-        || w.ends_with("sh")
-    {
-        return format!("{w}es");
-    }
-    if let Some(stem) = w.strip_suffix('y') {
-        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
-            return format!("{stem}ies");
-        }
-    }
-    format!("{w}s")
 }
 
 /// Yii pattern → URL: `<id:\d+>` → `{id}`.
@@ -515,9 +485,9 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(pluralize("user"), "users");
-        assert_eq!(pluralize("category"), "categories");
-        assert_eq!(pluralize("box"), "boxes");
+        assert_eq!(crate::php::inflect::pluralize("user"), "users");
+        assert_eq!(crate::php::inflect::pluralize("category"), "categories");
+        assert_eq!(crate::php::inflect::pluralize("box"), "boxes");
         assert_eq!(kebab("PostComment"), "post-comment");
         assert_eq!(camel("view-all"), "ViewAll");
         assert_eq!(clean("api/users/<id:\\d+>/<slug>"), "api/users/{id}/{slug}");

@@ -9,9 +9,16 @@
 //!
 //! `params` reads are query parameters on GET/HEAD routes and form
 //! parameters otherwise (Rails accepts both encodings; forms are what a
-//! browser sends). Permitted names are reported bare (`name`, not
-//! `user[name]`), like Noir: JSON clients send them wrapped or, thanks to
-//! `wrap_parameters`, flat. Names that are URL placeholders (`:id`) are
+//! browser sends), except in JSON API controllers (an
+//! `ActionController::API`/`Metal` ancestor, or CSRF protection turned off with
+//! `skip_before_action :verify_authenticity_token`, `protect_from_forgery
+//! with: :null_session` or `skip_forgery_protection`), whose bodies are JSON.
+//! Permitted names are reported bare (`name`, not `user[name]`), like Noir:
+//! JSON clients send them wrapped or, thanks to `wrap_parameters`, flat; in
+//! JSON API controllers the `require`d wrapper (`user`) is reported too.
+//! `params` read by a `before_action` an ancestor declares for every action
+//! (authentication: `params[:api_key]`) are query parameters on every
+//! method: the same callback serves GET and POST alike. Names that are URL placeholders (`:id`) are
 //! path parameters and not repeated; `format`, `controller` and `action`
 //! are routing keys, not inputs.
 
@@ -25,6 +32,31 @@ use crate::rb::call::Val;
 use crate::rb::inflect::camelize;
 use crate::rb::outline::{Class, Method};
 use crate::rb::request::Reads;
+
+/// A JSON API controller: it (or an ancestor) is an `ActionController::API`
+/// (or a bare `ActionController::Metal`: no views, no CSRF),
+/// or turns CSRF protection off the way token-authenticated JSON APIs do
+/// (`skip_before_action :verify_authenticity_token`,
+/// `protect_from_forgery with: :null_session`, `skip_forgery_protection`).
+fn is_api(chain: &[&Class]) -> bool {
+    chain.iter().any(|c| {
+        matches!(
+            c.superclass.trim_start_matches("::"),
+            "ActionController::API" | "ActionController::Metal"
+        ) || c.calls.iter().any(|call| match call.name.as_str() {
+            "skip_forgery_protection" => true,
+            "skip_before_action" => call
+                .args
+                .iter()
+                .any(|a| matches!(a, Val::Sym(s) if s == "verify_authenticity_token")),
+            "protect_from_forgery" => call.args.iter().any(|a| {
+                a.get("with")
+                    .is_some_and(|w| matches!(w, Val::Sym(s) if s == "null_session"))
+            }),
+            _ => false,
+        })
+    })
+}
 
 pub struct Controllers<'a> {
     /// (root, class name) → class
@@ -113,19 +145,22 @@ impl<'a> Controllers<'a> {
         out
     }
 
-    fn reads(&self, root: &str, controller: &str, action: &str) -> Option<Reads> {
+    fn reads(&self, root: &str, controller: &str, action: &str) -> Option<(Reads, bool)> {
         let class = self.find(root, &format!("{}Controller", camelize(controller)))?;
         let chain = self.chain(root, class);
+        let api = is_api(&chain);
         let method = |name: &str| -> Option<&'a Method> {
             chain
                 .iter()
                 .find_map(|c| c.methods.iter().find(|m| m.name == name))
         };
-        let mut reads = Reads::default();
-        let mut seen = BTreeSet::new();
         let mut todo: Vec<String> = vec![action.to_string()];
+        // Callbacks every action of an ancestor runs (authentication,
+        // locale…): what they read from `params` is sent the same way to
+        // GET and POST actions alike, i.e. in the query string.
+        let mut shared_todo: Vec<String> = Vec::new();
         // before_action callbacks applying to this action, base classes first.
-        for c in chain.iter().rev() {
+        for (depth, c) in chain.iter().enumerate().rev() {
             for call in &c.calls {
                 if !matches!(
                     call.name.as_str(),
@@ -146,25 +181,43 @@ impl<'a> Controllers<'a> {
                 {
                     continue;
                 }
+                let inherited = depth > 0 && only.is_none();
                 for a in &call.args {
                     if let Val::Sym(name) = a {
-                        todo.push(name.clone());
+                        if inherited {
+                            shared_todo.push(name.clone());
+                        } else {
+                            todo.push(name.clone());
+                        }
                     }
                 }
             }
         }
-        while let Some(name) = todo.pop() {
-            if !seen.insert(name.clone()) || seen.len() > 64 {
-                continue;
-            }
-            if let Some(m) = method(&name) {
-                reads.merge(&m.reads);
-                for callee in &m.reads.calls {
-                    todo.push(callee.clone());
+        let collect = |mut todo: Vec<String>| {
+            let mut reads = Reads::default();
+            let mut seen = BTreeSet::new();
+            while let Some(name) = todo.pop() {
+                if !seen.insert(name.clone()) || seen.len() > 64 {
+                    continue;
+                }
+                if let Some(m) = method(&name) {
+                    reads.merge(&m.reads);
+                    for callee in &m.reads.calls {
+                        todo.push(callee.clone());
+                    }
                 }
             }
+            reads
+        };
+        let mut reads = collect(todo);
+        let mut shared = collect(shared_todo);
+        for p in std::mem::take(&mut shared.params) {
+            if !reads.params.contains(&p) && !shared.query.contains(&p) {
+                shared.query.push(p);
+            }
         }
-        Some(reads)
+        reads.merge(&shared);
+        Some((reads, api))
     }
 
     pub fn endpoint(&self, r: Route) -> Endpoint {
@@ -172,8 +225,15 @@ impl<'a> Controllers<'a> {
         let (Some(ctrl), Some(action)) = (&r.controller, &r.action) else {
             return e;
         };
-        let Some(reads) = self.reads(&r.root, ctrl, action) else {
+        let Some((reads, api)) = self.reads(&r.root, ctrl, action) else {
             return e;
+        };
+        let body = |name: &str| {
+            if api {
+                Param::json(name)
+            } else {
+                Param::form(name)
+            }
         };
         let placeholders: Vec<&str> = r
             .url
@@ -187,14 +247,19 @@ impl<'a> Controllers<'a> {
             e.push_param(if query_like {
                 Param::query(name)
             } else {
-                Param::form(name)
+                body(name)
             });
         }
         for name in reads.query.iter().filter(|n| !skip(n)) {
             e.push_param(Param::query(name));
         }
         for name in reads.body.iter().filter(|n| !skip(n)) {
-            e.push_param(Param::form(name));
+            e.push_param(body(name));
+        }
+        if api && !query_like {
+            for name in reads.wrappers.iter().filter(|n| !skip(n)) {
+                e.push_param(Param::json(name));
+            }
         }
         for name in &reads.headers {
             e.push_param(Param::header(name));

@@ -35,6 +35,11 @@ pub struct Reads {
     /// JSON body fields (`JSON.parse(request.body.read)['k']`).
     #[serde(default)]
     pub json: Vec<String>,
+    /// Keys `require`d around permitted fields
+    /// (`params.require(:user).permit(:name)` → `user`): the top-level
+    /// field of a JSON body.
+    #[serde(default)]
+    pub wrappers: Vec<String>,
     /// Bare method calls in the body (for callee resolution).
     pub calls: Vec<String>,
 }
@@ -48,6 +53,7 @@ impl Reads {
             (&mut self.headers, &other.headers),
             (&mut self.cookies, &other.cookies),
             (&mut self.json, &other.json),
+            (&mut self.wrappers, &other.wrappers),
         ] {
             for x in b {
                 push(a, x);
@@ -207,7 +213,7 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
         }
         match t.text.as_str() {
             "params" if !after_dot || prev_request => {
-                i = read_params(toks, i + 1, &mut r.params);
+                i = read_params(toks, i + 1, &mut r.params, &mut r.wrappers);
                 continue;
             }
             "query_parameters" | "GET" if prev_request => {
@@ -364,7 +370,12 @@ fn is_keyword(w: &str) -> bool {
 
 /// After `params` at `i`: `[k]`, `[k][k2]`, `.fetch(k)`, `.dig(k, …)`,
 /// `.key?(k)`, `.require(k).permit(…)`, `.permit(…)`.
-fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
+fn read_params(
+    toks: &[Token],
+    mut i: usize,
+    out: &mut Vec<String>,
+    wrappers: &mut Vec<String>,
+) -> usize {
     if toks.get(i).is_some_and(|t| t.is("[")) {
         let mut last = None;
         while let Some(k) = toks
@@ -391,14 +402,21 @@ fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
             .is_some_and(|t| t.is("(") && !t.space_before);
         match m.text.as_str() {
             "require" | "fetch" | "dig" | "key?" | "has_key?" | "include?" | "permit"
-            | "expect"
+            | "expect" | "slice" | "values_at" | "extract!"
                 if has_args =>
             {
                 let (names, close) = arg_names(toks, i + 2);
                 match m.text.as_str() {
                     "require" => required = names.first().cloned(),
+                    "slice" | "values_at" | "extract!" => {
+                        for n in &names {
+                            push(out, n);
+                        }
+                    }
                     "permit" | "expect" => {
-                        required = None;
+                        if let Some(r) = required.take() {
+                            push(wrappers, &r);
+                        }
                         for n in &names {
                             push(out, n);
                         }
@@ -416,12 +434,13 @@ fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
                 }
                 i = close + 1;
             }
-            "require" | "fetch" | "permit"
+            "require" | "fetch" | "permit" | "slice" | "values_at" | "extract!"
                 if toks
                     .get(i + 2)
                     .is_some_and(|t| matches!(t.kind, Kind::Sym | Kind::Str)) =>
             {
-                // `params.require :user` without parentheses
+                // `params.require :user` / `params.slice :q, :page` without
+                // parentheses
                 if let Some(k) = key(toks.get(i + 2)) {
                     if m.text == "require" {
                         required = Some(k.to_string());
@@ -430,12 +449,27 @@ fn read_params(toks: &[Token], mut i: usize, out: &mut Vec<String>) -> usize {
                     }
                 }
                 i += 3;
+                if matches!(
+                    m.text.as_str(),
+                    "slice" | "values_at" | "extract!" | "permit"
+                ) {
+                    while toks.get(i).is_some_and(|t| t.is(","))
+                        && toks
+                            .get(i + 1)
+                            .is_some_and(|t| matches!(t.kind, Kind::Sym | Kind::Str))
+                    {
+                        if let Some(k) = key(toks.get(i + 1)) {
+                            push(out, k);
+                        }
+                        i += 2;
+                    }
+                }
             }
             _ => {
                 i += 2;
                 // `params.to_unsafe_h[:x]`
                 if toks.get(i).is_some_and(|t| t.is("[")) {
-                    return read_params(toks, i, out);
+                    return read_params(toks, i, out, wrappers);
                 }
             }
         }
@@ -463,12 +497,13 @@ mod tests {
             "q = params[:q]\npage = params.fetch(:page, 1)\nparams.require(:user).permit(:name, :email, tags: [])\n\
              params[:filter][:status]\nparams[:x] = 1\nt = request.headers['X-Api-Token']\n\
              ua = request.env['HTTP_USER_AGENT']\ncookies.signed[:session_id]\ncookies[:seen] = true\n\
-             cookies[:theme]\nparams.require(:id)\nload_user\n",
+             cookies[:theme]\nparams.require(:id)\nload_user\nparams.slice :page, :per_page\n",
         );
         assert_eq!(
             r.params,
-            ["q", "page", "name", "email", "tags", "status", "id"]
+            ["q", "page", "name", "email", "tags", "status", "id", "per_page"]
         );
+        assert_eq!(r.wrappers, ["user"]);
         assert_eq!(r.headers, ["X-Api-Token", "User-Agent"]);
         assert_eq!(r.cookies, ["session_id", "theme"]);
         assert!(r.calls.contains(&"load_user".to_string()));
