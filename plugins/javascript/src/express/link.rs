@@ -132,9 +132,10 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
         }),
         _ => true,
     };
+    let inlined = super::helpers::expand(&project, modules);
     let mut out = Vec::new();
     for (mi, m) in modules.iter().enumerate() {
-        for route in &m.routes {
+        for route in m.routes.iter().chain(&inlined[mi]) {
             let Some(node) = project.resolve(mi, &Value::Name(route.receiver.clone())) else {
                 continue;
             };
