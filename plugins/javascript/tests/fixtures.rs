@@ -31,7 +31,7 @@ fn js_nestjs_fixtures() {
 
 #[test]
 fn js_fastify_fixtures() {
-    check_all(&js::fastify::Fastify, &["api"]);
+    check_all(&js::fastify::Fastify, &["api", "nested-prefixes"]);
 }
 
 #[test]
