@@ -61,7 +61,10 @@ fn js_hapi_fixtures() {
 
 #[test]
 fn js_express_fixtures() {
-    check_all(&js::express::Express, &["route-helpers", "routers"]);
+    check_all(
+        &js::express::Express,
+        &["route-helpers", "routers", "server-class"],
+    );
 }
 
 #[test]

@@ -720,7 +720,7 @@ fn class_fields(
     let field = re(
         &FIELD,
         &format!(
-            r"(?m)^\s*(?:(?:public|private|protected|readonly|declare|override)\s+)*({ID})\s*[!?]?\s*(?::\s*[^=;(]+?)?\s*=\s*"
+            r"(?m)^\s*(?:(?:public|private|protected|readonly|declare|override)\s+)*({ID})[ \t]*[!?]?[ \t]*(?::[ \t]*[^=;(\n]+?)?[ \t]*=\s*"
         ),
     );
     let slice = &text[body.clone()];
