@@ -41,7 +41,7 @@ fn js_koa_fixtures() {
 
 #[test]
 fn js_nextjs_fixtures() {
-    check_all(&js::nextjs::NextJs, &["storefront"]);
+    check_all(&js::nextjs::NextJs, &["handler-maps", "storefront"]);
 }
 
 #[test]
