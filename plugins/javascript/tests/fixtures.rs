@@ -46,7 +46,7 @@ fn js_nextjs_fixtures() {
 
 #[test]
 fn js_hono_fixtures() {
-    check_all(&js::hono::Hono, &["worker"]);
+    check_all(&js::hono::Hono, &["chained-subapps", "worker"]);
 }
 
 #[test]
