@@ -31,7 +31,7 @@ fn js_nestjs_fixtures() {
 
 #[test]
 fn js_fastify_fixtures() {
-    check_all(&js::fastify::Fastify, &["api"]);
+    check_all(&js::fastify::Fastify, &["api", "nested-prefixes"]);
 }
 
 #[test]
@@ -41,12 +41,12 @@ fn js_koa_fixtures() {
 
 #[test]
 fn js_nextjs_fixtures() {
-    check_all(&js::nextjs::NextJs, &["storefront"]);
+    check_all(&js::nextjs::NextJs, &["handler-maps", "storefront"]);
 }
 
 #[test]
 fn js_hono_fixtures() {
-    check_all(&js::hono::Hono, &["worker"]);
+    check_all(&js::hono::Hono, &["chained-subapps", "worker"]);
 }
 
 #[test]
@@ -61,7 +61,10 @@ fn js_hapi_fixtures() {
 
 #[test]
 fn js_express_fixtures() {
-    check_all(&js::express::Express, &["routers"]);
+    check_all(
+        &js::express::Express,
+        &["route-helpers", "routers", "server-class"],
+    );
 }
 
 #[test]
@@ -186,4 +189,68 @@ fn http_feathers_tanstack_survive_non_ascii() {
         all.extend(facts);
         assert!(analyzer.link(&all).is_ok());
     }
+}
+
+/// Every analyzer of the plugin, over every fixture source of its
+/// technology with multi-byte characters (2, 3 and 4 bytes) inserted
+/// around every offset (one variant per residue class), analyzes and links
+/// without panicking: no slicing at a non-char boundary anywhere.
+#[test]
+fn every_analyzer_survives_multibyte_chars_at_any_offset() {
+    use portolan_plugin_sdk::{Facts, Output, SourceFile};
+    const PERIOD: usize = 19;
+    let all: [&dyn Analyzer; 27] = [
+        &js::express::Express,
+        &js::fastify::Fastify,
+        &js::koa::Koa,
+        &js::nextjs::NextJs,
+        &js::hono::Hono,
+        &js::restify::Restify,
+        &js::hapi::Hapi,
+        &js::nestjs::TS,
+        &js::nestjs::JS,
+        &js::sveltekit::SvelteKit,
+        &js::nitro::Nuxt,
+        &js::nitro::Nitro,
+        &js::remix::Remix,
+        &js::astro::Astro,
+        &js::fresh::Fresh,
+        &js::elysia::Elysia,
+        &js::socketio::SocketIo,
+        &js::apollo::Apollo,
+        &js::yoga::Yoga,
+        &js::trpc::Trpc,
+        &js::adonisjs::AdonisJs,
+        &js::loopback::LoopBack,
+        &js::oak::Oak,
+        &js::sails::Sails,
+        &js::nodehttp::NodeHttp,
+        &js::feathers::Feathers,
+        &js::tanstack::TanStackRouter,
+    ];
+    let chars = ['é', '中', '😀'];
+    for analyzer in all {
+        let tech = analyzer.tech();
+        for case in testing::cases(&fixtures_root(), &tech.id) {
+            let app = fixtures_root().join(&tech.id).join(case).join("app");
+            for file in testing::load_tree(&tech, &app) {
+                let mut facts = Facts::new(Vec::new());
+                for k in 0..PERIOD {
+                    let mut s = String::with_capacity(file.content.len() * 2);
+                    for (i, c) in file.content.chars().enumerate() {
+                        if i % PERIOD == k {
+                            s.push(chars[(i / PERIOD) % chars.len()]);
+                        }
+                        s.push(c);
+                    }
+                    let mut out = Output::new();
+                    analyzer.analyze(&SourceFile::new(file.path.clone(), s), &mut out);
+                    let (_, f) = out.into_parts();
+                    facts.extend(f);
+                }
+                assert!(analyzer.link(&facts).is_ok(), "{}", file.path);
+            }
+        }
+    }
+    let _ = portolan_plugin_sdk::host::take_logs();
 }

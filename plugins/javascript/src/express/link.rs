@@ -98,6 +98,14 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                 }
             }
         }
+    }
+    // A router passed to a function (`require('./routes')(app)`) makes the
+    // function's parameter a router. Only arguments that are routers (apps,
+    // routers, mounted nodes, router-like names) count: an HTTP client
+    // passed to `bindApi(client)` does not turn `client.get('/x')` into a
+    // route. Edges are added until nothing changes.
+    let mut pending: Vec<(Target, Target)> = Vec::new();
+    for (mi, m) in modules.iter().enumerate() {
         for call in &m.info.calls {
             let Value::Call { callee, args } = call else {
                 continue;
@@ -116,7 +124,7 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                     continue;
                 };
                 if let Some(a) = project.resolve(mi, arg).and_then(|t| node_of(&project, t)) {
-                    graph.mount(a, String::new(), Target::Node(fm, param.clone()));
+                    pending.push((a, Target::Node(fm, param.clone())));
                 }
             }
         }
@@ -125,6 +133,24 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| x.objects.contains(n)),
         _ => false,
     };
+    let router_name = |t: &Target| match t {
+        Target::Node(_, n) => routerish(n),
+        _ => false,
+    };
+    for _ in 0..8 {
+        let before = pending.len();
+        pending.retain(|(a, p)| {
+            if is_object(a) || router_name(a) || graph.is_mounted(a) {
+                graph.mount(a.clone(), String::new(), p.clone());
+                false
+            } else {
+                true
+            }
+        });
+        if pending.len() == before {
+            break;
+        }
+    }
     let is_bound = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| {
             x.info.bindings.iter().any(|b| &b.name == n)
@@ -132,9 +158,10 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
         }),
         _ => true,
     };
+    let inlined = super::helpers::expand(&project, modules);
     let mut out = Vec::new();
     for (mi, m) in modules.iter().enumerate() {
-        for route in &m.routes {
+        for route in m.routes.iter().chain(&inlined[mi]) {
             let Some(node) = project.resolve(mi, &Value::Name(route.receiver.clone())) else {
                 continue;
             };

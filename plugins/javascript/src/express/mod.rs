@@ -22,6 +22,7 @@
 //! also wrapped as `asyncHandler(h)`) read from `req` (see
 //! [`crate::js::request`]).
 
+pub mod helpers;
 pub mod link;
 pub mod scan;
 
@@ -48,7 +49,11 @@ impl Analyzer for Express {
             return;
         }
         let module = scan::scan(file);
-        if !module.info.is_empty() || !module.routes.is_empty() || !module.mounts.is_empty() {
+        if !module.info.is_empty()
+            || !module.routes.is_empty()
+            || !module.mounts.is_empty()
+            || !module.helper_calls.is_empty()
+        {
             out.fact(&module);
         }
     }
@@ -60,14 +65,66 @@ impl Analyzer for Express {
 }
 
 /// Type declarations, minified bundles and other generated code: no
-/// routes of the application, and costly to scan.
+/// routes of the application, and costly to scan. Recognised cheaply by
+/// name (`.d.ts`, `.min.js`, `.bundle.js`, `.standalone.js`, `.umd.js`,
+/// `.chunk.js`), by bundler markers near the start (webpack's runtime,
+/// UMD/rollup wrappers), by a source-map trailer on a large file, and by
+/// very long lines (low newline density). Logged at debug level.
 pub fn is_generated(file: &SourceFile) -> bool {
-    let p = file.path.as_str();
-    p.ends_with(".d.ts")
-        || p.ends_with(".min.js")
-        || p.ends_with(".bundle.js")
-        || (file.content.len() > 20_000
-            && file.content.lines().count() < file.content.len() / 1_000)
+    let why = generated_reason(&file.path, &file.content);
+    if let Some(why) = why {
+        portolan_plugin_sdk::host::debug(&format!("{}: skipped ({why})", file.path));
+    }
+    why.is_some()
+}
+
+fn generated_reason(path: &str, content: &str) -> Option<&'static str> {
+    const NAMES: [&str; 10] = [
+        ".d.ts",
+        ".d.mts",
+        ".d.cts",
+        ".min.js",
+        ".min.mjs",
+        ".bundle.js",
+        ".standalone.js",
+        ".umd.js",
+        ".chunk.js",
+        ".min.cjs",
+    ];
+    if NAMES.iter().any(|n| path.ends_with(n)) {
+        return Some("generated file name");
+    }
+    let len = content.len();
+    if len < 4_096 {
+        return None;
+    }
+    let head = &content[..content.floor_char_boundary(2_048)];
+    const MARKERS: [&str; 5] = [
+        "__webpack_require__",
+        "webpackBootstrap",
+        "/******/",
+        "typeof exports === 'object' && typeof module !== 'undefined' ? module.exports = factory(",
+        "typeof exports==\"object\"&&typeof module!=\"undefined\"?module.exports=",
+    ];
+    if MARKERS.iter().any(|m| head.contains(m)) {
+        return Some("bundler marker");
+    }
+    if len > 100_000 {
+        let tail = &content[content.floor_char_boundary(len - 512)..];
+        if tail.contains("//# sourceMappingURL=") {
+            return Some("compiled output with a source map");
+        }
+    }
+    // Long lines: a file of code has a newline every few dozen bytes.
+    let sample = &content.as_bytes()[..len.min(65_536)];
+    let newlines = sample.iter().filter(|b| **b == b'\n').count();
+    if sample.len() >= 4_096 && newlines < sample.len() / 1_000 {
+        return Some("minified (long lines)");
+    }
+    if len > 20_000 && content.bytes().filter(|b| *b == b'\n').count() < len / 1_000 {
+        return Some("minified (long lines)");
+    }
+    None
 }
 
 #[cfg(test)]

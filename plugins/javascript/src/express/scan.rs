@@ -31,6 +31,12 @@ pub struct ExpressModule {
     /// `exports.list`, `UserController.list`, `ctrl.create`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub handlers: Vec<Handler>,
+    /// Functions registering routes from their parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helpers: Vec<super::helpers::Helper>,
+    /// Calls that may be calls of such helpers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helper_calls: Vec<super::helpers::HelperCall>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +128,9 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
             out.objects.push(b.name.clone());
         }
     }
+    let (helpers, helper_calls, consumed) = super::helpers::scan(file, &code, &outline);
+    out.helpers = helpers;
+    out.helper_calls = helper_calls;
     let text = code.text();
     let bytes = text.as_bytes();
     static CALL: OnceLock<Regex> = OnceLock::new();
@@ -133,7 +142,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
         };
-        if !code.is_code(all.start()) {
+        if !code.is_code(all.start()) || consumed.binary_search(&all.start()).is_ok() {
             continue;
         }
         let Some((receiver, _)) = dotted_before(&code, all.start()) else {

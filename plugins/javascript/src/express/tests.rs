@@ -170,3 +170,26 @@ fn minified_bundles_are_skipped() {
     )])
     .is_empty());
 }
+
+#[test]
+fn bundles_are_recognised_cheaply() {
+    // A webpack development bundle: many short lines, a runtime marker.
+    let body = "app.get('/x', function (req, res) { res.send(req.query.q); });\n".repeat(55_000);
+    let bundle = format!("/******/ (() => {{ // webpackBootstrap\n/******/ \tvar __webpack_modules__ = ({{\nvar express = require('express'); var app = express();\n{body}");
+    assert!(bundle.len() > 3_000_000);
+    let t = std::time::Instant::now();
+    assert!(urls(&[("public/api.js", &bundle)]).is_empty());
+    assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+    let src = "var express = require('express'); var app = express();\napp.get('/x', h);\n";
+    assert!(urls(&[("dist/app.standalone.js", src)]).is_empty());
+    assert!(urls(&[("dist/app.umd.js", src)]).is_empty());
+    // Compiled output with a source-map trailer.
+    let compiled = format!(
+        "{}{}\n//# sourceMappingURL=app.js.map\n",
+        src,
+        "// x\n".repeat(30_000)
+    );
+    assert!(urls(&[("dist/app.js", &compiled)]).is_empty());
+    // An ordinary module is analyzed.
+    assert_eq!(urls(&[("src/app.js", src)]), vec!["GET /x"]);
+}

@@ -273,6 +273,36 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
         &CALL,
         r"\.\s*(get|post|put|patch|delete|all|options|head|route|register)\s*\(",
     );
+    // Inline plugins (`x.register(async (fastify) => {…}, { prefix })`):
+    // their instance parameter usually shadows the outer one, so calls on
+    // it inside the body get a node of their own (`scope#fastify@offset`).
+    let mut inline: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
+    for c in call.captures_iter(text) {
+        let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if m.as_str() != "register" || !code.is_code(all.start()) {
+            continue;
+        }
+        let Some(first) = code.args(all.end() - 1).into_iter().next() else {
+            continue;
+        };
+        if let Some((params, body)) = function_parts(&code, first.clone()) {
+            if let Some(p) = param_names(&code, params).into_iter().next() {
+                if !p.is_empty() {
+                    let node = format!("{}@{}", outline.scoped(&p, first.start), body.start);
+                    inline.push((body, p, node));
+                }
+            }
+        }
+    }
+    let node_at = |raw: &str, at: usize| -> Option<String> {
+        inline
+            .iter()
+            .filter(|(b, p, _)| b.contains(&at) && p == raw)
+            .min_by_key(|(b, _, _)| b.end - b.start)
+            .map(|(_, _, n)| n.clone())
+    };
     for c in call.captures_iter(text) {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
@@ -283,7 +313,8 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
         let Some((receiver, _)) = dotted_before(&code, all.start()) else {
             continue;
         };
-        let receiver = outline.scoped(&receiver, all.start());
+        let receiver = node_at(&receiver, all.start())
+            .unwrap_or_else(|| outline.scoped(&receiver, all.start()));
         let open = all.end() - 1;
         let args = code.args(open);
         let line = file.line_of(code.skip_ws(all.start() + 1));
@@ -307,7 +338,14 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
                         let Some(p) = p.filter(|p| !p.is_empty()) else {
                             continue;
                         };
-                        Child::Inline(outline.scoped(&p, first.start))
+                        match function_parts(&code, first.clone()) {
+                            Some((_, body)) => Child::Inline(format!(
+                                "{}@{}",
+                                outline.scoped(&p, first.start),
+                                body.start
+                            )),
+                            None => continue,
+                        }
                     }
                     None => match module::parse_value(&code, &outline, first.clone()) {
                         Some(v) => Child::Value(v),

@@ -59,21 +59,63 @@ pub fn chain_root(code: &Code<'_>, dot: usize, depth: usize) -> Option<String> {
         return None;
     }
     let open = matching_back(code, p - 1)?;
-    let mut s = open;
+    // Type arguments: `new Hono<{ Variables: V }>()`.
+    let mut e = open;
+    if e > 0 && bytes[e - 1] == b'>' {
+        let mut d = 0i32;
+        let mut k = e - 1;
+        loop {
+            match bytes[k] {
+                b'>' => d += 1,
+                b'<' => {
+                    d -= 1;
+                    if d == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            if k == 0 || e - k > 2_000 {
+                return None;
+            }
+            k -= 1;
+        }
+        e = k;
+    }
+    let mut s = e;
     while s > 0 && is_js_ident(bytes[s - 1]) {
         s -= 1;
     }
-    if s == open {
+    if s == e {
         return None;
     }
     let mut q = s;
     while q > 0 && bytes[q - 1].is_ascii_whitespace() {
         q -= 1;
     }
+    if q >= 3 && &bytes[q - 3..q] == b"new" && (q == 3 || !is_js_ident(bytes[q - 4])) {
+        // `const app = new Hono()…`: the chain is on the bound object.
+        return bound_name_before(code, q - 3);
+    }
     if q == 0 || bytes[q - 1] != b'.' {
         return None;
     }
     chain_root(code, q - 1, depth + 1)
+}
+
+/// `const NAME = ` (optionally typed) just before `at`.
+fn bound_name_before(code: &Code<'_>, at: usize) -> Option<String> {
+    let text = code.text();
+    let from = text.floor_char_boundary(at.saturating_sub(300));
+    let before = text.get(from..at)?;
+    static BIND: OnceLock<Regex> = OnceLock::new();
+    let bind = re(
+        &BIND,
+        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=\s*$",
+    );
+    bind.captures(before)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().to_string())
 }
 
 /// Keys of `z.object({…})` / `v.object({…})` / `{…}` at `r`, or of a

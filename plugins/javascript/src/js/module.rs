@@ -436,7 +436,7 @@ pub fn statement_end(code: &Code<'_>, s: usize) -> usize {
                 b';' | b',' if depth == 0 => return i,
                 b'\n' if depth == 0 => {
                     let n = code.skip_ws(i);
-                    let prev = code.text()[s..i].trim_end();
+                    let prev = code.text().get(s..i).unwrap_or("").trim_end();
                     let cont = matches!(bytes.get(n), Some(b'.' | b'+' | b'?' | b':'))
                         || prev.ends_with(['+', '=', '(', ',', '.', '?', ':'])
                         || prev.is_empty();
@@ -720,7 +720,7 @@ fn class_fields(
     let field = re(
         &FIELD,
         &format!(
-            r"(?m)^\s*(?:(?:public|private|protected|readonly|declare|override)\s+)*({ID})\s*[!?]?\s*(?::\s*[^=;(]+?)?\s*=\s*"
+            r"(?m)^\s*(?:(?:public|private|protected|readonly|declare|override)\s+)*({ID})[ \t]*[!?]?[ \t]*(?::[ \t]*[^=;(\n]+?)?[ \t]*=\s*"
         ),
     );
     let slice = &text[body.clone()];

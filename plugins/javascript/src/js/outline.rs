@@ -211,9 +211,12 @@ fn function_scope(code: &Code<'_>, name: String, start: usize, open: usize) -> O
     let text = code.text();
     let bytes = text.as_bytes();
     // `=> body` for arrows, `{ body }` for functions (a return type may sit between).
-    let limit = text.ceil_char_boundary((close + 400).min(text.len()));
+    let limit = text.floor_char_boundary(close + 400);
     let brace = next_code_byte(code, close, limit, b'{');
-    let arrow = text[close..limit].find("=>").map(|k| close + k);
+    let arrow = text
+        .get(close..limit)
+        .and_then(|t| t.find("=>"))
+        .map(|k| close + k);
     let body = match (arrow, brace) {
         (Some(a), Some(b)) if a < b => arrow_body(code, a + 2),
         (Some(a), None) => arrow_body(code, a + 2),
@@ -548,5 +551,18 @@ mod tests {
                 ("create", true)
             ]
         );
+    }
+
+    #[test]
+    fn multibyte_after_parameter_list() {
+        // The 400-byte look-ahead for `=>` must not cut an emoji in half.
+        for pad in 0..8 {
+            let src = format!(
+                "function f(a) {}{{ return 1; }}",
+                " ".repeat(396 + pad) + "\u{1F600}\u{1F600}"
+            );
+            let code = Code::new(&src, Syntax::JAVASCRIPT);
+            let _ = Outline::new(&code);
+        }
     }
 }

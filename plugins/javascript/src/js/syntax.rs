@@ -157,7 +157,7 @@ pub fn next_code_byte(code: &Code<'_>, i: usize, end: usize, b: u8) -> Option<us
 pub fn word_at(code: &Code<'_>, i: usize, word: &str) -> bool {
     let i = code.skip_ws(i);
     let bytes = code.text().as_bytes();
-    code.text()[i.min(bytes.len())..].starts_with(word)
+    code.text().get(i..).is_some_and(|t| t.starts_with(word))
         && code.is_code(i)
         && !bytes.get(i + word.len()).is_some_and(|b| is_js_ident(*b))
 }

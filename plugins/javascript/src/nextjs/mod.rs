@@ -165,6 +165,41 @@ fn pages(
         ),
         None => (file.line_of(at), "req".to_string(), 0..text.len()),
     };
+    let params: Vec<Param> = request_params(code, body.clone(), &req)
+        .into_iter()
+        .filter(|p| !(p.kind == ParamKind::Query && dynamic.contains(&p.name)))
+        .collect();
+    // A handler map by method: `export default withMiddlewares({ GET: …,
+    // POST: … })` (also through `const handler = wrap({…})`).
+    let map = handler_map(code, at + "export".len(), named.as_deref());
+    if !map.is_empty() {
+        for (m, k, value) in map {
+            // The entry's own handler: an inline function or a named one.
+            let own = match value.function {
+                Some((ps, b)) => Some((crate::js::outline::param_names(code, ps), b)),
+                None => {
+                    let name = code.slice(value.value.clone()).trim();
+                    outline
+                        .scopes
+                        .iter()
+                        .find(|s| s.kind == ScopeKind::Function && s.name == name)
+                        .map(|s| (s.params.clone(), s.body.clone()))
+                }
+            };
+            let ps: Vec<Param> = match own {
+                Some((names, b)) => {
+                    let req = names.first().cloned().unwrap_or_else(|| "req".into());
+                    request_params(code, b, &req)
+                        .into_iter()
+                        .filter(|p| !(p.kind == ParamKind::Query && dynamic.contains(&p.name)))
+                        .collect()
+                }
+                None => params.clone(),
+            };
+            out.endpoint(Endpoint::new(m, url).params(ps).at(file, file.line_of(k)));
+        }
+        return;
+    }
     let mut methods: Vec<&str> = Vec::new();
     static CMP: OnceLock<Regex> = OnceLock::new();
     let cmp = re(
@@ -186,13 +221,80 @@ fn pages(
     if methods.is_empty() {
         methods = vec!["GET", "POST"];
     }
-    let params: Vec<Param> = request_params(code, body, &req)
-        .into_iter()
-        .filter(|p| !(p.kind == ParamKind::Query && dynamic.contains(&p.name)))
-        .collect();
     for m in methods {
         out.endpoint(Endpoint::new(m, url).params(params.clone()).at(file, line));
     }
+}
+
+/// The methods (and key offsets) of a handler map passed to a wrapper call:
+/// the default export at `from` (after `export`) or, when the default export
+/// is a name, that name's initializer. Keys must be upper-case methods.
+fn handler_map(
+    code: &Code<'_>,
+    from: usize,
+    named: Option<&str>,
+) -> Vec<(&'static str, usize, crate::js::outline::Entry)> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let start = match named {
+        None => {
+            let s = code.skip_ws(from);
+            match text.get(s..) {
+                Some(t) if t.starts_with("default") => s + "default".len(),
+                _ => return Vec::new(),
+            }
+        }
+        Some(n) => {
+            static BIND: OnceLock<Regex> = OnceLock::new();
+            let bind = re(
+                &BIND,
+                r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=",
+            );
+            match bind
+                .captures_iter(text)
+                .find(|c| {
+                    c.get(1)
+                        .is_some_and(|m| m.as_str() == n && code.is_code(m.start()))
+                })
+                .and_then(|c| c.get(0))
+            {
+                Some(m) => m.end(),
+                None => return Vec::new(),
+            }
+        }
+    };
+    // `wrap(` or `wrap<T>(`: a dotted name, then the call.
+    let s = code.skip_ws(start);
+    let mut i = s;
+    while i < bytes.len() && (crate::js::syntax::is_js_ident(bytes[i]) || bytes[i] == b'.') {
+        i += 1;
+    }
+    if i == s {
+        return Vec::new();
+    }
+    let Some(open) = crate::js::syntax::next_code_byte(code, i, (i + 200).min(bytes.len()), b'(')
+    else {
+        return Vec::new();
+    };
+    let Some(first) = code.args(open).into_iter().next() else {
+        return Vec::new();
+    };
+    let b = code.skip_ws(first.start);
+    if bytes.get(b) != Some(&b'{') {
+        return Vec::new();
+    }
+    crate::js::outline::object_entries(code, b)
+        .into_iter()
+        .filter_map(|e| {
+            let m = METHODS.iter().find(|m| **m == e.key)?;
+            let k = e
+                .value
+                .start
+                .min(e.function.as_ref().map_or(usize::MAX, |f| f.0.start));
+            let at = text[..k].rfind(e.key.as_str()).unwrap_or(k);
+            Some((*m, at, e))
+        })
+        .collect()
 }
 
 fn app(file: &SourceFile, code: &Code<'_>, outline: &Outline, url: &str, out: &mut Output) {
