@@ -1648,8 +1648,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// Parameters (receiver excluded) of the function or literal whose
     /// body is `body`.
     fn enclosing_params(&self, body: Range<usize>) -> Vec<(String, String)> {
-        let search_from = body.start.saturating_sub(400);
-        let head = &self.text()[search_from..body.start];
+        let search_from = window_start(self.text(), body.start, 400);
+        let head = self.text().get(search_from..body.start).unwrap_or("");
         let Some(f) = head.rfind("func") else {
             return Vec::new();
         };
@@ -1693,8 +1693,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
     fn context_names(&self, body: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
         // The enclosing signature: walk back from the body to `func`.
-        let search_from = body.start.saturating_sub(400);
-        let head = &self.text()[search_from..body.start];
+        let search_from = window_start(self.text(), body.start, 400);
+        let head = self.text().get(search_from..body.start).unwrap_or("");
         if let Some(f) = head.rfind("func") {
             let at = search_from + f;
             let mut open = skip_ws(self.code, at + 4);
@@ -2188,6 +2188,16 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// Start of the window of about `len` bytes ending at `end`, moved forward
+/// to a char boundary so slicing never splits a multi-byte character.
+fn window_start(text: &str, end: usize, len: usize) -> usize {
+    let mut at = end.saturating_sub(len);
+    while at < end && !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 #[cfg(test)]
