@@ -23,7 +23,10 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 
 #[test]
 fn go_gin_fixtures() {
-    check_all(&portolan_plugin_go::gin::Gin, &["groups", "monorepo"]);
+    check_all(
+        &portolan_plugin_go::gin::Gin,
+        &["bind_helpers", "groups", "monorepo"],
+    );
 }
 
 #[test]

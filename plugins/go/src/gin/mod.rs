@@ -58,8 +58,8 @@ const READS: &[Read] = &[
     bind("{}", "BindUri", BindKind::Path, 0),
     bind("{}", "ShouldBindHeader", BindKind::Header, 0),
     bind("{}", "BindHeader", BindKind::Header, 0),
-    bind("{}", "ShouldBind", BindKind::Auto, 0),
-    bind("{}", "Bind", BindKind::Auto, 0),
+    bind("{}", "ShouldBind", BindKind::ByMethod, 0),
+    bind("{}", "Bind", BindKind::ByMethod, 0),
     bind("{}", "ShouldBindWith", BindKind::Auto, 0),
     bind(
         "json.NewDecoder({}.Request.Body)",

@@ -64,6 +64,7 @@ pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
         fw,
         imports: Vec::new(),
         hints: Vec::new(),
+        foreign_params: Vec::new(),
     };
     s.top_level(&mut out);
     out.imports = s.imports;
@@ -85,6 +86,7 @@ pub fn handler_in(
         fw,
         imports: Vec::new(),
         hints: Vec::new(),
+        foreign_params: Vec::new(),
     };
     s.handler_of(r, 0)
 }
@@ -96,6 +98,10 @@ struct Scanner<'a, 'c> {
     imports: Vec<Import>,
     /// Variable → type name hints of the function being scanned.
     hints: Vec<(String, String)>,
+    /// Parameters of the function being scanned whose declared type is
+    /// not the framework's (`questions *router.QuestionRouter`): a method
+    /// called on them is the application's, and may receive routers.
+    foreign_params: Vec<String>,
 }
 
 /// A local binding in a function body.
@@ -426,7 +432,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
             env.bind(n, Val::Opaque, body.start, body.end);
             hints.push((n.clone(), t.clone()));
         }
+        self.foreign_params.clear();
         for (idx, (name, ty)) in sig.params.iter().enumerate() {
+            if !self.is_framework_type(ty) {
+                self.foreign_params.push(name.clone());
+            }
             let val = if self.fw.is_context_type(ty) {
                 Val::Ctx
             } else if is_string_type(ty) {
@@ -902,6 +912,19 @@ impl<'a, 'c> Scanner<'a, 'c> {
 
     // ------------------------------------------------------------ calls
 
+    /// Is `ty` one of the framework's own types (`*gin.RouterGroup`,
+    /// `chi.Router`), judged by the package of its constructors?
+    fn is_framework_type(&self, ty: &str) -> bool {
+        let (qual, _) = type_name(ty);
+        qual.is_some_and(|q| {
+            self.fw
+                .constructors
+                .iter()
+                .chain(self.fw.context_types)
+                .any(|c| c.trim_start_matches('*').split('.').next() == Some(q.as_str()))
+        })
+    }
+
     fn call(&mut self, env: &mut Env, hints: &[(String, String)], open: usize, func: &mut Func) {
         let b = bytes(self.code);
         let Some(name_end) = prev_non_ws(self.code, open).map(|p| p + 1) else {
@@ -1039,10 +1062,15 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     }
                     return;
                 }
-                if !matches!(
-                    rv.origin,
-                    Origin::Ret(_) | Origin::Global(..) | Origin::Field(_)
-                ) {
+                let app_value = matches!(rv.origin, Origin::Param(_))
+                    && self.foreign_params.contains(&recv_text)
+                    && env.lookup(&recv_text, pos).is_some();
+                if !app_value
+                    && !matches!(
+                        rv.origin,
+                        Origin::Ret(_) | Origin::Global(..) | Origin::Field(_)
+                    )
+                {
                     // Another method on a router (`r.Use(mw)`).
                     return;
                 }
@@ -1559,11 +1587,19 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         }
                         ReadKind::Bind(kind) => {
                             let var = self.code.slice(a.clone()).trim().trim_start_matches('&');
-                            let ty = types
+                            // A helper binding into its own `any` parameter.
+                            let own = self
+                                .enclosing_params(body.clone())
                                 .iter()
-                                .rev()
-                                .find(|(n, _)| n == var)
-                                .map(|(_, t)| t.clone());
+                                .position(|(n, t)| n == var && is_any_type(t))
+                                .map(TypeRef::Param);
+                            let ty = own.or_else(|| {
+                                types
+                                    .iter()
+                                    .rev()
+                                    .find(|(n, _)| n == var)
+                                    .map(|(_, t)| t.clone())
+                            });
                             if let Some(ty) = ty {
                                 let bind = Bind { kind, ty };
                                 if !reads.binds.contains(&bind) {
@@ -1586,6 +1622,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         name: method.to_string(),
                         hint: hint_for(hints, &chain_text),
                     };
+                    self.helper_args(&fr, &args, &types, &mut reads);
                     if !reads.helpers.contains(&fr) {
                         reads.helpers.push(fr);
                     }
@@ -1600,6 +1637,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     name: method.to_string(),
                     hint: None,
                 };
+                self.helper_args(&fr, &args, &types, &mut reads);
                 if !reads.helpers.contains(&fr) {
                     reads.helpers.push(fr);
                 }
@@ -1607,6 +1645,39 @@ impl<'a, 'c> Scanner<'a, 'c> {
             i += 1;
         }
         reads
+    }
+
+    /// The typed values (`req`, `&req`, `&dto.X{}`) passed to a helper
+    /// called with the request context.
+    fn helper_args(
+        &self,
+        fr: &FuncRef,
+        args: &[Range<usize>],
+        types: &[(String, TypeRef)],
+        reads: &mut Reads,
+    ) {
+        for (n, a) in args.iter().enumerate() {
+            let text = self.code.slice(a.clone()).trim().trim_start_matches('&');
+            let ty = if !text.is_empty() && text.bytes().all(is_ident_byte) {
+                types
+                    .iter()
+                    .rev()
+                    .find(|(v, _)| v == text)
+                    .map(|(_, t)| t.clone())
+            } else if text.ends_with('}') {
+                composite_type(self.code, a.clone())
+            } else {
+                None
+            };
+            let Some(ty) = ty else { continue };
+            if matches!(&ty, TypeRef::Named { name, .. } if is_any_type(name)) {
+                continue;
+            }
+            let entry = (fr.clone(), n, ty);
+            if !reads.helper_args.contains(&entry) {
+                reads.helper_args.push(entry);
+            }
+        }
     }
 
     fn literal_arg(&self, a: &Range<usize>) -> Option<String> {
@@ -2167,7 +2238,7 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|(n, t)| match t {
             TypeRef::Named { name, .. } => Some((n, name)),
-            TypeRef::Inline(_) => None,
+            TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
         .collect();
     for at in code.find_all(":=") {
@@ -2188,6 +2259,12 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// `any` / `interface{}`: a parameter a helper binds into for its caller.
+fn is_any_type(ty: &str) -> bool {
+    let ty: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    ty == "any" || ty == "interface{}"
 }
 
 /// Start of the window of about `len` bytes ending at `end`, moved forward
