@@ -11,6 +11,12 @@
 //! tail `Router::new()…` chain or tail variable. A router that no other
 //! router nests or merges is a root.
 //!
+//! aide's documented routers read the same way: `ApiRouter::new()` with
+//! `.api_route(path, get_with(h, docs).post_with(h2, docs))`,
+//! `.api_route_with(path, method_router, transform)` and
+//! `.nest_api_service(prefix, router)`; `*_with` method routers are their
+//! plain counterparts (the docs closure is not a handler).
+//!
 //! Method routers: `get(h).post(h2)`, `routing::get(h)`, `get_service(s)`,
 //! `on(MethodFilter::GET | MethodFilter::POST, h)` and `any(h)`, reported
 //! as GET, POST, PUT, PATCH and DELETE (Axum accepts every method).

@@ -84,7 +84,16 @@ pub const ANY: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 pub(crate) const METHODS: &[&str] = &[
     "get", "post", "put", "delete", "patch", "options", "head", "trace", "connect",
 ];
-const OPS: &[&str] = &["route", "nest", "merge", "nest_service", "route_service"];
+const OPS: &[&str] = &[
+    "route",
+    "nest",
+    "merge",
+    "nest_service",
+    "route_service",
+    "api_route",
+    "api_route_with",
+    "nest_api_service",
+];
 const POEM_OPS: &[&str] = &["at", "nest", "nest_no_strip"];
 const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
 
@@ -470,9 +479,9 @@ pub(crate) fn parse_chain(
             continue;
         }
         match seg.path.as_str() {
-            "route" | "route_service" | "at" => {
+            "route" | "route_service" | "at" | "api_route" | "api_route_with" => {
                 let Some(path) = path_of(0) else { continue };
-                let methods = if seg.path == "route" || seg.path == "at" {
+                let methods = if seg.path != "route_service" {
                     args.get(1)
                         .map(|r| method_router(code, r.clone()))
                         .unwrap_or_default()
@@ -501,7 +510,7 @@ pub(crate) fn parse_chain(
                     methods,
                 });
             }
-            "nest" | "nest_service" | "nest_no_strip" => {
+            "nest" | "nest_service" | "nest_no_strip" | "nest_api_service" => {
                 let Some(path) = path_of(0) else { continue };
                 let target = args
                     .get(1)
@@ -536,7 +545,10 @@ fn is_router_new(path: &str) -> bool {
     let last = segs.next().unwrap_or("");
     let prev = segs.next();
     (matches!(last, "new" | "default")
-        && matches!(prev, Some("Router") | Some("App") | Some("Route")))
+        && matches!(
+            prev,
+            Some("Router") | Some("App") | Some("Route") | Some("ApiRouter")
+        ))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
         || (matches!(last, "new" | "with_state") && prev == Some("tide"))
         || (matches!(last, "with_path" | "with_hoop" | "with_filter") && prev == Some("Router"))
@@ -592,6 +604,8 @@ pub(crate) fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Op
         };
         let name = seg.path.rsplit("::").next().unwrap_or("");
         let base = name.strip_suffix("_service").unwrap_or(name);
+        // aide's documented method routers: `get_with(h, docs)`.
+        let base = base.strip_suffix("_with").unwrap_or(base);
         let args = seg
             .args
             .clone()
