@@ -46,7 +46,7 @@ fn go_http_fixtures() {
 
 #[test]
 fn go_mux_fixtures() {
-    check_all(&portolan_plugin_go::mux::Mux, &["services"]);
+    check_all(&portolan_plugin_go::mux::Mux, &["services", "subrouters"]);
 }
 
 #[test]

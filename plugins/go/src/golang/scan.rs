@@ -1213,7 +1213,12 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 (if m.is_empty() { vec!["GET".into()] } else { m }, Some(0))
             }
             Shape::Builder => {
-                let m = self.chained_methods_in(recv_range.clone());
+                // `.Methods(…)` before the handler or after it
+                // (`r.Path("/x").HandlerFunc(h).Methods("GET")`).
+                let mut m = self.chained_methods_in(recv_range.clone());
+                if m.is_empty() {
+                    m = self.chained_methods(close + 1);
+                }
                 (if m.is_empty() { vec!["GET".into()] } else { m }, None)
             }
         };
