@@ -23,7 +23,10 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 
 #[test]
 fn rust_axum_fixtures() {
-    check_all(&portolan_plugin_rust::axum::Axum, &["aide", "workspace"]);
+    check_all(
+        &portolan_plugin_rust::axum::Axum,
+        &["aide", "router_vars", "workspace"],
+    );
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! unless the service is a router we can see) and `.merge(router)`. Nested
 //! and merged routers are followed through local variables, inline
 //! `Router::new()` expressions and functions of other modules or crates
-//! (`api::routes()`, `routes(state.clone())`), whose returned router is the
+//! (`api::routes()`, `routes(state.clone())`, also bound to a variable
+//! first: `let v1 = v1::router(cfg).with_state(s); … .nest("/v1", v1)`),
+//! whose returned router is the
 //! tail `Router::new()…` chain or tail variable. A router that no other
 //! router nests or merges is a root.
 //!
@@ -26,7 +28,9 @@
 //! kept as written (the host unifies them).
 //!
 //! Handler parameters, from the signature: `Query<T>`/`Json<T>`/`Form<T>`
-//! (fields of struct `T`, wherever defined, after serde `rename`,
+//! (also the application's own wrappers named after them:
+//! `ValidatedJson<T>`, `ValidatedQuery<T>`; fields of struct `T`, wherever
+//! defined, after serde `rename`,
 //! `rename_all`, `skip` and `flatten`), `Path<T>` with a struct (its
 //! fields; tuples and scalars come from the URL), `TypedHeader<H>` (header
 //! `H` in Hyphen-Case), `HeaderMap` (`headers.get("x")`,

@@ -74,7 +74,8 @@ impl Linker {
             };
             match t {
                 Target::Local(v) if self.local_ops(at, v).is_empty() => {
-                    if let Some(id) = self.resolve(at.0, &as_call(v)) {
+                    let call = self.let_call(at, v).unwrap_or_else(|| as_call(v));
+                    if let Some(id) = self.resolve(at.0, &call) {
                         refs.insert((id, String::new()));
                     }
                 }
@@ -96,6 +97,16 @@ impl Linker {
                 Target::Other => {}
             }
         }
+    }
+
+    /// The call a local variable of `at` is bound to (`let v = f(…);`).
+    fn let_call(&self, at: FnId, var: &str) -> Option<Target> {
+        self.func(at)
+            .lets
+            .iter()
+            .rev()
+            .find(|(n, _)| n == var)
+            .map(|(_, t)| t.clone())
     }
 
     pub(crate) fn func(&self, id: FnId) -> &FnFacts {
@@ -265,9 +276,11 @@ impl Linker {
             Target::Local(v) => {
                 let ops = self.local_ops(at, v);
                 if ops.is_empty() {
-                    // Not a local router: a function (`.service(handler)`,
-                    // `.configure(config)`).
-                    return self.expand_target(at, &as_call(v), prefix, depth, out);
+                    // Not a local router: what a call bound to it returns
+                    // (`let v1 = v1::router(cfg);`), or a function
+                    // (`.service(handler)`, `.configure(config)`).
+                    let call = self.let_call(at, v).unwrap_or_else(|| as_call(v));
+                    return self.expand_target(at, &call, prefix, depth, out);
                 }
                 self.expand_refs(at, &ops, prefix, depth + 1, out);
                 true

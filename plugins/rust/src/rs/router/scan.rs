@@ -32,6 +32,10 @@ pub struct FnFacts {
     pub bodies: Vec<(String, String)>,
     /// Parameters read directly (headers, cookies, files).
     pub direct: Vec<(String, String)>,
+    /// `let v1 = v1::router(cfg).with_state(s);`: local variables bound to
+    /// what a call returns (nested or merged later by name).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lets: Vec<(String, Target)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -114,9 +118,16 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     let code = file.code(Syntax::RUST);
     let skip = items::test_ranges(&code);
     let (krate, module) = crate_and_module(&path);
+    let lets: Vec<usize> = code.find_word("let").collect();
     let fns = items::functions(&code, &skip)
         .iter()
-        .map(|f| scan_fn(file, &code, f, flavor))
+        .map(|f| {
+            let mut facts = scan_fn(file, &code, f, flavor);
+            let from = lets.partition_point(|&o| o < f.body.start);
+            let to = lets.partition_point(|&o| o < f.body.end);
+            facts.lets = call_lets(&code, f, &lets[from..to], &facts);
+            facts
+        })
         .collect();
     FileFacts {
         path,
@@ -223,6 +234,45 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         }
     }
     out.returns = tail_ident(code, f.body.clone()).or(tail_var);
+    out
+}
+
+/// `let [mut] name[: T] = path::call(…)…;` statements of `f` binding a
+/// variable that is not a router built here.
+fn call_lets(code: &Code, f: &FnDecl, lets: &[usize], facts: &FnFacts) -> Vec<(String, Target)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for &at in lets {
+        let mut i = code.skip_ws(at + 3);
+        if code.text()[i..].starts_with("mut ") {
+            i = code.skip_ws(i + 3);
+        }
+        let s = i;
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        let name = &code.text()[s..i];
+        if !is_ident(name) || facts.routers.iter().any(|r| r.name == name) {
+            continue;
+        }
+        // Skip a type annotation up to `=` on the same statement.
+        let mut j = i;
+        while j < bytes.len() && j < f.body.end && !matches!(bytes[j], b'=' | b';' | b'{') {
+            j += 1;
+        }
+        if bytes.get(j) != Some(&b'=') || bytes.get(j + 1) == Some(&b'=') {
+            continue;
+        }
+        let Some((seg, _)) = primary(code, j + 1) else {
+            continue;
+        };
+        if seg.args.is_none() || is_router_new(&seg.path) {
+            continue;
+        }
+        if let t @ Target::Call { .. } = call_target(&seg.path) {
+            out.push((name.to_string(), t));
+        }
+    }
     out
 }
 
@@ -653,7 +703,7 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             ("Form", "form"),
             ("Path", "path"),
         ] {
-            if let Some(inner) = generic_of(ty, outer) {
+            if let Some(inner) = generic_of(ty, outer).or_else(|| wrapper_of(ty, outer)) {
                 out.bodies.push((kind.to_string(), items::type_name(inner)));
             }
         }
@@ -715,6 +765,20 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             _ => {}
         }
     }
+}
+
+/// The generic argument of an application's own extractor wrapping a
+/// standard one, named after it (`ValidatedJson<T>`, `ValidatedQuery<T>`).
+fn wrapper_of<'t>(ty: &'t str, outer: &str) -> Option<&'t str> {
+    let open = ty.find('<')?;
+    let head = ty[..open].rsplit("::").next()?;
+    let prefix = head.strip_suffix(outer)?;
+    if !prefix.starts_with(|c: char| c.is_ascii_uppercase())
+        || !prefix.ends_with(|c: char| c.is_ascii_lowercase())
+    {
+        return None;
+    }
+    ty[open + 1..].strip_suffix('>')
 }
 
 /// First arguments of `var.method("name")` / `var.method(header::NAME)`.
