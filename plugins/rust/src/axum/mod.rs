@@ -9,8 +9,12 @@
 //! `Router::new()` expressions and functions of other modules or crates
 //! (`api::routes()`, `routes(state.clone())`, also bound to a variable
 //! first: `let v1 = v1::router(cfg).with_state(s); … .nest("/v1", v1)`),
-//! whose returned router is the
-//! tail `Router::new()…` chain or tail variable. A router that no other
+//! or called as a method on a value of unknown type
+//! (`.merge(authorizer.new_router())`: every function of that name
+//! returning routes, e.g. each implementation of a trait method), whose
+//! returned router is the
+//! tail `Router::new()…` chain, tail variable, or tail call of another
+//! router function (`fn new_router(&self) -> Router { api::routes() }`). A router that no other
 //! router nests or merges is a root.
 //!
 //! aide's documented routers read the same way: `ApiRouter::new()` with

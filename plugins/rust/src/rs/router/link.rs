@@ -94,9 +94,28 @@ impl Linker {
                     }
                 }
                 Target::Inline(inner) => self.collect_refs(at, inner, refs),
+                Target::Method(name) => {
+                    for id in self.methods_named(name) {
+                        refs.insert((id, String::new()));
+                    }
+                }
                 Target::Other => {}
             }
         }
+    }
+
+    /// Every function named `name` that returns routes (the
+    /// implementations of a method called on a value of unknown type).
+    fn methods_named(&self, name: &str) -> Vec<FnId> {
+        let mut out = Vec::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            for (ni, f) in file.fns.iter().enumerate() {
+                if f.name == name && !self.returned_ops((fi, ni)).is_empty() {
+                    out.push((fi, ni));
+                }
+            }
+        }
+        out
     }
 
     /// The call a local variable of `at` is bound to (`let v = f(…);`).
@@ -295,6 +314,15 @@ impl Linker {
                 }
                 self.expand_refs(id, &ops, prefix, depth + 1, out);
                 true
+            }
+            Target::Method(name) => {
+                let mut any = false;
+                for id in self.methods_named(name).into_iter().filter(|id| *id != at) {
+                    let ops = self.returned_ops(id);
+                    self.expand_refs(id, &ops, prefix, depth + 1, out);
+                    any = true;
+                }
+                any
             }
             Target::Other => false,
         }

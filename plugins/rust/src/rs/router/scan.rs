@@ -52,6 +52,9 @@ pub enum Target {
         name: String,
     },
     Local(String),
+    /// A method called on a value of unknown type
+    /// (`authorizer.new_router()`): every function of that name.
+    Method(String),
     /// An inline `Router::new()…` expression.
     Inline(Vec<Op>),
     Other,
@@ -234,7 +237,37 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         }
     }
     out.returns = tail_ident(code, f.body.clone()).or(tail_var);
+    if flavor == Flavor::Axum && !out.routers.iter().any(|r| r.name.is_empty()) {
+        if let Some(t) = tail_router_call(code, f) {
+            out.routers.push(RouterDef {
+                name: String::new(),
+                ops: vec![Op::Merge(t)],
+            });
+        }
+    }
     out
+}
+
+/// A function returning a `Router` built by another function:
+/// `fn new_router(&self) -> Router<S> { crate::api::new_v1_router() }`.
+fn tail_router_call(code: &Code, f: &FnDecl) -> Option<Target> {
+    let sig = code.slice(f.kw..f.body.start);
+    let ret = &sig[sig.rfind("->")?..];
+    if !ret.contains("Router") {
+        return None;
+    }
+    let inner_end = f.body.end.checked_sub(1)?;
+    let inner = code.slice(f.body.start + 1..inner_end);
+    let stmt = inner.rfind([';', '}', '{']).map_or(0, |i| i + 1);
+    let start = code.skip_ws(f.body.start + 1 + stmt);
+    let (seg, end) = primary(code, start)?;
+    if seg.args.is_none() || is_router_new(&seg.path) || code.skip_ws(end) != inner_end {
+        return None;
+    }
+    match call_target(&seg.path) {
+        t @ Target::Call { .. } => Some(t),
+        _ => None,
+    }
 }
 
 /// `let [mut] name[: T] = path::call(…)…;` statements of `f` binding a
@@ -637,7 +670,48 @@ pub(crate) fn target(file: &SourceFile, code: &Code, at: usize, flavor: Flavor) 
     match seg.args {
         Some(_) => call_target(&seg.path),
         None if seg.path.contains("::") => call_target(&seg.path),
-        None => Target::Local(seg.path),
+        None => match (flavor, method_on_value(code, at)) {
+            (Flavor::Axum, Some(m)) => Target::Method(m),
+            _ => Target::Local(seg.path),
+        },
+    }
+}
+
+/// Methods that hand back the router they are called on.
+const SAME_ROUTER: &[&str] = &[
+    "clone",
+    "into",
+    "with_state",
+    "layer",
+    "route_layer",
+    "boxed",
+    "to_owned",
+    "finish_api",
+    "finish_api_with",
+];
+
+/// `value.field.method(…)`: the first method called on a value, unless it
+/// hands the same router back (`router.clone()`, `api.with_state(s)`).
+fn method_on_value(code: &Code, at: usize) -> Option<String> {
+    let bytes = code.text().as_bytes();
+    let mut i = at;
+    loop {
+        let s = i;
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        if i == s {
+            return None;
+        }
+        let name = &code.text()[s..i];
+        let p = code.skip_ws(i);
+        match bytes.get(p) {
+            Some(b'(') if s > at => {
+                return (!SAME_ROUTER.contains(&name)).then(|| name.to_string());
+            }
+            Some(b'.') => i = code.skip_ws(p + 1),
+            _ => return None,
+        }
     }
 }
 
