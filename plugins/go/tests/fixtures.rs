@@ -25,7 +25,7 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 fn go_gin_fixtures() {
     check_all(
         &portolan_plugin_go::gin::Gin,
-        &["bind_helpers", "groups", "monorepo"],
+        &["bind_helpers", "field_handlers", "groups", "monorepo"],
     );
 }
 

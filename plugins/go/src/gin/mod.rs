@@ -10,6 +10,9 @@
 //! `Any` is reported with the nine methods Gin registers for it (GET, POST,
 //! PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE).
 //!
+//! Handlers named through a struct field (`a.orderController.Detail`) are
+//! the methods of that field's declared type (package included).
+//!
 //! Parameters come from what the handler (a function, a method, a factory
 //! returning a closure, or a function literal) reads from its
 //! `*gin.Context`: `Query`/`DefaultQuery`/`GetQuery`/`QueryArray` (query),
@@ -18,8 +21,10 @@
 //! `FormFile` (file), and structs bound with `ShouldBindJSON`/`BindJSON`
 //! (`json` tags), `ShouldBindQuery` (`form` tags), `ShouldBindUri` (`uri`),
 //! `ShouldBindHeader` (`header`) and `ShouldBind`/`Bind` (content
-//! negotiated: `json` tags, else `form`), also through helpers called
-//! with the context.
+//! negotiated: `json` tags, else `form`; on GET the query string by `form`
+//! tags), also through helpers called with the context, including helpers
+//! binding into the value they are given (`handler.BindAndCheck(ctx, req)`
+//! with `func BindAndCheck(ctx *gin.Context, data any)`).
 
 use portolan_plugin_sdk::prelude::*;
 

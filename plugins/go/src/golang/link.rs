@@ -44,6 +44,9 @@ pub struct Linker {
     files: Vec<GoFile>,
     /// Function name → ids.
     by_name: HashMap<String, Vec<FuncId>>,
+    /// (struct, field) → the field's type name, for handlers reached
+    /// through a field (`a.userController.Login`).
+    field_types: HashMap<(String, String), (usize, Option<String>, String)>,
     /// Callee → (caller, call index).
     callers: HashMap<FuncId, Vec<(FuncId, usize)>>,
     /// Mounted origin → (context, parent router, mount prefix).
@@ -66,11 +69,23 @@ impl Linker {
             mods,
             files,
             by_name: HashMap::new(),
+            field_types: HashMap::new(),
             callers: HashMap::new(),
             mounts: HashMap::new(),
             memo: RefCell::new(HashMap::new()),
             busy: RefCell::new(HashSet::new()),
         };
+        for (fi, file) in l.files.iter().enumerate() {
+            for st in &file.structs {
+                for f in st.fields.iter().filter(|f| !f.embedded) {
+                    let (qual, ty) = super::scan::type_name(&f.ty);
+                    if !ty.is_empty() {
+                        l.field_types
+                            .insert((st.name.clone(), f.name.clone()), (fi, qual, ty));
+                    }
+                }
+            }
+        }
         for (fi, file) in l.files.iter().enumerate() {
             for (fj, func) in file.funcs.iter().enumerate() {
                 l.by_name
@@ -528,11 +543,28 @@ impl Linker {
                                 .is_none_or(|d| is_within(&self.files[id.0].dir, d))
                     })
                     .collect();
-                if let Some(h) = &r.hint {
+                // `T.field`: the receiver's type and the field called on.
+                let mut dirs: Option<Vec<String>> = None;
+                let hint = r.hint.as_ref().map(|h| match h.split_once('.') {
+                    Some((t, f)) => match self.field_types.get(&(t.to_string(), f.to_string())) {
+                        Some((fi, qual, ty)) => {
+                            dirs = qual.as_deref().and_then(|q| self.qualifier_dirs(*fi, q));
+                            ty.clone()
+                        }
+                        None => String::new(),
+                    },
+                    None => h.clone(),
+                });
+                if let Some(h) = &hint {
                     let hinted: Vec<FuncId> = methods
                         .iter()
                         .copied()
-                        .filter(|id| self.func(*id).recv.as_deref() == Some(h.as_str()))
+                        .filter(|id| {
+                            self.func(*id).recv.as_deref() == Some(h.as_str())
+                                && dirs
+                                    .as_ref()
+                                    .is_none_or(|d| d.contains(&self.files[id.0].dir))
+                        })
                         .collect();
                     if !hinted.is_empty() {
                         return hinted;

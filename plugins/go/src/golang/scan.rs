@@ -1505,7 +1505,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             Some((q, n)) => FuncRef {
                 qual: Some(q.to_string()),
                 name: n.to_string(),
-                hint: None,
+                hint: hint_for(&self.hints, q),
             },
             None => FuncRef {
                 qual: None,
@@ -1909,13 +1909,22 @@ fn normalize(chain: &str, ctx: &[String], aliases: &[(String, String)]) -> Strin
     out
 }
 
+/// The type name of variable `var`; for a field of a variable
+/// (`a.users`), `Type.field` (resolved against struct fields when linking).
 fn hint_for(hints: &[(String, String)], var: &str) -> Option<String> {
-    hints
-        .iter()
-        .rev()
-        .find(|(n, _)| n == var)
-        .map(|(_, t)| t.clone())
-        .filter(|t| !t.is_empty())
+    let lookup = |v: &str| {
+        hints
+            .iter()
+            .rev()
+            .find(|(n, _)| n == v)
+            .map(|(_, t)| t.clone())
+            .filter(|t| !t.is_empty())
+    };
+    match var.split_once('.') {
+        Some((v, field)) if !field.contains('.') => lookup(v).map(|t| format!("{t}.{field}")),
+        Some(_) => None,
+        None => lookup(var),
+    }
 }
 
 fn is_builtin(f: &FuncRef) -> bool {
