@@ -19,6 +19,7 @@
 //! `PostForm`/`DefaultPostForm`/`GetPostForm`/`PostFormArray` (form),
 //! `Param` (path), `GetHeader`/`Request.Header.Get` (header), `Cookie`,
 //! `FormFile` (file), and structs bound with `ShouldBindJSON`/`BindJSON`
+//! (also a body read by hand and passed to `json.Unmarshal`)
 //! (`json` tags), `ShouldBindQuery` (`form` tags), `ShouldBindUri` (`uri`),
 //! `ShouldBindHeader` (`header`) and `ShouldBind`/`Bind` (content
 //! negotiated: `json` tags, else `form`; on GET the query string by `form`
@@ -72,6 +73,8 @@ const READS: &[Read] = &[
         BindKind::Json,
         0,
     ),
+    // The body read by hand (`io.ReadAll(c.Request.Body)`) then decoded.
+    bind("json", "Unmarshal", BindKind::Json, 1),
 ];
 
 pub const FRAMEWORK: Framework = Framework {
