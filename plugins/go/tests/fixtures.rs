@@ -51,7 +51,10 @@ fn go_mux_fixtures() {
 
 #[test]
 fn go_fiber_fixtures() {
-    check_all(&portolan_plugin_go::fiber::Fiber, &["services"]);
+    check_all(
+        &portolan_plugin_go::fiber::Fiber,
+        &["services", "v3_generics"],
+    );
 }
 
 #[test]

@@ -1557,10 +1557,16 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 i += 1;
                 continue;
             }
-            let Some(p) = prev_non_ws(self.code, i) else {
+            let Some(mut p) = prev_non_ws(self.code, i) else {
                 i += 1;
                 continue;
             };
+            // A generic instantiation: `fiber.Query[int](c, "limit")`.
+            if b[p] == b']' {
+                if let Some(q) = type_args_open(b, p).and_then(|o| prev_non_ws(self.code, o)) {
+                    p = q;
+                }
+            }
             if !is_ident_byte(b[p]) {
                 i += 1;
                 continue;
@@ -2273,6 +2279,26 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The `[` opening the short type-argument list that ends at `close`
+/// (looked for within 64 bytes, so the scan stays linear).
+fn type_args_open(b: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (close.saturating_sub(64)..=close).rev() {
+        match b.get(i)? {
+            b']' => depth += 1,
+            b'[' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'\n' | b';' | b'{' | b'}' | b'"' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `any` / `interface{}`: a parameter a helper binds into for its caller.
