@@ -207,6 +207,10 @@ pub struct Reads {
     /// `req := &schema.LoginReq{}`): (helper, argument index, type).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helper_args: Vec<(FuncRef, usize, TypeRef)>,
+    /// Names read with `FormValue`, which looks in the query string and
+    /// the form body: query parameters of a GET, form fields otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub form_values: Vec<String>,
 }
 
 impl Reads {
@@ -215,6 +219,7 @@ impl Reads {
             && self.binds.is_empty()
             && self.helpers.is_empty()
             && self.helper_args.is_empty()
+            && self.form_values.is_empty()
     }
 }
 

@@ -781,6 +781,16 @@ impl Linker {
         for p in &reads.params {
             push(out, p.clone());
         }
+        for name in &reads.form_values {
+            push(
+                out,
+                if get {
+                    Param::query(name)
+                } else {
+                    Param::form(name)
+                },
+            );
+        }
         for b in &reads.binds {
             for p in self.bind_params(ctx.file, &for_method(b, get), 0) {
                 push(out, p);

@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use portolan_plugin_sdk::{Code, Param, SourceFile, Syntax};
+use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, Syntax};
 
 use super::facts::{
     Assign, Bind, Call, Fact, Field, Func, FuncRef, GoFile, Handler, Import, Mount, Origin, RVal,
@@ -1593,7 +1593,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     match rd.kind {
                         ReadKind::Param(kind) => {
                             if let Some(lit) = self.literal_arg(a) {
-                                push_param(&mut reads.params, Param::new(kind, lit));
+                                if kind == ParamKind::Form && rd.method == "FormValue" {
+                                    if !reads.form_values.contains(&lit) {
+                                        reads.form_values.push(lit);
+                                    }
+                                } else {
+                                    push_param(&mut reads.params, Param::new(kind, lit));
+                                }
                             }
                         }
                         ReadKind::Bind(kind) => {
