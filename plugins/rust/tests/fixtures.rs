@@ -25,7 +25,13 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 fn rust_axum_fixtures() {
     check_all(
         &portolan_plugin_rust::axum::Axum,
-        &["aide", "router_vars", "trait_routers", "workspace"],
+        &[
+            "aide",
+            "route_table",
+            "router_vars",
+            "trait_routers",
+            "workspace",
+        ],
     );
 }
 

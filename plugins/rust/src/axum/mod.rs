@@ -28,7 +28,11 @@
 //! as GET, POST, PUT, PATCH and DELETE (Axum accepts every method).
 //!
 //! Paths: literals, `const`/`static` `&str` constants (any module),
-//! `format!`/`concat!`; Axum 0.7 `/:id` and 0.8 `/{id}` placeholders are
+//! `format!`/`concat!`, and route tables of enum variants with a method
+//! and a path (`GetUser(GET, "/v1/users/{id}")`, usually fed to a macro
+//! generating the enum) read through an accessor
+//! (`Endpoint::GetUser.path()`, or one slicing a literal prefix off:
+//! `&self.path()["/v1".len()..]`); Axum 0.7 `/:id` and 0.8 `/{id}` placeholders are
 //! kept as written (the host unifies them).
 //!
 //! Handler parameters, from the signature: `Query<T>`/`Json<T>`/`Form<T>`

@@ -342,6 +342,17 @@ impl Linker {
         for p in parts {
             match p {
                 Part::Lit(l) => s.push_str(l),
+                Part::Const(name) if name.contains('.') => {
+                    // `Variant.accessor`: the variant's path, minus the
+                    // prefix the accessor slices off.
+                    let (variant, method) = name.split_once('.')?;
+                    let full =
+                        self.string_depth(from, &[Part::Const(variant.into())], depth + 1)?;
+                    let cut = self
+                        .string_depth(from, &[Part::Const(format!("{method}()"))], depth + 1)
+                        .unwrap_or_default();
+                    s.push_str(full.strip_prefix(cut.as_str()).unwrap_or(&full));
+                }
                 Part::Const(name) => {
                     let here = &self.files[from];
                     let order = std::iter::once(from)

@@ -136,7 +136,11 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
         path,
         krate,
         module,
-        consts: items::str_consts(&code, &skip),
+        consts: {
+            let mut c = items::str_consts(&code, &skip);
+            c.extend(items::route_table(&code, &skip));
+            c
+        },
         structs: items::structs(&code, &skip),
         fns,
     }
