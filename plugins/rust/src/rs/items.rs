@@ -322,9 +322,18 @@ pub fn route_table(code: &Code, skip: &[Range<usize>]) -> Vec<(String, Vec<super
         if inside(skip, at) {
             continue;
         }
-        let before = &text[..at];
+        // A short look-back (the accessor is a one-liner), on a char
+        // boundary: linear overall.
+        let mut from = at.saturating_sub(300);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = &text[from..at];
         let Some(q) = before.rfind('"') else { continue };
-        let Some(lit) = before[..q].rfind('"').and_then(|o| code.string_at(o)) else {
+        let Some(lit) = before[..q]
+            .rfind('"')
+            .and_then(|o| code.string_at(from + o))
+        else {
             continue;
         };
         let head = &before[..before[..q].rfind('"').unwrap_or(0)];
