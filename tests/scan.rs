@@ -785,3 +785,42 @@ fn base_path_under_a_test_folder_still_reports_the_app() {
         assert_eq!(method_urls(&json(&out)), expected, "-b {base}");
     }
 }
+
+/// Build-output and third-party directory names (`target/`, `build/`,
+/// `dist/`, `vendor/`) are judged only below the base: an app checked out
+/// under such a folder (CI workspaces often are) gets the same report as
+/// from anywhere else.
+#[test]
+fn base_path_under_a_build_folder_still_reports_the_app() {
+    let root = repo();
+    for fixture in [
+        "tests/fixtures/rust_axum/workspace/app",
+        "tests/fixtures/php_symfony/store/app",
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let plain = tmp.path().join("checkout/app");
+        copy_tree(&root.join(fixture), &plain);
+        let scan = |cwd: &Path, base: &str| {
+            let out = run(portolan(cwd).args(["-b", base, "-f", "json", "--no-log"]));
+            assert!(out.status.success(), "{}", stderr(&out));
+            method_urls(&json(&out))
+        };
+        let expected = scan(tmp.path(), "checkout/app");
+        assert!(expected.len() > 2, "{fixture}: {expected:?}");
+        for dir in ["target", "build", "dist", "vendor"] {
+            let app = tmp.path().join(dir).join("app");
+            copy_tree(&root.join(fixture), &app);
+            let absolute = app.to_string_lossy().into_owned();
+            assert_eq!(
+                scan(tmp.path(), &format!("{dir}/app")),
+                expected,
+                "{fixture} {dir}"
+            );
+            assert_eq!(
+                scan(tmp.path(), &absolute),
+                expected,
+                "{fixture} {absolute}"
+            );
+        }
+    }
+}

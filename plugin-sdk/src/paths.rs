@@ -96,6 +96,26 @@ fn below<'a>(path: &'a str, bases: &[String]) -> &'a str {
     path
 }
 
+/// Is the file inside a directory named one of `names` (build output such
+/// as `target`, `dist` or `build`, third-party code such as `vendor`)?
+/// Only directories below the scanned base count (see [`below_base`]): a
+/// tree checked out under `/ci/target/app` is scanned like any other.
+///
+/// ```
+/// use portolan_plugin_sdk::paths::in_dir_named;
+/// assert!(in_dir_named("svc/target/debug/build.rs", &["target"]));
+/// assert!(!in_dir_named("svc/src/target.rs", &["target"]));
+/// ```
+pub fn in_dir_named(path: &str, names: &[&str]) -> bool {
+    dir_named_below(below_base(path), names)
+}
+
+fn dir_named_below(path: &str, names: &[&str]) -> bool {
+    let mut dirs = path.split(['/', '\\']).collect::<Vec<_>>();
+    dirs.pop();
+    dirs.iter().any(|d| names.contains(d))
+}
+
 /// Does this file path look like test, spec, fixture or mock code? Routes
 /// declared there belong to test doubles, not to the application. Only the
 /// part of the path below the scanned base counts (see [`below_base`]), so
@@ -209,5 +229,15 @@ mod tests {
             "/home/me/tests/application/x.py"
         );
         assert_eq!(below("other/tests/x.py", &bases), "other/tests/x.py");
+    }
+
+    #[test]
+    fn build_dirs_only_below_the_base() {
+        let bases = vec!["/ci/target/app".to_string()];
+        let judge = |p: &str| dir_named_below(below(p, &bases), &["target", "dist"]);
+        assert!(!judge("/ci/target/app/src/main.rs"));
+        assert!(judge("/ci/target/app/target/debug/out.rs"));
+        assert!(judge("/ci/target/app/web\\dist\\x.js"));
+        assert!(!judge("/ci/target/app/src/dist.rs"));
     }
 }

@@ -23,7 +23,10 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 
 #[test]
 fn go_gin_fixtures() {
-    check_all(&portolan_plugin_go::gin::Gin, &["groups", "monorepo"]);
+    check_all(
+        &portolan_plugin_go::gin::Gin,
+        &["bind_helpers", "field_handlers", "groups", "monorepo"],
+    );
 }
 
 #[test]
@@ -43,12 +46,15 @@ fn go_http_fixtures() {
 
 #[test]
 fn go_mux_fixtures() {
-    check_all(&portolan_plugin_go::mux::Mux, &["services"]);
+    check_all(&portolan_plugin_go::mux::Mux, &["services", "subrouters"]);
 }
 
 #[test]
 fn go_fiber_fixtures() {
-    check_all(&portolan_plugin_go::fiber::Fiber, &["services"]);
+    check_all(
+        &portolan_plugin_go::fiber::Fiber,
+        &["services", "v3_generics"],
+    );
 }
 
 #[test]
@@ -185,5 +191,31 @@ fn gozero_and_connect_survive_non_ascii() {
             facts.extend(out.into_parts().1);
         }
         assert!(analyzer.link(&facts).is_ok());
+    }
+}
+
+/// A handler whose signature sits a few hundred bytes after multi-byte
+/// text (CJK messages in string constants are common) does not panic: the
+/// scanner looks back from a body for its `func` through a window that
+/// must start on a char boundary.
+#[test]
+fn go_analyzers_survive_cjk_text_before_handlers() {
+    use portolan_plugin_go::*;
+    use portolan_plugin_sdk::{Output, SourceFile};
+    let messages = "\tMsg = \"获取用户列表信息，支持分页查询与条件过滤。\"\n".repeat(12);
+    for shift in 0..4 {
+        let src = format!(
+            "package api\n\nimport \"github.com/gin-gonic/gin\"\n\nconst ({}\n{messages})\n\nfunc List(c *gin.Context) {{\n\tid := c.Query(\"id\")\n\tc.JSON(200, id)\n}}\n\nfunc Routes(r *gin.Engine) {{\n\tr.GET(\"/users\", List)\n\tr.POST(\"/users\", func(c *gin.Context) {{ c.Param(\"x\") }})\n}}\n",
+            " ".repeat(shift)
+        );
+        for analyzer in [
+            &gin::Gin as &dyn Analyzer,
+            &echo::Echo,
+            &mux::Mux,
+            &gozero::GoZero,
+        ] {
+            let mut out = Output::new();
+            analyzer.analyze(&SourceFile::new("api/users.go", &src), &mut out);
+        }
     }
 }

@@ -23,7 +23,16 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 
 #[test]
 fn rust_axum_fixtures() {
-    check_all(&portolan_plugin_rust::axum::Axum, &["workspace"]);
+    check_all(
+        &portolan_plugin_rust::axum::Axum,
+        &[
+            "aide",
+            "route_table",
+            "router_vars",
+            "trait_routers",
+            "workspace",
+        ],
+    );
 }
 
 #[test]

@@ -15,7 +15,9 @@
 //! `FormValue` (form), `Get` (header), `Cookies` (cookie), `FormFile`
 //! (file), and structs bound with `BodyParser` (`json` tags, else `form`),
 //! `QueryParser` (`query`), `ReqHeaderParser` (`reqHeader`),
-//! `ParamsParser` (`params`) and v3's `Bind().Body/JSON/Form/Query/Header/URI`.
+//! `ParamsParser` (`params`), v3's `Bind().Body/JSON/Form/Query/Header/URI` and
+//! v3's generic accessors `fiber.Query[int](c, "limit", 25)`,
+//! `fiber.Params[T](c, "id")`, `fiber.GetReqHeader[T](c, "X-Key")`.
 
 use portolan_plugin_sdk::prelude::*;
 
@@ -36,6 +38,10 @@ const READS: &[Read] = &[
     read("{}", "Get", ParamKind::Header, 0),
     read("{}", "Cookies", ParamKind::Cookie, 0),
     read("{}", "FormFile", ParamKind::File, 0),
+    // Fiber v3 generic accessors: `fiber.Query[int](c, "limit", 25)`.
+    read("fiber", "Query", ParamKind::Query, 1),
+    read("fiber", "Params", ParamKind::Path, 1),
+    read("fiber", "GetReqHeader", ParamKind::Header, 1),
     bind("{}", "BodyParser", BindKind::Auto, 0),
     bind("{}", "QueryParser", BindKind::Query, 0),
     bind("{}", "ReqHeaderParser", BindKind::Header, 0),

@@ -10,16 +10,22 @@
 //! `Any` is reported with the nine methods Gin registers for it (GET, POST,
 //! PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE).
 //!
+//! Handlers named through a struct field (`a.orderController.Detail`) are
+//! the methods of that field's declared type (package included).
+//!
 //! Parameters come from what the handler (a function, a method, a factory
 //! returning a closure, or a function literal) reads from its
 //! `*gin.Context`: `Query`/`DefaultQuery`/`GetQuery`/`QueryArray` (query),
 //! `PostForm`/`DefaultPostForm`/`GetPostForm`/`PostFormArray` (form),
 //! `Param` (path), `GetHeader`/`Request.Header.Get` (header), `Cookie`,
 //! `FormFile` (file), and structs bound with `ShouldBindJSON`/`BindJSON`
+//! (also a body read by hand and passed to `json.Unmarshal`)
 //! (`json` tags), `ShouldBindQuery` (`form` tags), `ShouldBindUri` (`uri`),
 //! `ShouldBindHeader` (`header`) and `ShouldBind`/`Bind` (content
-//! negotiated: `json` tags, else `form`), also through helpers called
-//! with the context.
+//! negotiated: `json` tags, else `form`; on GET the query string by `form`
+//! tags), also through helpers called with the context, including helpers
+//! binding into the value they are given (`handler.BindAndCheck(ctx, req)`
+//! with `func BindAndCheck(ctx *gin.Context, data any)`).
 
 use portolan_plugin_sdk::prelude::*;
 
@@ -58,8 +64,8 @@ const READS: &[Read] = &[
     bind("{}", "BindUri", BindKind::Path, 0),
     bind("{}", "ShouldBindHeader", BindKind::Header, 0),
     bind("{}", "BindHeader", BindKind::Header, 0),
-    bind("{}", "ShouldBind", BindKind::Auto, 0),
-    bind("{}", "Bind", BindKind::Auto, 0),
+    bind("{}", "ShouldBind", BindKind::ByMethod, 0),
+    bind("{}", "Bind", BindKind::ByMethod, 0),
     bind("{}", "ShouldBindWith", BindKind::Auto, 0),
     bind(
         "json.NewDecoder({}.Request.Body)",
@@ -67,6 +73,8 @@ const READS: &[Read] = &[
         BindKind::Json,
         0,
     ),
+    // The body read by hand (`io.ReadAll(c.Request.Body)`) then decoded.
+    bind("json", "Unmarshal", BindKind::Json, 1),
 ];
 
 pub const FRAMEWORK: Framework = Framework {

@@ -202,11 +202,24 @@ pub struct Reads {
     /// Functions called with the request context (`parsePaging(c)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helpers: Vec<FuncRef>,
+    /// Typed values handed to such a helper, which may bind the request
+    /// into them (`handler.BindAndCheck(ctx, req)` with
+    /// `req := &schema.LoginReq{}`): (helper, argument index, type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helper_args: Vec<(FuncRef, usize, TypeRef)>,
+    /// Names read with `FormValue`, which looks in the query string and
+    /// the form body: query parameters of a GET, form fields otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub form_values: Vec<String>,
 }
 
 impl Reads {
     pub fn is_empty(&self) -> bool {
-        self.params.is_empty() && self.binds.is_empty() && self.helpers.is_empty()
+        self.params.is_empty()
+            && self.binds.is_empty()
+            && self.helpers.is_empty()
+            && self.helper_args.is_empty()
+            && self.form_values.is_empty()
     }
 }
 
@@ -226,6 +239,12 @@ pub enum BindKind {
     /// Content-negotiated body (`c.ShouldBind`, `c.Bind`): `json` tags as
     /// JSON, and fields tagged only for the query, path or headers there.
     Auto,
+    /// Gin's `ShouldBind`/`Bind`: on GET (and HEAD) requests the form
+    /// binding reads `form`-tagged (else exported, not `json:"-"`) fields
+    /// from the query string; on other methods as [`BindKind::Auto`].
+    ByMethod,
+    /// Gin's form binding of the query string (`ByMethod` on a GET).
+    FormQuery,
     /// Every field from the source its tag names, request-line tags first
     /// (Hertz `BindAndValidate`, Huma inputs): `path`/`uri`, `query`/`url`,
     /// `header`, `cookie`, then `json`, then `form`; untagged exported
@@ -260,6 +279,9 @@ pub enum TypeRef {
         name: String,
     },
     Inline(Vec<Field>),
+    /// The enclosing function's n-th parameter, an `any` / `interface{}`
+    /// value: a helper binding into whatever its caller passes.
+    Param(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

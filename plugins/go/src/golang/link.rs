@@ -44,6 +44,9 @@ pub struct Linker {
     files: Vec<GoFile>,
     /// Function name → ids.
     by_name: HashMap<String, Vec<FuncId>>,
+    /// (struct, field) → the field's type name, for handlers reached
+    /// through a field (`a.userController.Login`).
+    field_types: HashMap<(String, String), (usize, Option<String>, String)>,
     /// Callee → (caller, call index).
     callers: HashMap<FuncId, Vec<(FuncId, usize)>>,
     /// Mounted origin → (context, parent router, mount prefix).
@@ -66,11 +69,23 @@ impl Linker {
             mods,
             files,
             by_name: HashMap::new(),
+            field_types: HashMap::new(),
             callers: HashMap::new(),
             mounts: HashMap::new(),
             memo: RefCell::new(HashMap::new()),
             busy: RefCell::new(HashSet::new()),
         };
+        for (fi, file) in l.files.iter().enumerate() {
+            for st in &file.structs {
+                for f in st.fields.iter().filter(|f| !f.embedded) {
+                    let (qual, ty) = super::scan::type_name(&f.ty);
+                    if !ty.is_empty() {
+                        l.field_types
+                            .insert((st.name.clone(), f.name.clone()), (fi, qual, ty));
+                    }
+                }
+            }
+        }
         for (fi, file) in l.files.iter().enumerate() {
             for (fj, func) in file.funcs.iter().enumerate() {
                 l.by_name
@@ -136,7 +151,12 @@ impl Linker {
             methods = vec![m.unwrap_or_else(|| "GET".into())];
         }
         let recv_prefix = self.resolve_str(ctx.file, &route.recv.prefix);
-        let params = self.handler_params(ctx, &route.handler);
+        let params = self.handler_params(ctx, &route.handler, false);
+        let get_params = if methods.iter().any(|m| m == "GET" || m == "HEAD") {
+            self.handler_params(ctx, &route.handler, true)
+        } else {
+            Vec::new()
+        };
         let mut urls = Vec::new();
         for (key, extra) in self.concretize(ctx, &route.recv.origin, 0) {
             for pre in self.prefixes(&key) {
@@ -163,6 +183,11 @@ impl Linker {
         }
         for url in urls {
             for m in &methods {
+                let params = if m == "GET" || m == "HEAD" {
+                    &get_params
+                } else {
+                    &params
+                };
                 out.push(
                     Endpoint::new(m, url.clone())
                         .at_path(file.path.clone(), route.line)
@@ -331,7 +356,7 @@ impl Linker {
 
     /// Parameters of a route handler written in `file`.
     pub fn handler_params_in(&self, file: usize, h: &Handler) -> Vec<Param> {
-        self.handler_params(Ctx { file, func: None }, h)
+        self.handler_params(Ctx { file, func: None }, h, false)
     }
 
     /// Methods of type `ty` declared in `dirs`, with what each reads:
@@ -351,7 +376,7 @@ impl Linker {
                     file: fi,
                     func: Some(fj),
                 };
-                self.expand(ctx, &func.reads, 0, &mut params);
+                self.expand(ctx, &func.reads, 0, false, &mut params);
                 out.push((fi, func.name.clone(), params));
             }
         }
@@ -518,11 +543,28 @@ impl Linker {
                                 .is_none_or(|d| is_within(&self.files[id.0].dir, d))
                     })
                     .collect();
-                if let Some(h) = &r.hint {
+                // `T.field`: the receiver's type and the field called on.
+                let mut dirs: Option<Vec<String>> = None;
+                let hint = r.hint.as_ref().map(|h| match h.split_once('.') {
+                    Some((t, f)) => match self.field_types.get(&(t.to_string(), f.to_string())) {
+                        Some((fi, qual, ty)) => {
+                            dirs = qual.as_deref().and_then(|q| self.qualifier_dirs(*fi, q));
+                            ty.clone()
+                        }
+                        None => String::new(),
+                    },
+                    None => h.clone(),
+                });
+                if let Some(h) = &hint {
                     let hinted: Vec<FuncId> = methods
                         .iter()
                         .copied()
-                        .filter(|id| self.func(*id).recv.as_deref() == Some(h.as_str()))
+                        .filter(|id| {
+                            self.func(*id).recv.as_deref() == Some(h.as_str())
+                                && dirs
+                                    .as_ref()
+                                    .is_none_or(|d| d.contains(&self.files[id.0].dir))
+                        })
                         .collect();
                     if !hinted.is_empty() {
                         return hinted;
@@ -711,10 +753,12 @@ impl Linker {
 
     // ------------------------------------------------------------ params
 
-    fn handler_params(&self, ctx: Ctx, h: &Handler) -> Vec<Param> {
+    /// What a handler reads; `get`: for a GET or HEAD request (Gin's
+    /// `ShouldBind` then reads the query string).
+    fn handler_params(&self, ctx: Ctx, h: &Handler, get: bool) -> Vec<Param> {
         let mut out = Vec::new();
         match h {
-            Handler::Inline(reads) => self.expand(ctx, reads, 0, &mut out),
+            Handler::Inline(reads) => self.expand(ctx, reads, 0, get, &mut out),
             Handler::Refs(refs) => {
                 let mut seen = HashSet::new();
                 for r in refs {
@@ -724,7 +768,7 @@ impl Linker {
                                 file: id.0,
                                 func: Some(id.1),
                             };
-                            self.expand(c, &self.func(id).reads, 0, &mut out);
+                            self.expand(c, &self.func(id).reads, 0, get, &mut out);
                         }
                     }
                 }
@@ -733,12 +777,22 @@ impl Linker {
         out
     }
 
-    fn expand(&self, ctx: Ctx, reads: &Reads, depth: usize, out: &mut Vec<Param>) {
+    fn expand(&self, ctx: Ctx, reads: &Reads, depth: usize, get: bool, out: &mut Vec<Param>) {
         for p in &reads.params {
             push(out, p.clone());
         }
+        for name in &reads.form_values {
+            push(
+                out,
+                if get {
+                    Param::query(name)
+                } else {
+                    Param::form(name)
+                },
+            );
+        }
         for b in &reads.binds {
-            for p in self.bind_params(ctx.file, b, 0) {
+            for p in self.bind_params(ctx.file, &for_method(b, get), 0) {
                 push(out, p);
             }
         }
@@ -749,7 +803,24 @@ impl Linker {
                         file: id.0,
                         func: Some(id.1),
                     };
-                    self.expand(c, &self.func(id).reads, depth + 1, out);
+                    self.expand(c, &self.func(id).reads, depth + 1, get, out);
+                }
+            }
+            // A helper binding the request into the value it is given.
+            for (h, n, ty) in &reads.helper_args {
+                for id in self.resolve_func(ctx, h, true) {
+                    for b in &self.func(id).reads.binds {
+                        if b.ty != TypeRef::Param(*n) {
+                            continue;
+                        }
+                        let bind = Bind {
+                            kind: b.kind,
+                            ty: ty.clone(),
+                        };
+                        for p in self.bind_params(ctx.file, &for_method(&bind, get), 0) {
+                            push(out, p);
+                        }
+                    }
                 }
             }
         }
@@ -773,6 +844,7 @@ impl Linker {
     fn bind_params(&self, file: usize, b: &Bind, depth: usize) -> Vec<Param> {
         let (fields, ffile): (&[Field], usize) = match &b.ty {
             TypeRef::Inline(f) => (f, file),
+            TypeRef::Param(_) => return Vec::new(),
             TypeRef::Named { qual, name } => match self.find_struct(file, qual.as_deref(), name) {
                 Some((fi, s)) => (&s.fields, fi),
                 None => return Vec::new(),
@@ -812,6 +884,19 @@ impl Linker {
             }
         }
         out
+    }
+}
+
+/// A bind as performed on a GET (`get`) or another request.
+fn for_method(b: &Bind, get: bool) -> Bind {
+    let kind = match (b.kind, get) {
+        (BindKind::ByMethod, true) => BindKind::FormQuery,
+        (BindKind::ByMethod, false) => BindKind::Auto,
+        (k, _) => k,
+    };
+    Bind {
+        kind,
+        ty: b.ty.clone(),
     }
 }
 
@@ -868,7 +953,12 @@ fn field_param(f: &Field, kind: BindKind) -> Option<Param> {
             Some(n) => n.map(Param::path),
             None => go_name.map(Param::path),
         },
-        BindKind::Auto => {
+        BindKind::FormQuery => match named(&["form"]) {
+            Some(n) => n.map(Param::query),
+            None if f.tag("json") == Some("-") || other_source => None,
+            None => go_name.map(Param::query),
+        },
+        BindKind::Auto | BindKind::ByMethod => {
             if let Some(n) = named(&["json"]) {
                 return n.map(Param::json);
             }

@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use portolan_plugin_sdk::{Code, Param, SourceFile, Syntax};
+use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, Syntax};
 
 use super::facts::{
     Assign, Bind, Call, Fact, Field, Func, FuncRef, GoFile, Handler, Import, Mount, Origin, RVal,
@@ -64,6 +64,7 @@ pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
         fw,
         imports: Vec::new(),
         hints: Vec::new(),
+        foreign_params: Vec::new(),
     };
     s.top_level(&mut out);
     out.imports = s.imports;
@@ -85,6 +86,7 @@ pub fn handler_in(
         fw,
         imports: Vec::new(),
         hints: Vec::new(),
+        foreign_params: Vec::new(),
     };
     s.handler_of(r, 0)
 }
@@ -96,6 +98,10 @@ struct Scanner<'a, 'c> {
     imports: Vec<Import>,
     /// Variable → type name hints of the function being scanned.
     hints: Vec<(String, String)>,
+    /// Parameters of the function being scanned whose declared type is
+    /// not the framework's (`questions *router.QuestionRouter`): a method
+    /// called on them is the application's, and may receive routers.
+    foreign_params: Vec<String>,
 }
 
 /// A local binding in a function body.
@@ -426,7 +432,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
             env.bind(n, Val::Opaque, body.start, body.end);
             hints.push((n.clone(), t.clone()));
         }
+        self.foreign_params.clear();
         for (idx, (name, ty)) in sig.params.iter().enumerate() {
+            if !self.is_framework_type(ty) {
+                self.foreign_params.push(name.clone());
+            }
             let val = if self.fw.is_context_type(ty) {
                 Val::Ctx
             } else if is_string_type(ty) {
@@ -902,6 +912,19 @@ impl<'a, 'c> Scanner<'a, 'c> {
 
     // ------------------------------------------------------------ calls
 
+    /// Is `ty` one of the framework's own types (`*gin.RouterGroup`,
+    /// `chi.Router`), judged by the package of its constructors?
+    fn is_framework_type(&self, ty: &str) -> bool {
+        let (qual, _) = type_name(ty);
+        qual.is_some_and(|q| {
+            self.fw
+                .constructors
+                .iter()
+                .chain(self.fw.context_types)
+                .any(|c| c.trim_start_matches('*').split('.').next() == Some(q.as_str()))
+        })
+    }
+
     fn call(&mut self, env: &mut Env, hints: &[(String, String)], open: usize, func: &mut Func) {
         let b = bytes(self.code);
         let Some(name_end) = prev_non_ws(self.code, open).map(|p| p + 1) else {
@@ -1039,10 +1062,15 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     }
                     return;
                 }
-                if !matches!(
-                    rv.origin,
-                    Origin::Ret(_) | Origin::Global(..) | Origin::Field(_)
-                ) {
+                let app_value = matches!(rv.origin, Origin::Param(_))
+                    && self.foreign_params.contains(&recv_text)
+                    && env.lookup(&recv_text, pos).is_some();
+                if !app_value
+                    && !matches!(
+                        rv.origin,
+                        Origin::Ret(_) | Origin::Global(..) | Origin::Field(_)
+                    )
+                {
                     // Another method on a router (`r.Use(mw)`).
                     return;
                 }
@@ -1185,7 +1213,12 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 (if m.is_empty() { vec!["GET".into()] } else { m }, Some(0))
             }
             Shape::Builder => {
-                let m = self.chained_methods_in(recv_range.clone());
+                // `.Methods(…)` before the handler or after it
+                // (`r.Path("/x").HandlerFunc(h).Methods("GET")`).
+                let mut m = self.chained_methods_in(recv_range.clone());
+                if m.is_empty() {
+                    m = self.chained_methods(close + 1);
+                }
                 (if m.is_empty() { vec!["GET".into()] } else { m }, None)
             }
         };
@@ -1472,7 +1505,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             Some((q, n)) => FuncRef {
                 qual: Some(q.to_string()),
                 name: n.to_string(),
-                hint: None,
+                hint: hint_for(&self.hints, q),
             },
             None => FuncRef {
                 qual: None,
@@ -1524,10 +1557,16 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 i += 1;
                 continue;
             }
-            let Some(p) = prev_non_ws(self.code, i) else {
+            let Some(mut p) = prev_non_ws(self.code, i) else {
                 i += 1;
                 continue;
             };
+            // A generic instantiation: `fiber.Query[int](c, "limit")`.
+            if b[p] == b']' {
+                if let Some(q) = type_args_open(b, p).and_then(|o| prev_non_ws(self.code, o)) {
+                    p = q;
+                }
+            }
             if !is_ident_byte(b[p]) {
                 i += 1;
                 continue;
@@ -1554,16 +1593,30 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     match rd.kind {
                         ReadKind::Param(kind) => {
                             if let Some(lit) = self.literal_arg(a) {
-                                push_param(&mut reads.params, Param::new(kind, lit));
+                                if kind == ParamKind::Form && rd.method == "FormValue" {
+                                    if !reads.form_values.contains(&lit) {
+                                        reads.form_values.push(lit);
+                                    }
+                                } else {
+                                    push_param(&mut reads.params, Param::new(kind, lit));
+                                }
                             }
                         }
                         ReadKind::Bind(kind) => {
                             let var = self.code.slice(a.clone()).trim().trim_start_matches('&');
-                            let ty = types
+                            // A helper binding into its own `any` parameter.
+                            let own = self
+                                .enclosing_params(body.clone())
                                 .iter()
-                                .rev()
-                                .find(|(n, _)| n == var)
-                                .map(|(_, t)| t.clone());
+                                .position(|(n, t)| n == var && is_any_type(t))
+                                .map(TypeRef::Param);
+                            let ty = own.or_else(|| {
+                                types
+                                    .iter()
+                                    .rev()
+                                    .find(|(n, _)| n == var)
+                                    .map(|(_, t)| t.clone())
+                            });
                             if let Some(ty) = ty {
                                 let bind = Bind { kind, ty };
                                 if !reads.binds.contains(&bind) {
@@ -1586,6 +1639,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                         name: method.to_string(),
                         hint: hint_for(hints, &chain_text),
                     };
+                    self.helper_args(&fr, &args, &types, &mut reads);
                     if !reads.helpers.contains(&fr) {
                         reads.helpers.push(fr);
                     }
@@ -1600,6 +1654,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     name: method.to_string(),
                     hint: None,
                 };
+                self.helper_args(&fr, &args, &types, &mut reads);
                 if !reads.helpers.contains(&fr) {
                     reads.helpers.push(fr);
                 }
@@ -1607,6 +1662,39 @@ impl<'a, 'c> Scanner<'a, 'c> {
             i += 1;
         }
         reads
+    }
+
+    /// The typed values (`req`, `&req`, `&dto.X{}`) passed to a helper
+    /// called with the request context.
+    fn helper_args(
+        &self,
+        fr: &FuncRef,
+        args: &[Range<usize>],
+        types: &[(String, TypeRef)],
+        reads: &mut Reads,
+    ) {
+        for (n, a) in args.iter().enumerate() {
+            let text = self.code.slice(a.clone()).trim().trim_start_matches('&');
+            let ty = if !text.is_empty() && text.bytes().all(is_ident_byte) {
+                types
+                    .iter()
+                    .rev()
+                    .find(|(v, _)| v == text)
+                    .map(|(_, t)| t.clone())
+            } else if text.ends_with('}') {
+                composite_type(self.code, a.clone())
+            } else {
+                None
+            };
+            let Some(ty) = ty else { continue };
+            if matches!(&ty, TypeRef::Named { name, .. } if is_any_type(name)) {
+                continue;
+            }
+            let entry = (fr.clone(), n, ty);
+            if !reads.helper_args.contains(&entry) {
+                reads.helper_args.push(entry);
+            }
+        }
     }
 
     fn literal_arg(&self, a: &Range<usize>) -> Option<String> {
@@ -1648,10 +1736,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// Parameters (receiver excluded) of the function or literal whose
     /// body is `body`.
     fn enclosing_params(&self, body: Range<usize>) -> Vec<(String, String)> {
-        let search_from = self
-            .text()
-            .floor_char_boundary(body.start.saturating_sub(400));
-        let head = &self.text()[search_from..body.start];
+        let search_from = window_start(self.text(), body.start, 400);
+        let head = self.text().get(search_from..body.start).unwrap_or("");
         let Some(f) = head.rfind("func") else {
             return Vec::new();
         };
@@ -1695,10 +1781,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
     fn context_names(&self, body: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
         // The enclosing signature: walk back from the body to `func`.
-        let search_from = self
-            .text()
-            .floor_char_boundary(body.start.saturating_sub(400));
-        let head = &self.text()[search_from..body.start];
+        let search_from = window_start(self.text(), body.start, 400);
+        let head = self.text().get(search_from..body.start).unwrap_or("");
         if let Some(f) = head.rfind("func") {
             let at = search_from + f;
             let mut open = skip_ws(self.code, at + 4);
@@ -1837,13 +1921,22 @@ fn normalize(chain: &str, ctx: &[String], aliases: &[(String, String)]) -> Strin
     out
 }
 
+/// The type name of variable `var`; for a field of a variable
+/// (`a.users`), `Type.field` (resolved against struct fields when linking).
 fn hint_for(hints: &[(String, String)], var: &str) -> Option<String> {
-    hints
-        .iter()
-        .rev()
-        .find(|(n, _)| n == var)
-        .map(|(_, t)| t.clone())
-        .filter(|t| !t.is_empty())
+    let lookup = |v: &str| {
+        hints
+            .iter()
+            .rev()
+            .find(|(n, _)| n == v)
+            .map(|(_, t)| t.clone())
+            .filter(|t| !t.is_empty())
+    };
+    match var.split_once('.') {
+        Some((v, field)) if !field.contains('.') => lookup(v).map(|t| format!("{t}.{field}")),
+        Some(_) => None,
+        None => lookup(var),
+    }
 }
 
 fn is_builtin(f: &FuncRef) -> bool {
@@ -2171,7 +2264,7 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|(n, t)| match t {
             TypeRef::Named { name, .. } => Some((n, name)),
-            TypeRef::Inline(_) => None,
+            TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
         .collect();
     for at in code.find_all(":=") {
@@ -2192,6 +2285,42 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The `[` opening the short type-argument list that ends at `close`
+/// (looked for within 64 bytes, so the scan stays linear).
+fn type_args_open(b: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (close.saturating_sub(64)..=close).rev() {
+        match b.get(i)? {
+            b']' => depth += 1,
+            b'[' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'\n' | b';' | b'{' | b'}' | b'"' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `any` / `interface{}`: a parameter a helper binds into for its caller.
+fn is_any_type(ty: &str) -> bool {
+    let ty: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    ty == "any" || ty == "interface{}"
+}
+
+/// Start of the window of about `len` bytes ending at `end`, moved forward
+/// to a char boundary so slicing never splits a multi-byte character.
+fn window_start(text: &str, end: usize, len: usize) -> usize {
+    let mut at = end.saturating_sub(len);
+    while at < end && !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 #[cfg(test)]

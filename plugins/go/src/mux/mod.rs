@@ -2,9 +2,11 @@
 //!
 //! Routes: `r.HandleFunc(path, h).Methods("GET", "POST")` and `r.Handle`
 //! (no `.Methods` means every method, reported as GET), builder chains
-//! `r.Path("/x").Methods("POST").HandlerFunc(h)` and
+//! `r.Path("/x").Methods("POST").HandlerFunc(h)` (also with `.Methods` after
+//! the handler: `r.Path("/x").HandlerFunc(h).Methods("GET", "HEAD")`) and
 //! `r.PathPrefix("/static/").Handler(fs)`, sub-routers
-//! `r.PathPrefix("/api").Subrouter()` (also `.Methods(…).Subrouter()`),
+//! `r.PathPrefix("/api").Subrouter()` (also `.Methods(…).Subrouter()` and
+//! `r.NewRoute().Subrouter()`),
 //! passed into functions of other packages, returned or stored in fields.
 //!
 //! Parameters: `mux.Vars(r)["id"]` (also through `vars := mux.Vars(r)`) as
@@ -47,6 +49,7 @@ pub const FRAMEWORK: Framework = Framework {
     groups: &["PathPrefix", "Path"],
     passthrough: &[
         "Subrouter",
+        "NewRoute",
         "Methods",
         "Name",
         "Host",

@@ -49,9 +49,9 @@ pub enum Fact {
 }
 
 /// A path skipped as third-party or generated code.
+/// Only directories below the scanned base count.
 pub fn is_vendor(path: &str) -> bool {
-    path.split('/')
-        .any(|s| matches!(s, "vendor" | "node_modules" | "cache"))
+    portolan_plugin_sdk::paths::in_dir_named(path, &["vendor", "node_modules", "cache"])
 }
 
 fn is_route_yaml(path: &str) -> bool {

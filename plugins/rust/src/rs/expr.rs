@@ -44,6 +44,20 @@ pub fn parse_str(code: &Code, range: std::ops::Range<usize>) -> Option<Vec<Part>
         }
     }
     let path = rest.trim();
+    // `Endpoint::GetUser.path()`: a route-table variant's path, through an
+    // accessor (see `items::route_table`).
+    if let Some((head, call)) = path.rsplit_once('.') {
+        if let (Some(method), Some((_, variant))) =
+            (call.strip_suffix("()"), head.rsplit_once("::"))
+        {
+            if is_ident_str(method)
+                && is_ident_str(variant)
+                && head.bytes().all(|b| is_ident_byte(b) || b == b':')
+            {
+                return Some(vec![Part::Const(format!("{variant}.{method}"))]);
+            }
+        }
+    }
     if !path.is_empty() && path.bytes().all(|b| is_ident_byte(b) || b == b':') {
         let name = path.rsplit("::").next().unwrap_or(path);
         if name.bytes().next().is_some_and(|b| b.is_ascii_uppercase()) {
@@ -51,6 +65,10 @@ pub fn parse_str(code: &Code, range: std::ops::Range<usize>) -> Option<Vec<Part>
         }
     }
     None
+}
+
+fn is_ident_str(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(is_ident_byte)
 }
 
 fn format_parts(

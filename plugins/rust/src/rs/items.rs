@@ -267,6 +267,88 @@ pub fn str_consts(code: &Code, skip: &[Range<usize>]) -> Vec<(String, Vec<super:
     out
 }
 
+/// Route tables written as enum variants with a method and a path
+/// (`GetUser(GET, "/v1/users/{id}")`, typically the input of a macro that
+/// generates the enum and its `path()` accessor): `Variant` → the path, so
+/// `Endpoint::GetUser.path()` resolves. Also accessors that slice a
+/// literal prefix off such a path (`&self.path()["/v1".len()..]`):
+/// `method()` → the prefix.
+pub fn route_table(code: &Code, skip: &[Range<usize>]) -> Vec<(String, Vec<super::expr::Part>)> {
+    use super::expr::Part;
+    const METHODS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for m in METHODS {
+        for at in code.find_word(m) {
+            if inside(skip, at) {
+                continue;
+            }
+            // `Variant(` before, `, "path")` after.
+            let mut o = at;
+            while o > 0 && bytes[o - 1].is_ascii_whitespace() {
+                o -= 1;
+            }
+            if o == 0 || bytes[o - 1] != b'(' {
+                continue;
+            }
+            let mut v = o - 1;
+            while v > 0 && bytes[v - 1].is_ascii_whitespace() {
+                v -= 1;
+            }
+            let end = v;
+            while v > 0 && is_ident_byte(bytes[v - 1]) {
+                v -= 1;
+            }
+            let variant = &text[v..end];
+            if !variant.starts_with(|c: char| c.is_ascii_uppercase()) {
+                continue;
+            }
+            let comma = code.skip_ws(at + m.len());
+            if bytes.get(comma) != Some(&b',') {
+                continue;
+            }
+            let Some(lit) = code.string_at(code.skip_ws(comma + 1)) else {
+                continue;
+            };
+            if !lit.value.starts_with('/') || bytes.get(code.skip_ws(lit.end)) != Some(&b')') {
+                continue;
+            }
+            out.push((variant.to_string(), vec![Part::Lit(lit.value)]));
+        }
+    }
+    // `fn name(self) -> &'static str { &self.path()["/prefix".len()..] }`.
+    for at in code.find_all(".len()..]") {
+        if inside(skip, at) {
+            continue;
+        }
+        // A short look-back (the accessor is a one-liner), on a char
+        // boundary: linear overall.
+        let mut from = at.saturating_sub(300);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = &text[from..at];
+        let Some(q) = before.rfind('"') else { continue };
+        let Some(lit) = before[..q]
+            .rfind('"')
+            .and_then(|o| code.string_at(from + o))
+        else {
+            continue;
+        };
+        let head = &before[..before[..q].rfind('"').unwrap_or(0)];
+        let Some(f) = head.rfind("fn ") else { continue };
+        let name: String = head[f + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if is_ident(&name) && !head[f..].contains(';') {
+            out.push((format!("{name}()"), vec![Part::Lit(lit.value)]));
+        }
+    }
+    out
+}
+
 /// A struct's deserialized field, as the client sends it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Field {

@@ -17,13 +17,11 @@ pub const FILES: &[&str] = &["*.rs", "Cargo.toml"];
 
 /// Should this Rust source be skipped? Integration tests (`tests/`),
 /// benchmarks (`benches/`) and examples (`examples/`: sample programs, not
-/// the service) plus the SDK's usual test paths.
+/// the service), Cargo build output (`target/`) plus the SDK's usual test
+/// paths; only directories below the scanned base count.
 pub fn skipped_path(path: &str) -> bool {
-    if portolan_plugin_sdk::paths::is_test_path(path) {
-        return true;
-    }
-    path.split('/')
-        .any(|s| matches!(s, "benches" | "examples" | "target"))
+    use portolan_plugin_sdk::paths::{in_dir_named, is_test_path};
+    is_test_path(path) || in_dir_named(path, &["benches", "examples", "target"])
 }
 
 #[cfg(test)]
@@ -33,6 +31,7 @@ mod tests {
         assert!(super::skipped_path("svc/tests/api.rs"));
         assert!(super::skipped_path("svc/benches/b.rs"));
         assert!(super::skipped_path("svc/examples/demo.rs"));
+        assert!(super::skipped_path("svc/target/debug/build/out.rs"));
         assert!(!super::skipped_path("svc/src/routes/users.rs"));
     }
 }

@@ -74,7 +74,8 @@ impl Linker {
             };
             match t {
                 Target::Local(v) if self.local_ops(at, v).is_empty() => {
-                    if let Some(id) = self.resolve(at.0, &as_call(v)) {
+                    let call = self.let_call(at, v).unwrap_or_else(|| as_call(v));
+                    if let Some(id) = self.resolve(at.0, &call) {
                         refs.insert((id, String::new()));
                     }
                 }
@@ -93,9 +94,38 @@ impl Linker {
                     }
                 }
                 Target::Inline(inner) => self.collect_refs(at, inner, refs),
+                Target::Method(name) => {
+                    for id in self.methods_named(name) {
+                        refs.insert((id, String::new()));
+                    }
+                }
                 Target::Other => {}
             }
         }
+    }
+
+    /// Every function named `name` that returns routes (the
+    /// implementations of a method called on a value of unknown type).
+    fn methods_named(&self, name: &str) -> Vec<FnId> {
+        let mut out = Vec::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            for (ni, f) in file.fns.iter().enumerate() {
+                if f.name == name && !self.returned_ops((fi, ni)).is_empty() {
+                    out.push((fi, ni));
+                }
+            }
+        }
+        out
+    }
+
+    /// The call a local variable of `at` is bound to (`let v = f(…);`).
+    fn let_call(&self, at: FnId, var: &str) -> Option<Target> {
+        self.func(at)
+            .lets
+            .iter()
+            .rev()
+            .find(|(n, _)| n == var)
+            .map(|(_, t)| t.clone())
     }
 
     pub(crate) fn func(&self, id: FnId) -> &FnFacts {
@@ -265,9 +295,11 @@ impl Linker {
             Target::Local(v) => {
                 let ops = self.local_ops(at, v);
                 if ops.is_empty() {
-                    // Not a local router: a function (`.service(handler)`,
-                    // `.configure(config)`).
-                    return self.expand_target(at, &as_call(v), prefix, depth, out);
+                    // Not a local router: what a call bound to it returns
+                    // (`let v1 = v1::router(cfg);`), or a function
+                    // (`.service(handler)`, `.configure(config)`).
+                    let call = self.let_call(at, v).unwrap_or_else(|| as_call(v));
+                    return self.expand_target(at, &call, prefix, depth, out);
                 }
                 self.expand_refs(at, &ops, prefix, depth + 1, out);
                 true
@@ -282,6 +314,15 @@ impl Linker {
                 }
                 self.expand_refs(id, &ops, prefix, depth + 1, out);
                 true
+            }
+            Target::Method(name) => {
+                let mut any = false;
+                for id in self.methods_named(name).into_iter().filter(|id| *id != at) {
+                    let ops = self.returned_ops(id);
+                    self.expand_refs(id, &ops, prefix, depth + 1, out);
+                    any = true;
+                }
+                any
             }
             Target::Other => false,
         }
@@ -301,6 +342,17 @@ impl Linker {
         for p in parts {
             match p {
                 Part::Lit(l) => s.push_str(l),
+                Part::Const(name) if name.contains('.') => {
+                    // `Variant.accessor`: the variant's path, minus the
+                    // prefix the accessor slices off.
+                    let (variant, method) = name.split_once('.')?;
+                    let full =
+                        self.string_depth(from, &[Part::Const(variant.into())], depth + 1)?;
+                    let cut = self
+                        .string_depth(from, &[Part::Const(format!("{method}()"))], depth + 1)
+                        .unwrap_or_default();
+                    s.push_str(full.strip_prefix(cut.as_str()).unwrap_or(&full));
+                }
                 Part::Const(name) => {
                     let here = &self.files[from];
                     let order = std::iter::once(from)

@@ -32,6 +32,10 @@ pub struct FnFacts {
     pub bodies: Vec<(String, String)>,
     /// Parameters read directly (headers, cookies, files).
     pub direct: Vec<(String, String)>,
+    /// `let v1 = v1::router(cfg).with_state(s);`: local variables bound to
+    /// what a call returns (nested or merged later by name).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lets: Vec<(String, Target)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -48,6 +52,9 @@ pub enum Target {
         name: String,
     },
     Local(String),
+    /// A method called on a value of unknown type
+    /// (`authorizer.new_router()`): every function of that name.
+    Method(String),
     /// An inline `Router::new()…` expression.
     Inline(Vec<Op>),
     Other,
@@ -84,7 +91,16 @@ pub const ANY: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 pub(crate) const METHODS: &[&str] = &[
     "get", "post", "put", "delete", "patch", "options", "head", "trace", "connect",
 ];
-const OPS: &[&str] = &["route", "nest", "merge", "nest_service", "route_service"];
+const OPS: &[&str] = &[
+    "route",
+    "nest",
+    "merge",
+    "nest_service",
+    "route_service",
+    "api_route",
+    "api_route_with",
+    "nest_api_service",
+];
 const POEM_OPS: &[&str] = &["at", "nest", "nest_no_strip"];
 const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
 
@@ -105,15 +121,26 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     let code = file.code(Syntax::RUST);
     let skip = items::test_ranges(&code);
     let (krate, module) = crate_and_module(&path);
+    let lets: Vec<usize> = code.find_word("let").collect();
     let fns = items::functions(&code, &skip)
         .iter()
-        .map(|f| scan_fn(file, &code, f, flavor))
+        .map(|f| {
+            let mut facts = scan_fn(file, &code, f, flavor);
+            let from = lets.partition_point(|&o| o < f.body.start);
+            let to = lets.partition_point(|&o| o < f.body.end);
+            facts.lets = call_lets(&code, f, &lets[from..to], &facts);
+            facts
+        })
         .collect();
     FileFacts {
         path,
         krate,
         module,
-        consts: items::str_consts(&code, &skip),
+        consts: {
+            let mut c = items::str_consts(&code, &skip);
+            c.extend(items::route_table(&code, &skip));
+            c
+        },
         structs: items::structs(&code, &skip),
         fns,
     }
@@ -214,6 +241,75 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         }
     }
     out.returns = tail_ident(code, f.body.clone()).or(tail_var);
+    if flavor == Flavor::Axum && !out.routers.iter().any(|r| r.name.is_empty()) {
+        if let Some(t) = tail_router_call(code, f) {
+            out.routers.push(RouterDef {
+                name: String::new(),
+                ops: vec![Op::Merge(t)],
+            });
+        }
+    }
+    out
+}
+
+/// A function returning a `Router` built by another function:
+/// `fn new_router(&self) -> Router<S> { crate::api::new_v1_router() }`.
+fn tail_router_call(code: &Code, f: &FnDecl) -> Option<Target> {
+    let sig = code.slice(f.kw..f.body.start);
+    let ret = &sig[sig.rfind("->")?..];
+    if !ret.contains("Router") {
+        return None;
+    }
+    let inner_end = f.body.end.checked_sub(1)?;
+    let inner = code.slice(f.body.start + 1..inner_end);
+    let stmt = inner.rfind([';', '}', '{']).map_or(0, |i| i + 1);
+    let start = code.skip_ws(f.body.start + 1 + stmt);
+    let (seg, end) = primary(code, start)?;
+    if seg.args.is_none() || is_router_new(&seg.path) || code.skip_ws(end) != inner_end {
+        return None;
+    }
+    match call_target(&seg.path) {
+        t @ Target::Call { .. } => Some(t),
+        _ => None,
+    }
+}
+
+/// `let [mut] name[: T] = path::call(…)…;` statements of `f` binding a
+/// variable that is not a router built here.
+fn call_lets(code: &Code, f: &FnDecl, lets: &[usize], facts: &FnFacts) -> Vec<(String, Target)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for &at in lets {
+        let mut i = code.skip_ws(at + 3);
+        if code.text()[i..].starts_with("mut ") {
+            i = code.skip_ws(i + 3);
+        }
+        let s = i;
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        let name = &code.text()[s..i];
+        if !is_ident(name) || facts.routers.iter().any(|r| r.name == name) {
+            continue;
+        }
+        // Skip a type annotation up to `=` on the same statement.
+        let mut j = i;
+        while j < bytes.len() && j < f.body.end && !matches!(bytes[j], b'=' | b';' | b'{') {
+            j += 1;
+        }
+        if bytes.get(j) != Some(&b'=') || bytes.get(j + 1) == Some(&b'=') {
+            continue;
+        }
+        let Some((seg, _)) = primary(code, j + 1) else {
+            continue;
+        };
+        if seg.args.is_none() || is_router_new(&seg.path) {
+            continue;
+        }
+        if let t @ Target::Call { .. } = call_target(&seg.path) {
+            out.push((name.to_string(), t));
+        }
+    }
     out
 }
 
@@ -470,9 +566,9 @@ pub(crate) fn parse_chain(
             continue;
         }
         match seg.path.as_str() {
-            "route" | "route_service" | "at" => {
+            "route" | "route_service" | "at" | "api_route" | "api_route_with" => {
                 let Some(path) = path_of(0) else { continue };
-                let methods = if seg.path == "route" || seg.path == "at" {
+                let methods = if seg.path != "route_service" {
                     args.get(1)
                         .map(|r| method_router(code, r.clone()))
                         .unwrap_or_default()
@@ -501,7 +597,7 @@ pub(crate) fn parse_chain(
                     methods,
                 });
             }
-            "nest" | "nest_service" | "nest_no_strip" => {
+            "nest" | "nest_service" | "nest_no_strip" | "nest_api_service" => {
                 let Some(path) = path_of(0) else { continue };
                 let target = args
                     .get(1)
@@ -536,7 +632,10 @@ fn is_router_new(path: &str) -> bool {
     let last = segs.next().unwrap_or("");
     let prev = segs.next();
     (matches!(last, "new" | "default")
-        && matches!(prev, Some("Router") | Some("App") | Some("Route")))
+        && matches!(
+            prev,
+            Some("Router") | Some("App") | Some("Route") | Some("ApiRouter")
+        ))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
         || (matches!(last, "new" | "with_state") && prev == Some("tide"))
         || (matches!(last, "with_path" | "with_hoop" | "with_filter") && prev == Some("Router"))
@@ -575,7 +674,48 @@ pub(crate) fn target(file: &SourceFile, code: &Code, at: usize, flavor: Flavor) 
     match seg.args {
         Some(_) => call_target(&seg.path),
         None if seg.path.contains("::") => call_target(&seg.path),
-        None => Target::Local(seg.path),
+        None => match (flavor, method_on_value(code, at)) {
+            (Flavor::Axum, Some(m)) => Target::Method(m),
+            _ => Target::Local(seg.path),
+        },
+    }
+}
+
+/// Methods that hand back the router they are called on.
+const SAME_ROUTER: &[&str] = &[
+    "clone",
+    "into",
+    "with_state",
+    "layer",
+    "route_layer",
+    "boxed",
+    "to_owned",
+    "finish_api",
+    "finish_api_with",
+];
+
+/// `value.field.method(…)`: the first method called on a value, unless it
+/// hands the same router back (`router.clone()`, `api.with_state(s)`).
+fn method_on_value(code: &Code, at: usize) -> Option<String> {
+    let bytes = code.text().as_bytes();
+    let mut i = at;
+    loop {
+        let s = i;
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        if i == s {
+            return None;
+        }
+        let name = &code.text()[s..i];
+        let p = code.skip_ws(i);
+        match bytes.get(p) {
+            Some(b'(') if s > at => {
+                return (!SAME_ROUTER.contains(&name)).then(|| name.to_string());
+            }
+            Some(b'.') => i = code.skip_ws(p + 1),
+            _ => return None,
+        }
     }
 }
 
@@ -592,6 +732,8 @@ pub(crate) fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Op
         };
         let name = seg.path.rsplit("::").next().unwrap_or("");
         let base = name.strip_suffix("_service").unwrap_or(name);
+        // aide's documented method routers: `get_with(h, docs)`.
+        let base = base.strip_suffix("_with").unwrap_or(base);
         let args = seg
             .args
             .clone()
@@ -639,7 +781,7 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             ("Form", "form"),
             ("Path", "path"),
         ] {
-            if let Some(inner) = generic_of(ty, outer) {
+            if let Some(inner) = generic_of(ty, outer).or_else(|| wrapper_of(ty, outer)) {
                 out.bodies.push((kind.to_string(), items::type_name(inner)));
             }
         }
@@ -701,6 +843,20 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             _ => {}
         }
     }
+}
+
+/// The generic argument of an application's own extractor wrapping a
+/// standard one, named after it (`ValidatedJson<T>`, `ValidatedQuery<T>`).
+fn wrapper_of<'t>(ty: &'t str, outer: &str) -> Option<&'t str> {
+    let open = ty.find('<')?;
+    let head = ty[..open].rsplit("::").next()?;
+    let prefix = head.strip_suffix(outer)?;
+    if !prefix.starts_with(|c: char| c.is_ascii_uppercase())
+        || !prefix.ends_with(|c: char| c.is_ascii_lowercase())
+    {
+        return None;
+    }
+    ty[open + 1..].strip_suffix('>')
 }
 
 /// First arguments of `var.method("name")` / `var.method(header::NAME)`.
