@@ -236,7 +236,9 @@ impl Linker<'_> {
             } else {
                 None
             });
-        if let Some((_, v)) = app {
+        if let Some(v) = self.cfg.get(path, super::servlet::KEY) {
+            parts.push(v);
+        } else if let Some((_, v)) = app {
             parts.push(v.clone());
         }
         join_path(&parts)
