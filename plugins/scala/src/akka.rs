@@ -30,7 +30,7 @@ use portolan_plugin_sdk::prelude::*;
 use crate::scala::outline::Outline;
 use crate::scala::route::{Node, Par, Piece, World};
 use crate::scala::tokens::{Kind, Toks};
-use crate::scala::{self, file_facts, lambda, ref_at, str_pieces, type_arg};
+use crate::scala::{self, file_facts, lambda, ref_at, str_pieces, tick, type_arg};
 
 pub struct Akka;
 
@@ -54,7 +54,14 @@ impl Analyzer for Akka {
         }
         let t = Toks::new(file);
         let o = Outline::new(&t);
-        file_facts(file, &t, &o, out, &|t, o, r| Some(expr(t, o, r)));
+        // Only files that can see the routing DSL hold routes; the others
+        // still contribute constants, case classes and supertypes.
+        let dsl = ["scaladsl", "Directive", "Route"]
+            .iter()
+            .any(|w| file.content.contains(w));
+        file_facts(file, &t, &o, out, &move |t, o, r| {
+            dsl.then(|| expr(t, o, r))
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -107,6 +114,7 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     let mut group = Node::default();
     let mut k = r.start;
     while k < r.end {
+        tick(1);
         let Some(tok) = t.get(k) else { break };
         let after_dot = k > 0 && t.is(k - 1, ".");
         if tok.kind == Kind::Ident && !after_dot {
@@ -114,9 +122,7 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             if matches!(name, "val" | "var" | "def") {
                 // A local definition is its own fact.
                 k = o
-                    .defs
-                    .iter()
-                    .find(|d| d.at == k + 1)
+                    .def_named_at(k + 1)
                     .map_or(k + 2, |d| d.rhs.end.max(k + 1));
                 continue;
             }

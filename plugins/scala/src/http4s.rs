@@ -96,9 +96,7 @@ fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
         let name = tok.text.as_str();
         if matches!(name, "val" | "var" | "def") && k > r.start {
             k = o
-                .defs
-                .iter()
-                .find(|d| d.at == k + 1)
+                .def_named_at(k + 1)
                 .map_or(k + 2, |d| d.rhs.end.max(k + 1));
             continue;
         }

@@ -61,3 +61,102 @@ fn scala_zio_http_fixtures() {
 fn truncated_sources_do_not_panic() {
     testing::check_truncations(&all(), &fixtures_root(), 7);
 }
+
+/// `PORTOLAN_PROFILE_DIR=/path cargo test -- --ignored profile --nocapture`:
+/// time each Scala analyzer's map and link steps over a source tree.
+#[test]
+#[ignore]
+fn profile() {
+    use portolan_plugin_sdk::{Facts, Output};
+    let Ok(dir) = std::env::var("PORTOLAN_PROFILE_DIR") else {
+        return;
+    };
+    for a in all() {
+        let files = testing::load_tree(&a.tech(), Path::new(&dir));
+        let t = std::time::Instant::now();
+        let mut facts = Facts::new(Vec::new());
+        for file in &files {
+            let mut out = Output::new();
+            a.analyze(file, &mut out);
+            let (_, f) = out.into_parts();
+            facts.extend(f);
+        }
+        let map = t.elapsed();
+        let eps = a.link(&facts).map(|e| e.len());
+        eprintln!(
+            "{}: {} files, map {:?}, link {:?} -> {:?}",
+            a.tech().id,
+            files.len(),
+            map,
+            t.elapsed() - map,
+            eps
+        );
+    }
+}
+
+/// An Akka HTTP code base of `n` route traits in the shape that made the
+/// linker blow up: every trait names its helpers alike (`start`,
+/// `routes`), reaches the helpers of the two traits before it (a diamond
+/// chain of references with no endpoints of its own), and mixes
+/// unqualified, qualified and aliased references.
+fn akka_tree(n: usize) -> Vec<portolan_plugin_sdk::SourceFile> {
+    let mut files = Vec::new();
+    for k in 0..n {
+        let (a, b) = (k.saturating_sub(1), k.saturating_sub(2));
+        let src = format!(
+            r#"package app
+import org.apache.pekko.http.scaladsl.server.Directives._
+import org.apache.pekko.http.scaladsl.server.Route
+
+trait Base{k} extends Directives {{
+  val collection{k} = "things{k}"
+  def start: Route = pathEnd {{ complete("ok") }}
+  def mix: Route = authorize(true) {{ Base{a}.mix ~ Base{b}.mix }}
+  def routes(user: String): Route =
+    pathPrefix(collection{k} / Segment) {{ ns =>
+      get {{ complete(ns) }} ~
+        (post & path(Segment)) {{ name => entity(as[Thing{k}]) {{ t => complete(t) }} }} ~
+        mix
+    }}
+}}
+
+case class Thing{k}(name: String, size: Int)
+
+class Api{k} extends Base{k} {{
+  private val other = new Api{a}()
+  val all: Route = concat(routes("u"), other.start, start)
+}}
+"#
+        );
+        files.push(portolan_plugin_sdk::SourceFile::new(
+            format!("app/src/main/scala/app/Api{k}.scala"),
+            src,
+        ));
+    }
+    files
+}
+
+/// Work (tokens read, route nodes walked) grows linearly with the code
+/// base: 8x the traits costs at most ~10x the work. Counted, not timed, so
+/// a loaded machine cannot make it flaky.
+#[test]
+fn akka_link_is_linear() {
+    let measure = |n: usize| {
+        let files = akka_tree(n);
+        let before = portolan_plugin_scala::scala::work();
+        let eps = testing::run_files(&akka::Akka, &files);
+        (portolan_plugin_scala::scala::work() - before, eps.len())
+    };
+    let (small, small_eps) = measure(40);
+    let (big, big_eps) = measure(320);
+    assert!(small_eps >= 40 * 2, "{small_eps} endpoints");
+    assert!(
+        big_eps >= 8 * small_eps,
+        "{big_eps} vs {small_eps} endpoints"
+    );
+    assert!(
+        big <= small * 10,
+        "work grew {big} / {small} = {:.1}x for 8x the code",
+        big as f64 / small as f64
+    );
+}

@@ -236,7 +236,9 @@ impl Linker<'_> {
             } else {
                 None
             });
-        if let Some((_, v)) = app {
+        if let Some(v) = self.cfg.get(path, super::servlet::KEY) {
+            parts.push(v);
+        } else if let Some((_, v)) = app {
             parts.push(v.clone());
         }
         join_path(&parts)
@@ -284,17 +286,22 @@ impl Linker<'_> {
     /// Resource methods and locators of `id` and its supertypes.
     fn methods(&self, id: TypeId) -> Vec<(TypeId, &Method)> {
         let mut out: Vec<(TypeId, &Method)> = Vec::new();
-        let mut seen: Vec<(&str, usize)> = Vec::new();
+        // An override hides the supertype's method of the same name and
+        // arity; overloads within one type are all resources.
+        let mut seen: Vec<(&str, usize, TypeId)> = Vec::new();
         for t in self.idx.lineage(id) {
             for m in &self.idx.ty(t).methods {
                 if self.verb(t, m).is_none() && find(&m.annotations, "Path").is_none() {
                     continue;
                 }
-                let key = (m.name.as_str(), m.params.len());
-                if seen.contains(&key) {
+                let (name, arity) = (m.name.as_str(), m.params.len());
+                if seen
+                    .iter()
+                    .any(|&(n, a, owner)| n == name && a == arity && owner != t)
+                {
                     continue;
                 }
-                seen.push(key);
+                seen.push((name, arity, t));
                 out.push((t, m));
             }
         }

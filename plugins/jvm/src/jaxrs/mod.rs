@@ -11,6 +11,9 @@
 //!   itself only when no concrete class in the tree implements it.
 //! - Sub-resource locators: a method with `@Path` and no HTTP method
 //!   annotation mounts the resource class it returns under its path.
+//! - The servlet mapping of the module's JAX-RS servlet (in code on an
+//!   embedded Jetty/Undertow/Tomcat, or in `web.xml`, see [`servlet`])
+//!   wins over its `@ApplicationPath`, as in the servlet container.
 //! - `@ApplicationPath` of the module (see [`crate::jvm::config`] for
 //!   modules), and Quarkus' `quarkus.http.root-path` and
 //!   `quarkus.rest.path` / `quarkus.resteasy.path`, prefix every resource.
@@ -28,6 +31,7 @@
 //! this analysis.
 
 pub mod link;
+pub mod servlet;
 
 use portolan_plugin_sdk::prelude::*;
 
@@ -49,6 +53,14 @@ pub fn analyze(file: &SourceFile, out: &mut Output, yaml_config: bool) {
         }
         return;
     }
+    if !is_test_path(&file.path) {
+        if let Some(doc) = servlet::mapping(file) {
+            out.fact(&Fact::Config(doc));
+        }
+    }
+    if name == "web.xml" {
+        return;
+    }
     let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
     if yaml && !name.starts_with("application") {
         if yaml_config && !is_test_path(&file.path) {
@@ -65,8 +77,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output, yaml_config: bool) {
 }
 
 /// Files every JAX-RS flavor reads.
-pub const FILES: [&str; 7] = [
+pub const FILES: [&str; 8] = [
     "*.java",
+    "web.xml",
     "application*.properties",
     "application*.yml",
     "application*.yaml",

@@ -15,6 +15,21 @@ use outline::Outline;
 use route::{Def, Fact, Node, Piece};
 use tokens::{Kind, Toks};
 
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Count `n` units of work (tokens visited, nodes walked): a deterministic
+/// measure the linearity tests compare across input sizes.
+pub fn tick(n: u64) {
+    WORK.with(|w| w.set(w.get().saturating_add(n)));
+}
+
+/// Work counted on this thread so far (see [`tick`]).
+pub fn work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// Is this file application code (not a test, not generated test doubles)?
 pub fn wanted(file: &SourceFile) -> bool {
     !is_test_path(&file.slash_path())
@@ -126,6 +141,14 @@ pub type Builder = dyn Fn(&Toks, &Outline, Range<usize>) -> Option<Node>;
 /// aliases) plus one [`Def`] per definition whose right-hand side `build`
 /// turns into a route tree.
 pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, build: &Builder) {
+    for w in &o.owners {
+        if !w.parents.is_empty() {
+            out.fact(&Fact::Parents {
+                name: w.name.clone(),
+                parents: w.parents.clone(),
+            });
+        }
+    }
     for c in &o.classes {
         out.fact(&Fact::Class {
             name: c.name.clone(),

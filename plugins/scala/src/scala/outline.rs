@@ -178,9 +178,29 @@ impl Outline {
             defs,
             classes,
         };
+        // Owners and definitions both come in source order: one sweep with
+        // the stack of open bodies names each definition's innermost owner.
+        let mut open: Vec<usize> = Vec::new();
+        let mut next = 0;
         for d in 0..outline.defs.len() {
             let at = outline.defs[d].at;
-            outline.defs[d].owner = outline.owner_of(at).map(|o| o.name.clone());
+            while next < outline.owners.len() && outline.owners[next].body.start < at {
+                while open
+                    .last()
+                    .is_some_and(|&o| outline.owners[o].body.end <= outline.owners[next].body.start)
+                {
+                    open.pop();
+                }
+                open.push(next);
+                next += 1;
+            }
+            while open
+                .last()
+                .is_some_and(|&o| outline.owners[o].body.end <= at)
+            {
+                open.pop();
+            }
+            outline.defs[d].owner = open.last().map(|&o| outline.owners[o].name.clone());
         }
         outline
     }
@@ -193,9 +213,17 @@ impl Outline {
             .min_by_key(|o| o.body.end - o.body.start)
     }
 
-    /// The definition whose right-hand side starts exactly at `i`.
+    /// The definition whose right-hand side starts exactly at `i`
+    /// (definitions are in source order).
     pub fn def_at_rhs(&self, i: usize) -> Option<&Def> {
-        self.defs.iter().find(|d| d.rhs.start == i)
+        let k = self.defs.partition_point(|d| d.rhs.start < i);
+        self.defs.get(k).filter(|d| d.rhs.start == i)
+    }
+
+    /// The definition whose name is token `i`.
+    pub fn def_named_at(&self, i: usize) -> Option<&Def> {
+        let k = self.defs.partition_point(|d| d.at < i);
+        self.defs.get(k).filter(|d| d.at == i)
     }
 }
 

@@ -9,6 +9,8 @@ use std::collections::{HashMap, HashSet};
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::tick;
+
 /// One piece of a URL path.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub enum Piece {
@@ -120,6 +122,11 @@ pub enum Fact {
     },
     /// A class or trait declaring routes directly in its body (Scalatra).
     Servlet(Servlet),
+    /// The supertypes of a class, object or trait.
+    Parents {
+        name: String,
+        parents: Vec<String>,
+    },
 }
 
 /// A class or trait with its parents and the routes of its body.
@@ -149,6 +156,25 @@ pub struct World {
     pub named: HashMap<String, Par>,
     pub mounts: Vec<(String, Vec<Piece>)>,
     pub servlets: Vec<Servlet>,
+    /// Supertypes named by each class, object or trait (`extends A with B`).
+    pub parents: HashMap<String, Vec<String>>,
+    /// Definition indexes by name (names never change after [`World::new`]).
+    by_name: HashMap<String, Vec<usize>>,
+}
+
+/// One endpoint of a definition relative to where it is used: what the
+/// definition itself adds below the context of the reference.
+#[derive(Clone)]
+struct Rel {
+    file: String,
+    pieces: Vec<String>,
+    methods: Option<Vec<String>>,
+    params: Vec<Par>,
+    /// Line of the innermost node that added a path piece or a method (0:
+    /// none did, the context's line applies).
+    line: u32,
+    /// Line of the node holding the endpoint.
+    leaf_line: u32,
 }
 
 #[derive(Clone)]
@@ -160,6 +186,22 @@ struct Ctx {
     /// Line of the innermost node that added a path piece or a method.
     line: u32,
 }
+
+/// Definitions already walked, and the ones being walked.
+#[derive(Default)]
+struct Memo {
+    done: HashMap<usize, std::rc::Rc<Vec<Rel>>>,
+    stack: Vec<usize>,
+    /// Relative endpoints made so far (bounded by [`MAX_RELS`]).
+    made: usize,
+}
+
+/// A bound on the relative endpoints one link materialises.
+const MAX_RELS: usize = 200_000;
+
+/// More same-named definitions than this, none in the referrer's scope:
+/// the reference is too ambiguous to follow.
+const MAX_UNRELATED: usize = 3;
 
 /// A bound on what one link may produce (pathological reference graphs).
 const MAX_ENDPOINTS: usize = 50_000;
@@ -174,6 +216,8 @@ impl World {
             named: HashMap::new(),
             mounts: Vec::new(),
             servlets: Vec::new(),
+            parents: HashMap::new(),
+            by_name: HashMap::new(),
         };
         for fact in facts.iter::<Fact>() {
             match fact {
@@ -186,9 +230,39 @@ impl World {
                 }
                 Fact::Mount { class, path } => w.mounts.push((class, path)),
                 Fact::Servlet(s) => w.servlets.push(s),
+                Fact::Parents { name, parents } => {
+                    w.parents.entry(name).or_default().extend(parents);
+                }
             }
         }
+        for (i, d) in w.defs.iter().enumerate() {
+            w.by_name.entry(d.name.clone()).or_default().push(i);
+        }
         w
+    }
+
+    /// Definitions named `name`.
+    fn named_defs(&self, name: &str) -> &[usize] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// `owner` and its supertypes, nearest first (bounded, cycle-safe).
+    fn lineage(&self, owner: &str) -> Vec<String> {
+        let mut out = vec![owner.to_string()];
+        let mut k = 0;
+        while k < out.len() && out.len() < 32 {
+            let next: Vec<String> = self
+                .parents
+                .get(&out[k])
+                .into_iter()
+                .flatten()
+                .filter(|p| !out.contains(p))
+                .cloned()
+                .collect();
+            out.extend(next);
+            k += 1;
+        }
+        out
     }
 
     /// Definitions a reference from `from` may mean, best first.
@@ -198,29 +272,39 @@ impl World {
         };
         let here = self.defs.get(from);
         let fits = |d: &Def| {
-            d.name == *name
-                && if want_node {
-                    d.node.is_some()
-                } else {
-                    d.konst.is_some()
-                }
+            if want_node {
+                d.node.is_some()
+            } else {
+                d.konst.is_some()
+            }
         };
         // One candidate per (file, owner): overloads and re-definitions in
         // one scope count once.
         let mut scopes = HashSet::new();
-        let cands: Vec<usize> = (0..self.defs.len())
+        let cands: Vec<usize> = self
+            .named_defs(name)
+            .iter()
+            .copied()
             .filter(|&i| i != from && fits(&self.defs[i]))
             .filter(|&i| scopes.insert((&self.defs[i].file, &self.defs[i].owner)))
             .collect();
         if cands.len() <= 1 {
             return cands;
         }
+        // Candidates declared in `owner` or, failing that, in its nearest
+        // supertype declaring one.
         let by_owner = |owner: &str| -> Vec<usize> {
-            cands
-                .iter()
-                .copied()
-                .filter(|&i| self.defs[i].owner.as_deref() == Some(owner))
-                .collect()
+            for o in self.lineage(owner) {
+                let hit: Vec<usize> = cands
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.defs[i].owner.as_deref() == Some(o.as_str()))
+                    .collect();
+                if !hit.is_empty() {
+                    return hit;
+                }
+            }
+            Vec::new()
         };
         if let Some(q) = quals.last() {
             let hit = by_owner(q);
@@ -229,10 +313,9 @@ impl World {
             }
             // `val users = new UserRoutes(…)` … `users.routes`.
             if let Some(alias) = self
-                .defs
+                .named_defs(q)
                 .iter()
-                .find(|d| d.name == *q && d.alias.is_some())
-                .and_then(|d| d.alias.clone())
+                .find_map(|&i| self.defs[i].alias.clone())
             {
                 let hit = by_owner(&alias);
                 if !hit.is_empty() {
@@ -244,7 +327,7 @@ impl World {
             if let Some(owner) = &here.owner {
                 let hit: Vec<usize> = by_owner(owner)
                     .into_iter()
-                    .filter(|&i| self.defs[i].file == here.file)
+                    .filter(|&i| self.defs[i].file == here.file || quals.is_empty())
                     .collect();
                 if !hit.is_empty() {
                     return hit;
@@ -258,6 +341,11 @@ impl World {
             if !hit.is_empty() {
                 return hit;
             }
+        }
+        // Same-named definitions in unrelated places: an ambiguous name
+        // (`start`, `apply`) links nothing rather than everything.
+        if cands.len() > MAX_UNRELATED {
+            return Vec::new();
         }
         cands
     }
@@ -304,20 +392,14 @@ impl World {
     /// Every endpoint reachable from a root definition.
     pub fn endpoints(&self) -> Vec<Endpoint> {
         let referenced = self.referenced();
+        let mut memo = Memo::default();
         let mut out = Vec::new();
         for (i, d) in self.defs.iter().enumerate() {
-            let Some(node) = &d.node else { continue };
-            if !d.root && (d.never_root || referenced.contains(&i)) {
+            if d.node.is_none() || !d.root && (d.never_root || referenced.contains(&i)) {
                 continue;
             }
-            let ctx = Ctx {
-                file: d.file.clone(),
-                pieces: Vec::new(),
-                methods: Vec::new(),
-                params: Vec::new(),
-                line: 0,
-            };
-            self.walk(i, node, ctx, &mut vec![i], &mut out);
+            let rels = self.rels(i, &mut memo);
+            self.emit_rels(&rels, &[], out.len(), &mut out);
         }
         out
     }
@@ -325,19 +407,54 @@ impl World {
     /// Endpoints of one definition with a starting prefix (mounts).
     pub fn endpoints_of(&self, i: usize, prefix: Vec<String>) -> Vec<Endpoint> {
         let mut out = Vec::new();
-        if let Some(d) = self.defs.get(i) {
-            if let Some(node) = &d.node {
+        let mut memo = Memo::default();
+        let rels = self.rels(i, &mut memo);
+        self.emit_rels(&rels, &prefix, 0, &mut out);
+        out
+    }
+
+    fn emit_rels(&self, rels: &[Rel], prefix: &[String], before: usize, out: &mut Vec<Endpoint>) {
+        for r in rels {
+            if out.len() - before > MAX_ENDPOINTS {
+                return;
+            }
+            let line = if r.line > 0 { r.line } else { r.leaf_line };
+            let mut pieces = prefix.to_vec();
+            pieces.extend(r.pieces.iter().cloned());
+            let methods = r.methods.clone().unwrap_or_default();
+            self.emit_at(&r.file, line, &pieces, &methods, &r.params, out);
+        }
+    }
+
+    /// The endpoints of definition `i` relative to a reference to it,
+    /// computed once: a definition used from many places (or many times
+    /// over a diamond of references) is walked once, so linking stays
+    /// linear in the size of the definitions plus the output.
+    fn rels(&self, i: usize, memo: &mut Memo) -> std::rc::Rc<Vec<Rel>> {
+        if let Some(r) = memo.done.get(&i) {
+            return r.clone();
+        }
+        let mut out = Vec::new();
+        if let Some(node) = self.defs.get(i).and_then(|d| d.node.as_ref()) {
+            if memo.stack.len() <= 32 && !memo.stack.contains(&i) {
+                memo.stack.push(i);
                 let ctx = Ctx {
-                    file: d.file.clone(),
-                    pieces: prefix,
+                    file: self.defs[i].file.clone(),
+                    pieces: Vec::new(),
                     methods: Vec::new(),
                     params: Vec::new(),
                     line: 0,
                 };
-                self.walk(i, node, ctx, &mut vec![i], &mut out);
+                self.walk(i, node, ctx, false, memo, &mut out);
+                memo.stack.pop();
+            } else {
+                // A cycle: what is reachable is reported where it starts.
+                return std::rc::Rc::new(Vec::new());
             }
         }
-        out
+        let rc = std::rc::Rc::new(out);
+        memo.done.insert(i, rc.clone());
+        rc
     }
 
     fn walk(
@@ -345,10 +462,12 @@ impl World {
         def: usize,
         node: &Node,
         mut ctx: Ctx,
-        stack: &mut Vec<usize>,
-        out: &mut Vec<Endpoint>,
+        mut has_methods: bool,
+        memo: &mut Memo,
+        out: &mut Vec<Rel>,
     ) {
-        if stack.len() > 32 || out.len() > MAX_ENDPOINTS {
+        tick(1);
+        if out.len() > MAX_ENDPOINTS {
             return;
         }
         for p in &node.pieces {
@@ -358,38 +477,53 @@ impl World {
         }
         if !node.methods.is_empty() {
             ctx.methods = node.methods.clone();
+            has_methods = true;
         }
         if node.line > 0 && (!node.methods.is_empty() || !node.pieces.is_empty()) {
             ctx.line = node.line;
         }
         ctx.params.extend(node.params.iter().cloned());
-        if node.leaf {
-            let line = if ctx.line > 0 { ctx.line } else { node.line };
-            self.emit(&ctx, line, out);
+        if node.leaf && memo.made < MAX_RELS {
+            memo.made += 1;
+            out.push(Rel {
+                file: ctx.file.clone(),
+                pieces: ctx.pieces.clone(),
+                methods: has_methods.then(|| ctx.methods.clone()),
+                params: ctx.params.clone(),
+                line: ctx.line,
+                leaf_line: node.line,
+            });
         }
         for child in &node.children {
-            self.walk(def, child, ctx.clone(), stack, out);
+            self.walk(def, child, ctx.clone(), has_methods, memo, out);
         }
         for r in &node.refs {
             for target in self.resolve(def, r, true) {
-                if stack.contains(&target) {
-                    continue;
+                let sub = self.rels(target, memo);
+                for s in sub.iter() {
+                    if out.len() > MAX_ENDPOINTS || memo.made >= MAX_RELS {
+                        return;
+                    }
+                    memo.made += 1;
+                    tick(1);
+                    let mut pieces = ctx.pieces.clone();
+                    pieces.extend(s.pieces.iter().cloned());
+                    let mut params = ctx.params.clone();
+                    params.extend(s.params.iter().cloned());
+                    out.push(Rel {
+                        file: s.file.clone(),
+                        pieces,
+                        methods: s
+                            .methods
+                            .clone()
+                            .or_else(|| has_methods.then(|| ctx.methods.clone())),
+                        params,
+                        line: if s.line > 0 { s.line } else { ctx.line },
+                        leaf_line: s.leaf_line,
+                    });
                 }
-                let Some(d) = self.defs.get(target) else {
-                    continue;
-                };
-                let Some(n) = &d.node else { continue };
-                let mut sub = ctx.clone();
-                sub.file = d.file.clone();
-                stack.push(target);
-                self.walk(target, n, sub, stack, out);
-                stack.pop();
             }
         }
-    }
-
-    fn emit(&self, ctx: &Ctx, line: u32, out: &mut Vec<Endpoint>) {
-        self.emit_at(&ctx.file, line, &ctx.pieces, &ctx.methods, &ctx.params, out);
     }
 
     /// One endpoint per method (GET when none) at `pieces` joined, with the
