@@ -104,6 +104,9 @@ pub fn link_with(
                     near,
                 };
                 let mut e = Endpoint::new(method, url.clone()).at_path(r.path.clone(), r.line);
+                if matches!(r.verb, Verb::Any) {
+                    e = e.tag(Tag::any_method());
+                }
                 for p in &hparams {
                     for x in bind(&idx, p, &b) {
                         e.push_param(x);

@@ -40,8 +40,9 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::cs::action_name;
-use crate::cs::flow::{FnRef, Verb};
+use crate::cs::flow::{FnRef, Root, Verb};
 use crate::cs::index::{Index, TypeId};
+use crate::cs::mounts::Mounts;
 use crate::cs::outline::{attr, Attr, Method, Param as CsParam, TypeKind};
 use crate::cs::params::{bind, placeholders, reads, Binding};
 use crate::minimal::ANY_METHODS;
@@ -119,6 +120,9 @@ struct Linker<'a> {
     transformer: Option<scan::Transformer>,
     /// A convention's global prefix of attribute routes (Core).
     global_prefix: Option<String>,
+    /// Prefixes of the route groups `MapControllers()` is called on (`""`
+    /// for the application itself).
+    groups: Vec<String>,
 }
 
 pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
@@ -128,11 +132,37 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         flavor,
         transformer: f.token_transformer.clone(),
         global_prefix: f.global_prefix.clone().filter(|_| flavor == Flavor::Core),
+        groups: Vec::new(),
     };
+    let mounts = Mounts::new(&l.idx, &f.calls);
+    // `MapControllers()` on a route group: every attribute route gets the
+    // group's prefix (once per call when mapped more than once).
+    let mut groups: Vec<String> = Vec::new();
+    for r in f.routes.iter().filter(|r| r.verb == Verb::Controllers) {
+        for u in mounts.route_urls(r) {
+            let u = if u == "/" { String::new() } else { u };
+            if !groups.contains(&u) {
+                groups.push(u);
+            }
+        }
+    }
+    if groups.is_empty() {
+        groups.push(String::new());
+    }
     let conventional: Vec<Conventional> = f
         .routes
         .iter()
-        .filter_map(|r| match &r.verb {
+        .flat_map(|r| {
+            // A conventional route mapped on a group: below its prefix.
+            let grouped = !r.at.groups.is_empty() || r.at.root != Root::Top;
+            let patterns = if grouped {
+                mounts.route_urls(r)
+            } else {
+                l.idx.eval(None, &r.pattern).into_iter().collect()
+            };
+            patterns.into_iter().map(move |p| (r, p))
+        })
+        .filter_map(|(r, pattern)| match &r.verb {
             Verb::Conventional { defaults, http } => {
                 let mut defaults = defaults.clone();
                 // Classic: a route registered by an `AreaRegistration`
@@ -143,7 +173,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
                     }
                 }
                 Some(Conventional {
-                    pattern: l.idx.eval(None, &r.pattern)?,
+                    pattern,
                     defaults,
                     http: *http,
                 })
@@ -151,6 +181,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
             _ => None,
         })
         .collect();
+    let l = Linker { groups, ..l };
     let mut out = Vec::new();
     let ids: Vec<TypeId> = l.idx.all().collect();
     for id in ids {
@@ -175,9 +206,23 @@ impl Linker<'_> {
             .find_map(|t| self.idx.ty(t).attr(name))
     }
 
+    /// Is the class a classic ASP.NET controller: its file names
+    /// `System.Web.Mvc`/`System.Web.Http`, or a base class's file does and
+    /// none of the lineage names ASP.NET Core? A tree holding both (a
+    /// Core app with a leftover `System.Web` reference) links each
+    /// controller once, with its own framework's rules.
+    fn is_classic(&self, id: TypeId) -> bool {
+        let lineage = self.idx.lineage(id);
+        let files = || lineage.iter().map(|t| &self.idx.files[t.0]);
+        self.idx.files[id.0].classic || (files().any(|f| f.classic) && !files().any(|f| f.core))
+    }
+
     fn is_controller(&self, id: TypeId) -> bool {
         let t = self.idx.ty(id);
         if t.kind != TypeKind::Class || t.is_abstract() || t.attr("NonController").is_some() {
+            return false;
+        }
+        if self.is_classic(id) != (self.flavor == Flavor::Classic) {
             return false;
         }
         if ["ApiController", "Controller"]
@@ -186,14 +231,24 @@ impl Linker<'_> {
         {
             return true;
         }
-        t.name.ends_with("Controller")
-            && self.idx.lineage(id).iter().any(|x| {
-                self.idx
-                    .ty(*x)
-                    .bases
-                    .iter()
-                    .any(|b| b.ends_with("Controller") || b == "ControllerBase")
-            })
+        // The lineage must end in a framework controller class (not in the
+        // tree): `Controller`, `ControllerBase` or a library's
+        // `…Controller`. An interface named `…Controller` (a Blazor
+        // component's `IController`) does not make an MVC controller.
+        if !t.name.ends_with("Controller") {
+            return false;
+        }
+        let lineage = self.idx.lineage(id);
+        let Some(root) = lineage.last() else {
+            return false;
+        };
+        self.idx.ty(*root).bases.iter().any(|b| {
+            let external = self.idx.find(b, Some(root.0)).is_none();
+            let mut c = b.chars();
+            let interface =
+                c.next() == Some('I') && c.next().is_some_and(|x| x.is_ascii_uppercase());
+            external && !interface && (b.ends_with("Controller") || b == "ControllerBase")
+        })
     }
 
     /// The custom attribute type an attribute name refers to.
@@ -582,24 +637,33 @@ impl Linker<'_> {
                 } else {
                     &prefixes[..]
                 };
-                let global = self.global_prefix.as_deref().unwrap_or("");
                 for prefix in prefixes {
+                    // An absolute class template (`~/x`, `/x`) skips the
+                    // global prefix; an absolute action template also
+                    // skips the class's.
+                    let (global, prefix) = match rooted(prefix) {
+                        Some(p) => ("", p),
+                        None => (self.global_prefix.as_deref().unwrap_or(""), prefix.as_str()),
+                    };
                     let url = match tpl.as_deref() {
-                        Some(x) if x.starts_with('/') || x.starts_with("~/") => {
-                            join_path(&[x.trim_start_matches('~')])
-                        }
-                        Some(x) => join_path(&[global, prefix.as_str(), x]),
-                        None => join_path(&[global, prefix.as_str()]),
+                        Some(x) => match rooted(x) {
+                            Some(x) => join_path(&[x]),
+                            None => join_path(&[global, prefix, x]),
+                        },
+                        None => join_path(&[global, prefix]),
                     };
-                    let url = if classic {
-                        classic_tokens(&url, &ctrl, &action)
-                    } else if let Some(t) = &self.transformer {
-                        let area = area.as_deref().map(|a| t.apply(a));
-                        tokens(&url, &t.apply(&ctrl), &t.apply(&action), area.as_deref())
-                    } else {
-                        tokens(&url, &ctrl, &action, area.as_deref())
-                    };
-                    self.emit(owner, m, &url, methods, *line, api, out);
+                    for group in &self.groups {
+                        let url = join_path(&[group.as_str(), url.as_str()]);
+                        let url = if classic {
+                            classic_tokens(&url, &ctrl, &action)
+                        } else if let Some(t) = &self.transformer {
+                            let area = area.as_deref().map(|a| t.apply(a));
+                            tokens(&url, &t.apply(&ctrl), &t.apply(&action), area.as_deref())
+                        } else {
+                            tokens(&url, &ctrl, &action, area.as_deref())
+                        };
+                        self.emit(owner, m, &url, methods, *line, api, out);
+                    }
                 }
             }
         }
@@ -630,6 +694,7 @@ impl Linker<'_> {
         out: &mut Vec<Endpoint>,
     ) {
         let route = placeholders(url);
+        let any = methods.iter().map(String::as_str).eq(ANY_METHODS);
         for method in methods {
             let b = Binding {
                 route: &route,
@@ -638,6 +703,9 @@ impl Linker<'_> {
                 near: Some(owner.0),
             };
             let mut e = Endpoint::new(method, url).at_path(self.idx.path(owner), line);
+            if any {
+                e = e.tag(Tag::any_method());
+            }
             for p in &m.params {
                 let p = &self.classic_param(p);
                 for x in bind(&self.idx, p, &b) {
@@ -657,8 +725,19 @@ impl Linker<'_> {
     }
 }
 
-/// Replace `[controller]`, `[action]` and `[area]` (any case).
+/// `~/x` and `/x` are absolute templates: `Some("/x")`.
+fn rooted(tpl: &str) -> Option<&str> {
+    let t = tpl.strip_prefix('~').unwrap_or(tpl);
+    t.starts_with('/').then_some(t)
+}
+
+/// Replace `[controller]`, `[action]` and `[area]` (any case), and the
+/// route parameters of those names (`{action}`, `{action:slug=Index}`):
+/// ASP.NET Core fills an attribute route's parameters named after its
+/// required values with the action's own values.
 fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
+    let url = required_values(url, ctrl, action, area);
+    let url = url.as_str();
     let mut out = String::with_capacity(url.len());
     let mut rest = url;
     while let Some(open) = rest.find('[') {
@@ -679,6 +758,36 @@ fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
     }
     out.push_str(rest);
     join_path(&[out.as_str()])
+}
+
+/// `{controller}`, `{action}` and `{area}` parameters (with constraints
+/// or defaults) replaced by the action's values.
+fn required_values(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let Some(close) = after.find('}') else {
+            out.push_str(after);
+            return out;
+        };
+        let inner = &after[1..close];
+        let name = inner
+            .split([':', '=', '?'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match (name.as_str(), area) {
+            ("controller", _) => out.push_str(ctrl),
+            ("action", _) => out.push_str(action),
+            ("area", Some(a)) => out.push_str(a),
+            _ => out.push_str(&after[..=close]),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `Shop.Areas.Admin.Controllers` → `Admin`.

@@ -172,6 +172,12 @@ impl TypeDecl {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CsFile {
     pub path: String,
+    /// The file names classic ASP.NET (`System.Web.Mvc`, `System.Web.Http`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub classic: bool,
+    /// The file names ASP.NET Core (`Microsoft.AspNetCore`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub core: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<TypeDecl>,
 }
@@ -210,6 +216,9 @@ pub fn parse(file: &SourceFile) -> (CsFile, Vec<Token>) {
     p.block(0, toks.len(), None, "");
     let out = CsFile {
         path: file.path.clone(),
+        classic: file.content.contains("System.Web.Mvc")
+            || file.content.contains("System.Web.Http"),
+        core: file.content.contains("Microsoft.AspNetCore"),
         types: p.types,
     };
     (out, toks)
