@@ -272,8 +272,17 @@ impl Linker<'_> {
         let e = ctor.base_args.get(n)?.as_ref()?;
         e.eval(&mut |name| {
             if let Some(k) = ctor.params.iter().position(|p| p == name) {
-                let arg = a.positional(k)?.expr.as_ref()?;
-                return self.idx.eval(Some(ctx), arg);
+                // A named argument (`resource: "x"`), the k-th positional
+                // one, else the parameter's default value.
+                if let Some(arg) = a
+                    .named(name)
+                    .or_else(|| a.positional(k))
+                    .and_then(|x| x.expr.as_ref())
+                {
+                    return self.idx.eval(Some(ctx), arg);
+                }
+                let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
+                return self.idx.eval(Some(cid), d);
             }
             self.idx.constant(Some(cid), name, 0)
         })
@@ -397,6 +406,55 @@ impl Linker<'_> {
             }
         }
         Vec::new()
+    }
+
+    /// The attributes an action declares, or, for an `override` declaring
+    /// none, those of the overridden method of a base class (MVC reads
+    /// routing attributes with inheritance): (their type, the method).
+    fn attr_source<'m>(
+        &'m self,
+        lineage: &[TypeId],
+        owner: TypeId,
+        m: &'m Method,
+    ) -> (TypeId, &'m Method) {
+        if !m.has("override") || !m.attrs.is_empty() {
+            return (owner, m);
+        }
+        let below = lineage.iter().skip_while(|t| **t != owner).skip(1);
+        for t in below {
+            if let Some(b) = self.idx.ty(*t).methods.iter().find(|b| {
+                b.name == m.name && b.params.len() == m.params.len() && !b.attrs.is_empty()
+            }) {
+                return (*t, b);
+            }
+        }
+        (owner, m)
+    }
+
+    /// The type arguments a controller gives its generic base classes
+    /// (`ProductsController : Crud<Product, ProductInput>` → `TItem` =
+    /// `Product`, `TInput` = `ProductInput`), through every level.
+    fn generic_args(&self, lineage: &[TypeId]) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for w in lineage.windows(2) {
+            let (child, parent) = (self.idx.ty(w[0]), self.idx.ty(w[1]));
+            let Some(j) = child
+                .bases
+                .iter()
+                .position(|b| self.idx.find(b, Some(w[0].0)) == Some(w[1]))
+            else {
+                continue;
+            };
+            let args = child.base_args.get(j).cloned().unwrap_or_default();
+            for (g, a) in parent.generics.iter().zip(args) {
+                let a = out
+                    .iter()
+                    .find(|(n, _)| *n == a)
+                    .map_or(a, |(_, v)| v.clone());
+                out.push((g.clone(), a));
+            }
+        }
+        out
     }
 
     /// Public instance methods of the lineage, nearest first.
@@ -529,11 +587,20 @@ impl Linker<'_> {
         } else {
             (self.class_routes(id), Vec::new())
         };
+        let lineage = self.idx.lineage(id);
+        let subst = self.generic_args(&lineage);
         for (owner, m) in self.actions(id) {
-            let action = attr(&m.attrs, "ActionName")
+            let (attr_owner, attr_m) = self.attr_source(&lineage, owner, m);
+            let action = attr(&attr_m.attrs, "ActionName")
                 .and_then(|a| literal(a, 0))
                 .unwrap_or_else(|| action_name(&m.name).to_string());
-            let specs = self.specs(&m.attrs, owner, m.line);
+            let mut specs = self.specs(&attr_m.attrs, attr_owner, m.line);
+            if attr_owner != owner {
+                // Inherited routes are reported at the override.
+                for s in &mut specs {
+                    s.line = m.line;
+                }
+            }
             let untemplated: Vec<String> = specs
                 .iter()
                 .filter(|s| s.template.is_none())
@@ -612,7 +679,7 @@ impl Linker<'_> {
                         web_api,
                     );
                     for url in urls {
-                        self.emit(owner, m, &url, &methods, line, api, out);
+                        self.emit(owner, m, &url, &methods, line, (api, &subst), out);
                     }
                 }
                 continue;
@@ -662,7 +729,7 @@ impl Linker<'_> {
                         } else {
                             tokens(&url, &ctrl, &action, area.as_deref())
                         };
-                        self.emit(owner, m, &url, methods, *line, api, out);
+                        self.emit(owner, m, &url, methods, *line, (api, &subst), out);
                     }
                 }
             }
@@ -690,7 +757,7 @@ impl Linker<'_> {
         url: &str,
         methods: &[String],
         line: u32,
-        api: bool,
+        (api, subst): (bool, &[(String, String)]),
         out: &mut Vec<Endpoint>,
     ) {
         let route = placeholders(url);
@@ -707,7 +774,12 @@ impl Linker<'_> {
                 e = e.tag(Tag::any_method());
             }
             for p in &m.params {
-                let p = &self.classic_param(p);
+                let mut p = self.classic_param(p);
+                let bare = p.ty.trim_end_matches('?');
+                if let Some((_, to)) = subst.iter().find(|(g, _)| g == bare) {
+                    p.ty = to.clone();
+                }
+                let p = &p;
                 for x in bind(&self.idx, p, &b) {
                     e.push_param(x);
                 }

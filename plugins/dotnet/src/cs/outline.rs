@@ -122,6 +122,9 @@ pub struct Ctor {
     /// Every string literal in `: base(…)` (`new[] { "GET" }`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub base_strings: Vec<String>,
+    /// Default values of optional parameters (`int version = 1`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<(String, Expr)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +145,9 @@ pub struct TypeDecl {
     pub attrs: Vec<Attr>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<String>,
+    /// Type parameters (`class Crud<TItem, TInput>` → `["TItem", "TInput"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generics: Vec<String>,
     /// Base class and interfaces, simple names without type arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bases: Vec<String>,
@@ -462,11 +468,25 @@ impl Parser<'_> {
         };
         let name = name.text.clone();
         k += 1;
+        let mut generics = Vec::new();
         if self.punct(k, '<') {
-            k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
+            let close = close_of(self.t, k);
+            if let Some(c) = close {
+                for r in split_commas(self.t, k + 1, c) {
+                    if let Some(g) = self
+                        .t
+                        .get(r.end.wrapping_sub(1))
+                        .filter(|t| t.kind == Kind::Ident && r.end > r.start)
+                    {
+                        generics.push(g.text.clone());
+                    }
+                }
+            }
+            k = close.map_or(k + 1, |c| c + 1);
         }
         let mut decl = TypeDecl {
             name,
+            generics,
             namespace: ns.to_string(),
             kind,
             attrs,
@@ -497,6 +517,7 @@ impl Parser<'_> {
                 params: params.into_iter().map(|p| p.name).collect(),
                 base_args: Vec::new(),
                 base_strings: Vec::new(),
+                defaults: Vec::new(),
             });
             k = close + 1;
         }
@@ -590,6 +611,24 @@ impl Parser<'_> {
         Some((text, k))
     }
 
+    /// Default values of the parameters between `(` and `)`: `name =
+    /// expr`.
+    fn defaults(&self, start: usize, end: usize) -> Vec<(String, Expr)> {
+        let mut out = Vec::new();
+        for r in split_commas(self.t, start, end) {
+            let Some(eq) = (r.start + 1..r.end).find(|&k| self.punct(k, '=')) else {
+                continue;
+            };
+            let name = self.t.get(eq - 1).filter(|t| t.kind == Kind::Ident);
+            if let (Some(name), Some(e)) =
+                (name, Expr::parse(self.t.get(eq + 1..r.end).unwrap_or(&[])))
+            {
+                out.push((name.text.clone(), e));
+            }
+        }
+        out
+    }
+
     /// Parameters between `(` and `)` (exclusive bounds).
     fn params(&self, start: usize, end: usize) -> Vec<Param> {
         let mut out = Vec::new();
@@ -665,6 +704,7 @@ impl Parser<'_> {
                 params: params.into_iter().map(|p| p.name).collect(),
                 base_args: Vec::new(),
                 base_strings: Vec::new(),
+                defaults: self.defaults(k + 2, close),
             };
             let mut j = close + 1;
             if self.punct(j, ':')
