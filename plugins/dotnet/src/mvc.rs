@@ -43,7 +43,7 @@ use crate::cs::action_name;
 use crate::cs::flow::{FnRef, Root, Verb};
 use crate::cs::index::{Index, TypeId};
 use crate::cs::mounts::Mounts;
-use crate::cs::outline::{attr, Attr, Method, Param as CsParam, TypeKind};
+use crate::cs::outline::{attr, Attr, CsFile, Method, Param as CsParam, TypeKind};
 use crate::cs::params::{bind, placeholders, reads, Binding};
 use crate::minimal::ANY_METHODS;
 use crate::scan;
@@ -126,7 +126,8 @@ struct Linker<'a> {
 }
 
 pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
-    let f = scan::split(facts);
+    let mut f = scan::split(facts);
+    merge_partials(&mut f.files);
     let l = Linker {
         idx: Index::new(&f.files),
         flavor,
@@ -192,6 +193,51 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
     out
 }
 
+/// The parts of a `partial` class (same namespace and name, in several
+/// files: `HomeController.cs`, `HomeController.Admin.cs`) share their
+/// attributes and base types: each part gets the union, so every part is
+/// a controller with the class prefix. Methods stay with their part (and
+/// file); inherited actions are listed with the first part only (see
+/// [`Linker::actions`]).
+fn merge_partials(files: &mut [CsFile]) {
+    use std::collections::HashMap;
+    type Shared = (Vec<Attr>, Vec<String>, Vec<Vec<String>>);
+    let mut groups: HashMap<(String, String), Shared> = HashMap::new();
+    for f in files.iter() {
+        for t in f
+            .types
+            .iter()
+            .filter(|t| t.modifiers.iter().any(|m| m == "partial"))
+        {
+            let g = groups
+                .entry((t.namespace.clone(), t.name.clone()))
+                .or_default();
+            for a in &t.attrs {
+                if !g.0.contains(a) {
+                    g.0.push(a.clone());
+                }
+            }
+            for (i, b) in t.bases.iter().enumerate() {
+                if !g.1.contains(b) {
+                    g.1.push(b.clone());
+                    g.2.push(t.base_args.get(i).cloned().unwrap_or_default());
+                }
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        for t in f.types.iter_mut() {
+            if let Some((attrs, bases, args)) = groups.get(&(t.namespace.clone(), t.name.clone())) {
+                if t.modifiers.iter().any(|m| m == "partial") {
+                    t.attrs = attrs.clone();
+                    t.bases = bases.clone();
+                    t.base_args = args.clone();
+                }
+            }
+        }
+    }
+}
+
 fn literal(a: &Attr, n: usize) -> Option<String> {
     a.positional(n)
         .and_then(|x| x.expr.as_ref())
@@ -207,14 +253,19 @@ impl Linker<'_> {
     }
 
     /// Is the class a classic ASP.NET controller: its file names
-    /// `System.Web.Mvc`/`System.Web.Http`, or a base class's file does and
-    /// none of the lineage names ASP.NET Core? A tree holding both (a
-    /// Core app with a leftover `System.Web` reference) links each
-    /// controller once, with its own framework's rules.
+    /// `System.Web.Mvc`/`System.Web.Http` and not ASP.NET Core, or (its
+    /// file naming neither) a base class's file does and none of the
+    /// lineage names ASP.NET Core? A tree holding both (a Core app with a
+    /// leftover `System.Web` reference) links each controller once, with
+    /// its own framework's rules.
     fn is_classic(&self, id: TypeId) -> bool {
         let lineage = self.idx.lineage(id);
         let files = || lineage.iter().map(|t| &self.idx.files[t.0]);
-        self.idx.files[id.0].classic || (files().any(|f| f.classic) && !files().any(|f| f.core))
+        let own = &self.idx.files[id.0];
+        if own.core || own.classic {
+            return own.classic && !own.core;
+        }
+        files().any(|f| f.classic) && !files().any(|f| f.core)
     }
 
     fn is_controller(&self, id: TypeId) -> bool {
@@ -457,11 +508,31 @@ impl Linker<'_> {
         out
     }
 
+    /// Is the type not a `partial` class, or its first part?
+    fn first_part(&self, id: TypeId) -> bool {
+        let t = self.idx.ty(id);
+        if !t.modifiers.iter().any(|m| m == "partial") {
+            return true;
+        }
+        let first = self.idx.named(&t.name).iter().copied().find(|o| {
+            let x = self.idx.ty(*o);
+            x.name == t.name
+                && x.namespace == t.namespace
+                && x.modifiers.iter().any(|m| m == "partial")
+        });
+        first == Some(id)
+    }
+
     /// Public instance methods of the lineage, nearest first.
     fn actions(&self, id: TypeId) -> Vec<(TypeId, &Method)> {
         let mut out: Vec<(TypeId, &Method)> = Vec::new();
         let mut seen: Vec<(&str, usize)> = Vec::new();
-        for t in self.idx.lineage(id) {
+        let mut lineage = self.idx.lineage(id);
+        if !self.first_part(id) {
+            // Another part of a partial class lists its own methods only.
+            lineage.truncate(1);
+        }
+        for t in lineage {
             for m in &self.idx.ty(t).methods {
                 let key = (m.name.as_str(), m.params.len());
                 if seen.contains(&key) {
@@ -729,7 +800,9 @@ impl Linker<'_> {
                         } else {
                             tokens(&url, &ctrl, &action, area.as_deref())
                         };
-                        self.emit(owner, m, &url, methods, *line, (api, &subst), out);
+                        for url in optional_tails(&url) {
+                            self.emit(owner, m, &url, methods, *line, (api, &subst), out);
+                        }
                     }
                 }
             }
@@ -795,6 +868,29 @@ impl Linker<'_> {
             out.push(e);
         }
     }
+}
+
+/// An attribute route and the shorter URLs its trailing optional
+/// parameters allow: `/hooks/{id?}` is also `/hooks`; `{page=1}` too.
+fn optional_tails(url: &str) -> Vec<String> {
+    let mut out = vec![url.to_string()];
+    let mut cur = url.trim_end_matches('/');
+    while let Some((head, last)) = cur.rsplit_once('/') {
+        let optional = last.starts_with('{')
+            && last.ends_with('}')
+            && !last.contains('*')
+            && (last.ends_with("?}") || last.contains('='));
+        if !optional {
+            break;
+        }
+        out.push(if head.is_empty() {
+            "/".to_string()
+        } else {
+            head.to_string()
+        });
+        cur = head;
+    }
+    out
 }
 
 /// `~/x` and `/x` are absolute templates: `Some("/x")`.

@@ -222,12 +222,24 @@ pub fn parse(file: &SourceFile) -> (CsFile, Vec<Token>) {
     p.block(0, toks.len(), None, "");
     let out = CsFile {
         path: file.path.clone(),
-        classic: file.content.contains("System.Web.Mvc")
-            || file.content.contains("System.Web.Http"),
+        classic: names_namespace(&file.content, "System.Web.Mvc")
+            || names_namespace(&file.content, "System.Web.Http"),
         core: file.content.contains("Microsoft.AspNetCore"),
         types: p.types,
     };
     (out, toks)
+}
+
+/// Does the text name namespace `ns` (`using ns;`, `ns.Type`), not just a
+/// longer name starting the same (`System.Web.HttpUtility` does not name
+/// `System.Web.Http`)?
+fn names_namespace(text: &str, ns: &str) -> bool {
+    text.match_indices(ns).any(|(i, _)| {
+        !text[i + ns.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// Parameters between `(` and `)` at token indices `start..end`
