@@ -800,6 +800,15 @@ impl Parser<'_> {
             }
             return stop;
         }
+        // A public instance field is a serialised member of a DTO too
+        // (`public string Email;`).
+        if (self.punct(j, ';') || self.punct(j, '='))
+            && modifiers.iter().any(|m| m == "public")
+            && !is_const
+            && !modifiers.iter().any(|m| m == "static")
+        {
+            self.types[owner].props.push(Prop { name, ty, attrs });
+        }
         self.skip_statement(j, end)
     }
 
