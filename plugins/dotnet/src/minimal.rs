@@ -3,7 +3,7 @@
 //! - `MapGet/MapPost/MapPut/MapDelete/MapPatch(pattern, handler)`,
 //!   `MapMethods(pattern, new[] { "GET", … }, handler)` and `Map(pattern,
 //!   handler)`, which serves any method and is reported as GET, POST, PUT,
-//!   PATCH and DELETE.
+//!   PATCH and DELETE, each tagged `any_method`.
 //! - Prefixes from `MapGroup` chains and variables, also when a group is
 //!   passed to a method in another file (`app.MapGroup("/todos").MapTodos()`,
 //!   `TodoApi.Map(api)`); see [`crate::cs::flow`] and [`crate::cs::mounts`].

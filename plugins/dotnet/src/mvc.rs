@@ -1,21 +1,40 @@
 //! ASP.NET Core MVC / Web API controllers (`cs_aspnet_core_mvc`).
 //!
 //! - Controllers: non-abstract classes marked `[ApiController]` or
-//!   `[Controller]` (also on a base class), or named `…Controller` and
-//!   deriving from `Controller`, `ControllerBase` or another
-//!   `…Controller`; `[NonController]` excluded. Actions are the public
-//!   instance methods of the class and its base classes in any file
-//!   (`[NonAction]` excluded, overrides counted once).
+//!   `[Controller]` (also on a base class), or named `…Controller` whose
+//!   chain of base classes in the tree ends in a framework class
+//!   (`Controller`, `ControllerBase`, a library's `…Controller`; not an
+//!   interface such as a Blazor component's `IController`);
+//!   `[NonController]` excluded. A controller whose file names
+//!   `System.Web.Mvc`/`System.Web.Http` (and not ASP.NET Core) is classic
+//!   ASP.NET's ([`crate::aspnet_mvc`]), so a Core tree that merely
+//!   mentions `System.Web` is linked once, by Core rules. Parts of a
+//!   `partial` class share their class attributes and base types. Actions
+//!   are the public instance methods of the class and its base classes in
+//!   any file (`[NonAction]` excluded, overrides counted once; an
+//!   `override` without routing attributes inherits the overridden
+//!   method's, as MVC reads them with inheritance). Generic base
+//!   controllers (`Crud<TItem, TInput>`) bind their type parameters to the
+//!   derived class's type arguments.
 //! - Attribute routes: `[Route]` on the controller or its nearest base
 //!   class (several give several prefixes), `[Route]` and
 //!   `[HttpGet/Post/Put/Delete/Patch/Head/Options("…")]` on actions,
 //!   `[AcceptVerbs("GET", "POST", Route = "…")]`, and custom attributes
 //!   deriving from `RouteAttribute`, `HttpMethodAttribute` or an
 //!   `Http…Attribute` (their constructor's `: base(…)` arguments are
-//!   evaluated with the attribute's arguments). Templates starting with
-//!   `/` or `~/` ignore the controller prefix. `[controller]`,
+//!   evaluated with the attribute's positional or named arguments, else
+//!   the constructor's default values: `ApiRoute(int version = 1, string
+//!   resource = "[controller]") : base($"api/v{version}/{resource}")`).
+//!   Templates starting with `/` or `~/` ignore the controller prefix (a
+//!   class template starting so ignores the global prefix). `[controller]`,
 //!   `[action]` (the method name without `Async`, or `[ActionName]`) and
-//!   `[area]` tokens are replaced; constraints (`{id:int}`) are kept.
+//!   `[area]` tokens are replaced, and so are route parameters of those
+//!   names (`{action}`, `{action:slug=Index}`: ASP.NET Core fills them
+//!   with the action's values); constraints (`{id:int}`) are kept.
+//!   Templates ending in optional parameters (`{id?}`, `{page=1}`) are
+//!   also reported without them.
+//!   `app.MapGroup("/api").MapControllers()` puts every controller route
+//!   below the group's prefix (once per `MapControllers` call).
 //!   With `Conventions.Add(new RouteTokenTransformerConvention(new X()))`
 //!   the token values go through `X`: a separator from its
 //!   `"$1-$2"`-style replacement and lower case from `ToLower…()`, read
@@ -26,7 +45,8 @@
 //!   such as `options.UseGeneralRoutePrefix("api")`) is prepended to the
 //!   attribute routes that are not absolute.
 //!   An action routed without an HTTP method attribute serves any method
-//!   and is reported as GET, POST, PUT, PATCH and DELETE.
+//!   and is reported as GET, POST, PUT, PATCH and DELETE, each tagged
+//!   `any_method` (see `docs/tags.md`).
 //! - Conventional routes (`MapControllerRoute`, `MapAreaControllerRoute`,
 //!   `MapDefaultControllerRoute`, `UseMvc(r => r.MapRoute(…))`) for
 //!   controllers without attribute routes: `{controller}`, `{action}` and
