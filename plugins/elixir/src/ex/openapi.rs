@@ -165,9 +165,8 @@ pub fn schema_properties(t: &[Token], r: std::ops::Range<usize>) -> Option<Vec<S
         if !at_key {
             continue;
         }
-        if x.kind == Kind::Key {
-            out.push(x.text.clone());
-        } else if x.kind == Kind::Str && t.get(j + 1).is_some_and(|n| n.is("=>")) {
+        let arrow_key = x.kind == Kind::Str && t.get(j + 1).is_some_and(|n| n.is("=>"));
+        if x.kind == Kind::Key || arrow_key {
             out.push(x.text.clone());
         }
     }
