@@ -117,6 +117,18 @@ impl Tag {
             tagger: "WebSocket".into(),
         }
     }
+
+    /// The tag of a route declared without an HTTP method (ASP.NET Core's
+    /// `[Route]` alone, `app.Map(…)`, Phoenix's `match :*`): the framework
+    /// serves every method there, and the analyzer reports it once per
+    /// method of its `ANY_METHODS` list. Lets users filter those copies.
+    pub fn any_method() -> Tag {
+        Tag {
+            name: "any_method".into(),
+            description: "Declared without an HTTP method: the framework serves any method here; reported once per common method.".into(),
+            tagger: "AnyMethod".into(),
+        }
+    }
 }
 
 /// One `ai_context` entry.

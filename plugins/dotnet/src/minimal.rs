@@ -3,7 +3,7 @@
 //! - `MapGet/MapPost/MapPut/MapDelete/MapPatch(pattern, handler)`,
 //!   `MapMethods(pattern, new[] { "GET", … }, handler)` and `Map(pattern,
 //!   handler)`, which serves any method and is reported as GET, POST, PUT,
-//!   PATCH and DELETE.
+//!   PATCH and DELETE, each tagged `any_method`.
 //! - Prefixes from `MapGroup` chains and variables, also when a group is
 //!   passed to a method in another file (`app.MapGroup("/todos").MapTodos()`,
 //!   `TodoApi.Map(api)`); see [`crate::cs::flow`] and [`crate::cs::mounts`].
@@ -104,6 +104,9 @@ pub fn link_with(
                     near,
                 };
                 let mut e = Endpoint::new(method, url.clone()).at_path(r.path.clone(), r.line);
+                if matches!(r.verb, Verb::Any) {
+                    e = e.tag(Tag::any_method());
+                }
                 for p in &hparams {
                     for x in bind(&idx, p, &b) {
                         e.push_param(x);

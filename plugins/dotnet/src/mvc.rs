@@ -1,21 +1,40 @@
 //! ASP.NET Core MVC / Web API controllers (`cs_aspnet_core_mvc`).
 //!
 //! - Controllers: non-abstract classes marked `[ApiController]` or
-//!   `[Controller]` (also on a base class), or named `…Controller` and
-//!   deriving from `Controller`, `ControllerBase` or another
-//!   `…Controller`; `[NonController]` excluded. Actions are the public
-//!   instance methods of the class and its base classes in any file
-//!   (`[NonAction]` excluded, overrides counted once).
+//!   `[Controller]` (also on a base class), or named `…Controller` whose
+//!   chain of base classes in the tree ends in a framework class
+//!   (`Controller`, `ControllerBase`, a library's `…Controller`; not an
+//!   interface such as a Blazor component's `IController`);
+//!   `[NonController]` excluded. A controller whose file names
+//!   `System.Web.Mvc`/`System.Web.Http` (and not ASP.NET Core) is classic
+//!   ASP.NET's ([`crate::aspnet_mvc`]), so a Core tree that merely
+//!   mentions `System.Web` is linked once, by Core rules. Parts of a
+//!   `partial` class share their class attributes and base types. Actions
+//!   are the public instance methods of the class and its base classes in
+//!   any file (`[NonAction]` excluded, overrides counted once; an
+//!   `override` without routing attributes inherits the overridden
+//!   method's, as MVC reads them with inheritance). Generic base
+//!   controllers (`Crud<TItem, TInput>`) bind their type parameters to the
+//!   derived class's type arguments.
 //! - Attribute routes: `[Route]` on the controller or its nearest base
 //!   class (several give several prefixes), `[Route]` and
 //!   `[HttpGet/Post/Put/Delete/Patch/Head/Options("…")]` on actions,
 //!   `[AcceptVerbs("GET", "POST", Route = "…")]`, and custom attributes
 //!   deriving from `RouteAttribute`, `HttpMethodAttribute` or an
 //!   `Http…Attribute` (their constructor's `: base(…)` arguments are
-//!   evaluated with the attribute's arguments). Templates starting with
-//!   `/` or `~/` ignore the controller prefix. `[controller]`,
+//!   evaluated with the attribute's positional or named arguments, else
+//!   the constructor's default values: `ApiRoute(int version = 1, string
+//!   resource = "[controller]") : base($"api/v{version}/{resource}")`).
+//!   Templates starting with `/` or `~/` ignore the controller prefix (a
+//!   class template starting so ignores the global prefix). `[controller]`,
 //!   `[action]` (the method name without `Async`, or `[ActionName]`) and
-//!   `[area]` tokens are replaced; constraints (`{id:int}`) are kept.
+//!   `[area]` tokens are replaced, and so are route parameters of those
+//!   names (`{action}`, `{action:slug=Index}`: ASP.NET Core fills them
+//!   with the action's values); constraints (`{id:int}`) are kept.
+//!   Templates ending in optional parameters (`{id?}`, `{page=1}`) are
+//!   also reported without them.
+//!   `app.MapGroup("/api").MapControllers()` puts every controller route
+//!   below the group's prefix (once per `MapControllers` call).
 //!   With `Conventions.Add(new RouteTokenTransformerConvention(new X()))`
 //!   the token values go through `X`: a separator from its
 //!   `"$1-$2"`-style replacement and lower case from `ToLower…()`, read
@@ -26,7 +45,8 @@
 //!   such as `options.UseGeneralRoutePrefix("api")`) is prepended to the
 //!   attribute routes that are not absolute.
 //!   An action routed without an HTTP method attribute serves any method
-//!   and is reported as GET, POST, PUT, PATCH and DELETE.
+//!   and is reported as GET, POST, PUT, PATCH and DELETE, each tagged
+//!   `any_method` (see `docs/tags.md`).
 //! - Conventional routes (`MapControllerRoute`, `MapAreaControllerRoute`,
 //!   `MapDefaultControllerRoute`, `UseMvc(r => r.MapRoute(…))`) for
 //!   controllers without attribute routes: `{controller}`, `{action}` and
@@ -40,9 +60,10 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::cs::action_name;
-use crate::cs::flow::{FnRef, Verb};
+use crate::cs::flow::{FnRef, Root, Verb};
 use crate::cs::index::{Index, TypeId};
-use crate::cs::outline::{attr, Attr, Method, Param as CsParam, TypeKind};
+use crate::cs::mounts::Mounts;
+use crate::cs::outline::{attr, Attr, CsFile, Method, Param as CsParam, TypeKind};
 use crate::cs::params::{bind, placeholders, reads, Binding};
 use crate::minimal::ANY_METHODS;
 use crate::scan;
@@ -119,20 +140,50 @@ struct Linker<'a> {
     transformer: Option<scan::Transformer>,
     /// A convention's global prefix of attribute routes (Core).
     global_prefix: Option<String>,
+    /// Prefixes of the route groups `MapControllers()` is called on (`""`
+    /// for the application itself).
+    groups: Vec<String>,
 }
 
 pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
-    let f = scan::split(facts);
+    let mut f = scan::split(facts);
+    merge_partials(&mut f.files);
     let l = Linker {
         idx: Index::new(&f.files),
         flavor,
         transformer: f.token_transformer.clone(),
         global_prefix: f.global_prefix.clone().filter(|_| flavor == Flavor::Core),
+        groups: Vec::new(),
     };
+    let mounts = Mounts::new(&l.idx, &f.calls);
+    // `MapControllers()` on a route group: every attribute route gets the
+    // group's prefix (once per call when mapped more than once).
+    let mut groups: Vec<String> = Vec::new();
+    for r in f.routes.iter().filter(|r| r.verb == Verb::Controllers) {
+        for u in mounts.route_urls(r) {
+            let u = if u == "/" { String::new() } else { u };
+            if !groups.contains(&u) {
+                groups.push(u);
+            }
+        }
+    }
+    if groups.is_empty() {
+        groups.push(String::new());
+    }
     let conventional: Vec<Conventional> = f
         .routes
         .iter()
-        .filter_map(|r| match &r.verb {
+        .flat_map(|r| {
+            // A conventional route mapped on a group: below its prefix.
+            let grouped = !r.at.groups.is_empty() || r.at.root != Root::Top;
+            let patterns = if grouped {
+                mounts.route_urls(r)
+            } else {
+                l.idx.eval(None, &r.pattern).into_iter().collect()
+            };
+            patterns.into_iter().map(move |p| (r, p))
+        })
+        .filter_map(|(r, pattern)| match &r.verb {
             Verb::Conventional { defaults, http } => {
                 let mut defaults = defaults.clone();
                 // Classic: a route registered by an `AreaRegistration`
@@ -143,7 +194,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
                     }
                 }
                 Some(Conventional {
-                    pattern: l.idx.eval(None, &r.pattern)?,
+                    pattern,
                     defaults,
                     http: *http,
                 })
@@ -151,6 +202,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
             _ => None,
         })
         .collect();
+    let l = Linker { groups, ..l };
     let mut out = Vec::new();
     let ids: Vec<TypeId> = l.idx.all().collect();
     for id in ids {
@@ -159,6 +211,51 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         }
     }
     out
+}
+
+/// The parts of a `partial` class (same namespace and name, in several
+/// files: `HomeController.cs`, `HomeController.Admin.cs`) share their
+/// attributes and base types: each part gets the union, so every part is
+/// a controller with the class prefix. Methods stay with their part (and
+/// file); inherited actions are listed with the first part only (see
+/// [`Linker::actions`]).
+fn merge_partials(files: &mut [CsFile]) {
+    use std::collections::HashMap;
+    type Shared = (Vec<Attr>, Vec<String>, Vec<Vec<String>>);
+    let mut groups: HashMap<(String, String), Shared> = HashMap::new();
+    for f in files.iter() {
+        for t in f
+            .types
+            .iter()
+            .filter(|t| t.modifiers.iter().any(|m| m == "partial"))
+        {
+            let g = groups
+                .entry((t.namespace.clone(), t.name.clone()))
+                .or_default();
+            for a in &t.attrs {
+                if !g.0.contains(a) {
+                    g.0.push(a.clone());
+                }
+            }
+            for (i, b) in t.bases.iter().enumerate() {
+                if !g.1.contains(b) {
+                    g.1.push(b.clone());
+                    g.2.push(t.base_args.get(i).cloned().unwrap_or_default());
+                }
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        for t in f.types.iter_mut() {
+            if let Some((attrs, bases, args)) = groups.get(&(t.namespace.clone(), t.name.clone())) {
+                if t.modifiers.iter().any(|m| m == "partial") {
+                    t.attrs = attrs.clone();
+                    t.bases = bases.clone();
+                    t.base_args = args.clone();
+                }
+            }
+        }
+    }
 }
 
 fn literal(a: &Attr, n: usize) -> Option<String> {
@@ -175,9 +272,28 @@ impl Linker<'_> {
             .find_map(|t| self.idx.ty(t).attr(name))
     }
 
+    /// Is the class a classic ASP.NET controller: its file names
+    /// `System.Web.Mvc`/`System.Web.Http` and not ASP.NET Core, or (its
+    /// file naming neither) a base class's file does and none of the
+    /// lineage names ASP.NET Core? A tree holding both (a Core app with a
+    /// leftover `System.Web` reference) links each controller once, with
+    /// its own framework's rules.
+    fn is_classic(&self, id: TypeId) -> bool {
+        let lineage = self.idx.lineage(id);
+        let files = || lineage.iter().map(|t| &self.idx.files[t.0]);
+        let own = &self.idx.files[id.0];
+        if own.core || own.classic {
+            return own.classic && !own.core;
+        }
+        files().any(|f| f.classic) && !files().any(|f| f.core)
+    }
+
     fn is_controller(&self, id: TypeId) -> bool {
         let t = self.idx.ty(id);
         if t.kind != TypeKind::Class || t.is_abstract() || t.attr("NonController").is_some() {
+            return false;
+        }
+        if self.is_classic(id) != (self.flavor == Flavor::Classic) {
             return false;
         }
         if ["ApiController", "Controller"]
@@ -186,14 +302,24 @@ impl Linker<'_> {
         {
             return true;
         }
-        t.name.ends_with("Controller")
-            && self.idx.lineage(id).iter().any(|x| {
-                self.idx
-                    .ty(*x)
-                    .bases
-                    .iter()
-                    .any(|b| b.ends_with("Controller") || b == "ControllerBase")
-            })
+        // The lineage must end in a framework controller class (not in the
+        // tree): `Controller`, `ControllerBase` or a library's
+        // `…Controller`. An interface named `…Controller` (a Blazor
+        // component's `IController`) does not make an MVC controller.
+        if !t.name.ends_with("Controller") {
+            return false;
+        }
+        let lineage = self.idx.lineage(id);
+        let Some(root) = lineage.last() else {
+            return false;
+        };
+        self.idx.ty(*root).bases.iter().any(|b| {
+            let external = self.idx.find(b, Some(root.0)).is_none();
+            let mut c = b.chars();
+            let interface =
+                c.next() == Some('I') && c.next().is_some_and(|x| x.is_ascii_uppercase());
+            external && !interface && (b.ends_with("Controller") || b == "ControllerBase")
+        })
     }
 
     /// The custom attribute type an attribute name refers to.
@@ -217,8 +343,17 @@ impl Linker<'_> {
         let e = ctor.base_args.get(n)?.as_ref()?;
         e.eval(&mut |name| {
             if let Some(k) = ctor.params.iter().position(|p| p == name) {
-                let arg = a.positional(k)?.expr.as_ref()?;
-                return self.idx.eval(Some(ctx), arg);
+                // A named argument (`resource: "x"`), the k-th positional
+                // one, else the parameter's default value.
+                if let Some(arg) = a
+                    .named(name)
+                    .or_else(|| a.positional(k))
+                    .and_then(|x| x.expr.as_ref())
+                {
+                    return self.idx.eval(Some(ctx), arg);
+                }
+                let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
+                return self.idx.eval(Some(cid), d);
             }
             self.idx.constant(Some(cid), name, 0)
         })
@@ -344,11 +479,80 @@ impl Linker<'_> {
         Vec::new()
     }
 
+    /// The attributes an action declares, or, for an `override` declaring
+    /// none, those of the overridden method of a base class (MVC reads
+    /// routing attributes with inheritance): (their type, the method).
+    fn attr_source<'m>(
+        &'m self,
+        lineage: &[TypeId],
+        owner: TypeId,
+        m: &'m Method,
+    ) -> (TypeId, &'m Method) {
+        if !m.has("override") || !m.attrs.is_empty() {
+            return (owner, m);
+        }
+        let below = lineage.iter().skip_while(|t| **t != owner).skip(1);
+        for t in below {
+            if let Some(b) = self.idx.ty(*t).methods.iter().find(|b| {
+                b.name == m.name && b.params.len() == m.params.len() && !b.attrs.is_empty()
+            }) {
+                return (*t, b);
+            }
+        }
+        (owner, m)
+    }
+
+    /// The type arguments a controller gives its generic base classes
+    /// (`ProductsController : Crud<Product, ProductInput>` → `TItem` =
+    /// `Product`, `TInput` = `ProductInput`), through every level.
+    fn generic_args(&self, lineage: &[TypeId]) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for w in lineage.windows(2) {
+            let (child, parent) = (self.idx.ty(w[0]), self.idx.ty(w[1]));
+            let Some(j) = child
+                .bases
+                .iter()
+                .position(|b| self.idx.find(b, Some(w[0].0)) == Some(w[1]))
+            else {
+                continue;
+            };
+            let args = child.base_args.get(j).cloned().unwrap_or_default();
+            for (g, a) in parent.generics.iter().zip(args) {
+                let a = out
+                    .iter()
+                    .find(|(n, _)| *n == a)
+                    .map_or(a, |(_, v)| v.clone());
+                out.push((g.clone(), a));
+            }
+        }
+        out
+    }
+
+    /// Is the type not a `partial` class, or its first part?
+    fn first_part(&self, id: TypeId) -> bool {
+        let t = self.idx.ty(id);
+        if !t.modifiers.iter().any(|m| m == "partial") {
+            return true;
+        }
+        let first = self.idx.named(&t.name).iter().copied().find(|o| {
+            let x = self.idx.ty(*o);
+            x.name == t.name
+                && x.namespace == t.namespace
+                && x.modifiers.iter().any(|m| m == "partial")
+        });
+        first == Some(id)
+    }
+
     /// Public instance methods of the lineage, nearest first.
     fn actions(&self, id: TypeId) -> Vec<(TypeId, &Method)> {
         let mut out: Vec<(TypeId, &Method)> = Vec::new();
         let mut seen: Vec<(&str, usize)> = Vec::new();
-        for t in self.idx.lineage(id) {
+        let mut lineage = self.idx.lineage(id);
+        if !self.first_part(id) {
+            // Another part of a partial class lists its own methods only.
+            lineage.truncate(1);
+        }
+        for t in lineage {
             for m in &self.idx.ty(t).methods {
                 let key = (m.name.as_str(), m.params.len());
                 if seen.contains(&key) {
@@ -474,11 +678,20 @@ impl Linker<'_> {
         } else {
             (self.class_routes(id), Vec::new())
         };
+        let lineage = self.idx.lineage(id);
+        let subst = self.generic_args(&lineage);
         for (owner, m) in self.actions(id) {
-            let action = attr(&m.attrs, "ActionName")
+            let (attr_owner, attr_m) = self.attr_source(&lineage, owner, m);
+            let action = attr(&attr_m.attrs, "ActionName")
                 .and_then(|a| literal(a, 0))
                 .unwrap_or_else(|| action_name(&m.name).to_string());
-            let specs = self.specs(&m.attrs, owner, m.line);
+            let mut specs = self.specs(&attr_m.attrs, attr_owner, m.line);
+            if attr_owner != owner {
+                // Inherited routes are reported at the override.
+                for s in &mut specs {
+                    s.line = m.line;
+                }
+            }
             let untemplated: Vec<String> = specs
                 .iter()
                 .filter(|s| s.template.is_none())
@@ -557,7 +770,7 @@ impl Linker<'_> {
                         web_api,
                     );
                     for url in urls {
-                        self.emit(owner, m, &url, &methods, line, api, out);
+                        self.emit(owner, m, &url, &methods, line, (api, &subst), out);
                     }
                 }
                 continue;
@@ -582,24 +795,35 @@ impl Linker<'_> {
                 } else {
                     &prefixes[..]
                 };
-                let global = self.global_prefix.as_deref().unwrap_or("");
                 for prefix in prefixes {
+                    // An absolute class template (`~/x`, `/x`) skips the
+                    // global prefix; an absolute action template also
+                    // skips the class's.
+                    let (global, prefix) = match rooted(prefix) {
+                        Some(p) => ("", p),
+                        None => (self.global_prefix.as_deref().unwrap_or(""), prefix.as_str()),
+                    };
                     let url = match tpl.as_deref() {
-                        Some(x) if x.starts_with('/') || x.starts_with("~/") => {
-                            join_path(&[x.trim_start_matches('~')])
+                        Some(x) => match rooted(x) {
+                            Some(x) => join_path(&[x]),
+                            None => join_path(&[global, prefix, x]),
+                        },
+                        None => join_path(&[global, prefix]),
+                    };
+                    for group in &self.groups {
+                        let url = join_path(&[group.as_str(), url.as_str()]);
+                        let url = if classic {
+                            classic_tokens(&url, &ctrl, &action)
+                        } else if let Some(t) = &self.transformer {
+                            let area = area.as_deref().map(|a| t.apply(a));
+                            tokens(&url, &t.apply(&ctrl), &t.apply(&action), area.as_deref())
+                        } else {
+                            tokens(&url, &ctrl, &action, area.as_deref())
+                        };
+                        for url in optional_tails(&url) {
+                            self.emit(owner, m, &url, methods, *line, (api, &subst), out);
                         }
-                        Some(x) => join_path(&[global, prefix.as_str(), x]),
-                        None => join_path(&[global, prefix.as_str()]),
-                    };
-                    let url = if classic {
-                        classic_tokens(&url, &ctrl, &action)
-                    } else if let Some(t) = &self.transformer {
-                        let area = area.as_deref().map(|a| t.apply(a));
-                        tokens(&url, &t.apply(&ctrl), &t.apply(&action), area.as_deref())
-                    } else {
-                        tokens(&url, &ctrl, &action, area.as_deref())
-                    };
-                    self.emit(owner, m, &url, methods, *line, api, out);
+                    }
                 }
             }
         }
@@ -626,10 +850,11 @@ impl Linker<'_> {
         url: &str,
         methods: &[String],
         line: u32,
-        api: bool,
+        (api, subst): (bool, &[(String, String)]),
         out: &mut Vec<Endpoint>,
     ) {
         let route = placeholders(url);
+        let any = methods.iter().map(String::as_str).eq(ANY_METHODS);
         for method in methods {
             let b = Binding {
                 route: &route,
@@ -638,8 +863,16 @@ impl Linker<'_> {
                 near: Some(owner.0),
             };
             let mut e = Endpoint::new(method, url).at_path(self.idx.path(owner), line);
+            if any {
+                e = e.tag(Tag::any_method());
+            }
             for p in &m.params {
-                let p = &self.classic_param(p);
+                let mut p = self.classic_param(p);
+                let bare = p.ty.trim_end_matches('?');
+                if let Some((_, to)) = subst.iter().find(|(g, _)| g == bare) {
+                    p.ty = to.clone();
+                }
+                let p = &p;
                 for x in bind(&self.idx, p, &b) {
                     e.push_param(x);
                 }
@@ -657,8 +890,42 @@ impl Linker<'_> {
     }
 }
 
-/// Replace `[controller]`, `[action]` and `[area]` (any case).
+/// An attribute route and the shorter URLs its trailing optional
+/// parameters allow: `/hooks/{id?}` is also `/hooks`; `{page=1}` too.
+fn optional_tails(url: &str) -> Vec<String> {
+    let mut out = vec![url.to_string()];
+    let mut cur = url.trim_end_matches('/');
+    while let Some((head, last)) = cur.rsplit_once('/') {
+        let optional = last.starts_with('{')
+            && last.ends_with('}')
+            && !last.contains('*')
+            && (last.ends_with("?}") || last.contains('='));
+        if !optional {
+            break;
+        }
+        out.push(if head.is_empty() {
+            "/".to_string()
+        } else {
+            head.to_string()
+        });
+        cur = head;
+    }
+    out
+}
+
+/// `~/x` and `/x` are absolute templates: `Some("/x")`.
+fn rooted(tpl: &str) -> Option<&str> {
+    let t = tpl.strip_prefix('~').unwrap_or(tpl);
+    t.starts_with('/').then_some(t)
+}
+
+/// Replace `[controller]`, `[action]` and `[area]` (any case), and the
+/// route parameters of those names (`{action}`, `{action:slug=Index}`):
+/// ASP.NET Core fills an attribute route's parameters named after its
+/// required values with the action's own values.
 fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
+    let url = required_values(url, ctrl, action, area);
+    let url = url.as_str();
     let mut out = String::with_capacity(url.len());
     let mut rest = url;
     while let Some(open) = rest.find('[') {
@@ -679,6 +946,36 @@ fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
     }
     out.push_str(rest);
     join_path(&[out.as_str()])
+}
+
+/// `{controller}`, `{action}` and `{area}` parameters (with constraints
+/// or defaults) replaced by the action's values.
+fn required_values(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let Some(close) = after.find('}') else {
+            out.push_str(after);
+            return out;
+        };
+        let inner = &after[1..close];
+        let name = inner
+            .split([':', '=', '?'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match (name.as_str(), area) {
+            ("controller", _) => out.push_str(ctrl),
+            ("action", _) => out.push_str(action),
+            ("area", Some(a)) => out.push_str(a),
+            _ => out.push_str(&after[..=close]),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `Shop.Areas.Admin.Controllers` → `Admin`.

@@ -69,6 +69,21 @@ fn carter_and_minimal_api_share_a_tree() {
     assert_eq!(urls, ["GET /ping"]);
 }
 
+/// An ASP.NET Core tree that mentions `System.Web.HttpUtility` is detected
+/// as classic ASP.NET too: the classic analyzer reads none of its
+/// controllers (their class `[Route]` would become a default route, and
+/// every action be reported again without the prefix).
+#[test]
+fn core_controllers_are_not_classic_ones() {
+    let root = fixtures_root().join("cs_aspnet_core_mvc/storefront/app");
+    let classic = testing::run(&aspnet_mvc::AspNetMvc, &root);
+    let urls: Vec<_> = classic
+        .iter()
+        .map(|e| format!("{} {}", e.method, e.url))
+        .collect();
+    assert!(urls.is_empty(), "{urls:?}");
+}
+
 /// Every prefix of every fixture source (cut at arbitrary points, so
 /// brackets, strings and comments are left open) is analyzed and linked
 /// without panicking.

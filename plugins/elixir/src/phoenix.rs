@@ -4,7 +4,17 @@
 //! (`params["q"]`, `conn.query_params`, `get_req_header`, cookies): a
 //! name that is a `:placeholder` of the URL is a path param; otherwise
 //! query for GET/HEAD/DELETE, else JSON behind an `:accepts ["json"]`
-//! pipeline and form elsewhere.
+//! pipeline and form elsewhere. Maps built in a body (`json(conn, %{q:
+//! params["q"]})`) are searched for reads too; `*glob` segments are path
+//! params.
+//!
+//! `open_api_spex` specs add what the code may read through helpers: an
+//! action's `operation(:action, parameters: [name: [in: :query, …]],
+//! request_body: {"…", "application/json", Schemas.X})` (also
+//! `Operation.parameter(:id, :path, …)`) gives its declared parameters and
+//! the top-level `properties` of the schema module `X`
+//! (`OpenApiSpex.schema(%{properties: %{…}})`, found by its name's last
+//! segments), as JSON or form fields by the declared content type.
 
 use portolan_plugin_sdk::prelude::*;
 

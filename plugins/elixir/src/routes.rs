@@ -34,6 +34,7 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::ex::openapi;
 use crate::ex::reads::{self, Read, Source};
 use crate::ex::tokens::{inline_attributes, tokenize, Kind, Token};
 use crate::ex::tree::{self, split_args, Node};
@@ -98,6 +99,24 @@ pub enum Fact {
     Served(String),
     /// A bare `Plug` module dispatching in `call/2` clause heads.
     Bare(Router),
+    /// An `open_api_spex` `operation(:action, …)` of a controller.
+    Operation(Operation),
+    /// An `open_api_spex` schema module's top-level properties.
+    Schema {
+        module: String,
+        props: Vec<String>,
+    },
+}
+
+/// A controller action's `open_api_spex` operation: declared parameters
+/// and the request body schema (alias as written, JSON or form).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Operation {
+    pub module: String,
+    pub action: String,
+    pub reads: Vec<Read>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<(String, Source)>,
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -155,8 +174,35 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
             out.fact(&Fact::Router(r));
             continue;
         }
+        let openapi = file.content.contains("OpenApiSpex");
+        let body = node.body.clone().unwrap_or(0..0);
+        let schema_call = || {
+            t.get(body.clone()).is_some_and(|b| {
+                b.windows(2)
+                    .any(|w| w[0].text.ends_with("schema") && w[1].is("("))
+            })
+        };
+        if openapi && schema_call() {
+            if let Some(props) = openapi::schema_properties(&t, body.clone()) {
+                out.fact(&Fact::Schema {
+                    module: name.clone(),
+                    props,
+                });
+            }
+        }
         if name.ends_with("Controller") || used.iter().any(|u| u == "controller") {
             for f in &node.children {
+                if f.name == "operation" && openapi {
+                    if let Some(op) = openapi::operation(&t, f.args.clone()) {
+                        out.fact(&Fact::Operation(Operation {
+                            module: name.clone(),
+                            action: op.action,
+                            reads: op.params,
+                            body: op.body,
+                        }));
+                    }
+                    continue;
+                }
                 if f.name != "def" {
                     continue;
                 }
@@ -546,13 +592,39 @@ fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoi
     let mut routers = Vec::new();
     let mut actions = Vec::new();
     let mut served = Vec::new();
+    let mut ops: Vec<Operation> = Vec::new();
+    let mut schemas: Vec<(String, Vec<String>)> = Vec::new();
     for f in facts.iter::<Fact>() {
         match f {
             Fact::Router(r) => routers.push(r),
             Fact::Action(a) => actions.push(a),
             Fact::Served(m) => served.push(m),
             Fact::Bare(_) => {}
+            Fact::Operation(o) => ops.push(o),
+            Fact::Schema { module, props } => schemas.push((module, props)),
         }
+    }
+    // An operation's declared parameters and body fields count as reads
+    // of its action.
+    for o in ops {
+        let mut reads = o.reads;
+        if let Some((alias, source)) = &o.body {
+            let suffix = format!(".{alias}");
+            let found = schemas
+                .iter()
+                .find(|(m, _)| m == alias || m.ends_with(&suffix));
+            for p in found.map(|(_, p)| p.as_slice()).unwrap_or(&[]) {
+                reads.push(Read {
+                    source: *source,
+                    name: p.clone(),
+                });
+            }
+        }
+        actions.push(Action {
+            module: o.module,
+            name: o.action,
+            reads,
+        });
     }
     let targets: Vec<&str> = routers
         .iter()
@@ -597,7 +669,10 @@ fn expand(
             Endpoint::new(&route.method, url.clone())
         };
         let mut e = e.at_path(r.path.clone(), route.line);
-        let placeholders: Vec<&str> = url.split('/').filter_map(|s| s.strip_prefix(':')).collect();
+        let placeholders: Vec<&str> = url
+            .split('/')
+            .filter_map(|s| s.strip_prefix(':').or_else(|| s.strip_prefix('*')))
+            .collect();
         let mut rs = route.reads.clone();
         if let Some((m, a)) = &route.action {
             let last = m.rsplit('.').next().unwrap_or(m);
@@ -628,6 +703,8 @@ fn expand(
                 Source::Header => ParamKind::Header,
                 Source::Cookie => ParamKind::Cookie,
                 Source::File => ParamKind::File,
+                Source::Json => ParamKind::Json,
+                Source::Form => ParamKind::Form,
                 Source::Params if placeholders.contains(&read.name.as_str()) => ParamKind::Path,
                 Source::Params if reads_body => body_kind,
                 Source::Params => ParamKind::Query,

@@ -42,6 +42,8 @@ impl Expr {
             match t.kind {
                 Kind::Str if t.interp => pieces.push(Piece::Interp(t.text.clone())),
                 Kind::Str => pieces.push(Piece::Lit(t.text.clone())),
+                // A number in a template (`version = 1`).
+                Kind::Num => pieces.push(Piece::Lit(t.text.clone())),
                 Kind::Ident if t.text == "nameof" && toks.get(i + 1).is_some_and(|x| x.is('(')) => {
                     let mut k = i + 2;
                     let mut last = String::new();
@@ -129,8 +131,16 @@ fn interpolate(s: &str, lookup: &mut dyn FnMut(&str) -> Option<String>) -> Strin
             return out;
         };
         let hole = after[1..close].trim();
-        let name = hole.split([':', ',']).next().unwrap_or(hole).trim();
-        match lookup(name) {
+        // `{resource ?? "items"}`: the first alternative that is known.
+        let value = hole.split("??").find_map(|alt| {
+            let alt = alt.trim();
+            if let Some(s) = alt.strip_prefix('"').and_then(|a| a.strip_suffix('"')) {
+                return Some(s.to_string());
+            }
+            let name = alt.split([':', ',']).next().unwrap_or(alt).trim();
+            lookup(name)
+        });
+        match value {
             Some(v) => out.push_str(&v),
             None => {
                 out.push('{');

@@ -56,6 +56,9 @@ pub enum Verb {
     Any,
     /// `MapHub<THub>(pattern)`.
     Hub(String),
+    /// `MapControllers()`: the attribute-routed controllers, below the
+    /// builder's group prefixes (`app.MapGroup("/api").MapControllers()`).
+    Controllers,
     /// A conventional MVC route; `defaults` from `new { controller = … }`.
     Conventional {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -459,6 +462,10 @@ impl Flow<'_> {
                 return;
             }
             "MapGroup" => return,
+            "MapControllers" => {
+                routes.push(route(Verb::Controllers, Expr::lit(""), Handler::default()));
+                return;
+            }
             _ => {}
         }
         // A call passing a builder on (endpoint conventions excluded).

@@ -82,6 +82,11 @@ impl<'a> Index<'a> {
             .flat_map(|(fi, f)| (0..f.types.len()).map(move |ti| (fi, ti)))
     }
 
+    /// Every type of a simple name, in file order.
+    pub fn named(&self, name: &str) -> &[TypeId] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
     /// A type by (possibly qualified or generic) name; classes and records
     /// before interfaces, the same file first.
     pub fn find(&self, name: &str, near: Option<usize>) -> Option<TypeId> {

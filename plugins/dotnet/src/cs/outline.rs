@@ -122,6 +122,9 @@ pub struct Ctor {
     /// Every string literal in `: base(…)` (`new[] { "GET" }`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub base_strings: Vec<String>,
+    /// Default values of optional parameters (`int version = 1`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<(String, Expr)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +145,9 @@ pub struct TypeDecl {
     pub attrs: Vec<Attr>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<String>,
+    /// Type parameters (`class Crud<TItem, TInput>` → `["TItem", "TInput"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generics: Vec<String>,
     /// Base class and interfaces, simple names without type arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bases: Vec<String>,
@@ -172,6 +178,12 @@ impl TypeDecl {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CsFile {
     pub path: String,
+    /// The file names classic ASP.NET (`System.Web.Mvc`, `System.Web.Http`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub classic: bool,
+    /// The file names ASP.NET Core (`Microsoft.AspNetCore`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub core: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<TypeDecl>,
 }
@@ -210,9 +222,24 @@ pub fn parse(file: &SourceFile) -> (CsFile, Vec<Token>) {
     p.block(0, toks.len(), None, "");
     let out = CsFile {
         path: file.path.clone(),
+        classic: names_namespace(&file.content, "System.Web.Mvc")
+            || names_namespace(&file.content, "System.Web.Http"),
+        core: file.content.contains("Microsoft.AspNetCore"),
         types: p.types,
     };
     (out, toks)
+}
+
+/// Does the text name namespace `ns` (`using ns;`, `ns.Type`), not just a
+/// longer name starting the same (`System.Web.HttpUtility` does not name
+/// `System.Web.Http`)?
+fn names_namespace(text: &str, ns: &str) -> bool {
+    text.match_indices(ns).any(|(i, _)| {
+        !text[i + ns.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// Parameters between `(` and `)` at token indices `start..end`
@@ -453,11 +480,25 @@ impl Parser<'_> {
         };
         let name = name.text.clone();
         k += 1;
+        let mut generics = Vec::new();
         if self.punct(k, '<') {
-            k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
+            let close = close_of(self.t, k);
+            if let Some(c) = close {
+                for r in split_commas(self.t, k + 1, c) {
+                    if let Some(g) = self
+                        .t
+                        .get(r.end.wrapping_sub(1))
+                        .filter(|t| t.kind == Kind::Ident && r.end > r.start)
+                    {
+                        generics.push(g.text.clone());
+                    }
+                }
+            }
+            k = close.map_or(k + 1, |c| c + 1);
         }
         let mut decl = TypeDecl {
             name,
+            generics,
             namespace: ns.to_string(),
             kind,
             attrs,
@@ -488,6 +529,7 @@ impl Parser<'_> {
                 params: params.into_iter().map(|p| p.name).collect(),
                 base_args: Vec::new(),
                 base_strings: Vec::new(),
+                defaults: Vec::new(),
             });
             k = close + 1;
         }
@@ -581,6 +623,24 @@ impl Parser<'_> {
         Some((text, k))
     }
 
+    /// Default values of the parameters between `(` and `)`: `name =
+    /// expr`.
+    fn defaults(&self, start: usize, end: usize) -> Vec<(String, Expr)> {
+        let mut out = Vec::new();
+        for r in split_commas(self.t, start, end) {
+            let Some(eq) = (r.start + 1..r.end).find(|&k| self.punct(k, '=')) else {
+                continue;
+            };
+            let name = self.t.get(eq - 1).filter(|t| t.kind == Kind::Ident);
+            if let (Some(name), Some(e)) =
+                (name, Expr::parse(self.t.get(eq + 1..r.end).unwrap_or(&[])))
+            {
+                out.push((name.text.clone(), e));
+            }
+        }
+        out
+    }
+
     /// Parameters between `(` and `)` (exclusive bounds).
     fn params(&self, start: usize, end: usize) -> Vec<Param> {
         let mut out = Vec::new();
@@ -656,6 +716,7 @@ impl Parser<'_> {
                 params: params.into_iter().map(|p| p.name).collect(),
                 base_args: Vec::new(),
                 base_strings: Vec::new(),
+                defaults: self.defaults(k + 2, close),
             };
             let mut j = close + 1;
             if self.punct(j, ':')
@@ -738,6 +799,15 @@ impl Parser<'_> {
                 self.types[owner].consts.push(Const { name, value });
             }
             return stop;
+        }
+        // A public instance field is a serialised member of a DTO too
+        // (`public string Email;`).
+        if (self.punct(j, ';') || self.punct(j, '='))
+            && modifiers.iter().any(|m| m == "public")
+            && !is_const
+            && !modifiers.iter().any(|m| m == "static")
+        {
+            self.types[owner].props.push(Prop { name, ty, attrs });
         }
         self.skip_statement(j, end)
     }

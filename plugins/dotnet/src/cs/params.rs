@@ -81,7 +81,13 @@ fn bind_depth(
             return None;
         }
         let id = idx.find(ty, b.near)?;
-        Some(idx.dto_fields(id, kind))
+        // An enum, or a collection of enums (`[FromQuery] Status[]? s`),
+        // is one value: not a DTO.
+        if idx.ty(id).kind == super::outline::TypeKind::Enum {
+            return None;
+        }
+        let fields = idx.dto_fields(id, kind);
+        (!fields.is_empty()).then_some(fields)
     };
     if attrs.iter().any(|a| {
         matches!(

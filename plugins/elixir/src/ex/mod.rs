@@ -1,6 +1,7 @@
 //! Reusable Elixir helpers: tokens, the statement/block tree, modules
 //! and functions, and the request values a body reads.
 
+pub mod openapi;
 pub mod reads;
 pub mod tokens;
 pub mod tree;

@@ -20,6 +20,10 @@ pub enum Source {
     Cookie,
     /// `%{"avatar" => %Plug.Upload{}}`.
     File,
+    /// A JSON body field declared by an OpenAPI request body.
+    Json,
+    /// A form body field declared by an OpenAPI request body.
+    Form,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,8 +113,12 @@ pub fn scan(t: &[Token], r: std::ops::Range<usize>, head: bool) -> Vec<Read> {
                 for (key, upload) in keys {
                     push(if upload { Source::File } else { s }, &key);
                 }
+                k = close.max(k + 1);
+                continue;
             }
-            k = close.max(k + 1);
+            // A map built in the body (`json(conn, %{q: params["q"]})`):
+            // its values may read params.
+            k += 2;
             continue;
         }
         if tok.kind == Kind::Ident {
