@@ -167,6 +167,9 @@ pub struct Code<'a> {
     syntax: Syntax,
     class: Vec<Class>,
     blanked: String,
+    /// (opener, closer) offsets of every matched bracket, by opener; built
+    /// on the first [`Code::matching`].
+    pairs: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
 
 impl<'a> Code<'a> {
@@ -189,6 +192,7 @@ impl<'a> Code<'a> {
             syntax,
             class,
             blanked,
+            pairs: std::cell::OnceCell::new(),
         }
     }
 
@@ -311,30 +315,38 @@ impl<'a> Code<'a> {
     /// Given the offset of an opening `(`, `[` or `{`, the offset of its
     /// matching closer (strings and comments skipped).
     pub fn matching(&self, open: usize) -> Option<usize> {
-        let bytes = self.blanked.as_bytes();
-        let opener = *bytes.get(open)?;
-        let closer = match opener {
-            b'(' => b')',
-            b'[' => b']',
-            b'{' => b'}',
-            b'<' => b'>',
-            _ => return None,
-        };
-        let mut depth = 0usize;
-        for (i, &b) in bytes.iter().enumerate().skip(open) {
-            if !self.is_code(i) {
-                continue;
-            }
-            if b == opener {
-                depth += 1;
-            } else if b == closer {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
+        if !self.is_code(open) {
+            return None;
+        }
+        // All pairs are found in one pass the first time (a stack per
+        // bracket kind, each kind counted on its own), so a file of `n`
+        // unbalanced openers costs O(n log n), not O(n²).
+        let pairs = self.pairs.get_or_init(|| {
+            let bytes = self.blanked.as_bytes();
+            let mut stacks: [Vec<usize>; 4] = Default::default();
+            let mut pairs = Vec::new();
+            for (i, &b) in bytes.iter().enumerate() {
+                let kind = match b {
+                    b'(' | b')' => 0,
+                    b'[' | b']' => 1,
+                    b'{' | b'}' => 2,
+                    b'<' | b'>' => 3,
+                    _ => continue,
+                };
+                if !self.is_code(i) {
+                    continue;
+                }
+                if matches!(b, b'(' | b'[' | b'{' | b'<') {
+                    stacks[kind].push(i);
+                } else if let Some(o) = stacks[kind].pop() {
+                    pairs.push((o, i));
                 }
             }
-        }
-        None
+            pairs.sort_unstable();
+            pairs
+        });
+        let k = pairs.binary_search_by_key(&open, |p| p.0).ok()?;
+        Some(pairs[k].1)
     }
 
     /// Split the argument list of a call whose `(` is at `open` into the

@@ -249,6 +249,13 @@ macro_rules! plugin {
             $crate::runtime::description($name, env!("CARGO_PKG_VERSION"), PortolanPlugin::registry())
         }
 
+        /// Every analyzer of this plugin (native builds only), for native
+        /// harnesses that run a whole plugin (`tests/fuzz`).
+        #[cfg(not(target_family = "wasm"))]
+        pub fn portolan_analyzers() -> &'static [&'static dyn $crate::Analyzer] {
+            PortolanPlugin::registry()
+        }
+
         // The component exports only exist in the wasm build: native builds
         // of a plugin crate (its unit tests, an `rlib` user) cannot link
         // symbols named like `portolan:analyzer/analyzer@0.1.0#describe`.

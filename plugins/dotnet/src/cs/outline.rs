@@ -619,7 +619,14 @@ impl Parser<'_> {
                 break;
             }
         }
-        let text: String = self.t[start..k].iter().map(|t| t.text.as_str()).collect();
+        // `k += 2` / `k += 3` above can step past the last token.
+        let k = k.min(self.t.len());
+        let text: String = self
+            .t
+            .get(start..k)?
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect();
         Some((text, k))
     }
 

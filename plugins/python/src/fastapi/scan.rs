@@ -93,6 +93,8 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                 if flavor.ninja {
                     ninja_params(&mut params);
                 }
+                let mut shared = None;
+                let mut reads = None;
                 for deco in &def.decorators {
                     let Some(call) = &deco.call else { continue };
                     let Some(receiver) = call.receiver() else {
@@ -102,7 +104,10 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                     else {
                         continue;
                     };
-                    let mut context = context::handler(file, &code, def);
+                    // Once per def, not per decorator (stacked decorators).
+                    let mut context = shared
+                        .get_or_insert_with(|| context::handler(file, &code, def))
+                        .clone();
                     if let Some(deps) = call.keyword("dependencies") {
                         context::dependencies(file, &code, deps, &mut context);
                     }
@@ -114,7 +119,9 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                         websocket,
                         handler: Handler::Sig(params.clone()),
                         deps: deps_arg(&code, call.keyword("dependencies")),
-                        reads: request_reads(&code, def, &params, &info),
+                        reads: reads
+                            .get_or_insert_with(|| request_reads(&code, def, &params, &info))
+                            .clone(),
                         context: (!context.is_empty()).then_some(context),
                     });
                 }

@@ -160,9 +160,14 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         && (module.flask || info.imports_from("flask_classful") || !classy_decorators.is_empty());
 
     for (i, def) in defs.iter().enumerate() {
+        // Computed once per def, not per decorator (stacked decorators).
+        let mut view_params = None;
+        let mut shared_handler = None;
         for deco in &def.decorators {
             let Some(call) = &deco.call else { continue };
-            let Some(route) = decorator_route(&code, call, def, &params, flavor, &bare) else {
+            let Some(route) =
+                decorator_route(&code, call, def, &mut view_params, &params, flavor, &bare)
+            else {
                 continue;
             };
             let enclosing = def
@@ -170,7 +175,11 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                 .and_then(|p| defs.get(p))
                 .filter(|p| p.kind == DefKind::Function);
             let handler = (def.kind == DefKind::Function)
-                .then(|| context::handler(file, &code, def))
+                .then(|| {
+                    shared_handler
+                        .get_or_insert_with(|| context::handler(file, &code, def))
+                        .clone()
+                })
                 .filter(|h| !h.is_empty());
             module.routes.push(Route {
                 line: file.line_of(deco.at),
@@ -431,6 +440,7 @@ fn decorator_route(
     code: &Code<'_>,
     call: &Call,
     def: &Def,
+    view_params: &mut Option<Vec<Param>>,
     params: &dyn Fn(Range<usize>) -> Vec<Param>,
     flavor: &Flavor,
     bare: &[(String, String)],
@@ -454,7 +464,11 @@ fn decorator_route(
     // Bottle names the argument `path`.
     let rule = StrExpr::parse(code, call.arg(0, "rule").or_else(|| call.keyword("path"))?)?;
     let view = match def.kind {
-        DefKind::Function => View::Params(params(def.body.clone())),
+        DefKind::Function => View::Params(
+            view_params
+                .get_or_insert_with(|| params(def.body.clone()))
+                .clone(),
+        ),
         DefKind::Class => View::Class(def.name.clone()),
     };
     Some(Route {

@@ -196,9 +196,13 @@ pub fn handler(file: &SourceFile, code: &Code<'_>, def: &Def) -> Handler {
 /// `Depends(x)` / `Security(x)` in a range (a signature or a
 /// `dependencies=[…]` list) that name a guard.
 pub fn dependencies(file: &SourceFile, code: &Code<'_>, range: Range<usize>, h: &mut Handler) {
+    // Only the range is searched: a handler with many decorators, each
+    // calling this, must not scan the whole file each time.
+    let text = code.text().get(range.clone()).unwrap_or("");
     for marker in ["Depends(", "Security("] {
-        for at in code.find_all(marker) {
-            if !range.contains(&at) || (at > 0 && is_ident_byte(code.text().as_bytes()[at - 1])) {
+        let found = text.match_indices(marker).map(|(k, _)| range.start + k);
+        for at in found.filter(|at| code.is_code(*at)) {
+            if at > 0 && is_ident_byte(code.text().as_bytes()[at - 1]) {
                 continue;
             }
             let Some(call) = call_at(code, at) else {
