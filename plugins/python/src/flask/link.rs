@@ -487,6 +487,10 @@ impl Linker<'_> {
 /// A class: (module index, class index).
 type ClassId = (usize, usize);
 
+/// A flask-classful route before mounting: (module of the method, methods,
+/// rule, line, parameters).
+type ClassyRoute = (usize, Vec<String>, String, u32, Vec<Param>);
+
 impl Linker<'_> {
     fn class(&self, id: ClassId) -> Option<&Class> {
         self.modules.get(id.0)?.classes.get(id.1)
@@ -684,7 +688,7 @@ impl Linker<'_> {
         };
         // Members along the MRO, the nearest definition winning.
         let mut seen: Vec<&str> = Vec::new();
-        let mut routes: Vec<(usize, Vec<String>, String, u32, Vec<Param>)> = Vec::new();
+        let mut routes: Vec<ClassyRoute> = Vec::new();
         for ((cm, _), class) in &classes {
             let Some(classy) = &class.classy else {
                 continue;
