@@ -33,7 +33,8 @@ use crate::py::outline::{Def, DefKind};
 use crate::py::strexpr::StrExpr;
 
 /// Class attributes flask-classful reads.
-const ATTRS: [&str; 8] = [
+const ATTRS: [&str; 9] = [
+    "schema_class",
     "route_base",
     "route_prefix",
     "trailing_slash",

@@ -205,6 +205,10 @@ pub struct Class {
     /// such as `route_base = DashboardSettings.settings_id`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strings: Vec<crate::py::module::Const>,
+    /// Marshmallow-style schema fields a client may send
+    /// (`name = fields.String()`, not `dump_only=True`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schema_fields: Vec<String>,
 }
 
 /// A class as flask-classful sees it: routing attributes and the public

@@ -487,6 +487,10 @@ impl Linker<'_> {
 /// A class: (module index, class index).
 type ClassId = (usize, usize);
 
+/// A flask-classful route before mounting: (module of the method, methods,
+/// rule, line, parameters).
+type ClassyRoute = (usize, Vec<String>, String, u32, Vec<Param>);
+
 impl Linker<'_> {
     fn class(&self, id: ClassId) -> Option<&Class> {
         self.modules.get(id.0)?.classes.get(id.1)
@@ -659,9 +663,32 @@ impl Linker<'_> {
             inspect_args: flag("inspect_args", true),
         };
         let excluded = list("excluded_methods").unwrap_or_default();
+        // A generic view's `schema_class`: the JSON body of what it creates
+        // and updates.
+        let body: Vec<Param> = match attr("schema_class") {
+            Some((sm, AttrValue::Str(e))) => match e.as_name().map(|n| self.resolve(sm, n)) {
+                Some(Target::Class { module, index }) => {
+                    let mut names: Vec<String> = Vec::new();
+                    for id in self.mro((module, index), &mut HashMap::new(), 0) {
+                        for f in self
+                            .class(id)
+                            .map(|c| c.schema_fields.as_slice())
+                            .unwrap_or(&[])
+                        {
+                            if !names.contains(f) {
+                                names.push(f.clone());
+                            }
+                        }
+                    }
+                    names.into_iter().map(Param::json).collect()
+                }
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
         // Members along the MRO, the nearest definition winning.
         let mut seen: Vec<&str> = Vec::new();
-        let mut routes: Vec<(usize, Vec<String>, String, u32, Vec<Param>)> = Vec::new();
+        let mut routes: Vec<ClassyRoute> = Vec::new();
         for ((cm, _), class) in &classes {
             let Some(classy) = &class.classy else {
                 continue;
@@ -677,7 +704,18 @@ impl Linker<'_> {
                     continue;
                 }
                 for (methods, rule, line) in builder.member_routes(member) {
-                    routes.push((*cm, methods, rule, line, member.params.clone()));
+                    let mut params = member.params.clone();
+                    let writes = methods
+                        .iter()
+                        .any(|m| matches!(m.as_str(), "POST" | "PUT" | "PATCH"));
+                    if writes && classful::special_method(&member.name).is_some() {
+                        for p in &body {
+                            if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                                params.push(p.clone());
+                            }
+                        }
+                    }
+                    routes.push((*cm, methods, rule, line, params));
                 }
             }
         }

@@ -569,11 +569,28 @@ fn class_fact(
             value.literal().map(|_| Const { name, value })
         })
         .collect();
+    let schema_fields: Vec<String> = body_lines
+        .iter()
+        .filter(|l| Some(l.indent) == body_indent)
+        .filter_map(|l| {
+            let (name, value) = assignment_target(code, l)?;
+            let call = call_at(code, code.skip_ws(value))?;
+            let receiver = call.receiver().unwrap_or("");
+            let field_like = receiver == "fields"
+                || receiver.ends_with(".fields")
+                || call.method().ends_with("Field");
+            let dump_only = call
+                .keyword("dump_only")
+                .is_some_and(|r| code.slice(r).trim() == "True");
+            (field_like && !dump_only && !name.starts_with('_')).then_some(name)
+        })
+        .collect();
     if bases.is_empty()
         && funcs.is_empty()
         && methods.is_none()
         && classy.is_none()
         && strings.is_empty()
+        && schema_fields.is_empty()
     {
         return None;
     }
@@ -584,6 +601,7 @@ fn class_fact(
         funcs,
         classy,
         strings,
+        schema_fields,
     })
 }
 
