@@ -36,6 +36,9 @@ pub struct Syntax {
     pub ruby_block_comments: bool,
     /// C# verbatim strings `@"…"` (with `""` as the escaped quote).
     pub verbatim_at: bool,
+    /// C# interpolated strings `$"…{x}…"`: a hole may hold quotes
+    /// (`$"{name ?? "all"}"`), and `{{` is an escaped brace.
+    pub dollar_quote_holes: bool,
     /// JavaScript regular expression literals (`/'/g`): a `/` where an
     /// operand is expected opens one; its bytes are neither code nor a
     /// string, so quotes and comment markers inside it change nothing.
@@ -57,6 +60,7 @@ impl Syntax {
         hash_brace_in_double: false,
         ruby_block_comments: false,
         verbatim_at: false,
+        dollar_quote_holes: false,
         regex_literals: false,
     };
 
@@ -88,6 +92,7 @@ impl Syntax {
 
     pub const CSHARP: Syntax = Syntax {
         verbatim_at: true,
+        dollar_quote_holes: true,
         ..Syntax::C_LIKE
     };
 
@@ -746,6 +751,7 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
     let raw = q == b'`' && syn.raw_backtick;
     let interp_dollar = q == b'`' && syn.dollar_brace_in_backtick;
     let interp_hash = q == b'"' && syn.hash_brace_in_double;
+    let holes = q == b'"' && syn.dollar_quote_holes && i > 0 && bytes[i - 1] == b'$';
     let multiline = q == b'`'
         || syn.hash_brace_in_double
         || syn.line_comments.contains(&"#") && !syn.triple_quotes;
@@ -767,6 +773,14 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
             && bytes.get(k + 1) == Some(&b'{')
         {
             k = skip_interpolation(bytes, k + 1, syn);
+            continue;
+        }
+        if holes && b == b'{' {
+            k = if bytes.get(k + 1) == Some(&b'{') {
+                k + 2
+            } else {
+                skip_interpolation(bytes, k, syn)
+            };
             continue;
         }
         k += 1;
@@ -1052,6 +1066,16 @@ mod tests {
     fn csharp_verbatim_strings() {
         let code = Code::new(r#"[Route(@"api/""x""")]"#, Syntax::CSHARP);
         assert_eq!(code.strings()[0].value, "api/\"x\"");
+    }
+
+    #[test]
+    fn csharp_interpolation_holes_hold_quotes() {
+        let code = Code::new(
+            r#"base($"api/v{v}/{r ?? "[controller]"}/{{x}}") + "/y""#,
+            Syntax::CSHARP,
+        );
+        let strs: Vec<_> = code.strings().into_iter().map(|s| s.value).collect();
+        assert_eq!(strs, vec![r#"api/v{v}/{r ?? "[controller]"}/{{x}}"#, "/y"]);
     }
 
     #[test]

@@ -318,7 +318,7 @@ impl Linker<'_> {
             let mut c = b.chars();
             let interface =
                 c.next() == Some('I') && c.next().is_some_and(|x| x.is_ascii_uppercase());
-            external && !interface && (b.ends_with("Controller") || b == "ControllerBase")
+            external && !interface && (b.ends_with("Controller") || b.ends_with("ControllerBase"))
         })
     }
 
