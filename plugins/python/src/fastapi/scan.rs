@@ -104,6 +104,17 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                     else {
                         continue;
                     };
+                    // `def create_app(health_path: str = "/health"):
+                    // @app.get(health_path)`: the parameter's default.
+                    let path = def
+                        .parent
+                        .and_then(|p| defs.get(p))
+                        .filter(|p| p.kind == DefKind::Function)
+                        .and_then(|f| {
+                            let name = path.as_name()?;
+                            param_default(&code, f, name)
+                        })
+                        .unwrap_or(path);
                     // Once per def, not per decorator (stacked decorators).
                     let mut context = shared
                         .get_or_insert_with(|| context::handler(file, &code, def))
@@ -241,6 +252,21 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
     module.sequences = loops::sequences(&code, &lines);
     module.info = info;
     module
+}
+
+/// The string default of parameter `name` of the function `f`.
+fn param_default(code: &Code<'_>, f: &crate::py::outline::Def, name: &str) -> Option<StrExpr> {
+    let open = f.open_paren?;
+    code.args(open).into_iter().find_map(|r| {
+        let start = code.skip_ws(r.start);
+        if code.ident_at(start)? != name {
+            return None;
+        }
+        let parts = code.split_top_level(start, r.end, b'=');
+        let value = parts.get(1)?;
+        let lit = code.string_at(code.skip_ws(value.start))?;
+        (!lit.interpolated && code.skip_ws(lit.end) >= value.end).then(|| StrExpr::lit(lit.value))
+    })
 }
 
 /// Ninja conventions: the leading `request` is the `HttpRequest`, and
