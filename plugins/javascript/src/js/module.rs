@@ -131,6 +131,11 @@ pub fn parse_value(code: &Code<'_>, outline: &Outline, range: Range<usize>) -> O
     let text = code.text();
     let bytes = text.as_bytes();
     let mut s = code.skip_ws(r.start);
+    // A spread argument (`f(...args)`) stands for its first element: the
+    // router a registration function forwards to the next one.
+    if code.slice(s..r.end).starts_with("...") {
+        s = code.skip_ws(s + 3);
+    }
     if code.slice(s..r.end).starts_with("await ") {
         s = code.skip_ws(s + 6);
     }

@@ -270,47 +270,60 @@ fn arrow_body(code: &Code<'_>, after: usize) -> Range<usize> {
 pub fn param_names(code: &Code<'_>, range: Range<usize>) -> Vec<String> {
     code.split_top_level(range.start, range.end, b',')
         .into_iter()
-        .map(|r| {
-            let mut s = code.skip_ws(r.start);
-            while s < r.end && code.text().as_bytes()[s] == b'.' {
-                s += 1;
-            }
-            // Decorators and TS modifiers (`@Req() req`, `private app`).
-            let text = code.slice(s..r.end);
-            let mut rest = text;
-            loop {
-                let t = rest.trim_start();
-                if t.starts_with('@') {
-                    // Skip the decorator call.
-                    let off = r.end - t.len();
-                    let mut e = off + 1;
-                    while e < r.end && is_js_ident(code.text().as_bytes()[e]) {
-                        e += 1;
-                    }
-                    if code.text().as_bytes().get(e) == Some(&b'(') {
-                        e = code.matching(e).map_or(r.end, |c| c + 1);
-                    }
-                    rest = code.slice(e.min(r.end)..r.end);
-                    continue;
-                }
-                let mut skipped = false;
-                for kw in ["private ", "public ", "protected ", "readonly "] {
-                    if let Some(x) = t.strip_prefix(kw) {
-                        rest = x;
-                        skipped = true;
-                    }
-                }
-                if !skipped {
-                    rest = t;
-                    break;
+        .flat_map(|r| {
+            // A rest parameter destructured as an array (`...[router, ctx]:
+            // Args`) stands for its elements, positionally.
+            let s = code.skip_ws(r.start);
+            if code.slice(s..r.end).starts_with("...[") {
+                if let Some(close) = code.matching(s + 3).filter(|c| *c < r.end) {
+                    return param_names(code, s + 4..close);
                 }
             }
-            rest.bytes()
-                .take_while(|b| is_js_ident(*b))
-                .map(char::from)
-                .collect::<String>()
+            vec![param_name(code, r)]
         })
         .collect()
+}
+
+/// The name of one parameter (empty for a destructuring pattern).
+fn param_name(code: &Code<'_>, r: Range<usize>) -> String {
+    let mut s = code.skip_ws(r.start);
+    while s < r.end && code.text().as_bytes()[s] == b'.' {
+        s += 1;
+    }
+    // Decorators and TS modifiers (`@Req() req`, `private app`).
+    let text = code.slice(s..r.end);
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start();
+        if t.starts_with('@') {
+            // Skip the decorator call.
+            let off = r.end - t.len();
+            let mut e = off + 1;
+            while e < r.end && is_js_ident(code.text().as_bytes()[e]) {
+                e += 1;
+            }
+            if code.text().as_bytes().get(e) == Some(&b'(') {
+                e = code.matching(e).map_or(r.end, |c| c + 1);
+            }
+            rest = code.slice(e.min(r.end)..r.end);
+            continue;
+        }
+        let mut skipped = false;
+        for kw in ["private ", "public ", "protected ", "readonly "] {
+            if let Some(x) = t.strip_prefix(kw) {
+                rest = x;
+                skipped = true;
+            }
+        }
+        if !skipped {
+            rest = t;
+            break;
+        }
+    }
+    rest.bytes()
+        .take_while(|b| is_js_ident(*b))
+        .map(char::from)
+        .collect::<String>()
 }
 
 fn locals(code: &Code<'_>, body: Range<usize>) -> HashSet<String> {

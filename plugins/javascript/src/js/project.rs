@@ -90,13 +90,15 @@ impl<'a> Project<'a> {
             let joined = normalize(&format!("{dir}/{spec}"));
             return self.by_stem.get(&joined).copied();
         }
-        // Path aliases (`@/x`, `~/x`, `src/x`, `@app/x`): longest suffix
+        // Path aliases (`@/x`, `~/x`, `src/x`, `@app/x`, `#src/x`): longest suffix
         // match, only for specifiers with a `/`.
         let rest = spec
             .strip_prefix("@/")
             .or_else(|| spec.strip_prefix("~/"))
             .or_else(|| {
+                // `@scope/x`, and Node subpath imports (`#src/x`).
                 spec.strip_prefix('@')
+                    .or_else(|| spec.strip_prefix('#'))
                     .and_then(|s| s.split_once('/').map(|(_, r)| r))
             })
             .unwrap_or(spec);

@@ -1,6 +1,6 @@
 //! Map step: what one module declares for Koa routers.
 
-use portolan_plugin_sdk::{Param, SourceFile, Syntax};
+use portolan_plugin_sdk::{Code, Param, SourceFile, Syntax};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -9,7 +9,7 @@ use crate::express::scan::{
     handlers_with, inline_params_with, methods_of, paths_of, Handler, Reader,
 };
 use crate::js::module::{self, ModuleInfo, Value};
-use crate::js::outline::{object_entries, Outline};
+use crate::js::outline::{object_entries, Outline, ScopeKind};
 use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::dotted_before;
@@ -102,6 +102,61 @@ pub const KOA: Flavor = Flavor {
     read: request_params,
 };
 
+/// Loop variables over lists of routers: `for (const r of [a, b])`,
+/// `for (const r of createRouters(x))` where the local function returns an
+/// array literal. Each (scoped) variable with the values it stands for.
+fn for_of_routers(code: &Code<'_>, outline: &Outline) -> Vec<(String, Vec<Value>)> {
+    static FOR: OnceLock<Regex> = OnceLock::new();
+    let fo = re(
+        &FOR,
+        r"\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+",
+    );
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let elements = |open: usize| -> Vec<Value> {
+        code.args(open)
+            .into_iter()
+            .filter_map(|a| module::parse_value(code, outline, a))
+            .map(router_of)
+            .collect()
+    };
+    let mut out = Vec::new();
+    for c in fo.captures_iter(text) {
+        let (Some(all), Some(var)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let s = all.end();
+        let values = if bytes.get(s) == Some(&b'[') {
+            elements(s)
+        } else {
+            let Some(callee) = code.ident_at(s) else {
+                continue;
+            };
+            let Some(f) = outline
+                .scopes
+                .iter()
+                .find(|x| x.kind == ScopeKind::Function && x.name == callee)
+            else {
+                continue;
+            };
+            // The last `return [` of its body.
+            let body = code.slice(f.body.clone());
+            let Some(k) = body.rfind("return [") else {
+                continue;
+            };
+            let open = f.body.start + k + "return ".len();
+            elements(open)
+        };
+        if !values.is_empty() {
+            out.push((outline.scoped(var.as_str(), var.start()), values));
+        }
+    }
+    out
+}
+
 pub fn scan(file: &SourceFile) -> KoaModule {
     scan_with(file, &KOA)
 }
@@ -157,6 +212,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
         out.objects
             .push((outline.scoped(name.as_str(), name.start()), prefix));
     }
+    let loops = for_of_routers(&code, &outline);
     static CALL: OnceLock<Regex> = OnceLock::new();
     let call = re(
         &CALL,
@@ -192,11 +248,39 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
                 } else {
                     &args[1..]
                 };
-                let children: Vec<Value> = rest
-                    .iter()
-                    .filter_map(|a| module::parse_value(&code, &outline, a.clone()))
-                    .map(router_of)
-                    .collect();
+                let mut children: Vec<Value> = Vec::new();
+                for a in rest {
+                    // `koa-mount`: `app.use(mount('/api', apiApp))`.
+                    let s = code.skip_ws(a.start);
+                    if code.slice(s..a.end).starts_with("mount(") {
+                        let margs = code.args(s + "mount".len());
+                        if let (Some(p), Some(c)) = (margs.first(), margs.get(1)) {
+                            let prefix = StrExpr::parse(&code, p.clone())
+                                .map(|x| x.map_refs(&mut |n| outline.scoped(n, p.start)));
+                            let child = module::parse_value(&code, &outline, c.clone());
+                            if let (Some(prefix), Some(child)) = (prefix, child) {
+                                out.mounts.push(Mount {
+                                    receiver: receiver.clone(),
+                                    prefixes: vec![prefix],
+                                    children: vec![router_of(child)],
+                                });
+                            }
+                        }
+                        continue;
+                    }
+                    let Some(v) = module::parse_value(&code, &outline, a.clone()) else {
+                        continue;
+                    };
+                    match router_of(v) {
+                        // `for (const r of routers) app.use(r.routes())`.
+                        Value::Name(n) if loops.iter().any(|(l, _)| *l == n) => {
+                            for (_, vs) in loops.iter().filter(|(l, _)| *l == n) {
+                                children.extend(vs.iter().cloned());
+                            }
+                        }
+                        v => children.push(v),
+                    }
+                }
                 if !children.is_empty() {
                     out.mounts.push(Mount {
                         receiver,
