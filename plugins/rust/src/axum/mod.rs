@@ -12,10 +12,10 @@
 //! or called as a method on a value of unknown type
 //! (`.merge(authorizer.new_router())`: every function of that name
 //! returning routes, e.g. each implementation of a trait method), whose
-//! returned router is the
-//! tail `Router::new()…` chain, tail variable, or tail call of another
-//! router function (`fn new_router(&self) -> Router { api::routes() }`). A router that no other
-//! router nests or merges is a root.
+//! returned router is the tail `Router::new()…` chain, tail variable, or
+//! tail call of another router function
+//! (`fn new_router(&self) -> Router { api::routes() }`). A router that no
+//! other router nests or merges is a root.
 //!
 //! aide's documented routers read the same way: `ApiRouter::new()` with
 //! `.api_route(path, get_with(h, docs).post_with(h2, docs))`,
