@@ -196,7 +196,7 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
             }
             let parts: Option<Vec<StrExpr>> = split_commas(&t, open + 1, close)
                 .into_iter()
-                .map(|a| expr(a))
+                .map(&expr)
                 .collect();
             match parts.filter(|p| !p.is_empty() && p.len() <= 3) {
                 Some(parts) => out.fact(&Fact::Provide(Provider {
