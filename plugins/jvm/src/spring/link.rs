@@ -2,9 +2,10 @@
 //! context paths, Feign clients and functional routes.
 
 use portolan_plugin_sdk::prelude::*;
+use std::collections::HashMap;
 
 use super::params::{method_params, Consumes};
-use super::scan::{Fact, RouterRoute};
+use super::scan::{DynamicNest, Fact, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{Index, TypeId};
 use crate::jvm::outline::{find, Annotation, JFile, Lang, Method, TypeKind};
@@ -45,12 +46,16 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let mut files: Vec<JFile> = Vec::new();
     let mut docs: Vec<ConfigDoc> = Vec::new();
     let mut routers: Vec<RouterRoute> = Vec::new();
+    let mut nests: Vec<DynamicNest> = Vec::new();
+    let mut providers: Vec<Provider> = Vec::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
             Fact::Config(c) => docs.push(c),
             Fact::Router(r) => routers.push(r),
             Fact::Build(..) => {}
+            Fact::Nest(n) => nests.push(n),
+            Fact::Provide(p) => providers.push(p),
         }
     }
     let l = Linker {
@@ -89,8 +94,15 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
         }
         l.controller(id, &mut out);
     }
+    let file_of: HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), i))
+        .collect();
     for r in routers.iter().filter(|r| r.lang == lang) {
-        l.router(r, &files, &mut out);
+        let fi = file_of.get(r.path.as_str()).copied();
+        let registry = fi.and_then(|f| l.registry_prefix(f, &nests, &providers));
+        l.router(r, fi, registry, &mut out);
     }
     out
 }
@@ -307,10 +319,55 @@ impl Linker<'_> {
         }
     }
 
-    fn router(&self, r: &RouterRoute, files: &[JFile], out: &mut Vec<Endpoint>) {
-        let fi = files.iter().position(|f| f.path == r.path);
-        let ctx = fi.filter(|&f| !files[f].types.is_empty()).map(|f| (f, 0));
+    /// The prefix a router registry ([`DynamicNest`]) gives the routers of
+    /// file `f`: its known part plus the value the file's class (or its
+    /// nearest supertype, e.g. an interface default method) provides;
+    /// a `{param}` placeholder when that value is only known at run time
+    /// (not built from strings and constants).
+    fn registry_prefix(
+        &self,
+        f: usize,
+        nests: &[DynamicNest],
+        providers: &[Provider],
+    ) -> Option<String> {
+        let file = self.idx.files.get(f)?;
+        let top = file.types.iter().position(|t| !t.qual.contains('.'))?;
+        for nest in nests {
+            for id in self.idx.lineage((f, top)) {
+                let decl = self.idx.ty(id);
+                let Some(p) = providers.iter().find(|p| {
+                    p.class == decl.name
+                        && p.path == self.idx.file(id).path
+                        && nest.types.contains(&p.ty)
+                }) else {
+                    continue;
+                };
+                let values: Option<Vec<String>> = p
+                    .parts
+                    .iter()
+                    .map(|e| self.idx.eval(id.0, Some(id), e))
+                    .collect();
+                let value = values
+                    .filter(|v| !v.is_empty())
+                    .map_or_else(|| "{param}".to_string(), |v| v.join("/"));
+                return Some(format!("{}{}", nest.literal, value));
+            }
+        }
+        None
+    }
+
+    fn router(
+        &self,
+        r: &RouterRoute,
+        fi: Option<usize>,
+        registry: Option<String>,
+        out: &mut Vec<Endpoint>,
+    ) {
+        let ctx = fi
+            .filter(|&f| !self.idx.files[f].types.is_empty())
+            .map(|f| (f, 0));
         let mut parts = vec![self.context(&r.path)];
+        parts.extend(registry);
         for p in &r.parts {
             let v = match fi {
                 Some(f) => self.idx.eval(f, ctx, p),

@@ -5,7 +5,7 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::jvm::config::{self, ConfigDoc};
-use crate::jvm::expr::StrExpr;
+use crate::jvm::expr::{Part, StrExpr};
 use crate::jvm::outline::{self, JFile, Lang};
 use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
 
@@ -17,6 +17,33 @@ pub enum Fact {
     /// A framework named by a build file (`pom.xml`, `build.gradle`) of a
     /// module: `(module root, framework)`.
     Build(String, String),
+    /// A router registry nesting each registered router under a prefix
+    /// computed at run time from a value the router's class provides:
+    /// `nest(path("/apis/" + gv), …)` over a `Map<GroupVersion, …>`.
+    Nest(DynamicNest),
+    /// A method of a class returning a value built from strings:
+    /// `GroupVersion groupVersion() { return GroupVersion.parse("a/v1"); }`,
+    /// `return new GroupVersion("a", "v1");` (parts joined with `/`).
+    Provide(Provider),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DynamicNest {
+    /// The known part before the run-time value (`/apis/`).
+    pub literal: String,
+    /// Key types of maps declared in the registry's file: the types of
+    /// the values that may fill the prefix.
+    pub types: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provider {
+    pub path: String,
+    /// Declaring class or interface (simple name).
+    pub class: String,
+    /// Return type (simple name).
+    pub ty: String,
+    pub parts: Vec<StrExpr>,
 }
 
 /// A functional route: `GET("/x")` with the `nest`/`path` prefixes around it.
@@ -56,6 +83,140 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         for r in routes(file, lang) {
             out.fact(&Fact::Router(r));
         }
+        registry(file, lang, out);
+    }
+}
+
+/// [`Fact::Nest`] and [`Fact::Provide`] facts of a router file.
+fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    let kotlin = lang == Lang::Kotlin;
+    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, &file.content, kotlin);
+    let mut types: Vec<String> = Vec::new();
+    let mut nests: Vec<String> = Vec::new();
+    // The top-level type, and the return type of the member method being
+    // read (brace depth 1).
+    let mut class = String::new();
+    let mut depth = 0usize;
+    let mut ret: Option<String> = None;
+    for i in 0..t.len() {
+        let x = &t[i];
+        if x.is('{') {
+            depth += 1;
+        } else if x.is('}') {
+            depth = depth.saturating_sub(1);
+        }
+        if depth == 1
+            && x.kind == Kind::Ident
+            && i > 0
+            && t[i - 1].kind == Kind::Ident
+            && t.get(i + 1).is_some_and(|n| n.is('('))
+        {
+            ret = Some(t[i - 1].text.clone());
+        }
+        // `Map<GroupVersion, List<RouterFunction<…>>>`: a registry key type.
+        if (x.is_ident("Map") || x.text.ends_with("Map"))
+            && t.get(i + 1).is_some_and(|n| n.is('<'))
+            && t.get(i + 3).is_some_and(|n| n.is(','))
+        {
+            if let Some(k) = t.get(i + 2).filter(|k| k.kind == Kind::Ident) {
+                types.push(k.text.clone());
+            }
+        }
+        if depth == 0
+            && class.is_empty()
+            && matches!(x.text.as_str(), "class" | "interface")
+            && x.kind == Kind::Ident
+        {
+            if let Some(n) = t.get(i + 1).filter(|n| n.kind == Kind::Ident) {
+                class = n.text.clone();
+            }
+        }
+        // `nest(path("/apis/" + gv), …)`: a prefix with a run-time part.
+        if x.is_ident("nest") && t.get(i + 1).is_some_and(|n| n.is('(')) {
+            let close = close_of(&t, i + 1).unwrap_or(t.len());
+            if let Some(first) = split_commas(&t, i + 2, close).into_iter().next() {
+                if let Some(p) = path_call(&t, first, &expr) {
+                    if let [Part::Lit(lit), Part::Ref(var)] = p.parts.as_slice() {
+                        if var.starts_with(|c: char| c.is_ascii_lowercase()) && !var.contains('.') {
+                            nests.push(lit.clone());
+                        }
+                    }
+                }
+            }
+        }
+        // `Type name() { return Type.parse("a/v1"); }` / `return new Type("a", "v1");`
+        if x.is_ident("return") && !class.is_empty() {
+            // The method's declared type names the value; an expression
+            // not made of strings leaves it unknown (a placeholder).
+            let declared = ret
+                .clone()
+                .filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase()) && r != "String");
+            let unknown = |out: &mut Output| {
+                if let Some(ty) = &declared {
+                    out.fact(&Fact::Provide(Provider {
+                        path: file.path.clone(),
+                        class: class.clone(),
+                        ty: ty.clone(),
+                        parts: Vec::new(),
+                    }));
+                }
+            };
+            let mut k = i + 1;
+            let is_new = t.get(k).is_some_and(|n| n.is_ident("new"));
+            if is_new {
+                k += 1;
+            }
+            let Some(ty) = t.get(k).filter(|n| {
+                n.kind == Kind::Ident && n.text.starts_with(|c: char| c.is_ascii_uppercase())
+            }) else {
+                unknown(out);
+                continue;
+            };
+            let mut open = k + 1;
+            if !is_new {
+                // `Type.parseAPIVersion(…)`
+                if !(t.get(k + 1).is_some_and(|n| n.is('.'))
+                    && t.get(k + 2).is_some_and(|n| n.kind == Kind::Ident))
+                {
+                    unknown(out);
+                    continue;
+                }
+                open = k + 3;
+            }
+            if !t.get(open).is_some_and(|n| n.is('(')) {
+                unknown(out);
+                continue;
+            }
+            let close = close_of(&t, open).unwrap_or(t.len());
+            if !t.get(close + 1).is_some_and(|n| n.is(';')) {
+                unknown(out);
+                continue;
+            }
+            let parts: Option<Vec<StrExpr>> = split_commas(&t, open + 1, close)
+                .into_iter()
+                .map(&expr)
+                .collect();
+            match parts.filter(|p| !p.is_empty() && p.len() <= 3) {
+                Some(parts) => out.fact(&Fact::Provide(Provider {
+                    path: file.path.clone(),
+                    class: class.clone(),
+                    ty: declared.clone().unwrap_or_else(|| ty.text.clone()),
+                    parts,
+                })),
+                None => unknown(out),
+            }
+        }
+    }
+    types.sort();
+    types.dedup();
+    nests.dedup();
+    for literal in nests {
+        out.fact(&Fact::Nest(DynamicNest {
+            literal,
+            types: types.clone(),
+        }));
     }
 }
 
@@ -69,6 +230,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
     let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, &file.content, kotlin);
     // Prefix scopes: (token range, prefix).
     let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
+    let decls = method_decls(&t);
     for i in 0..t.len() {
         // `nest(path("/x"), …)` / `.nest(RequestPredicates.path("/x"), …)`
         if t[i].is_ident("nest") && t.get(i + 1).is_some_and(|x| x.is('(')) {
@@ -76,6 +238,12 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             let args = split_commas(&t, i + 2, close);
             if let Some(first) = args.first() {
                 if let Some(p) = path_call(&t, first.clone(), &expr) {
+                    // `nest(path("/x"), scopedRoutes())`: the routes of a
+                    // method of this file.
+                    if let Some(body) = args.get(1).and_then(|a| method_body(&t, a.clone(), &decls))
+                    {
+                        scopes.push((body.0, body.1, p.clone()));
+                    }
                     scopes.push((i, close, p));
                 }
             }
@@ -147,6 +315,45 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         });
     }
     out
+}
+
+/// Argument-less method declarations of a file: `Type name() {` → the
+/// body's `{` and `}`.
+fn method_decls(t: &[Token]) -> std::collections::HashMap<&str, (usize, usize)> {
+    let mut out = std::collections::HashMap::new();
+    for d in 1..t.len().saturating_sub(3) {
+        if t[d].kind == Kind::Ident
+            && t[d + 1].is('(')
+            && t[d + 2].is(')')
+            && t[d + 3].is('{')
+            && (t[d - 1].kind == Kind::Ident || t[d - 1].is('>'))
+            && !t[d - 1].is_ident("new")
+            && !t[d - 1].is_ident("return")
+        {
+            if let Some(close) = close_of(t, d + 3) {
+                out.entry(t[d].text.as_str()).or_insert((d + 3, close));
+            }
+        }
+    }
+    out
+}
+
+/// The body of the method of this file that `r` calls without arguments
+/// (`scoped()`, `this.scoped()`).
+fn method_body(
+    t: &[Token],
+    r: std::ops::Range<usize>,
+    decls: &std::collections::HashMap<&str, (usize, usize)>,
+) -> Option<(usize, usize)> {
+    let mut k = r.start;
+    if t.get(k)?.is_ident("this") && t.get(k + 1)?.is('.') {
+        k += 2;
+    }
+    let name = t.get(k).filter(|x| x.kind == Kind::Ident)?;
+    if !(t.get(k + 1)?.is('(') && t.get(k + 2)?.is(')') && k + 3 == r.end) {
+        return None;
+    }
+    decls.get(name.text.as_str()).copied()
 }
 
 /// `path("/x")` or `RequestPredicates.path("/x")` (optionally followed by
