@@ -11,6 +11,11 @@
 //! (`this.router`, with `${this.path}` prefixes). Paths may use constants,
 //! concatenation and templates, also from other modules.
 //!
+//! Helpers that register routes from their parameters
+//! (`page(router, '/x', h)` adding `/x` and `/api/x`, `apiRoute(router,
+//! 'post', '/x', h)` calling `router[verb](path)`) are inlined one level at
+//! their call sites (see [`helpers`]).
+//!
 //! Receivers: objects made by `express()` / `Router()`, objects mounted
 //! somewhere, or unbound router-like names (`app`, `router`, function
 //! parameters such as `module.exports = (app) => …`). Test doubles never

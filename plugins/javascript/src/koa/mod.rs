@@ -13,6 +13,13 @@
 //! named middleware read from `ctx` (`ctx.query.x`, `ctx.request.body.x`,
 //! `ctx.params.id`, `ctx.get('X')`, `ctx.headers[…]`, `ctx.cookies.get()`;
 //! see [`crate::js::request`]). Test files are skipped.
+//!
+//! Mounts also come from `koa-mount` (`app.use(mount('/api', apiApp))`,
+//! `apiApp` possibly returned by a function of another module), from
+//! `for (const r of routers) app.use(r.routes())` over an array literal or
+//! a local function returning one, and from routers passed to registration
+//! functions (`userRoutes(router, ctx)`, also `...[router, ctx]` rest
+//! parameters and `f(...args)` forwarding).
 
 pub mod link;
 pub mod scan;
