@@ -51,12 +51,23 @@ fn main() {
     }
     if let Some(path) = probe {
         // CPU time of every analyzer of the families that wants the file.
-        let content = String::from_utf8_lossy(&std::fs::read(&path).expect("readable")).into_owned();
-        let display = format!("app/{}", path.file_name().unwrap_or_default().to_string_lossy());
+        let content =
+            String::from_utf8_lossy(&std::fs::read(&path).expect("readable")).into_owned();
+        let display = format!(
+            "app/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
         let file = portolan_plugin_sdk::SourceFile::new(display.clone(), content);
         for family in select(&cfg.families) {
             for a in portolan_fuzz::wanting(&family, &display) {
-                println!("{:>10.1} ms {}", portolan_fuzz::cost(a, &file, 1).as_secs_f64() * 1e3, a.tech().id);
+                if let Err(e) = portolan_fuzz::run_file(&[a], &file) {
+                    println!("PANIC {e}");
+                }
+                println!(
+                    "{:>10.1} ms {}",
+                    portolan_fuzz::cost(a, &file, 1).as_secs_f64() * 1e3,
+                    a.tech().id
+                );
             }
         }
         return;

@@ -574,11 +574,11 @@ pub fn page(file: &SourceFile) -> Option<Page> {
     for (m, line, b) in &checks {
         let mut r = Reads::default();
         if let Some((a, z)) = b {
-            r.merge(&extra(&toks[*a..*z]));
+            r.merge(&extra(toks.get(*a..*z).unwrap_or(&[])));
             for f in called(*a, *z) {
                 used_in_branch[f] = true;
                 let (_, fa, fz) = &functions[f];
-                r.merge(&extra(&toks[*fa..*fz]));
+                r.merge(&extra(toks.get(*fa..*fz).unwrap_or(&[])));
             }
         }
         checked.push((m.clone(), *line, r));
@@ -586,7 +586,7 @@ pub fn page(file: &SourceFile) -> Option<Page> {
     let mut common = base.clone();
     for (f, (_, fa, fz)) in functions.iter().enumerate() {
         if !used_in_branch[f] {
-            common.merge(&extra(&toks[*fa..*fz]));
+            common.merge(&extra(toks.get(*fa..*fz).unwrap_or(&[])));
         }
     }
     headers(&toks, &mut common);
