@@ -41,7 +41,10 @@ fn go_chi_fixtures() {
 
 #[test]
 fn go_http_fixtures() {
-    check_all(&portolan_plugin_go::nethttp::NetHttp, &["services"]);
+    check_all(
+        &portolan_plugin_go::nethttp::NetHttp,
+        &["request_context", "services"],
+    );
 }
 
 #[test]
