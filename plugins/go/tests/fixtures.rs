@@ -36,7 +36,7 @@ fn go_echo_fixtures() {
 
 #[test]
 fn go_chi_fixtures() {
-    check_all(&portolan_plugin_go::chi::Chi, &["services"]);
+    check_all(&portolan_plugin_go::chi::Chi, &["body_helpers", "services"]);
 }
 
 #[test]

@@ -1592,7 +1592,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     &aliases,
                 );
                 for rd in self.fw.reads {
-                    if rd.chain != chain || rd.method != method {
+                    if !chain_matches(rd.chain, &chain) || rd.method != method {
                         continue;
                     }
                     let ReadArg::Arg(n) = rd.arg else { continue };
@@ -1896,9 +1896,21 @@ impl<'a, 'c> Scanner<'a, 'c> {
             if at < body.start || at >= body.end {
                 continue;
             }
-            let Some(name) = self.code.ident_before(at) else {
+            let Some(mut name) = self.code.ident_before(at) else {
                 continue;
             };
+            // `body, _ := io.ReadAll(r.Body)`: the first name.
+            if name == "_" {
+                let before = self.text()[..at].trim_end();
+                let before = before[..before.len() - 1].trim_end();
+                match before
+                    .strip_suffix(',')
+                    .and_then(|b| self.code.ident_before(b.len()))
+                {
+                    Some(n) => name = n,
+                    None => continue,
+                }
+            }
             let end = statement_end(self.code, at + 2, body.end);
             let norm = normalize(
                 &unwrap_requests(&compact(self.code, at + 2..end), wrappers),
@@ -1939,6 +1951,26 @@ fn collect_ctx(fw: &Framework, params: &[(String, String)], out: &mut Vec<String
         if !n.is_empty() && fw.is_context_type(t) && !out.contains(n) {
             out.push(n.clone());
         }
+    }
+}
+
+/// Does a compacted, normalized chain match an accessor table chain? A
+/// JSON decoder matches on the request body it reads, through any reader
+/// wrapping it (`json.NewDecoder(io.LimitReader(r.Body, n))`, or a copy of
+/// the body: `b, _ := io.ReadAll(r.Body)` then `bytes.NewReader(b)`).
+fn chain_matches(table: &str, chain: &str) -> bool {
+    if table == chain {
+        return true;
+    }
+    const DECODER: &str = "json.NewDecoder(";
+    match (
+        table
+            .strip_prefix(DECODER)
+            .and_then(|t| t.strip_suffix(')')),
+        chain.strip_prefix(DECODER),
+    ) {
+        (Some(body), Some(arg)) => body.ends_with(".Body") && arg.contains(body),
+        _ => false,
     }
 }
 
