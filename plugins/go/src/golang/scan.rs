@@ -19,8 +19,9 @@ use super::facts::{
 use super::framework::{Framework, ReadArg, ReadKind, Shape};
 use super::strexpr::StrExpr;
 use super::syntax::{
-    as_func_literal, bytes, chain_start, compact, func_literals, ident_here, is_ident_start,
-    is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end, trim, Signature,
+    as_func_literal, bytes, chain_start, compact, find_in, find_word_in, func_literals, ident_here,
+    is_ident_start, is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end,
+    trim, Signature,
 };
 use portolan_plugin_sdk::lex::is_ident_byte;
 
@@ -1404,8 +1405,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// `.Methods(…)` calls inside a builder chain.
     fn chained_methods_in(&self, r: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
-        for at in self.code.find_all(".Methods(") {
-            if at >= r.start && at < r.end {
+        // Only the receiver chain's own text: linear in the route, not the file.
+        let text = self.code.slice(r.clone());
+        for (i, _) in text.match_indices(".Methods(") {
+            let at = r.start + i;
+            if self.code.is_code(at) {
                 let open = at + ".Methods".len();
                 out.extend(
                     self.code
@@ -1892,7 +1896,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
         wrappers: &[String],
     ) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
-        for at in self.code.find_all(":=") {
+        for at in find_in(self.code, ":=", body.clone()) {
             if at < body.start || at >= body.end {
                 continue;
             }
@@ -2293,7 +2297,7 @@ fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
     let mut out = Vec::new();
     let text = code.text();
     let b = bytes(code);
-    for at in code.find_word("var") {
+    for at in find_word_in(code, "var", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
@@ -2328,7 +2332,7 @@ fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
             }
         }
     }
-    for at in code.find_all(":=") {
+    for at in find_in(code, ":=", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
@@ -2388,7 +2392,7 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
             TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
         .collect();
-    for at in code.find_all(":=") {
+    for at in find_in(code, ":=", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
