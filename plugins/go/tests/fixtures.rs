@@ -36,12 +36,15 @@ fn go_echo_fixtures() {
 
 #[test]
 fn go_chi_fixtures() {
-    check_all(&portolan_plugin_go::chi::Chi, &["services"]);
+    check_all(&portolan_plugin_go::chi::Chi, &["body_helpers", "services"]);
 }
 
 #[test]
 fn go_http_fixtures() {
-    check_all(&portolan_plugin_go::nethttp::NetHttp, &["services"]);
+    check_all(
+        &portolan_plugin_go::nethttp::NetHttp,
+        &["request_context", "services"],
+    );
 }
 
 #[test]

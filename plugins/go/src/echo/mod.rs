@@ -11,7 +11,7 @@
 //! report format does not carry).
 //!
 //! Parameters from the handler's `echo.Context`: `QueryParam`,
-//! `QueryParams().Get` (query), `FormValue` (form), `Param` (path),
+//! `QueryParams().Get` and `QueryParams()["k"]` (query), `FormValue` (form), `Param` (path),
 //! `Request().Header.Get` (header), `Cookie`, `FormFile` (file), and
 //! structs bound with `Bind` (`json` tags as JSON, `query`/`param`/
 //! `header`/`form`-only fields as those).
@@ -22,7 +22,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, index, read, route, Framework, Read, Shape, ANY};
 use crate::golang::{self, FILES};
 
 pub struct Echo;
@@ -30,6 +30,7 @@ pub struct Echo;
 const READS: &[Read] = &[
     read("{}", "QueryParam", ParamKind::Query, 0),
     read("{}.QueryParams()", "Get", ParamKind::Query, 0),
+    index("{}.QueryParams()", ParamKind::Query),
     read("{}.Request().URL.Query()", "Get", ParamKind::Query, 0),
     read("{}", "FormValue", ParamKind::Form, 0),
     read("{}.Request()", "FormValue", ParamKind::Form, 0),

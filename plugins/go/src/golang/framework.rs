@@ -84,6 +84,16 @@ pub const fn read(chain: &'static str, method: &'static str, kind: ParamKind, ar
     }
 }
 
+/// A map read by index: `mux.Vars(r)["id"]`, `c.QueryParams()["tag"]`.
+pub const fn index(chain: &'static str, kind: ParamKind) -> Read {
+    Read {
+        chain,
+        method: "[]",
+        kind: ReadKind::Param(kind),
+        arg: ReadArg::Index,
+    }
+}
+
 pub const fn bind(chain: &'static str, method: &'static str, kind: BindKind, arg: usize) -> Read {
     Read {
         chain,

@@ -19,8 +19,9 @@ use super::facts::{
 use super::framework::{Framework, ReadArg, ReadKind, Shape};
 use super::strexpr::StrExpr;
 use super::syntax::{
-    as_func_literal, bytes, chain_start, compact, func_literals, ident_here, is_ident_start,
-    is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end, trim, Signature,
+    as_func_literal, bytes, chain_start, compact, find_in, find_word_in, func_literals, ident_here,
+    is_ident_start, is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end,
+    trim, Signature,
 };
 use portolan_plugin_sdk::lex::is_ident_byte;
 
@@ -1404,8 +1405,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// `.Methods(…)` calls inside a builder chain.
     fn chained_methods_in(&self, r: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
-        for at in self.code.find_all(".Methods(") {
-            if at >= r.start && at < r.end {
+        // Only the receiver chain's own text: linear in the route, not the file.
+        let text = self.code.slice(r.clone());
+        for (i, _) in text.match_indices(".Methods(") {
+            let at = r.start + i;
+            if self.code.is_code(at) {
                 let open = at + ".Methods".len();
                 out.extend(
                     self.code
@@ -1538,11 +1542,14 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 }
             }
         }
-        let ctx: Vec<String> = self.context_names(body.clone());
-        if ctx.is_empty() {
+        let mut ctx: Vec<String> = self.context_names(body.clone());
+        let wrappers = self.request_wrappers(body.clone(), &ctx);
+        if ctx.is_empty() && wrappers.is_empty() {
             return reads;
         }
-        let aliases = self.aliases(body.clone(), &ctx);
+        let aliases = self.aliases(body.clone(), &ctx, &wrappers);
+        // Helpers called with a wrapper get the request too.
+        ctx.extend(wrappers.iter().cloned());
         let b = bytes(self.code);
         let types = var_types(self.code, body.clone());
         let mut i = body.start;
@@ -1553,7 +1560,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 continue;
             }
             if c == b'[' {
-                self.index_read(i, &ctx, &aliases, &mut reads);
+                self.index_read(i, &ctx, &wrappers, &aliases, &mut reads);
                 i += 1;
                 continue;
             }
@@ -1583,9 +1590,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
             let args = self.code.args(i);
             if k > 0 && b[k - 1] == b'.' {
                 let start = chain_start(self.code, k - 1);
-                let chain = normalize(&compact(self.code, start..k - 1), &ctx, &aliases);
+                let chain = normalize(
+                    &unwrap_requests(&compact(self.code, start..k - 1), &wrappers),
+                    &ctx,
+                    &aliases,
+                );
                 for rd in self.fw.reads {
-                    if rd.chain != chain || rd.method != method {
+                    if !chain_matches(rd.chain, &chain) || rd.method != method {
                         continue;
                     }
                     let ReadArg::Arg(n) = rd.arg else { continue };
@@ -1706,6 +1717,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
         &self,
         open: usize,
         ctx: &[String],
+        wrappers: &[String],
         aliases: &[(String, String)],
         reads: &mut Reads,
     ) {
@@ -1717,7 +1729,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
             return;
         }
         let start = chain_start(self.code, p + 1);
-        let chain = normalize(&compact(self.code, start..p + 1), ctx, aliases);
+        let chain = normalize(
+            &unwrap_requests(&compact(self.code, start..p + 1), wrappers),
+            ctx,
+            aliases,
+        );
         let Some(close) = self.code.matching(open) else {
             return;
         };
@@ -1833,19 +1849,78 @@ impl<'a, 'c> Scanner<'a, 'c> {
         out
     }
 
+    /// Parameters of an application's own context type wrapping the
+    /// `*http.Request` (`func h(deps Deps, c WebContext)` reading
+    /// `c.Request().PathValue("id")`): their `.Request()` is the request.
+    /// Only for frameworks whose handlers take `*http.Request`, and only
+    /// parameters that are not contexts already.
+    fn request_wrappers(&self, body: Range<usize>, ctx: &[String]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if !self.fw.context_types.contains(&"*http.Request") {
+            return out;
+        }
+        let text = self.code.slice(body.clone());
+        if !text.contains(".Request()") {
+            return out;
+        }
+        let mut params = self.enclosing_params(body.clone());
+        for (_, lit) in func_literals(self.code, body) {
+            params.extend(lit.params);
+        }
+        for (n, t) in params {
+            if n.is_empty() || ctx.contains(&n) || out.contains(&n) || self.fw.is_context_type(&t) {
+                continue;
+            }
+            let needle = format!("{n}.Request()");
+            let used = text.match_indices(&needle).any(|(i, _)| {
+                i == 0
+                    || !text
+                        .as_bytes()
+                        .get(i - 1)
+                        .copied()
+                        .is_some_and(|c| is_ident_byte(c) || c == b'.')
+            });
+            if used {
+                out.push(n);
+            }
+        }
+        out
+    }
+
     /// `q := r.URL.Query()`, `vars := mux.Vars(r)`: variables standing for
     /// an accessor expression on a context.
-    fn aliases(&self, body: Range<usize>, ctx: &[String]) -> Vec<(String, String)> {
+    fn aliases(
+        &self,
+        body: Range<usize>,
+        ctx: &[String],
+        wrappers: &[String],
+    ) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
-        for at in self.code.find_all(":=") {
+        for at in find_in(self.code, ":=", body.clone()) {
             if at < body.start || at >= body.end {
                 continue;
             }
-            let Some(name) = self.code.ident_before(at) else {
+            let Some(mut name) = self.code.ident_before(at) else {
                 continue;
             };
+            // `body, _ := io.ReadAll(r.Body)`: the first name.
+            if name == "_" {
+                let before = self.text()[..at].trim_end();
+                let before = before[..before.len() - 1].trim_end();
+                match before
+                    .strip_suffix(',')
+                    .and_then(|b| self.code.ident_before(b.len()))
+                {
+                    Some(n) => name = n,
+                    None => continue,
+                }
+            }
             let end = statement_end(self.code, at + 2, body.end);
-            let norm = normalize(&compact(self.code, at + 2..end), ctx, &out);
+            let norm = normalize(
+                &unwrap_requests(&compact(self.code, at + 2..end), wrappers),
+                ctx,
+                &out,
+            );
             if norm.contains("{}") && !ctx.iter().any(|c| c == name) {
                 out.push((name.to_string(), norm));
             }
@@ -1881,6 +1956,56 @@ fn collect_ctx(fw: &Framework, params: &[(String, String)], out: &mut Vec<String
             out.push(n.clone());
         }
     }
+}
+
+/// Does a compacted, normalized chain match an accessor table chain? A
+/// JSON decoder matches on the request body it reads, through any reader
+/// wrapping it (`json.NewDecoder(io.LimitReader(r.Body, n))`, or a copy of
+/// the body: `b, _ := io.ReadAll(r.Body)` then `bytes.NewReader(b)`).
+fn chain_matches(table: &str, chain: &str) -> bool {
+    if table == chain {
+        return true;
+    }
+    const DECODER: &str = "json.NewDecoder(";
+    match (
+        table
+            .strip_prefix(DECODER)
+            .and_then(|t| t.strip_suffix(')')),
+        chain.strip_prefix(DECODER),
+    ) {
+        (Some(body), Some(arg)) => body.ends_with(".Body") && arg.contains(body),
+        _ => false,
+    }
+}
+
+/// `c.Request()` on a request wrapper `c` (see `request_wrappers`) as the
+/// request itself (`{}`), in a compacted chain.
+fn unwrap_requests(chain: &str, wrappers: &[String]) -> String {
+    let mut out = chain.to_string();
+    for w in wrappers {
+        let needle = format!("{w}.Request()");
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        let mut prev: Option<u8> = None;
+        while let Some(i) = rest.find(&needle) {
+            let before = if i == 0 {
+                prev
+            } else {
+                rest.as_bytes().get(i - 1).copied()
+            };
+            next.push_str(&rest[..i]);
+            if before.is_some_and(|c| is_ident_byte(c) || c == b'.') {
+                next.push_str(&needle);
+            } else {
+                next.push_str("{}");
+            }
+            prev = needle.as_bytes().last().copied();
+            rest = &rest[i + needle.len()..];
+        }
+        next.push_str(rest);
+        out = next;
+    }
+    out
 }
 
 /// Replace context variables (`{}`) and aliases in a compacted chain.
@@ -2172,7 +2297,7 @@ fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
     let mut out = Vec::new();
     let text = code.text();
     let b = bytes(code);
-    for at in code.find_word("var") {
+    for at in find_word_in(code, "var", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
@@ -2207,7 +2332,7 @@ fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
             }
         }
     }
-    for at in code.find_all(":=") {
+    for at in find_in(code, ":=", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
@@ -2267,7 +2392,7 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
             TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
         .collect();
-    for at in code.find_all(":=") {
+    for at in find_in(code, ":=", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }

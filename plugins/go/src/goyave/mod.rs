@@ -18,19 +18,10 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::golang::framework::{read, route, Framework, Read, ReadArg, ReadKind, Shape};
+use crate::golang::framework::{index, read, route, Framework, Read, Shape};
 use crate::golang::{self, FILES};
 
 pub struct Goyave;
-
-const fn index(chain: &'static str, kind: ParamKind) -> Read {
-    Read {
-        chain,
-        method: "",
-        kind: ReadKind::Param(kind),
-        arg: ReadArg::Index,
-    }
-}
 
 const READS: &[Read] = &[
     index("{}.Query", ParamKind::Query),

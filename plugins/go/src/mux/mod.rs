@@ -14,17 +14,12 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::golang::framework::{route, Framework, Read, ReadArg, ReadKind, Shape, NET_HTTP_READS};
+use crate::golang::framework::{index, route, Framework, Read, Shape, NET_HTTP_READS};
 use crate::golang::{self, FILES};
 
 pub struct Mux;
 
-const VARS: Read = Read {
-    chain: "mux.Vars({})",
-    method: "[]",
-    kind: ReadKind::Param(ParamKind::Path),
-    arg: ReadArg::Index,
-};
+const VARS: Read = index("mux.Vars({})", ParamKind::Path);
 
 const READS: &[Read] = &concat_reads();
 

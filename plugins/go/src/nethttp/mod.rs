@@ -11,6 +11,12 @@
 //! Parameters: `r.PathValue`, `r.URL.Query().Get` (also through
 //! `q := r.URL.Query()`), `r.FormValue`/`PostFormValue`, `r.Header.Get`,
 //! `r.Cookie`, `r.FormFile`, and `json.NewDecoder(r.Body).Decode(&v)`.
+//! A JSON decoder over any reader of the body counts
+//! (`json.NewDecoder(http.MaxBytesReader(w, r.Body, n))`, or a copy:
+//! `raw, _ := io.ReadAll(r.Body)` then `bytes.NewReader(raw)`).
+//! Handlers taking the application's own context type instead of
+//! `(w, r)` read through its `c.Request()` (any non-context parameter
+//! whose `.Request()` is called stands for the request).
 //!
 //! Detection: a `.go` file importing `net/http` that uses `NewServeMux`,
 //! `http.HandleFunc(` or `http.Handle("`.
