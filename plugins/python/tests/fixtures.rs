@@ -43,7 +43,7 @@ fn every_python_fixture_matches() {
     testing::Fixtures::new(ANALYZERS, repo().join("tests/fixtures"))
         .cases(
             "python_flask",
-            &["basic", "blueprints", "classful", "methodview"],
+            &["basic", "blueprints", "classful", "methodview", "webargs"],
         )
         .check();
 }

@@ -162,9 +162,16 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     for (i, def) in defs.iter().enumerate() {
         for deco in &def.decorators {
             let Some(call) = &deco.call else { continue };
-            let Some(route) = decorator_route(&code, call, def, &params, flavor, &bare) else {
+            let Some(mut route) = decorator_route(&code, call, def, &params, flavor, &bare) else {
                 continue;
             };
+            if let View::Params(list) = &mut route.view {
+                for p in webargs_params(&code, def) {
+                    if !list.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                        list.push(p);
+                    }
+                }
+            }
             let enclosing = def
                 .parent
                 .and_then(|p| defs.get(p))
@@ -420,6 +427,51 @@ fn expand_any(methods: Vec<String>) -> Vec<String> {
         for a in add {
             if !out.contains(&a) {
                 out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// webargs decorators on a view with a literal schema dict:
+/// `@use_kwargs({"page": fields.Int(), …}, location="query")` and
+/// `@use_args(…)`; the location defaults to the JSON body (webargs ≥ 6).
+fn webargs_params(code: &Code<'_>, def: &Def) -> Vec<Param> {
+    let mut out = Vec::new();
+    for deco in &def.decorators {
+        let Some(call) = &deco.call else { continue };
+        let last = deco.name.rsplit('.').next().unwrap_or(&deco.name);
+        if !matches!(last, "use_kwargs" | "use_args") {
+            continue;
+        }
+        let Some(schema) = call.arg(0, "argmap") else {
+            continue;
+        };
+        let open = code.skip_ws(schema.start);
+        if code.text().as_bytes().get(open) != Some(&b'{') {
+            continue;
+        }
+        let location = call
+            .arg(1, "location")
+            .and_then(|r| code.string_at(r.start))
+            .map(|l| l.value)
+            .unwrap_or_else(|| "json".to_string());
+        let make: fn(String) -> Param = match location.as_str() {
+            "query" | "querystring" => Param::query,
+            "form" => Param::form,
+            "headers" => Param::header,
+            "cookies" => Param::cookie,
+            "json" | "json_or_form" => Param::json,
+            _ => continue,
+        };
+        for entry in code.args(open) {
+            let Some(key) = code.string_at(entry.start).filter(|l| !l.interpolated) else {
+                continue;
+            };
+            if code.skip_ws(key.end) < entry.end
+                && code.text().as_bytes().get(code.skip_ws(key.end)) == Some(&b':')
+            {
+                out.push(make(key.value));
             }
         }
     }
