@@ -43,7 +43,14 @@ fn every_python_fixture_matches() {
     testing::Fixtures::new(ANALYZERS, repo().join("tests/fixtures"))
         .cases(
             "python_flask",
-            &["basic", "blueprints", "classful", "methodview", "webargs"],
+            &[
+                "basic",
+                "blueprints",
+                "classful",
+                "decorator_reads",
+                "methodview",
+                "webargs",
+            ],
         )
         .check();
 }

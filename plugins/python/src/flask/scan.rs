@@ -179,10 +179,20 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             let handler = (def.kind == DefKind::Function)
                 .then(|| context::handler(file, &code, def))
                 .filter(|h| !h.is_empty());
+            let decorators = match route.view {
+                View::Params(_) => def
+                    .decorators
+                    .iter()
+                    .filter(|d| d.at != deco.at)
+                    .map(|d| d.name.clone())
+                    .collect(),
+                _ => Vec::new(),
+            };
             module.routes.push(Route {
                 line: file.line_of(deco.at),
                 scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
                 handler,
+                decorators,
                 ..route
             });
         }
@@ -518,6 +528,7 @@ fn decorator_route(
         shortcut: method != "route",
         scope: None,
         handler: None,
+        decorators: Vec::new(),
     })
 }
 
@@ -549,6 +560,7 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
         shortcut: false,
         scope: None,
         handler: None,
+        decorators: Vec::new(),
     })
 }
 
