@@ -619,7 +619,8 @@ fn class_fact(
             value.literal().map(|_| Const { name, value })
         })
         .collect();
-    let schema_fields: Vec<String> = body_lines
+    let mut declared: Vec<String> = Vec::new();
+    let mut schema_fields: Vec<String> = body_lines
         .iter()
         .filter(|l| Some(l.indent) == body_indent)
         .filter_map(|l| {
@@ -632,9 +633,38 @@ fn class_fact(
             let dump_only = call
                 .keyword("dump_only")
                 .is_some_and(|r| code.slice(r).trim() == "True");
+            if field_like {
+                declared.push(name.clone());
+            }
             (field_like && !dump_only && !name.starts_with('_')).then_some(name)
         })
         .collect();
+    // A marshmallow schema's `class Meta: fields = (...)`: the names it
+    // lists that the class does not declare are model columns, loaded as
+    // given (declared ones keep their own `dump_only`).
+    let mut in_meta = false;
+    for l in &body_lines {
+        if Some(l.indent) == body_indent {
+            let text = l.text(code);
+            in_meta = text.starts_with("class Meta")
+                && (!declared.is_empty() || bases_look_like_schema(&bases));
+            continue;
+        }
+        if !in_meta {
+            continue;
+        }
+        let Some((name, value)) = assignment_target(code, l) else {
+            continue;
+        };
+        if name != "fields" {
+            continue;
+        }
+        for f in crate::py::call::string_list(code, value..l.end).unwrap_or_default() {
+            if !declared.contains(&f) && !schema_fields.contains(&f) && !f.starts_with('_') {
+                schema_fields.push(f);
+            }
+        }
+    }
     if bases.is_empty()
         && funcs.is_empty()
         && methods.is_none()
@@ -653,6 +683,14 @@ fn class_fact(
         strings,
         schema_fields,
     })
+}
+
+/// Bases naming a marshmallow-style schema (`Schema`, `ma.SQLAlchemyAutoSchema`,
+/// `AutoSchema`, `BaseSchema`).
+fn bases_look_like_schema(bases: &[String]) -> bool {
+    bases
+        .iter()
+        .any(|b| b.rsplit('.').next().is_some_and(|l| l.ends_with("Schema")))
 }
 
 /// The innermost def or class whose body contains `offset`.
