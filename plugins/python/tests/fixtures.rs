@@ -48,6 +48,7 @@ fn every_python_fixture_matches() {
                 "blueprints",
                 "classful",
                 "decorator_reads",
+                "marshmallow_meta",
                 "methodview",
                 "webargs",
             ],
