@@ -43,7 +43,15 @@ fn every_python_fixture_matches() {
     testing::Fixtures::new(ANALYZERS, repo().join("tests/fixtures"))
         .cases(
             "python_flask",
-            &["basic", "blueprints", "classful", "methodview"],
+            &[
+                "basic",
+                "blueprints",
+                "classful",
+                "decorator_reads",
+                "marshmallow_meta",
+                "methodview",
+                "webargs",
+            ],
         )
         .check();
 }

@@ -210,6 +210,7 @@ fn call_routes(file: &SourceFile, module: &mut FlaskModule) {
             shortcut: method != "route",
             scope: None,
             handler: None,
+            decorators: Vec::new(),
         });
     }
 }

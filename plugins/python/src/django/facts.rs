@@ -132,6 +132,11 @@ pub struct ViewFunc {
     pub body_methods: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
+    /// The serializer the body validates the request with
+    /// (`XSerializer(data=request.data)`, `self.XSerializer(…)`): its
+    /// fields are the JSON body of the method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serializer: Option<String>,
 }
 
 /// A DRF `@action` on a viewset method.

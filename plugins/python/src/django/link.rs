@@ -387,6 +387,11 @@ impl<'a> Linker<'a> {
         else {
             return Vec::new();
         };
+        self.serializer_fields(m, name, drf)
+    }
+
+    /// The writable fields of serializer (or form) `name` seen from `m`.
+    fn serializer_fields(&self, m: usize, name: &str, drf: bool) -> Vec<Param> {
         let Some(ser) = self.class(m, name) else {
             return Vec::new();
         };
@@ -445,6 +450,18 @@ impl<'a> Linker<'a> {
             let mut p: Vec<Param> = Self::func(&chain, func)
                 .map(|f| f.params.clone())
                 .unwrap_or_default();
+            // `XSerializer(data=request.data)` in the handler.
+            let validated = chain.iter().find_map(|(m, c)| {
+                let f = c.funcs.iter().find(|f| f.name == func)?;
+                f.serializer.as_ref().map(|s| (*m, s))
+            });
+            if let Some((m, name)) = validated {
+                for q in self.serializer_fields(m, name, true) {
+                    if !p.iter().any(|x| x.name == q.name && x.kind == q.kind) {
+                        p.push(q);
+                    }
+                }
+            }
             if matches!(method, "POST" | "PUT" | "PATCH") {
                 p.extend(body.iter().cloned());
             } else if method == "GET" {

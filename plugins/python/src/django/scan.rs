@@ -153,6 +153,54 @@ fn first_param(code: &Code<'_>, def: &Def) -> Option<String> {
     code.ident_at(first.start).map(str::to_string)
 }
 
+/// The class a handler body instantiates with the request data:
+/// `XSerializer(data=request.data)`, `self.XSerializer(obj, data=request.data,
+/// partial=True)` → `XSerializer`.
+fn validated_serializer(code: &Code<'_>, body: Range<usize>) -> Option<String> {
+    let text = code.text().get(body.clone())?;
+    for (i, _) in text.match_indices("data=request.data") {
+        let at = body.start + i;
+        if !code.is_code(at) {
+            continue;
+        }
+        // The innermost `(` still open before the keyword.
+        let bytes = code.text().as_bytes();
+        let mut depth = 0i32;
+        let mut k = at;
+        let open = loop {
+            if k <= body.start || at - k > 400 {
+                break None;
+            }
+            k -= 1;
+            match bytes.get(k) {
+                Some(b')' | b']' | b'}') => depth += 1,
+                Some(b'(') if depth == 0 => break Some(k),
+                Some(b'(' | b'[' | b'{') => depth -= 1,
+                _ => {}
+            }
+        };
+        let Some(open) = open else { continue };
+        let mut start = open;
+        while start > body.start
+            && bytes
+                .get(start - 1)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        {
+            start -= 1;
+        }
+        let name = code.text().get(start..open)?;
+        let name = name.strip_prefix("self.").unwrap_or(name);
+        if name
+            .rsplit('.')
+            .next()
+            .is_some_and(|l| l.ends_with("Serializer"))
+        {
+            return Some(name.to_string());
+        }
+    }
+    None
+}
+
 /// A function view: decorator methods, methods compared in the body, params.
 fn view_func(code: &Code<'_>, def: &Def, params: &dyn Fn(Range<usize>) -> Vec<Param>) -> ViewFunc {
     let mut methods: Option<Vec<String>> = None;
@@ -184,6 +232,7 @@ fn view_func(code: &Code<'_>, def: &Def, params: &dyn Fn(Range<usize>) -> Vec<Pa
         methods,
         body_methods: body_methods(code, def.body.clone(), &params),
         params,
+        serializer: None,
     }
 }
 
@@ -273,6 +322,7 @@ fn view_class(
                 methods: None,
                 body_methods: Vec::new(),
                 params: p,
+                serializer: validated_serializer(code, child.body.clone()),
             });
         }
     }

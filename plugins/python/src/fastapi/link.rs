@@ -670,9 +670,15 @@ impl<'a> Linker<'a> {
         }
         match self.resolve(m, dep) {
             Target::Func(fm, params) => self.signature_params(fm, params, path_names, out, depth),
-            Target::Instance(_, class, name) => {
+            Target::Instance(im, class, name) => {
                 if let Some(p) = security_param(class, name) {
                     push(out, p);
+                } else if let Target::Class(cm, c) = self.resolve(im, class) {
+                    // `checker = Checker(…)`; `Depends(checker)` calls
+                    // `Checker.__call__`.
+                    if let Some(call) = &c.call {
+                        self.signature_params(cm, call, path_names, out, depth);
+                    }
                 }
             }
             Target::Class(cm, class) => {

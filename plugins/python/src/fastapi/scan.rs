@@ -149,6 +149,7 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                         || !class.fields.is_empty()
                         || !class.attrs.is_empty()
                         || class.init.is_some()
+                        || class.call.is_some()
                     {
                         module.classes.push(class);
                     }
@@ -213,7 +214,10 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
             call.arg(0, "prefix")
         };
         let prefix = prefix.and_then(|r| StrExpr::parse(&code, r));
-        let deps = deps_arg(&code, call.keyword("dependencies"));
+        let deps = call
+            .keyword("dependencies")
+            .map(|v| deps_value(&code, v, call.start))
+            .unwrap_or_default();
         // `for router in ROUTERS: app.include_router(router)`.
         let routers = match loops::loop_items(&code, &lines, call.start, &router) {
             Some(LoopItems::Names(names)) => names.into_iter().map(|n| (n, false)).collect(),
@@ -340,6 +344,44 @@ fn deps_arg(code: &Code<'_>, value: Option<Range<usize>>) -> Vec<String> {
         .filter(|m| m.kind == MarkerKind::Depends)
         .filter_map(|m| m.dep)
         .collect()
+}
+
+/// `dependencies=` given as a literal list or as a name the file builds
+/// before `before`: `deps = [Depends(a)]`, `deps += [Depends(b)]`,
+/// `deps.append(Depends(c))`, `deps.extend([Depends(d)])` (every branch
+/// counts: `if deps is None: deps = […] else: deps.append(…)`).
+fn deps_value(code: &Code<'_>, value: Range<usize>, before: usize) -> Vec<String> {
+    let Some(name) = whole_dotted(code, value.clone()) else {
+        return deps_arg(code, Some(value));
+    };
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    for at in code.find_word(&name).take_while(|&at| at < before) {
+        if at > 0 && bytes.get(at - 1) == Some(&b'.') {
+            continue;
+        }
+        let after = code.skip_inline_ws(at + name.len());
+        let rest = text.get(after..).unwrap_or("");
+        let found = if let Some(r) = rest.strip_prefix("+=") {
+            deps_arg(code, Some(after + rest.len() - r.len()..after + rest.len()))
+        } else if rest.starts_with('=') && !rest.starts_with("==") {
+            deps_arg(code, Some(after + 1..after + rest.len()))
+        } else if rest.starts_with(".extend(") {
+            deps_arg(code, Some(after + ".extend(".len()..after + rest.len()))
+        } else if rest.starts_with(".append(") {
+            let open = after + ".append".len();
+            deps_arg(code, Some(open..open))
+        } else {
+            Vec::new()
+        };
+        for d in found {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
 }
 
 /// `name = FastAPI(...)`, `name = APIRouter(...)`, `name = Other(...)`

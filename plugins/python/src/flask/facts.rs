@@ -142,6 +142,11 @@ pub struct Route {
     /// host's `ai_context`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handler: Option<Handler>,
+    /// Other decorators of the view function (`login_required`,
+    /// `auth.token_required`): the request values their bodies read are
+    /// read for the route too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decorators: Vec<String>,
 }
 
 /// A function whose parameters a route depends on.

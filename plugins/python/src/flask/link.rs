@@ -373,7 +373,30 @@ impl Linker<'_> {
                 .collect()
         };
         match &route.view {
-            View::Params(params) => simple(params),
+            View::Params(params) if route.decorators.is_empty() => simple(params),
+            View::Params(params) => {
+                // Request reads in the bodies of the view's decorators
+                // (`@token_required` reading `request.args['token']`).
+                let mut all = params.clone();
+                for name in &route.decorators {
+                    let Target::Func { module, index } = self.resolve_in(m, name, env) else {
+                        continue;
+                    };
+                    let Some(f) = self
+                        .modules
+                        .get(module)
+                        .and_then(|md| md.functions.get(index))
+                    else {
+                        continue;
+                    };
+                    for p in &f.params {
+                        if !all.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                            all.push(p.clone());
+                        }
+                    }
+                }
+                simple(&all)
+            }
             View::None => simple(&[]),
             View::Class(name) => match self.resolve_in(m, name, env) {
                 Target::Class { module, index } => self.class_handlers(module, index, explicit),

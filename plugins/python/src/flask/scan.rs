@@ -163,13 +163,22 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         // Computed once per def, not per decorator (stacked decorators).
         let mut view_params = None;
         let mut shared_handler = None;
+        let mut webargs: Option<Vec<Param>> = None;
+        let mut other_names: Option<Vec<String>> = None;
         for deco in &def.decorators {
             let Some(call) = &deco.call else { continue };
-            let Some(route) =
+            let Some(mut route) =
                 decorator_route(&code, call, def, &mut view_params, &params, flavor, &bare)
             else {
                 continue;
             };
+            if let View::Params(list) = &mut route.view {
+                for p in webargs.get_or_insert_with(|| webargs_params(&code, def)).iter() {
+                    if !list.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                        list.push(p.clone());
+                    }
+                }
+            }
             let enclosing = def
                 .parent
                 .and_then(|p| defs.get(p))
@@ -181,10 +190,20 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                         .clone()
                 })
                 .filter(|h| !h.is_empty());
+            let decorators = match route.view {
+                View::Params(_) => other_names
+                    .get_or_insert_with(|| decorator_names(def))
+                    .iter()
+                    .filter(|name| **name != deco.name)
+                    .cloned()
+                    .collect(),
+                _ => Vec::new(),
+            };
             module.routes.push(Route {
                 line: file.line_of(deco.at),
                 scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
                 handler,
+                decorators,
                 ..route
             });
         }
@@ -435,6 +454,70 @@ fn expand_any(methods: Vec<String>) -> Vec<String> {
     out
 }
 
+/// webargs decorators on a view with a literal schema dict:
+/// `@use_kwargs({"page": fields.Int(), …}, location="query")` and
+/// `@use_args(…)`; the location defaults to the JSON body (webargs ≥ 6).
+/// The distinct decorator names of `def`, at most [`MAX_DECORATOR_NAMES`]:
+/// computed once per function and bounded, so a function under thousands of
+/// stacked decorators costs linear work, not one list per decorator.
+fn decorator_names(def: &Def) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for deco in &def.decorators {
+        if names.len() >= MAX_DECORATOR_NAMES {
+            break;
+        }
+        if !names.contains(&deco.name) {
+            names.push(deco.name.clone());
+        }
+    }
+    names
+}
+
+/// Enough for any real view (route, auth, rate limit, caching, …).
+const MAX_DECORATOR_NAMES: usize = 32;
+
+fn webargs_params(code: &Code<'_>, def: &Def) -> Vec<Param> {
+    let mut out = Vec::new();
+    for deco in &def.decorators {
+        let Some(call) = &deco.call else { continue };
+        let last = deco.name.rsplit('.').next().unwrap_or(&deco.name);
+        if !matches!(last, "use_kwargs" | "use_args") {
+            continue;
+        }
+        let Some(schema) = call.arg(0, "argmap") else {
+            continue;
+        };
+        let open = code.skip_ws(schema.start);
+        if code.text().as_bytes().get(open) != Some(&b'{') {
+            continue;
+        }
+        let location = call
+            .arg(1, "location")
+            .and_then(|r| code.string_at(r.start))
+            .map(|l| l.value)
+            .unwrap_or_else(|| "json".to_string());
+        let make: fn(String) -> Param = match location.as_str() {
+            "query" | "querystring" => Param::query,
+            "form" => Param::form,
+            "headers" => Param::header,
+            "cookies" => Param::cookie,
+            "json" | "json_or_form" => Param::json,
+            _ => continue,
+        };
+        for entry in code.args(open) {
+            let Some(key) = code.string_at(entry.start).filter(|l| !l.interpolated) else {
+                continue;
+            };
+            if code.skip_ws(key.end) < entry.end
+                && code.text().as_bytes().get(code.skip_ws(key.end)) == Some(&b':')
+            {
+                out.push(make(key.value));
+            }
+        }
+    }
+    out
+}
+
 /// A route from a decorator call on `def`, line unset.
 fn decorator_route(
     code: &Code<'_>,
@@ -480,6 +563,7 @@ fn decorator_route(
         shortcut: method != "route",
         scope: None,
         handler: None,
+        decorators: Vec::new(),
     })
 }
 
@@ -511,6 +595,7 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
         shortcut: false,
         scope: None,
         handler: None,
+        decorators: Vec::new(),
     })
 }
 
@@ -569,7 +654,8 @@ fn class_fact(
             value.literal().map(|_| Const { name, value })
         })
         .collect();
-    let schema_fields: Vec<String> = body_lines
+    let mut declared: Vec<String> = Vec::new();
+    let mut schema_fields: Vec<String> = body_lines
         .iter()
         .filter(|l| Some(l.indent) == body_indent)
         .filter_map(|l| {
@@ -582,9 +668,38 @@ fn class_fact(
             let dump_only = call
                 .keyword("dump_only")
                 .is_some_and(|r| code.slice(r).trim() == "True");
+            if field_like {
+                declared.push(name.clone());
+            }
             (field_like && !dump_only && !name.starts_with('_')).then_some(name)
         })
         .collect();
+    // A marshmallow schema's `class Meta: fields = (...)`: the names it
+    // lists that the class does not declare are model columns, loaded as
+    // given (declared ones keep their own `dump_only`).
+    let mut in_meta = false;
+    for l in &body_lines {
+        if Some(l.indent) == body_indent {
+            let text = l.text(code);
+            in_meta = text.starts_with("class Meta")
+                && (!declared.is_empty() || bases_look_like_schema(&bases));
+            continue;
+        }
+        if !in_meta {
+            continue;
+        }
+        let Some((name, value)) = assignment_target(code, l) else {
+            continue;
+        };
+        if name != "fields" {
+            continue;
+        }
+        for f in crate::py::call::string_list(code, value..l.end).unwrap_or_default() {
+            if !declared.contains(&f) && !schema_fields.contains(&f) && !f.starts_with('_') {
+                schema_fields.push(f);
+            }
+        }
+    }
     if bases.is_empty()
         && funcs.is_empty()
         && methods.is_none()
@@ -603,6 +718,14 @@ fn class_fact(
         strings,
         schema_fields,
     })
+}
+
+/// Bases naming a marshmallow-style schema (`Schema`, `ma.SQLAlchemyAutoSchema`,
+/// `AutoSchema`, `BaseSchema`).
+fn bases_look_like_schema(bases: &[String]) -> bool {
+    bases
+        .iter()
+        .any(|b| b.rsplit('.').next().is_some_and(|l| l.ends_with("Schema")))
 }
 
 /// The innermost def or class whose body contains `offset`.

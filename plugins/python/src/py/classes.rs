@@ -50,6 +50,11 @@ pub struct ClassInfo {
     /// The `__init__` parameters after `self`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<Vec<SigParam>>,
+    /// The `__call__` parameters after `self`: an instance of the class is
+    /// a callable (a FastAPI dependency `Depends(checker)` with
+    /// `checker = Checker(...)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<Vec<SigParam>>,
 }
 
 /// Class attributes that are configuration, not data fields.
@@ -113,16 +118,19 @@ pub fn class_info(
             }
         }
     }
-    let init = defs
-        .iter()
-        .find(|d| d.is_child_of(index) && d.kind == DefKind::Function && d.name == "__init__")
-        .map(|d| {
-            signature(code, d)
-                .into_iter()
-                .skip(1)
-                .filter(|p| !p.star)
-                .collect()
-        });
+    let method = |name: &str| {
+        defs.iter()
+            .find(|d| d.is_child_of(index) && d.kind == DefKind::Function && d.name == name)
+            .map(|d| {
+                signature(code, d)
+                    .into_iter()
+                    .skip(1)
+                    .filter(|p| !p.star)
+                    .collect()
+            })
+    };
+    let init = method("__init__");
+    let call = method("__call__");
     Some(ClassInfo {
         name: class.name.clone(),
         bases,
@@ -130,6 +138,7 @@ pub fn class_info(
         fields,
         attrs,
         init,
+        call,
     })
 }
 
