@@ -686,7 +686,11 @@ impl<'a> Interp<'a> {
             // `$request->validate(Post::rules())`: the keys `Post::rules` returns.
             if let Some((cl, meth)) = name.split_once("::") {
                 if let Some(target) = self.find_class(root, cl) {
-                    if let Some(m) = target.methods.iter().find(|x| x.name == meth) {
+                    if meth == "$fillable" {
+                        for k in &target.fillable {
+                            reads.push(Where::Input, k);
+                        }
+                    } else if let Some(m) = target.methods.iter().find(|x| x.name == meth) {
                         for k in &m.rule_keys {
                             reads.push(Where::Input, k);
                         }
@@ -731,7 +735,16 @@ impl<'a> Interp<'a> {
             }
             reads.merge(&m.reads);
             for callee in m.reads.calls.iter().rev() {
-                todo.push(callee.clone());
+                // `$post->fill($request->all())` with `Post $post` bound
+                // from the route: the parameter's declared model.
+                let typed = callee
+                    .strip_prefix('$')
+                    .and_then(|c| c.split_once("::"))
+                    .and_then(|(var, rest)| {
+                        let (ty, _) = m.params.iter().find(|(ty, v)| v == var && !ty.is_empty())?;
+                        Some(format!("{}::{rest}", short(ty)))
+                    });
+                todo.push(typed.unwrap_or_else(|| callee.clone()));
             }
         }
         Some(reads)

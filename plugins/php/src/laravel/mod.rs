@@ -37,7 +37,12 @@
 //! `$this->helper()` calls and the parent class, plus the `rules()` keys of
 //! form-request parameters (`StorePostRequest $request`) and of
 //! `$request->validate(Post::rules())` / `Validator::make(…, Post::rules())`
-//! (the keys the model's static `rules()` returns), and the header, query
+//! (the keys the model's static `rules()` returns), the model's `$fillable`
+//! attributes when every request field is mass-assigned
+//! (`Post::create($request->all())`, `new Post($request->input())`,
+//! `$post->fill(…)`/`->update(…)` with `$post = new Post` or a `Post $post`
+//! action parameter, also through `$data = $request->json()->all()`;
+//! `$guarded`-only models list nothing), and the header, query
 //! and cookie parameters the action's swagger-php docblock declares
 //! (`@OA\Parameter(name=…, in=…)`, also nested in its `@OA\Get(…)`, or
 //! `ref="#/components/parameters/key"` to a shared `@OA\Parameter` whose

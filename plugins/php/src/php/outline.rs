@@ -177,6 +177,9 @@ pub struct Class {
     pub attrs: Vec<Attr>,
     /// Declared and constructor-promoted property names.
     pub props: Vec<String>,
+    /// Eloquent mass-assignable attributes (`protected $fillable = [...]`).
+    #[serde(default)]
+    pub fillable: Vec<String>,
 }
 
 impl Class {
@@ -429,6 +432,7 @@ pub fn classes(src: &str, toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec
             methods: Vec::new(),
             attrs: doc,
             props: Vec::new(),
+            fillable: Vec::new(),
         };
         body(src, toks, k, close, line_of, &mut class);
         out.push(class);
@@ -466,6 +470,12 @@ fn body(
             // A property: `public ?string $name = null;`
             class.props.push(t.text.clone());
             let end = (j..close).find(|&k| toks[k].is(";")).unwrap_or(close);
+            if t.text == "fillable"
+                && toks.get(j + 1).is_some_and(|e| e.is("="))
+                && toks.get(j + 2).is_some_and(|b| b.is("["))
+            {
+                class.fillable = array_keys(toks, j + 2);
+            }
             pending.clear();
             decl_start = None;
             j = end + 1;

@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::outline::short;
 use super::tokens::{matching, split, Kind, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -113,6 +114,7 @@ fn is_request_receiver(toks: &[Token], i: usize) -> bool {
 pub fn reads(toks: &[Token]) -> Reads {
     let mut r = Reads::default();
     let mut bags: Vec<(String, Where)> = Vec::new();
+    let mut whole: Vec<String> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -144,6 +146,28 @@ pub fn reads(toks: &[Token]) -> Reads {
                     && !toks.get(i + 3).is_some_and(|p| p.is("("))
                 {
                     r.push(Where::Json, &toks[i + 2].text);
+                }
+            }
+        }
+        // `Post::create($request->all())`, `$post->fill($request->input())`:
+        // mass assignment reads the model's `$fillable` attributes.
+        // Also through a variable: `$fields = $request->all(); … fill($fields)`.
+        if t.kind == Kind::Var && toks.get(i + 1).is_some_and(|e| e.is("=")) {
+            whole.retain(|n| *n != t.text);
+            if whole_request(toks, i + 2).is_some_and(|e| toks.get(e).is_some_and(|s| s.is(";"))) {
+                whole.push(t.text.clone());
+            }
+        }
+        let arg_end = if whole.contains(&t.text) {
+            Some(i + 1)
+        } else {
+            whole_request(toks, i)
+        };
+        if let Some(end) = arg_end.filter(|_| t.kind == Kind::Var) {
+            if let Some(model) = mass_assigned(toks, i, end) {
+                let call = format!("{model}::$fillable");
+                if !r.calls.contains(&call) {
+                    r.calls.push(call);
                 }
             }
         }
@@ -627,6 +651,69 @@ fn method_read(toks: &[Token], m: usize, r: &mut Reads) {
     }
 }
 
+/// `$request->all()`, `$request->input()`, `$request->json()->all()` at
+/// `toks[at]`: every request field. Returns the index after the expression.
+fn whole_request(toks: &[Token], at: usize) -> Option<usize> {
+    if !is_request_receiver(toks, at) || !toks.get(at + 1)?.is("->") {
+        return None;
+    }
+    let mut m = at + 2;
+    if toks.get(m)?.is_ident("json") && toks.get(m + 1)?.is("(") && toks.get(m + 2)?.is(")") {
+        if !toks.get(m + 3)?.is("->") {
+            return None;
+        }
+        m += 4;
+    }
+    (matches!(toks.get(m)?.text.as_str(), "all" | "input")
+        && toks.get(m + 1)?.is("(")
+        && toks.get(m + 2)?.is(")"))
+    .then_some(m + 3)
+}
+
+/// The model class receiving every request field as the sole/first argument
+/// at `toks[at]`: `Post::create(…)`, `new Post(…)`, or `$post->fill(…)` /
+/// `$post->update(…)` with `$post = new Post` earlier in the body (`Post`)
+/// or only typed by the action's signature (`$post`).
+fn mass_assigned(toks: &[Token], at: usize, end: usize) -> Option<String> {
+    if !toks.get(end).is_some_and(|c| c.is(")") || c.is(",")) {
+        return None;
+    }
+    let open = at.checked_sub(1).filter(|&o| toks[o].is("("))?;
+    let callee = toks.get(open.checked_sub(1)?)?;
+    let before = open.checked_sub(2).map(|b| &toks[b]);
+    let class_ident =
+        |t: &Token| t.kind == Kind::Ident && short(&t.text).starts_with(char::is_uppercase);
+    match (callee.text.as_str(), before) {
+        ("create" | "make" | "forceCreate", Some(sep)) if sep.is("::") => {
+            let c = toks.get(open.checked_sub(3)?)?;
+            class_ident(c).then(|| short(&c.text).to_string())
+        }
+        (_, Some(n)) if n.is_ident("new") && class_ident(callee) => {
+            Some(short(&callee.text).to_string())
+        }
+        ("fill" | "update" | "forceFill", Some(arrow)) if arrow.is("->") => {
+            let v = toks.get(open.checked_sub(3)?)?;
+            if v.kind != Kind::Var || v.text == "this" {
+                return None;
+            }
+            // The latest `$v = new Model` before the call.
+            let made = (0..open.saturating_sub(3)).rev().find_map(|k| {
+                let t = &toks[k];
+                (t.kind == Kind::Var
+                    && t.text == v.text
+                    && toks.get(k + 1).is_some_and(|e| e.is("="))
+                    && toks.get(k + 2).is_some_and(|n| n.is_ident("new")))
+                .then(|| toks.get(k + 3))
+                .flatten()
+                .filter(|c| class_ident(c))
+                .map(|c| short(&c.text).to_string())
+            });
+            Some(made.unwrap_or_else(|| format!("${}", v.text)))
+        }
+        _ => None,
+    }
+}
+
 /// `Post::rules()` / `Post::rules($post)` as the rules argument: recorded
 /// as the callee `Post::rules` (its returned keys are resolved across
 /// classes by the framework's linker).
@@ -683,5 +770,26 @@ mod tests {
             ]
         );
         assert_eq!(r.calls, ["helper"]);
+    }
+
+    #[test]
+    fn mass_assignment_names_the_model() {
+        let src = "<?php\nPost::create($request->all());\n$c = new \\App\\Models\\Comment($request->input());\n\
+                   $tag = new Tag(); $tag->fill($request->all());\n$post->update($request->all());\n\
+                   $f = $request->json()->all(); $f['x'] = 1; $user->fill($f);\n\
+                   $g = $request->all(); $g = []; Item::create($g);\n$this->fill($request->all());\n\
+                   Post::create($request->all() + ['user_id' => 1]);\n";
+        let r = reads(&tokenize(src));
+        assert_eq!(
+            r.calls,
+            [
+                "Post::$fillable",
+                "Comment::$fillable",
+                "Tag::$fillable",
+                "$post::$fillable",
+                "$user::$fillable",
+                "fill"
+            ]
+        );
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! A route `admin/users#create` reads what `Admin::UsersController#create`
 //! reads, plus what the methods it calls in the same class hierarchy read
-//! (`user_params` with its `params.require(:user).permit(...)`), plus the
+//! (`user_params` with its `params.require(:user).permit(...)`, whose
+//! `*FIELDS` splats expand to the words of a `FIELDS = %i[...]` / `[:a, :b]`
+//! constant of the class or an ancestor), plus the
 //! `before_action` callbacks that apply to it (`only:`/`except:` honoured),
 //! through superclasses and included modules. Actions inherited from a base
 //! controller are found the same way.
@@ -198,6 +200,20 @@ impl<'a> Controllers<'a> {
             let mut seen = BTreeSet::new();
             while let Some(name) = todo.pop() {
                 if !seen.insert(name.clone()) || seen.len() > 64 {
+                    continue;
+                }
+                // `params.permit(*FIELDS)`: the class constant's words.
+                if let Some(c) = name.strip_prefix('*') {
+                    if let Some((_, words)) = chain
+                        .iter()
+                        .find_map(|cl| cl.consts.iter().find(|(n, _)| n == c))
+                    {
+                        for w in words {
+                            if !reads.params.contains(w) {
+                                reads.params.push(w.clone());
+                            }
+                        }
+                    }
                     continue;
                 }
                 if let Some(m) = method(&name) {

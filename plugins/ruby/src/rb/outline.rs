@@ -34,6 +34,9 @@ pub struct Class {
     pub is_module: bool,
     pub methods: Vec<Method>,
     pub calls: Vec<ClassCall>,
+    /// Constants holding symbol/word lists (`FIELDS = %i[a b].freeze`).
+    #[serde(default)]
+    pub consts: Vec<(String, Vec<String>)>,
 }
 
 /// Tokens inside a byte range.
@@ -156,6 +159,19 @@ fn collect_members(
                     blocks: s.blocks.clone(),
                 };
                 push_def(&inner, toks, line_of, opts, class);
+            }
+            Some(_) if s.toks.len() > 2 && s.toks[0].kind == Kind::Const && s.toks[1].is("=") => {
+                let mut words = Vec::new();
+                for t in &s.toks[2..] {
+                    match &t.kind {
+                        Kind::Words(w) => words.extend(w.iter().cloned()),
+                        Kind::Sym | Kind::Str => words.push(t.text.clone()),
+                        _ => {}
+                    }
+                }
+                if !words.is_empty() {
+                    class.consts.push((s.toks[0].text.clone(), words));
+                }
             }
             Some(_) => {
                 if let Some(c) = call_of(s) {

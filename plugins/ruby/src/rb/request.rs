@@ -143,6 +143,13 @@ fn arg_names(toks: &[Token], open: usize) -> (Vec<String>, usize) {
                         return (names, k);
                     }
                 }
+                // `permit(*FIELDS)`: the constant's words, resolved by the
+                // framework linker (recorded as `*FIELDS`).
+                "*" if depth == 1 => {
+                    if let Some(c) = toks.get(k + 1).filter(|c| c.kind == Kind::Const) {
+                        names.push(format!("*{}", c.text));
+                    }
+                }
                 _ => {}
             }
         } else if depth == 1 {
@@ -306,6 +313,14 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
             _ => {}
         }
         i += 1;
+    }
+    // `permit(*FIELDS)` splats go to the linker as `*FIELDS` calls.
+    for n in std::mem::take(&mut r.params) {
+        if n.starts_with('*') {
+            push(&mut r.calls, &n);
+        } else {
+            r.params.push(n);
+        }
     }
     r
 }
@@ -507,6 +522,13 @@ mod tests {
         assert_eq!(r.headers, ["X-Api-Token", "User-Agent"]);
         assert_eq!(r.cookies, ["session_id", "theme"]);
         assert!(r.calls.contains(&"load_user".to_string()));
+    }
+
+    #[test]
+    fn permit_splats_become_calls() {
+        let r = scan("params.permit(*FIELDS, :extra, *Other::LIST, tags: [])\n");
+        assert_eq!(r.params, ["extra", "tags"]);
+        assert!(r.calls.contains(&"*FIELDS".to_string()));
     }
 
     #[test]
