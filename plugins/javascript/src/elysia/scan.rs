@@ -119,17 +119,9 @@ fn schema_keys(code: &Code<'_>, r: Range<usize>, depth: usize) -> Vec<String> {
     let name = t.trim();
     if depth < 4 && !name.is_empty() && name.bytes().all(|b| is_js_ident(b) || b == b'.') {
         let last = name.rsplit('.').next().unwrap_or(name);
-        if let Ok(d) = Regex::new(&format!(
-            r"\b(?:(?:const|let|var)\s+{0}\s*=|{0}\s*:)\s*",
-            regex::escape(last)
-        )) {
-            if let Some(m) = d
-                .find_iter(code.text())
-                .find(|m| code.is_code(m.start()) && m.start() != s)
-            {
-                let end = module::statement_end(code, m.end());
-                return schema_keys(code, m.end()..end, depth + 1);
-            }
+        if let Some(v) = module::declared_value(code, last, true, s) {
+            let end = module::statement_end(code, v);
+            return schema_keys(code, v..end, depth + 1);
         }
     }
     Vec::new()

@@ -132,14 +132,9 @@ fn schema_keys(code: &Code<'_>, r: Range<usize>, depth: usize) -> Vec<String> {
     }
     if depth < 4 && t.bytes().all(|b| is_js_ident(b) || b.is_ascii_whitespace()) {
         let name = t.trim();
-        if let Ok(d) = Regex::new(&format!(
-            r"\b(?:const|let|var)\s+{}\s*=\s*",
-            regex::escape(name)
-        )) {
-            if let Some(m) = d.find_iter(code.text()).find(|m| code.is_code(m.start())) {
-                let end = module::statement_end(code, m.end());
-                return schema_keys(code, m.end()..end, depth + 1);
-            }
+        if let Some(v) = module::declared_value(code, name, false, usize::MAX) {
+            let end = module::statement_end(code, v);
+            return schema_keys(code, v..end, depth + 1);
         }
     }
     Vec::new()

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use super::outline::{object_entries, Outline, ScopeKind};
 use super::strexpr::StrExpr;
-use super::syntax::{dotted_at, next_code_byte, trim_expr};
+use super::syntax::{dotted_at, is_js_ident, next_code_byte, trim_expr};
 
 /// An expression that may denote an object defined somewhere in the tree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -422,6 +422,47 @@ fn object_consts(code: &Code<'_>, prefix: &str, open: usize, m: &mut ModuleInfo,
     }
 }
 
+/// Start of the initializer of the first `const|let|var NAME =` declaration
+/// of `name` in code (comments and strings skipped); with `property`, also
+/// of a `NAME:` object entry, except one at `not_at`. A literal search per
+/// occurrence of `name` instead of a regex compiled per name (schema lookups
+/// run once per validator).
+pub fn declared_value(code: &Code<'_>, name: &str, property: bool, not_at: usize) -> Option<usize> {
+    if name.is_empty() {
+        return None;
+    }
+    let text = code.text();
+    let b = text.as_bytes();
+    for (i, _) in text.match_indices(name) {
+        let end = i + name.len();
+        if b.get(end).is_some_and(|&c| is_js_ident(c)) {
+            continue;
+        }
+        let ident_start = i == 0 || !b.get(i - 1).is_some_and(|&c| is_js_ident(c));
+        if !ident_start {
+            continue;
+        }
+        let after = code.skip_ws(end);
+        let before = text.get(..i).unwrap_or("");
+        let trimmed = before.trim_end_matches(|c: char| c.is_ascii_whitespace());
+        if b.get(after) == Some(&b'=') && trimmed.len() < before.len() {
+            let kw = ["const", "let", "var"]
+                .iter()
+                .find_map(|k| trimmed.strip_suffix(k).map(str::len));
+            if let Some(k) = kw {
+                let bounded = k == 0 || !b.get(k - 1).is_some_and(|&c| is_js_ident(c));
+                if bounded && code.is_code(k) {
+                    return Some(code.skip_ws(after + 1));
+                }
+            }
+        }
+        if property && b.get(after) == Some(&b':') && i != not_at && code.is_code(i) {
+            return Some(code.skip_ws(after + 1));
+        }
+    }
+    None
+}
+
 /// End of the statement whose expression starts at `s`: the first `;` or
 /// line end at bracket depth 0 that does not continue the expression.
 pub fn statement_end(code: &Code<'_>, s: usize) -> usize {
@@ -801,6 +842,27 @@ mod tests {
         let code = Code::new(src, Syntax::JAVASCRIPT);
         let o = Outline::new(&code);
         scan("a.js", &code, &o)
+    }
+
+    #[test]
+    fn declared_value_finds_the_code_declaration() {
+        let src = "// const body = old\nconst bodyX = 1; let 名 = 'é';\nconst body: T = z.object({ a });\nf({ body: q });\n";
+        let code = Code::new(src, Syntax::JAVASCRIPT);
+        let at = |n: &str, p: bool| declared_value(&code, n, p, usize::MAX).map(|i| &src[i..i + 1]);
+        assert_eq!(
+            at("body", false),
+            None,
+            "a typed declaration is not `NAME =`"
+        );
+        assert_eq!(at("bodyX", false), Some("1"));
+        assert_eq!(at("名", false), Some("'"), "multi-byte names and values");
+        assert_eq!(at("body", true), Some("T"));
+        assert_eq!(at("", false), None);
+        let typed = src.find("body: T").unwrap_or(0);
+        assert_eq!(
+            declared_value(&code, "body", true, typed).map(|i| &src[i..i + 1]),
+            Some("q")
+        );
     }
 
     #[test]

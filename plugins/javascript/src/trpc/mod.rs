@@ -79,14 +79,9 @@ fn schema_keys(code: &Code<'_>, r: Range<usize>, depth: usize) -> Vec<String> {
             .all(|b| crate::js::syntax::is_js_ident(b) || b == b'.')
     {
         let last = name.rsplit('.').next().unwrap_or(name);
-        if let Ok(d) = Regex::new(&format!(
-            r"\b(?:const|let|var)\s+{}\s*=\s*",
-            regex::escape(last)
-        )) {
-            if let Some(m) = d.find_iter(code.text()).find(|m| code.is_code(m.start())) {
-                let end = module::statement_end(code, m.end());
-                return schema_keys(code, m.end()..end, depth + 1);
-            }
+        if let Some(v) = module::declared_value(code, last, false, usize::MAX) {
+            let end = module::statement_end(code, v);
+            return schema_keys(code, v..end, depth + 1);
         }
     }
     Vec::new()
