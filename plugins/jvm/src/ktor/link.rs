@@ -209,6 +209,11 @@ impl Linker<'_> {
                     }
                 }
             }
+            for k in &h.direct {
+                if !out.contains(k) {
+                    out.push(k.clone());
+                }
+            }
             if let (Some(0), Some(t)) = (h.body_from, ty) {
                 let k = KParam::Body(t.to_string());
                 if !out.contains(&k) {

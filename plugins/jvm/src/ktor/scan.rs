@@ -36,6 +36,9 @@ pub struct Helper {
     /// Other helpers called with a literal: (callee, name).
     #[serde(default)]
     pub fixed: Vec<(String, String)>,
+    /// Parameters read by literal name (`request.queryParameters["page"]`).
+    #[serde(default)]
+    pub direct: Vec<KParam>,
     /// `receive<V>()` of a type parameter: the body type is the type of the
     /// argument at this position (`receiveBody(CreateUser.example)`).
     #[serde(default)]
@@ -200,8 +203,8 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                         })
                         .filter(|_| t.get(open + 2).is_some_and(|x| x.is('.') || x.is(':')))
                         .map(|x| x.text.clone());
-                    let bare =
-                        t.get(open + 1).is_some_and(|x| x.is(')')) && (open > i + 1 || after_call);
+                    let bare = t.get(open + 1).is_some_and(|x| x.is(')'))
+                        && (open > i + 1 || after_call || !prev_dot);
                     if lit.is_some() || ty.is_some() || bare {
                         if let Some(Item::Endpoint { params, .. }) =
                             funs.last_mut().and_then(|f| f.items.get_mut(ix))
@@ -335,7 +338,10 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
 /// `fun [<T>] ApplicationCall.name(key: String, …)` helpers: what each
 /// reads by the name it is given. A body runs to the next `fun`.
 pub fn helpers(file: &SourceFile) -> Vec<Helper> {
-    if !file.content.contains("ApplicationCall.") {
+    if !file.content.contains("Parameters[")
+        && !file.content.contains("Param")
+        && !file.content.contains("receive")
+    {
         return Vec::new();
     }
     let code = file.code(Syntax::C_LIKE);
@@ -363,9 +369,14 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
         let Some((dotted, next)) = crate::jvm::tokens::dotted(&t, k) else {
             continue;
         };
-        let Some(name) = dotted.strip_prefix("ApplicationCall.") else {
+        // An extension of the call or of a scope around it
+        // (`ApplicationCall.x`, `RoutingContext.x`, `MyScope.x`).
+        let Some((receiver, name)) = dotted.rsplit_once('.') else {
             continue;
         };
+        if !receiver.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
         if !t.get(next).is_some_and(|x| x.is('(')) {
             continue;
         }
@@ -405,13 +416,25 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
                 && (w == "queryParameters" || w == "parameters")
                 && t.get(j + 1).is_some_and(|x| x.is('['))
             {
-                if let Some(p) = t.get(j + 2).and_then(|x| pos(&x.text)) {
-                    let kind = if w == "queryParameters" {
+                let query = w == "queryParameters";
+                let arg = t.get(j + 2);
+                if let Some(p) = arg
+                    .filter(|x| x.kind == Kind::Ident)
+                    .and_then(|x| pos(&x.text))
+                {
+                    let kind = if query {
                         KParam::Query(String::new())
                     } else {
                         KParam::Parameter(String::new())
                     };
                     h.reads.push((p, kind));
+                } else if let Some(lit) = arg.filter(|x| x.kind == Kind::Str) {
+                    let n = lit.text.clone();
+                    h.direct.push(if query {
+                        KParam::Query(n)
+                    } else {
+                        KParam::Parameter(n)
+                    });
                 }
             } else if ident
                 && matches!(w, "receive" | "receiveNullable")
@@ -442,6 +465,7 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
         if !h.reads.is_empty()
             || !h.passes.is_empty()
             || !h.fixed.is_empty()
+            || !h.direct.is_empty()
             || h.body_from.is_some()
         {
             out.push(h);
