@@ -145,15 +145,21 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
                 k = next;
                 continue;
             }
-            // Unknown directive with a block: look inside.
-            let mut j = k + 1;
+            // Unknown directive with a block: look inside; a custom
+            // directive defined elsewhere (`prefix { … }`) adds its path.
+            let dotted = t.dotted(k).filter(|(p, _)| p.len() <= 3);
+            let mut j = dotted.as_ref().map_or(k + 1, |(_, next)| *next);
             while t.is(j, "(") || t.is(j, "[") {
                 j = t.skip_group(j);
             }
             if t.is(j, "{") {
                 let close = t.close(j).unwrap_or(r.end).min(r.end);
                 let (_, body) = lambda(t, j, close);
-                group.children.push(expr(t, o, body..close));
+                let mut inner = expr(t, o, body..close);
+                if let Some((parts, _)) = dotted {
+                    inner.wrap.push(parts);
+                }
+                group.children.push(inner);
                 k = close + 1;
                 continue;
             }
@@ -230,6 +236,19 @@ fn one(t: &Toks, k: usize, end: usize) -> (One, usize) {
         }
     } else if let Some((_, m)) = METHODS.iter().find(|(n, _)| *n == name) {
         node.methods.push((*m).to_string());
+        // `put | get | delete`: alternatives, one endpoint per method.
+        while t.is(next, "|") {
+            let Some((_, m)) = t
+                .ident(next + 1)
+                .and_then(|a| METHODS.iter().find(|(n, _)| *n == a))
+            else {
+                break;
+            };
+            if !node.methods.iter().any(|x| x == m) {
+                node.methods.push((*m).to_string());
+            }
+            next += 2;
+        }
     } else if name == "method" {
         if let Some(m) = args.and_then(|r| (r.start..r.end).rev().find_map(|i| t.ident(i))) {
             node.methods.push(m.to_ascii_uppercase());

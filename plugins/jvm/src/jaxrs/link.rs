@@ -345,7 +345,7 @@ impl Linker<'_> {
                     out.push(
                         Endpoint::new(&verb, url)
                             .at_path(self.idx.file(owner).path.clone(), line)
-                            .params(self.params(owner, m, form)),
+                            .params(self.params(id, owner, m, form)),
                     );
                 }
                 None if depth < MAX_LOCATOR_DEPTH => {
@@ -360,7 +360,45 @@ impl Linker<'_> {
         }
     }
 
-    fn params(&self, owner: TypeId, m: &Method, form: bool) -> Vec<Param> {
+    /// The type argument type parameter `param` of `owner` takes when the
+    /// resource is `id` (`class Devices extends BaseResource<Device>`,
+    /// through generic intermediates), with the file it is written in.
+    fn bind(&self, id: TypeId, owner: TypeId, param: &str) -> Option<(usize, String)> {
+        if !self.idx.ty(owner).type_params.iter().any(|p| p == param) {
+            return None;
+        }
+        // (type, its type parameters bound to (file, written type)).
+        let mut cur = id;
+        let mut env: Vec<(String, (usize, String))> = Vec::new();
+        for _ in 0..16 {
+            if cur == owner {
+                return env.into_iter().find(|(p, _)| p == param).map(|(_, v)| v);
+            }
+            let decl = self.idx.ty(cur);
+            let next = decl.supers.iter().enumerate().find_map(|(j, s)| {
+                let t = self.idx.resolve_type(cur.0, s)?;
+                (self.idx.lineage(t).contains(&owner)).then_some((j, t))
+            });
+            let (j, t) = next?;
+            let args = decl.super_args.get(j).cloned().unwrap_or_default();
+            let params = &self.idx.ty(t).type_params;
+            env = params
+                .iter()
+                .zip(args)
+                .map(|(p, a)| {
+                    let v = env
+                        .iter()
+                        .find(|(q, _)| *q == a)
+                        .map_or((cur.0, a.clone()), |(_, v)| v.clone());
+                    (p.clone(), v)
+                })
+                .collect();
+            cur = t;
+        }
+        None
+    }
+
+    fn params(&self, id: TypeId, owner: TypeId, m: &Method, form: bool) -> Vec<Param> {
         let mut out = Vec::new();
         for p in &m.params {
             if ["Context", "Suspended", "Auth"]
@@ -395,7 +433,10 @@ impl Linker<'_> {
             } else {
                 ParamKind::Json
             };
-            for name in self.idx.dto_fields(owner.0, &p.ty).unwrap_or_default() {
+            let (file, ty) = self
+                .bind(id, owner, &p.ty)
+                .unwrap_or((owner.0, p.ty.clone()));
+            for name in self.idx.dto_fields(file, &ty).unwrap_or_default() {
                 out.push(Param::new(kind, name));
             }
         }

@@ -138,6 +138,13 @@ pub struct TypeDecl {
     /// Supertypes as written, without type arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supers: Vec<String>,
+    /// Type arguments of each supertype (parallel to `supers`; empty when
+    /// none): `extends Base<User>` → `["User"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub super_args: Vec<Vec<String>>,
+    /// Type parameter names: `class Base<T extends Model>` → `["T"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub type_params: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -705,11 +712,24 @@ impl<'a> Parser<'a> {
             _ => String::new(),
         };
         let header_start = k;
+        let mut type_params = Vec::new();
         if self.is(k, '<') {
-            k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
+            let close = close_of(self.t, k);
+            if let Some(c) = close {
+                for r in crate::jvm::tokens::split_commas(self.t, k + 1, c) {
+                    if let Some(x) = self.t[r].iter().find(|x| {
+                        x.kind == Kind::Ident
+                            && !matches!(x.text.as_str(), "in" | "out" | "reified")
+                    }) {
+                        type_params.push(x.text.clone());
+                    }
+                }
+            }
+            k = close.map_or(k + 1, |c| c + 1);
         }
         let mut fields = Vec::new();
         let mut supers = Vec::new();
+        let mut super_args = Vec::new();
         let mut body = None;
         while k < end {
             let t = &self.t[k];
@@ -763,8 +783,17 @@ impl<'a> Parser<'a> {
                     let Some((s, mut n)) = dotted(self.t, k) else {
                         break;
                     };
+                    let mut args = Vec::new();
                     if self.is(n, '<') {
-                        n = close_of(self.t, n).map_or(n + 1, |c| c + 1);
+                        let close = close_of(self.t, n);
+                        if let Some(c) = close {
+                            for r in crate::jvm::tokens::split_commas(self.t, n + 1, c) {
+                                let text: String =
+                                    self.t[r].iter().map(|x| x.text.as_str()).collect();
+                                args.push(text);
+                            }
+                        }
+                        n = close.map_or(n + 1, |c| c + 1);
                     }
                     if self.is(n, '(') {
                         n = self.after_group(n);
@@ -774,6 +803,7 @@ impl<'a> Parser<'a> {
                     }
                     if keep {
                         supers.push(s);
+                        super_args.push(args);
                     }
                     k = n;
                     if self.is(k, ',') {
@@ -799,7 +829,13 @@ impl<'a> Parser<'a> {
             kind,
             annotations,
             modifiers,
+            super_args: if super_args.iter().any(|a: &Vec<String>| !a.is_empty()) {
+                super_args
+            } else {
+                Vec::new()
+            },
             supers,
+            type_params,
             fields,
             methods: Vec::new(),
             line,

@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use portolan_plugin_sdk::prelude::*;
 
-use super::scan::{Fact, Item, KFun, KParam};
+use super::scan::{Fact, Helper, Item, KFun, KParam};
 use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::split_facts;
 use crate::jvm::index::Index;
@@ -16,6 +16,8 @@ struct Linker<'a> {
     idx: Index<'a>,
     by_path: HashMap<&'a str, usize>,
     funs: HashMap<&'a str, Vec<(&'a str, &'a KFun)>>,
+    /// `ApplicationCall` helpers by name (overloads together).
+    helpers: HashMap<&'a str, Vec<&'a Helper>>,
 }
 
 pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
@@ -26,6 +28,12 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
             funs.entry(f.name.as_str())
                 .or_default()
                 .push((r.path.as_str(), f));
+        }
+    }
+    let mut helpers: HashMap<&str, Vec<&Helper>> = HashMap::new();
+    for r in &routes {
+        for h in &r.helpers {
+            helpers.entry(h.name.as_str()).or_default().push(h);
         }
     }
     let mounted: HashSet<&str> = routes
@@ -45,6 +53,7 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
             .map(|(i, f)| (f.path.as_str(), i))
             .collect(),
         funs,
+        helpers,
     };
     let mut out = Vec::new();
     for r in &routes {
@@ -144,6 +153,19 @@ impl Linker<'_> {
             KParam::Form(n) => vec![Param::form(n.clone())],
             KParam::Header(n) => vec![Param::header(n.clone())],
             KParam::Cookie(n) => vec![Param::cookie(n.clone())],
+            KParam::Call { name, lit, ty } => {
+                let mut found = Vec::new();
+                self.helper(name, lit.as_deref(), ty.as_deref(), 0, &mut found);
+                let mut out = Vec::new();
+                for k in found {
+                    for p in self.param(path, url, &k) {
+                        if !out.contains(&p) {
+                            out.push(p);
+                        }
+                    }
+                }
+                out
+            }
             KParam::Body(ty) => {
                 let fi = self.by_path.get(path).copied().unwrap_or(0);
                 if self.idx.files.is_empty() {
@@ -155,6 +177,56 @@ impl Linker<'_> {
                     .into_iter()
                     .map(Param::json)
                     .collect()
+            }
+        }
+    }
+}
+
+impl Linker<'_> {
+    /// What helper `name` reads when called with a first argument that is
+    /// the literal `lit` or names the type `ty` (through helpers it calls,
+    /// a few levels deep).
+    fn helper(
+        &self,
+        name: &str,
+        lit: Option<&str>,
+        ty: Option<&str>,
+        depth: usize,
+        out: &mut Vec<KParam>,
+    ) {
+        if depth > 3 || out.len() > 64 {
+            return;
+        }
+        for h in self.helpers.get(name).into_iter().flatten() {
+            for (p, kind) in &h.reads {
+                if let (0, Some(n)) = (p, lit) {
+                    let k = match kind {
+                        KParam::Query(_) => KParam::Query(n.to_string()),
+                        _ => KParam::Parameter(n.to_string()),
+                    };
+                    if !out.contains(&k) {
+                        out.push(k);
+                    }
+                }
+            }
+            for k in &h.direct {
+                if !out.contains(k) {
+                    out.push(k.clone());
+                }
+            }
+            if let (Some(0), Some(t)) = (h.body_from, ty) {
+                let k = KParam::Body(t.to_string());
+                if !out.contains(&k) {
+                    out.push(k);
+                }
+            }
+            for (callee, p) in &h.passes {
+                if *p == 0 && callee != name {
+                    self.helper(callee, lit, ty, depth + 1, out);
+                }
+            }
+            for (callee, l) in &h.fixed {
+                self.helper(callee, Some(l), None, depth + 1, out);
             }
         }
     }

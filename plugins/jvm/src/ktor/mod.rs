@@ -76,3 +76,15 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod helper_tests {
+    #[test]
+    fn direct_literal_read() {
+        let src = "package a\nprivate fun ApplicationCall.sortOrder(): String =\n    request.queryParameters[\"sort\"] ?: \"name\"\n";
+        let f = portolan_plugin_sdk::prelude::SourceFile::new("src/main/kotlin/a/A.kt", src);
+        let h = super::scan::helpers(&f);
+        assert_eq!(h.len(), 1, "{h:?}");
+        assert_eq!(h[0].direct.len(), 1, "{h:?}");
+    }
+}

@@ -15,6 +15,34 @@ pub type Fact = OutlineFact<KtorFile>;
 pub struct KtorFile {
     pub path: String,
     pub funs: Vec<KFun>,
+    /// `fun ApplicationCall.x(key: String, …)` helpers reading parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helpers: Vec<Helper>,
+}
+
+/// An `ApplicationCall` extension function reading request parameters:
+/// `fun ApplicationCall.queryParam(key: String) = request.queryParameters[key]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Helper {
+    pub name: String,
+    /// Parameter position read by name, and what reads it (`Query`,
+    /// `Parameter`, … with an empty name).
+    #[serde(default)]
+    pub reads: Vec<(usize, KParam)>,
+    /// Other helpers called with one of this helper's parameters: (callee,
+    /// parameter position passed first).
+    #[serde(default)]
+    pub passes: Vec<(String, usize)>,
+    /// Other helpers called with a literal: (callee, name).
+    #[serde(default)]
+    pub fixed: Vec<(String, String)>,
+    /// Parameters read by literal name (`request.queryParameters["page"]`).
+    #[serde(default)]
+    pub direct: Vec<KParam>,
+    /// `receive<V>()` of a type parameter: the body type is the type of the
+    /// argument at this position (`receiveBody(CreateUser.example)`).
+    #[serde(default)]
+    pub body_from: Option<usize>,
 }
 
 /// A top-level function and the routing items in its body.
@@ -48,6 +76,14 @@ pub enum KParam {
     Cookie(String),
     /// `call.receive<T>()`.
     Body(String),
+    /// A call of a possible [`Helper`] inside a handler: its name, its
+    /// first argument when a string literal, and the type named by its
+    /// first argument (`X.example`, `X::class`).
+    Call {
+        name: String,
+        lit: Option<String>,
+        ty: Option<String>,
+    },
 }
 
 const VERBS: [&str; 7] = ["get", "post", "put", "delete", "patch", "head", "options"];
@@ -58,15 +94,17 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     }
     let outline = outline::parse(file, Lang::Kotlin);
     let funs = scan(file);
+    let helpers = helpers(file);
     // Files with routes keep their outline too: their imports resolve the
     // constants and DTOs they use.
     if !outline.types.is_empty() || !outline.consts.is_empty() || !funs.is_empty() {
         out.fact(&Fact::File(outline));
     }
-    if !funs.is_empty() {
+    if !funs.is_empty() || !helpers.is_empty() {
         out.fact(&Fact::Scan(KtorFile {
             path: file.path.clone(),
             funs,
+            helpers,
         }));
     }
 }
@@ -136,6 +174,52 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                 }
                 i = next;
                 continue;
+            }
+        }
+        if let (Some(ix), Some(name)) = (in_handler, word) {
+            // `queryParam("id")`, `call.receiveBody(CreateUser.example)`,
+            // `pagination<Sort>()`: a possible helper call.
+            let after_call = i >= 2 && t[i - 1].is('.') && t[i - 2].text == "call";
+            let open = if t.get(i + 1).is_some_and(|x| x.is('<')) {
+                close_of(&t, i + 1).map(|c| c + 1)
+            } else {
+                Some(i + 1)
+            };
+            if (!prev_dot || after_call)
+                && name.starts_with(|c: char| c.is_ascii_lowercase())
+                && !VERBS.contains(&name)
+                && name != "call"
+            {
+                if let Some(open) = open.filter(|&o| t.get(o).is_some_and(|x| x.is('('))) {
+                    let first = t.get(open + 1);
+                    let lit = first
+                        .filter(|x| x.kind == Kind::Str)
+                        .filter(|_| t.get(open + 2).is_some_and(|x| x.is(',') || x.is(')')))
+                        .map(|x| x.text.clone());
+                    let ty = first
+                        .filter(|x| {
+                            x.kind == Kind::Ident
+                                && x.text.starts_with(|c: char| c.is_ascii_uppercase())
+                        })
+                        .filter(|_| t.get(open + 2).is_some_and(|x| x.is('.') || x.is(':')))
+                        .map(|x| x.text.clone());
+                    let bare = t.get(open + 1).is_some_and(|x| x.is(')'))
+                        && (open > i + 1 || after_call || !prev_dot);
+                    if lit.is_some() || ty.is_some() || bare {
+                        if let Some(Item::Endpoint { params, .. }) =
+                            funs.last_mut().and_then(|f| f.items.get_mut(ix))
+                        {
+                            let p = KParam::Call {
+                                name: name.to_string(),
+                                lit,
+                                ty,
+                            };
+                            if !params.contains(&p) {
+                                params.push(p);
+                            }
+                        }
+                    }
+                }
             }
         }
         if let (Some(ix), Some(var)) = (in_handler, word) {
@@ -249,6 +333,145 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
     }
     funs.retain(|f| !f.items.is_empty());
     funs
+}
+
+/// `fun [<T>] ApplicationCall.name(key: String, …)` helpers: what each
+/// reads by the name it is given. A body runs to the next `fun`.
+pub fn helpers(file: &SourceFile) -> Vec<Helper> {
+    if !file.content.contains("Parameters[")
+        && !file.content.contains("Param")
+        && !file.content.contains("receive")
+    {
+        return Vec::new();
+    }
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    let funs: Vec<usize> = (0..t.len())
+        .filter(|&i| t[i].kind == Kind::Ident && t[i].text == "fun")
+        .collect();
+    let mut out = Vec::new();
+    for (n, &i) in funs.iter().enumerate() {
+        let end = funs.get(n + 1).copied().unwrap_or(t.len());
+        let mut k = i + 1;
+        let mut type_params: Vec<String> = Vec::new();
+        if t.get(k).is_some_and(|x| x.is('<')) {
+            let Some(c) = close_of(&t, k) else { continue };
+            for r in split_commas(&t, k + 1, c) {
+                if let Some(x) = t[r]
+                    .iter()
+                    .find(|x| x.kind == Kind::Ident && x.text != "reified")
+                {
+                    type_params.push(x.text.clone());
+                }
+            }
+            k = c + 1;
+        }
+        let Some((dotted, next)) = crate::jvm::tokens::dotted(&t, k) else {
+            continue;
+        };
+        // An extension of the call or of a scope around it
+        // (`ApplicationCall.x`, `RoutingContext.x`, `MyScope.x`).
+        let Some((receiver, name)) = dotted.rsplit_once('.') else {
+            continue;
+        };
+        if !receiver.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
+        if !t.get(next).is_some_and(|x| x.is('(')) {
+            continue;
+        }
+        let Some(close) = close_of(&t, next) else {
+            continue;
+        };
+        // Parameter names and their declared types.
+        let mut params: Vec<(String, String)> = Vec::new();
+        for r in split_commas(&t, next + 1, close) {
+            let toks = &t[r];
+            let Some(colon) = toks.iter().position(|x| x.is(':')) else {
+                continue;
+            };
+            let pname = toks[..colon]
+                .iter()
+                .rev()
+                .find(|x| x.kind == Kind::Ident)
+                .map(|x| x.text.clone())
+                .unwrap_or_default();
+            let ty = toks
+                .get(colon + 1)
+                .map(|x| x.text.clone())
+                .unwrap_or_default();
+            params.push((pname, ty));
+        }
+        let pos = |w: &str| params.iter().position(|(p, _)| p == w);
+        let mut h = Helper {
+            name: name.to_string(),
+            ..Helper::default()
+        };
+        let mut j = close + 1;
+        while j < end.min(t.len()) {
+            let w = t[j].text.as_str();
+            let ident = t[j].kind == Kind::Ident;
+            let prev_dot = j > 0 && t[j - 1].is('.');
+            if ident
+                && (w == "queryParameters" || w == "parameters")
+                && t.get(j + 1).is_some_and(|x| x.is('['))
+            {
+                let query = w == "queryParameters";
+                let arg = t.get(j + 2);
+                if let Some(p) = arg
+                    .filter(|x| x.kind == Kind::Ident)
+                    .and_then(|x| pos(&x.text))
+                {
+                    let kind = if query {
+                        KParam::Query(String::new())
+                    } else {
+                        KParam::Parameter(String::new())
+                    };
+                    h.reads.push((p, kind));
+                } else if let Some(lit) = arg.filter(|x| x.kind == Kind::Str) {
+                    let n = lit.text.clone();
+                    h.direct.push(if query {
+                        KParam::Query(n)
+                    } else {
+                        KParam::Parameter(n)
+                    });
+                }
+            } else if ident
+                && matches!(w, "receive" | "receiveNullable")
+                && t.get(j + 1).is_some_and(|x| x.is('<'))
+            {
+                let ty = t.get(j + 2).map(|x| x.text.as_str()).unwrap_or("");
+                if type_params.iter().any(|p| p == ty) {
+                    h.body_from = params.iter().position(|(_, pt)| pt == ty);
+                }
+            } else if ident
+                && !prev_dot
+                && w.starts_with(|c: char| c.is_ascii_lowercase())
+                && t.get(j + 1).is_some_and(|x| x.is('('))
+            {
+                if let Some(a) = t.get(j + 2) {
+                    let single = t.get(j + 3).is_some_and(|x| x.is(',') || x.is(')'));
+                    if a.kind == Kind::Str && single {
+                        h.fixed.push((w.to_string(), a.text.clone()));
+                    } else if a.kind == Kind::Ident && single {
+                        if let Some(p) = pos(&a.text) {
+                            h.passes.push((w.to_string(), p));
+                        }
+                    }
+                }
+            }
+            j += 1;
+        }
+        if !h.reads.is_empty()
+            || !h.passes.is_empty()
+            || !h.fixed.is_empty()
+            || !h.direct.is_empty()
+            || h.body_from.is_some()
+        {
+            out.push(h);
+        }
+    }
+    out
 }
 
 fn seq(t: &[Token], i: usize, words: &[&str]) -> bool {

@@ -13,7 +13,8 @@
 //!   consumes `application/x-www-form-urlencoded`.
 //! - `@RequestPart` → file for file types, else form.
 //! - `@ModelAttribute Dto` and unannotated parameters of a class in the
-//!   tree → the DTO fields as query (GET/HEAD/DELETE) or form (others);
+//!   tree → the DTO fields as query (GET/HEAD/DELETE, or beside a JSON
+//!   `@RequestBody`) or form (others); springdoc `@ParameterObject` → query;
 //!   unannotated simple types (`String`, numbers, dates, enums) → query
 //!   (Spring binds them as optional request parameters); `Pageable` →
 //!   `page`, `size`, `sort`; unannotated `MultipartFile` → file.
@@ -134,7 +135,13 @@ pub fn method_params(
     } else {
         ParamKind::Query
     };
-    let model_kind = if matches!(http, "GET" | "HEAD" | "DELETE") && !form_like {
+    // With a JSON `@RequestBody`, model attributes can only come from the
+    // query string.
+    let json_body = m
+        .params
+        .iter()
+        .any(|p| find(&p.annotations, "RequestBody").is_some());
+    let model_kind = if (matches!(http, "GET" | "HEAD" | "DELETE") || json_body) && !form_like {
         ParamKind::Query
     } else {
         ParamKind::Form
@@ -189,6 +196,15 @@ pub fn method_params(
                 push(&mut out, Param::file(named(a)));
             } else {
                 push(&mut out, Param::form(named(a)));
+            }
+        } else if let Some(fields) = find(anns, "ParameterObject")
+            .and_then(|_| idx.dto_fields(f, &p.ty))
+            .filter(|v| !v.is_empty())
+        {
+            // springdoc's `@ParameterObject` DTO: its fields are query
+            // parameters (`Pageable` and simple types fall through).
+            for name in fields {
+                push(&mut out, Param::query(name));
             }
         } else if find(anns, "ModelAttribute").is_some() {
             dto(&mut out, &p.ty, model_kind, &mut push);

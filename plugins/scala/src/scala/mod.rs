@@ -149,6 +149,13 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
             });
         }
     }
+    for (class, params) in &o.ctors {
+        out.fact(&Fact::Ctor {
+            class: class.clone(),
+            params: params.clone(),
+        });
+    }
+    news(t, o, out);
     for c in &o.classes {
         out.fact(&Fact::Class {
             name: c.name.clone(),
@@ -156,10 +163,15 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
         });
     }
     for d in &o.defs {
-        let node = build(t, o, d.rhs.clone()).filter(Node::routes);
+        let built = build(t, o, d.rhs.clone());
+        let (node, directive) = match built {
+            Some(n) if n.routes() => (Some(n), None),
+            Some(n) if is_directive(&n) => (None, Some(n)),
+            _ => (None, None),
+        };
         let konst = konst(t, d.rhs.clone());
         let alias = alias(t, d.rhs.clone());
-        if node.is_none() && konst.is_none() && alias.is_none() {
+        if node.is_none() && konst.is_none() && alias.is_none() && directive.is_none() {
             continue;
         }
         out.fact(&Fact::Def(Def {
@@ -172,7 +184,71 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
             konst,
             root: false,
             never_root: false,
+            directive,
         }));
+    }
+}
+
+/// A tree that only shapes a path (`pathPrefix(apiPath / apiVersion)`
+/// without a block): a custom directive.
+fn is_directive(n: &Node) -> bool {
+    let mut node = n;
+    for _ in 0..16 {
+        if !node.pieces.is_empty() {
+            return true;
+        }
+        match node.children.as_slice() {
+            [c] => node = c,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// `new C(…)` instantiations with their literal or plain-name arguments.
+fn news(t: &Toks, o: &Outline, out: &mut Output) {
+    let mut k = 0;
+    while k < t.len() {
+        if !t.is_ident(k, "new") {
+            k += 1;
+            continue;
+        }
+        let Some(class) = t.ident(k + 1) else {
+            k += 1;
+            continue;
+        };
+        let mut open = k + 2;
+        while t.is(open, "[") {
+            open = t.skip_group(open);
+        }
+        if !t.is(open, "(") {
+            k += 2;
+            continue;
+        }
+        let close = t.close(open).unwrap_or(t.len());
+        let args: Vec<Option<Piece>> = t
+            .split(open + 1, close, ",")
+            .into_iter()
+            .map(|r| {
+                if r.end != r.start + 1 {
+                    return None;
+                }
+                let tok = t.get(r.start)?;
+                match tok.kind {
+                    Kind::Str if tok.prefix.is_empty() => Some(Piece::Lit(tok.text.clone())),
+                    Kind::Ident => Some(Piece::Const(vec![tok.text.clone()])),
+                    _ => None,
+                }
+            })
+            .collect();
+        if args.iter().any(Option::is_some) {
+            out.fact(&Fact::New {
+                class: class.to_string(),
+                owner: o.owner_of(k).map(|w| w.name.clone()),
+                args,
+            });
+        }
+        k = open + 1;
     }
 }
 

@@ -35,6 +35,8 @@ pub struct Outline {
     pub owners: Vec<Owner>,
     pub defs: Vec<Def>,
     pub classes: Vec<CaseClass>,
+    /// Constructor parameter names of each class (first parameter list).
+    pub ctors: Vec<(String, Vec<String>)>,
 }
 
 const OPS: &[&str] = &[
@@ -79,6 +81,7 @@ impl Outline {
         let mut owners = Vec::new();
         let mut defs = Vec::new();
         let mut classes = Vec::new();
+        let mut ctors = Vec::new();
         let n = t.len();
         let mut i = 0;
         while i < n {
@@ -99,6 +102,20 @@ impl Outline {
                     let mut k = i + 2;
                     let mut body = None;
                     let is_case = i > 0 && t.is_ident(i - 1, "case") && tok.text == "class";
+                    let mut params: Vec<String> = Vec::new();
+                    if tok.text == "class" {
+                        let mut p = k;
+                        while t.is(p, "[") {
+                            p = t.skip_group(p);
+                        }
+                        if t.is(p, "(") {
+                            let close = t.close(p).unwrap_or(n);
+                            params = fields(t, p + 1, close);
+                        }
+                    }
+                    if !params.is_empty() {
+                        ctors.push((name.clone(), params));
+                    }
                     if is_case {
                         while t.is(k, "[") {
                             k = t.skip_group(k);
@@ -177,6 +194,7 @@ impl Outline {
             owners,
             defs,
             classes,
+            ctors,
         };
         // Owners and definitions both come in source order: one sweep with
         // the stack of open bodies names each definition's innermost owner.

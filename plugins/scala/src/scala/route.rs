@@ -51,6 +51,10 @@ pub struct Node {
     pub refs: Vec<Vec<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Node>,
+    /// Custom directives defined elsewhere (`def prefix = pathPrefix(…)`)
+    /// wrapping this node (`prefix { … }`): their path pieces come first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrap: Vec<Vec<String>>,
     /// An endpoint ends here.
     #[serde(default, skip_serializing_if = "is_false")]
     pub leaf: bool,
@@ -100,6 +104,10 @@ pub struct Def {
     /// Never a root by itself (a tapir base endpoint, a matcher…).
     #[serde(default)]
     pub never_root: bool,
+    /// `def prefix = pathPrefix(…)`: a directive without routes, used as
+    /// `prefix { … }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directive: Option<Node>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -126,6 +134,18 @@ pub enum Fact {
     Parents {
         name: String,
         parents: Vec<String>,
+    },
+    /// The constructor parameter names of a class.
+    Ctor {
+        class: String,
+        params: Vec<String>,
+    },
+    /// `new C(…)` inside `owner`: each argument as a string literal or a
+    /// plain name (a constructor parameter of `owner`).
+    New {
+        class: String,
+        owner: Option<String>,
+        args: Vec<Option<Piece>>,
     },
 }
 
@@ -160,7 +180,14 @@ pub struct World {
     pub parents: HashMap<String, Vec<String>>,
     /// Definition indexes by name (names never change after [`World::new`]).
     by_name: HashMap<String, Vec<usize>>,
+    /// Constructor parameter names by class.
+    ctors: HashMap<String, Vec<String>>,
+    /// Instantiations by class: the owner of the site and the arguments.
+    news: HashMap<String, Vec<Site>>,
 }
+
+/// Where a class is instantiated (the owner of the site) and its arguments.
+type Site = (Option<String>, Vec<Option<Piece>>);
 
 /// One endpoint of a definition relative to where it is used: what the
 /// definition itself adds below the context of the reference.
@@ -218,6 +245,8 @@ impl World {
             servlets: Vec::new(),
             parents: HashMap::new(),
             by_name: HashMap::new(),
+            ctors: HashMap::new(),
+            news: HashMap::new(),
         };
         for fact in facts.iter::<Fact>() {
             match fact {
@@ -232,6 +261,15 @@ impl World {
                 Fact::Servlet(s) => w.servlets.push(s),
                 Fact::Parents { name, parents } => {
                     w.parents.entry(name).or_default().extend(parents);
+                }
+                Fact::Ctor { class, params } => {
+                    w.ctors.entry(class).or_insert(params);
+                }
+                Fact::New { class, owner, args } => {
+                    let sites = w.news.entry(class).or_default();
+                    if sites.len() < 64 {
+                        sites.push((owner, args));
+                    }
                 }
             }
         }
@@ -352,7 +390,15 @@ impl World {
 
     /// The value of a string constant.
     pub fn konst(&self, from: usize, path: &[String], depth: usize) -> Option<String> {
-        let &i = self.resolve(from, path, false).first()?;
+        let Some(&i) = self.resolve(from, path, false).first() else {
+            // A constructor parameter of the enclosing class, bound by the
+            // literal arguments where the class is instantiated.
+            let owner = self.defs.get(from)?.owner.as_deref()?;
+            return match path {
+                [name] => self.ctor_arg(owner, name, depth),
+                _ => None,
+            };
+        };
         let pieces = self.defs.get(i)?.konst.clone()?;
         let mut out = String::new();
         for p in pieces {
@@ -363,6 +409,78 @@ impl World {
             }
         }
         Some(out)
+    }
+
+    /// The value parameter `name` of class `class` gets: the one literal
+    /// every instantiation passes (directly or through a parameter of the
+    /// instantiating class).
+    fn ctor_arg(&self, class: &str, name: &str, depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let at = self.ctors.get(class)?.iter().position(|p| p == name)?;
+        let mut value: Option<String> = None;
+        for (owner, args) in self.news.get(class)? {
+            let v = match args.get(at)?.as_ref()? {
+                Piece::Lit(s) => s.clone(),
+                Piece::Const(q) => match (q.as_slice(), owner) {
+                    ([n], Some(o)) => self.ctor_arg(o, n, depth + 1)?,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            if value.as_ref().is_some_and(|x| *x != v) {
+                return None;
+            }
+            value = Some(v);
+        }
+        value
+    }
+
+    /// A directive definition (`def prefix = pathPrefix(…)`) a wrapper
+    /// reference from `from` means.
+    fn resolve_directive(&self, from: usize, path: &[String]) -> Option<usize> {
+        let name = path.last()?;
+        let cands: Vec<usize> = self
+            .named_defs(name)
+            .iter()
+            .copied()
+            .filter(|&i| self.defs[i].directive.is_some())
+            .collect();
+        let here = self.defs.get(from)?;
+        if let Some(owner) = &here.owner {
+            for o in self.lineage(owner) {
+                if let Some(&i) = cands
+                    .iter()
+                    .find(|&&i| self.defs[i].owner.as_deref() == Some(o.as_str()))
+                {
+                    return Some(i);
+                }
+            }
+        }
+        if let Some(&i) = cands.iter().find(|&&i| self.defs[i].file == here.file) {
+            return Some(i);
+        }
+        (cands.len() == 1).then(|| cands[0])
+    }
+
+    /// The path of the directive definition `i`, resolved where it is defined.
+    fn directive_pieces(&self, i: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut node = self.defs.get(i).and_then(|d| d.directive.as_ref());
+        let mut depth = 0;
+        while let Some(n) = node {
+            depth += 1;
+            if depth > 16 {
+                break;
+            }
+            out.extend(n.pieces.iter().filter_map(|p| self.piece(i, p)));
+            node = match n.children.as_slice() {
+                [c] => Some(c),
+                _ => None,
+            };
+        }
+        out
     }
 
     pub fn piece(&self, from: usize, piece: &Piece) -> Option<String> {
@@ -469,6 +587,11 @@ impl World {
         tick(1);
         if out.len() > MAX_ENDPOINTS {
             return;
+        }
+        for w in &node.wrap {
+            if let Some(d) = self.resolve_directive(def, w) {
+                ctx.pieces.extend(self.directive_pieces(d));
+            }
         }
         for p in &node.pieces {
             if let Some(s) = self.piece(def, p) {
