@@ -173,7 +173,10 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                 continue;
             };
             if let View::Params(list) = &mut route.view {
-                for p in webargs.get_or_insert_with(|| webargs_params(&code, def)).iter() {
+                for p in webargs
+                    .get_or_insert_with(|| webargs_params(&code, def))
+                    .iter()
+                {
                     if !list.iter().any(|q| q.name == p.name && q.kind == p.kind) {
                         list.push(p.clone());
                     }
