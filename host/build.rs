@@ -200,7 +200,8 @@ fn describe_bundle(
     fs::create_dir_all(gen.join("src")).map_err(|e| e.to_string())?;
     let mut manifest = String::from(
         "[package]\nname = \"portolan-describe-bundle\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [workspace]\n\n[dependencies]\nserde_json = \"1\"\n",
+         [workspace]\n\n[profile.dev]\ndebug = false\n\n[profile.dev.package.\"*\"]\ndebug = false\n\n\
+         [dependencies]\nserde_json = \"1\"\n",
     );
     let mut main = String::from("fn main() {\n    let mut all = serde_json::Map::new();\n");
     let mut members = Vec::new();
