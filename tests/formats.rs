@@ -20,6 +20,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+mod common;
+
 const FORMATS: &[&str] = &[
     "plain",
     "json",
@@ -375,6 +377,80 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     let mut broken: Value = serde_json::from_str(&text(&scan("sarif", &[]))).unwrap();
     broken["runs"][0]["results"][0]["level"] = Value::from("fatal");
     assert!(!validator.is_valid(&broken));
+}
+
+/// What GitHub code scanning needs to map and track alerts: URIs relative
+/// to `%SRCROOT%` (never a path of the scanning machine), a fingerprint per
+/// result that survives a rescan and a checkout in another folder, rules
+/// with help text.
+#[test]
+fn sarif_is_relative_and_stable_across_checkouts() {
+    let run = |checkout: &Path, base: &Path| -> String {
+        let out = portolan(checkout)
+            .arg("-b")
+            .arg(base)
+            .args(["-f", "sarif", "--no-log"])
+            .output()
+            .expect("run portolan");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mut logs = Vec::new();
+    for name in ["checkout-a", "somewhere/else/checkout-b"] {
+        let checkout = work_dir().join("sarif").join(name);
+        let _ = fs::remove_dir_all(&checkout);
+        common::copy_tree(&fixture().join("app"), &checkout.join("app"));
+        // Relative and absolute base paths give the same log.
+        let relative = run(&checkout, Path::new("app"));
+        let absolute = run(&checkout, &checkout.join("app"));
+        assert_eq!(relative, absolute, "{name}");
+        assert!(
+            !relative.contains(work_dir().to_str().unwrap()),
+            "a machine path in the log: {relative}"
+        );
+        logs.push(relative);
+    }
+    assert_eq!(logs[0], logs[1], "another checkout folder changed the log");
+    let log: Value = serde_json::from_str(&logs[0]).unwrap();
+    let run = &log["runs"][0];
+    assert!(run["originalUriBaseIds"]["%SRCROOT%"].is_object());
+    let results = run["results"].as_array().unwrap();
+    assert!(results.len() >= 9, "{}", results.len());
+    let mut fingerprints = std::collections::HashSet::new();
+    for r in results {
+        let fp = r["partialFingerprints"]["portolanEndpoint/v1"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no fingerprint: {r}"));
+        assert!(
+            fingerprints.insert(fp.to_string()),
+            "duplicate fingerprint {fp}"
+        );
+        for loc in r["locations"].as_array().unwrap() {
+            let artifact = &loc["physicalLocation"]["artifactLocation"];
+            assert_eq!(artifact["uriBaseId"], "%SRCROOT%");
+            let uri = artifact["uri"].as_str().unwrap();
+            assert!(uri.starts_with("app/") && !uri.contains(".."), "{uri}");
+            assert!(
+                loc["physicalLocation"]["region"]["startLine"]
+                    .as_u64()
+                    .unwrap()
+                    >= 1
+            );
+        }
+    }
+    for rule in run["tool"]["driver"]["rules"].as_array().unwrap() {
+        for field in ["shortDescription", "fullDescription", "help"] {
+            assert!(
+                !rule[field]["text"].as_str().unwrap_or("").is_empty(),
+                "rule {} lacks {field}",
+                rule["id"]
+            );
+        }
+    }
 }
 
 fn chromium() -> PathBuf {

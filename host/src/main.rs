@@ -132,6 +132,14 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
         &output::RenderOptions {
             include_path: args.include_path,
             base_url: args.url.as_deref().map(with_scheme),
+            base_paths: args
+                .base_path
+                .iter()
+                .map(std::path::PathBuf::from)
+                .collect(),
+            cwd: std::env::current_dir()
+                .ok()
+                .map(|d| std::fs::canonicalize(&d).unwrap_or(d)),
         },
     );
     write_report(args, &text)?;

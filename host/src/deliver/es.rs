@@ -26,6 +26,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::model::Endpoint;
+use crate::plugin::hex;
 
 /// Documents per bulk request.
 pub const BATCH: usize = 500;
@@ -295,10 +296,6 @@ fn snippet(body: &str) -> String {
         Some((i, _)) => format!("{}…", &one_line[..i]),
         None => one_line,
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn percent_decode(s: &str) -> String {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::schema::AnswerEndpoint;
+use crate::plugin::hex;
 
 pub struct Cache {
     dir: PathBuf,
@@ -59,10 +60,6 @@ impl Cache {
         fs::write(&tmp, text)?;
         fs::rename(&tmp, self.dir.join(format!("{key}.json")))
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

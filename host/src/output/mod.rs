@@ -158,6 +158,10 @@ pub struct RenderOptions {
     /// `-u`, with a scheme (`https://` added when missing), for the
     /// `servers` / `host` / `baseUrl` of OpenAPI and Postman output.
     pub base_url: Option<String>,
+    /// The base paths as given (`-b`), and the working directory: SARIF
+    /// writes file locations relative to them (no machine paths).
+    pub base_paths: Vec<std::path::PathBuf>,
+    pub cwd: Option<std::path::PathBuf>,
 }
 
 pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
@@ -174,7 +178,7 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Oas2 => oas2::render(report, opts),
         Format::Oas3 => oas3::render(report, opts),
         Format::Postman => postman::render(report, opts),
-        Format::Sarif => sarif::render(report),
+        Format::Sarif => sarif::render(report, opts),
         Format::Html => html::render(report),
         Format::Mermaid => mermaid::render(report),
         Format::OnlyUrl => only::urls(report),
