@@ -453,6 +453,61 @@ fn sarif_is_relative_and_stable_across_checkouts() {
     }
 }
 
+/// `portolan completion SHELL` for every shell clap_complete knows; the
+/// bash script is syntax-checked by bash, and a reader that goes away
+/// early is no panic.
+#[test]
+fn completion_scripts_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = portolan(&fixture())
+            .args(["completion", shell])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{shell}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let script = String::from_utf8(out.stdout).unwrap();
+        for word in ["base-path", "format", "plugin", "completion"] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+        if shell == "bash" {
+            let mut check = Command::new("bash")
+                .arg("-n")
+                .stdin(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write as _;
+            check
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(script.as_bytes())
+                .unwrap();
+            assert!(
+                check.wait().unwrap().success(),
+                "bash -n refused the script"
+            );
+        }
+    }
+    let mut child = portolan(&fixture())
+        .args(["completion", "zsh"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    let bad = portolan(&fixture())
+        .args(["completion", "tcsh"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
 fn chromium() -> PathBuf {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
         for dir in std::env::var("PATH").unwrap_or_default().split(':') {

@@ -31,6 +31,15 @@ pub enum Command {
     Plugin(PluginArgs),
     /// Manage portolan's caches.
     Cache(CacheArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(
+        after_help = "Install, for example:\n  portolan completion bash > ~/.local/share/bash-completion/completions/portolan\n  portolan completion zsh > \"${fpath[1]}/_portolan\"\n  portolan completion fish > ~/.config/fish/completions/portolan.fish\n  portolan completion powershell >> $PROFILE"
+    )]
+    Completion {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Args, Debug)]

@@ -41,6 +41,23 @@ const EXIT_PLUGIN_FAILURE: u8 = 4;
 /// Exit status when the report was written but a delivery failed.
 const EXIT_DELIVERY_FAILURE: u8 = 5;
 
+/// `portolan completion SHELL`: the script on stdout. Generated into memory
+/// first (clap_complete panics on a failed write), so a closed pipe is a
+/// quiet exit and no panic.
+fn completion(shell: clap_complete::Shell) -> ExitCode {
+    use std::io::Write as _;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "portolan", &mut script);
+    match std::io::stdout().lock().write_all(&script) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the completion script: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     // clap prints help and version itself (exit 0) and refuses bad flags
     // with its usage message (exit 2).
@@ -53,6 +70,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Plugin(p)) => return plugin_cmd::main(p.command),
         Some(Command::Cache(c)) => return plugin_cmd::cache(c.command),
+        Some(Command::Completion { shell }) => return completion(shell),
         None => (cli.scan, &matches),
     };
     let explicit = |id: &str| sub.value_source(id) == Some(ValueSource::CommandLine);
