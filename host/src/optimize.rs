@@ -29,9 +29,7 @@ pub use portolan_plugin_sdk::urls::{
     is_absolute, normalize_url, path_placeholders, split_query, unify_placeholders,
 };
 
-pub const METHODS: &[&str] = &[
-    "GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT",
-];
+pub use portolan_plugin_sdk::model::METHODS;
 
 pub struct Options<'a> {
     pub base_url: Option<&'a str>,
@@ -212,19 +210,29 @@ mod tests {
         let mut odd = ep("FROB", "/y", "a.py", 2);
         odd.params.clear();
         let out = optimize(
-            vec![e, odd, ep("GET", "  ", "a.py", 3)],
+            vec![
+                e,
+                odd,
+                ep("GET", "  ", "a.py", 3),
+                ep("query", "/q", "a.py", 4),
+            ],
             &Options {
                 base_url: None,
                 spec_techs: &[],
             },
         );
-        assert_eq!(out.len(), 2);
+        assert_eq!(out.len(), 3);
         assert_eq!(
             (out[0].method.as_str(), out[0].url.as_str()),
             ("PATCH", "/x")
         );
         assert_eq!(out[0].params.len(), 1);
         assert_eq!(out[1].method, "GET");
+        // QUERY is a method like the others, not an unknown word.
+        assert_eq!(
+            (out[2].method.as_str(), out[2].url.as_str()),
+            ("QUERY", "/q")
+        );
     }
 
     #[test]

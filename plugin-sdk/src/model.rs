@@ -6,6 +6,13 @@ use serde::{Deserialize, Serialize};
 use crate::lex::{Code, Syntax};
 use crate::text::LineIndex;
 
+/// The HTTP methods the host keeps, in report order; anything else an
+/// analyzer reports becomes `GET`. `QUERY` is the safe, idempotent method
+/// with a body (IETF httpbis draft "The HTTP QUERY Method").
+pub const METHODS: &[&str] = &[
+    "GET", "POST", "PUT", "PATCH", "DELETE", "QUERY", "OPTIONS", "HEAD", "TRACE", "CONNECT",
+];
+
 /// A file handed to the analyzer.
 pub struct SourceFile {
     /// Display path (base path joined with the path below it).

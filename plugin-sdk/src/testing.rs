@@ -54,10 +54,7 @@ use crate::model::{Endpoint, Facts, Output, ParamKind, SourceFile, Tech};
 use crate::urls::{normalize_url, path_placeholders, unify_placeholders};
 use crate::Analyzer;
 
-/// The HTTP methods the host keeps; anything else becomes `GET`.
-pub const METHODS: &[&str] = &[
-    "GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT",
-];
+pub use crate::model::METHODS;
 
 /// Does a `Tech::files` glob want the file at `relative` (a `/`-separated
 /// path below the scanned base)? Like the host: a glob without `/` matches

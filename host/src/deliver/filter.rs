@@ -22,10 +22,8 @@ use regex::Regex;
 
 use crate::model::Endpoint;
 
-/// Method words a condition may start with (the methods the host keeps).
-const METHODS: &[&str] = &[
-    "GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT",
-];
+/// Method words a condition may start with: the methods the host keeps.
+use portolan_plugin_sdk::model::METHODS;
 
 #[derive(Debug)]
 pub enum Condition {
@@ -129,6 +127,12 @@ mod tests {
             ["GET http://h/admin/debug"]
         );
         assert_eq!(urls(&sel(&["post"], &[]), &l), ["POST http://h/api/users"]);
+        let mut with_query = l.clone();
+        with_query.push(Endpoint::new("QUERY", "http://h/api/search"));
+        assert_eq!(
+            urls(&sel(&["query:/api"], &[]), &with_query),
+            ["QUERY http://h/api/search"]
+        );
         assert_eq!(
             urls(&sel(&["get:/api"], &[]), &l),
             ["GET http://h/api/users"]

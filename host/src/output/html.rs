@@ -161,9 +161,7 @@ pub fn render(report: &Report) -> String {
             None => methods.push((&e.method, 1)),
         }
     }
-    const ORDER: &[&str] = &[
-        "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT",
-    ];
+    const ORDER: &[&str] = portolan_plugin_sdk::model::METHODS;
     methods.sort_by_key(|(m, _)| ORDER.iter().position(|o| o == m).unwrap_or(ORDER.len()));
 
     let mut h = String::with_capacity(16 * 1024 + eps.len() * 1024);

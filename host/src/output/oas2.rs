@@ -14,6 +14,9 @@ use super::spec::{self, Operation};
 use super::{pretty, RenderOptions};
 use crate::model::{ParamType, Report};
 
+/// The methods Swagger 2.0 has a Path Item field for.
+const OPERATIONS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch"];
+
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
     let base = opts.base_url.as_deref();
     let mut doc = Map::new();
@@ -40,7 +43,7 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
             .entry(op.path.clone())
             .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(methods) = entry {
-            methods.insert(op.method.to_ascii_lowercase(), operation(&op));
+            methods.insert(spec::operation_key(&op.method, OPERATIONS), operation(&op));
         }
     }
     doc.insert("paths".into(), Value::Object(paths));

@@ -15,6 +15,11 @@ use super::spec::{self, Operation};
 use super::{pretty, RenderOptions};
 use crate::model::{Param, ParamType, Report};
 
+/// The methods OpenAPI 3.0 has a Path Item field for.
+const OPERATIONS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
     let base = opts.base_url.as_deref();
     let mut paths = Map::new();
@@ -23,7 +28,7 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
             .entry(op.path.clone())
             .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(methods) = entry {
-            methods.insert(op.method.to_ascii_lowercase(), operation(&op));
+            methods.insert(spec::operation_key(&op.method, OPERATIONS), operation(&op));
         }
     }
     pretty(&json!({
@@ -116,6 +121,17 @@ fn operation(op: &Operation) -> Value {
 mod tests {
     use super::*;
     use crate::output::testing::{example, report};
+
+    #[test]
+    fn methods_without_a_field_are_extensions() {
+        let mut q = example();
+        q.method = "QUERY".into();
+        let v: Value =
+            serde_json::from_str(&render(&report(vec![q]), &RenderOptions::default())).unwrap();
+        let item = v["paths"]["/users/{id}"].as_object().unwrap();
+        assert_eq!(item.keys().collect::<Vec<_>>(), ["x-query"]);
+        assert_eq!(spec::operation_key("TRACE", OPERATIONS), "trace");
+    }
 
     #[test]
     fn output_md_example() {

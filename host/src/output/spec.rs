@@ -132,6 +132,18 @@ pub fn server_url(base_url: Option<&str>) -> String {
     }
 }
 
+/// The Path Item key of a method: its lower-case name when the OpenAPI
+/// version has a field for it (`allowed`), else an `x-` extension (`x-query`,
+/// `x-connect`), which keeps the operation and still validates.
+pub fn operation_key(method: &str, allowed: &[&str]) -> String {
+    let key = method.to_ascii_lowercase();
+    if allowed.contains(&key.as_str()) {
+        key
+    } else {
+        format!("x-{key}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
