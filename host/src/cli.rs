@@ -31,6 +31,11 @@ pub enum Command {
     Plugin(PluginArgs),
     /// Manage portolan's caches.
     Cache(CacheArgs),
+    /// Serve the Model Context Protocol on stdio (tools: scan, list_techs, endpoint_context) for coding agents.
+    #[command(
+        after_help = "Register it with an MCP client as a stdio server running `portolan mcp`.\nTools run portolan read-only: they cannot write files, send requests, load plugins or change limits.\nSee docs/mcp.md."
+    )]
+    Mcp,
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(
         after_help = "Install, for example:\n  portolan completion bash > ~/.local/share/bash-completion/completions/portolan\n  portolan completion zsh > \"${fpath[1]}/_portolan\"\n  portolan completion fish > ~/.config/fish/completions/portolan.fish\n  portolan completion powershell >> $PROFILE"

@@ -17,6 +17,7 @@ mod limits;
 mod list;
 mod llm;
 mod log;
+mod mcp;
 mod model;
 mod optimize;
 mod output;
@@ -71,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Plugin(p)) => return plugin_cmd::main(p.command),
         Some(Command::Cache(c)) => return plugin_cmd::cache(c.command),
         Some(Command::Completion { shell }) => return completion(shell),
+        Some(Command::Mcp) => return mcp::main(),
         None => (cli.scan, &matches),
     };
     let explicit = |id: &str| sub.value_source(id) == Some(ValueSource::CommandLine);
