@@ -46,7 +46,7 @@ fn official_python_client_initializes_lists_and_calls_tools() {
     assert_eq!(v["server"], "portolan");
     assert_eq!(
         v["tools"],
-        serde_json::json!(["scan", "list_techs", "endpoint_context"])
+        serde_json::json!(["scan", "list_techs", "diff", "endpoint_context"])
     );
     assert!(v["instructions"]
         .as_str()
@@ -82,4 +82,5 @@ fn official_python_client_initializes_lists_and_calls_tools() {
     assert_eq!(v["missing_is_error"], true);
     assert_eq!(v["missing"], "no endpoint GET /nowhere in this scan");
     assert!(v["techs"].as_u64().unwrap() > 100);
+    assert_eq!(v["diff"], "0 added, 0 removed, 0 changed\n");
 }

@@ -31,6 +31,30 @@ pub enum Command {
     Plugin(PluginArgs),
     /// Manage portolan's caches.
     Cache(CacheArgs),
+    /// Compare the attack surface of two versions: OLD and NEW are JSON reports (-f json) or source trees.
+    #[command(
+        after_help = "Examples:\n  portolan diff v1.json v2.json\n  portolan diff ../app-v1 . -f markdown -o surface.md\n  portolan diff base.json . --fail-on added-unauthenticated,guard-removed\n\nExit status: 0 ok, 1 the diff could not be written, 2 bad input, 6 a change named by --fail-on is present."
+    )]
+    Diff {
+        /// The old version: a JSON report or a directory to scan.
+        old: PathBuf,
+        /// The new version: a JSON report or a directory to scan.
+        new: PathBuf,
+        /// plain (one line per change), json, markdown (for a pull-request comment) or sarif (added endpoints as results).
+        #[arg(short = 'f', long = "format", value_enum, default_value = "plain")]
+        format: crate::diff::DiffFormat,
+        /// Write the diff to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Exit with status 6 when the diff has any of these (comma-separated).
+        #[arg(
+            long = "fail-on",
+            value_enum,
+            value_delimiter = ',',
+            value_name = "CHANGES"
+        )]
+        fail_on: Vec<crate::diff::FailOn>,
+    },
     /// Serve the Model Context Protocol on stdio (tools: scan, list_techs, endpoint_context) for coding agents.
     #[command(
         after_help = "Register it with an MCP client as a stdio server running `portolan mcp`.\nTools run portolan read-only: they cannot write files, send requests, load plugins or change limits.\nSee docs/mcp.md."

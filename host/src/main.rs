@@ -12,6 +12,7 @@ mod config;
 mod context;
 mod deliver;
 mod detect;
+mod diff;
 mod escape;
 mod limits;
 mod list;
@@ -73,6 +74,21 @@ fn main() -> ExitCode {
         Some(Command::Cache(c)) => return plugin_cmd::cache(c.command),
         Some(Command::Completion { shell }) => return completion(shell),
         Some(Command::Mcp) => return mcp::main(),
+        Some(Command::Diff {
+            old,
+            new,
+            format,
+            output,
+            fail_on,
+        }) => {
+            return diff::main(diff::DiffArgs {
+                old: &old,
+                new: &new,
+                format,
+                output: output.as_ref(),
+                fail_on: &fail_on,
+            })
+        }
         None => (cli.scan, &matches),
     };
     let explicit = |id: &str| sub.value_source(id) == Some(ValueSource::CommandLine);

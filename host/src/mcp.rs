@@ -10,6 +10,8 @@
 //! - `list_techs`: every technology with its plugin.
 //! - `endpoint_context`: one endpoint (method + URL) of a scan, with its
 //!   `ai_context` (guards, sinks, sources, …).
+//! - `diff`: endpoints added, removed and changed between two versions
+//!   (reports or trees), as `portolan diff` prints it.
 //!
 //! Each tool runs this same binary as a child process with arguments built
 //! from a closed set of fields, never through a shell: an agent (which may
@@ -170,6 +172,7 @@ impl Server {
             "scan" => self.scan(&args),
             "list_techs" => self.run(&["--list-techs", "-f", "json", "--no-log"]),
             "endpoint_context" => self.endpoint_context(&args),
+            "diff" => self.diff(&args),
             _ => return Err(format!("unknown tool: {name}")),
         };
         Ok(match outcome {
@@ -238,6 +241,23 @@ impl Server {
                 })
             }
         }
+    }
+
+    fn diff(&self, args: &Map<String, Value>) -> Result<String, String> {
+        let mut argv = vec!["diff".to_string()];
+        for side in ["old", "new"] {
+            let path = string_arg(args, side)?;
+            if !std::path::Path::new(&path).exists() {
+                return Err(format!("{side} {path:?} does not exist"));
+            }
+            argv.push(path);
+        }
+        let format = args.get("format").and_then(Value::as_str).unwrap_or("json");
+        if !["plain", "json", "markdown"].contains(&format) {
+            return Err(format!("format {format:?}: one of plain, json, markdown"));
+        }
+        argv.extend(["-f".into(), format.into()]);
+        self.run(&argv)
     }
 
     /// Run `portolan ARGS` and return its stdout (`Err` with its stderr when
@@ -359,6 +379,21 @@ fn tools() -> Value {
             "annotations": {"readOnlyHint": true, "openWorldHint": false},
         },
         {
+            "name": "diff",
+            "title": "Compare two versions",
+            "description": format!("How the attack surface changed between two versions: endpoints added, removed, and changed (params, tags, auth guards). old and new are JSON reports or source directories. {UNTRUSTED}"),
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "old": {"type": "string", "description": "The old version: a JSON report (portolan -f json) or a directory."},
+                    "new": {"type": "string", "description": "The new version: a JSON report or a directory."},
+                    "format": {"type": "string", "enum": ["json", "plain", "markdown"], "default": "json"},
+                },
+                "required": ["old", "new"],
+            },
+            "annotations": {"readOnlyHint": true, "openWorldHint": false},
+        },
+        {
             "name": "endpoint_context",
             "title": "One endpoint and its context",
             "description": format!("Scan base_path and return the endpoint with this method and URL (as the scan reports it), with its ai_context: guards, callees, sources, sinks, validators and signals. {UNTRUSTED}"),
@@ -441,7 +476,7 @@ mod tests {
             .iter()
             .map(|t| t["name"].as_str().unwrap().to_string())
             .collect();
-        assert_eq!(names, ["scan", "list_techs", "endpoint_context"]);
+        assert_eq!(names, ["scan", "list_techs", "diff", "endpoint_context"]);
         assert_eq!(
             reply(r#"{"jsonrpc":"2.0","id":4,"method":"resources/list"}"#).unwrap()["error"]
                 ["code"],

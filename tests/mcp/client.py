@@ -39,6 +39,9 @@ async def main(binary, example):
                 {"base_path": example, "method": "GET", "url": "/nowhere"},
             )
             techs = await session.call_tool("list_techs", {})
+            diff = await session.call_tool(
+                "diff", {"old": example, "new": example, "format": "plain"}
+            )
             print(
                 json.dumps(
                     {
@@ -53,6 +56,7 @@ async def main(binary, example):
                         "missing_is_error": field(missing, "is_error", "isError"),
                         "missing": missing.content[0].text,
                         "techs": len(json.loads(techs.content[1].text)["techs"]),
+                        "diff": diff.content[1].text,
                     }
                 )
             )
