@@ -22,6 +22,7 @@ mod mcp;
 mod model;
 mod optimize;
 mod output;
+mod paths;
 mod pipeline;
 mod plugin;
 mod plugin_cmd;

@@ -24,12 +24,13 @@
 //! results per run, 1,000 locations per result) are kept: what is cut is said
 //! in a notification.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
 use super::RenderOptions;
 use crate::model::{Endpoint, Report};
+use crate::paths::clean;
 use crate::plugin::source::sha256_hex;
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -226,13 +227,13 @@ struct Roots {
 
 impl Roots {
     fn new(opts: &RenderOptions) -> Self {
-        let cwd = opts.cwd.as_ref().map(|c| lexical(c));
+        let cwd = opts.cwd.as_ref().map(|c| clean(c));
         let mut bases = Vec::new();
         let mut outside = false;
         for b in &opts.base_paths {
             let as_written = match &cwd {
-                Some(c) if b.is_relative() => lexical(&c.join(b)),
-                _ => lexical(b),
+                Some(c) if b.is_relative() => clean(&c.join(b)),
+                _ => clean(b),
             };
             // A base reached through a symlink still maps to its place
             // below the working directory.
@@ -274,8 +275,8 @@ impl Roots {
     fn relative(&self, path: &str) -> Option<String> {
         let p = Path::new(path);
         let abs = match &self.cwd {
-            Some(c) if p.is_relative() => lexical(&c.join(p)),
-            _ => lexical(p),
+            Some(c) if p.is_relative() => clean(&c.join(p)),
+            _ => clean(p),
         };
         for (base, below) in &self.bases {
             if let Ok(rest) = abs.strip_prefix(base) {
@@ -300,23 +301,6 @@ impl Roots {
         }
         json!({ "physicalLocation": physical })
     }
-}
-
-/// `.` and `..` resolved without touching the file system.
-fn lexical(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// A relative path with `/` separators.

@@ -17,7 +17,9 @@
 //! runs ([`check_sources`]), then names and versions once the plugins have
 //! described themselves ([`check_descriptions`]).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::paths::clean;
 
 use serde::{Deserialize, Serialize};
 
@@ -131,23 +133,6 @@ fn relative_to(path: &Path, dir: &Path) -> String {
         Err(_) => p.clone(),
     };
     shown.to_string_lossy().replace('\\', "/")
-}
-
-/// Remove `.` and resolve `..` lexically.
-fn clean(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 fn redo(lock_path: &Path) -> String {
