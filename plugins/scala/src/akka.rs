@@ -125,6 +125,17 @@ fn bare_directive(t: &Toks, o: &Outline, r: Range<usize>) -> Option<Node> {
     let mut n = &mut node;
     for _ in 0..16 {
         n.leaf = false;
+        // Path values are named where the directive is used.
+        for p in &mut n.pieces {
+            if let Piece::Param(name) = p {
+                if name
+                    .strip_prefix("param")
+                    .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+                {
+                    name.clear();
+                }
+            }
+        }
         match n.children.as_mut_slice() {
             [c] => n = c,
             _ => break,
@@ -186,10 +197,11 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             }
             if t.is(j, "{") {
                 let close = t.close(j).unwrap_or(r.end).min(r.end);
-                let (_, body) = lambda(t, j, close);
+                let (names, body) = lambda(t, j, close);
                 let mut inner = expr(t, o, body..close);
                 if let Some((parts, _)) = dotted {
                     inner.wrap.push(parts);
+                    inner.names = names;
                 }
                 group.children.push(inner);
                 k = close + 1;
@@ -457,6 +469,11 @@ fn chain(t: &Toks, o: &Outline, k: usize, end: usize) -> (Node, usize, bool) {
         let mut n = 0;
         let mut unnamed = 0;
         for d in &mut ones {
+            if !d.node.wrap.is_empty() {
+                // A custom directive extracts an unknown number of values:
+                // it may name its path values from here on.
+                d.node.names = names.get(n..).unwrap_or_default().to_vec();
+            }
             let mut slot_iter = d.slots.iter();
             for x in 0..d.extracts {
                 let name = names.get(n + x).cloned();

@@ -55,6 +55,10 @@ pub struct Node {
     /// wrapping this node (`prefix { … }`): their path pieces come first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wrap: Vec<Vec<String>>,
+    /// Names for the path values those directives extract (the block's
+    /// lambda parameters: `itemPrefix { id => … }`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// An endpoint ends here.
     #[serde(default, skip_serializing_if = "is_false")]
     pub leaf: bool,
@@ -811,7 +815,16 @@ impl World {
         for w in &node.wrap {
             if let Some(d) = self.resolve_directive(def, w, this.as_deref()) {
                 let (pieces, methods) = self.directive_parts(d, this.as_deref());
-                ctx.pieces.extend(pieces);
+                let mut names = node.names.iter();
+                for p in pieces {
+                    if p == "{}" {
+                        let n = ctx.pieces.iter().filter(|p| p.starts_with('{')).count();
+                        let name = names.next().cloned().unwrap_or(format!("param{}", n + 1));
+                        ctx.pieces.push(format!("{{{name}}}"));
+                    } else {
+                        ctx.pieces.push(p);
+                    }
+                }
                 if !methods.is_empty() {
                     ctx.methods = methods;
                     has_methods = true;
@@ -863,8 +876,15 @@ impl World {
                     pieces.extend(s.pieces.iter().cloned());
                     let mut params = ctx.params.clone();
                     params.extend(s.params.iter().cloned());
+                    // Located where the path or method was last shaped:
+                    // inside the definition, else at the reference.
+                    let file = if s.line > 0 || ctx.line == 0 {
+                        s.file.clone()
+                    } else {
+                        ctx.file.clone()
+                    };
                     out.push(Rel {
-                        file: s.file.clone(),
+                        file,
                         pieces,
                         methods: s
                             .methods
