@@ -299,13 +299,18 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         let Some(first) = split_commas(&t, i + 2, close).into_iter().next() else {
             continue;
         };
-        let Some(pattern) = expr(first) else { continue };
         let mut parts: Vec<StrExpr> = scopes
             .iter()
             .filter(|(s, e, _)| *s < i && i < *e)
             .map(|(_, _, p)| p.clone())
             .collect();
-        parts.push(pattern);
+        match expr(first.clone()).or_else(|| path_call(&t, first.clone(), &expr)) {
+            Some(pattern) => parts.push(pattern),
+            // `nest(path("/posts"), () -> route().GET(this::list, docs))`: a
+            // builder verb without a pattern serves the nest's own path.
+            None if !parts.is_empty() && i > 0 && t[i - 1].is('.') && is_handler(&t, first) => {}
+            None => continue,
+        }
         out.push(RouterRoute {
             path: file.path.clone(),
             lang,
@@ -315,6 +320,13 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         });
     }
     out
+}
+
+/// A handler argument: `this::list`, `handler::list`, `Handlers::list`,
+/// `request -> …`, `(request) -> …`.
+fn is_handler(t: &[Token], r: std::ops::Range<usize>) -> bool {
+    (r.start..r.end.min(t.len()).saturating_sub(1))
+        .any(|k| (t[k].is(':') && t[k + 1].is(':')) || (t[k].is('-') && t[k + 1].is('>')))
 }
 
 /// Argument-less method declarations of a file: `Type name() {` → the
