@@ -8,6 +8,7 @@ use super::params::{method_params, Consumes};
 use super::scan::{DynamicNest, Fact, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{Index, TypeId};
+use crate::jvm::lambda::Read;
 use crate::jvm::outline::{find, Annotation, JFile, Lang, Method, TypeKind};
 
 /// Methods of a `@RequestMapping` without `method`.
@@ -376,7 +377,22 @@ impl Linker<'_> {
             let Some(v) = v else { return };
             parts.push(self.placeholders(&v, &r.path));
         }
-        out.push(Endpoint::new(&r.method, join_path(&parts)).at_path(r.path.clone(), r.line));
+        let mut ep = Endpoint::new(&r.method, join_path(&parts)).at_path(r.path.clone(), r.line);
+        for read in &r.reads {
+            match read {
+                Read::Param(kind, name) => ep.push_param(Param::new(*kind, name)),
+                Read::PathOrQuery(name) => ep.push_param(Param::new(ParamKind::Query, name)),
+                Read::Body(ty) => {
+                    for name in fi
+                        .and_then(|f| self.idx.dto_fields(f, ty))
+                        .unwrap_or_default()
+                    {
+                        ep.push_param(Param::new(ParamKind::Json, name));
+                    }
+                }
+            }
+        }
+        out.push(ep);
     }
 }
 

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::config::{self, ConfigDoc};
 use crate::jvm::expr::{Part, StrExpr};
+use crate::jvm::lambda::{self, Read};
 use crate::jvm::outline::{self, JFile, Lang};
 use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
 
@@ -55,6 +56,10 @@ pub struct RouterRoute {
     /// Prefixes (outermost first), then the pattern.
     pub parts: Vec<StrExpr>,
     pub line: u32,
+    /// What the route documents (springdoc `parameter(…)`, `requestBody(…)`)
+    /// and its handler reads (`request.queryParam("q")`, `bodyToMono(T.class)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<Read>,
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -285,6 +290,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         }
     }
     let mut out = Vec::new();
+    let bodies = method_bodies(&t);
     for i in 0..t.len() {
         let Some(verb) = VERBS.iter().find(|v| t[i].is_ident(v)) else {
             continue;
@@ -311,15 +317,170 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             None if !parts.is_empty() && i > 0 && t[i - 1].is('.') && is_handler(&t, first) => {}
             None => continue,
         }
+        let reads = route_reads(&t, i + 2, close, &bodies);
         out.push(RouterRoute {
             path: file.path.clone(),
             lang,
             method: verb.to_string(),
             parts,
             line: file.line_of(t[i].start),
+            reads,
         });
     }
     out
+}
+
+/// Bodies of the methods declared in a file, by name (the first of
+/// overloads): `name(…) {` or `name(…) throws X {` → the body's braces.
+fn method_bodies(t: &[Token]) -> std::collections::HashMap<&str, (usize, usize)> {
+    let mut out = std::collections::HashMap::new();
+    for d in 1..t.len().saturating_sub(2) {
+        if t[d].kind != Kind::Ident
+            || !t[d + 1].is('(')
+            || !(t[d - 1].kind == Kind::Ident || t[d - 1].is('>'))
+            || matches!(t[d - 1].text.as_str(), "new" | "return" | "throw" | "else")
+        {
+            continue;
+        }
+        let Some(close) = close_of(t, d + 1) else {
+            continue;
+        };
+        let mut k = close + 1;
+        if t.get(k).is_some_and(|x| x.is_ident("throws")) {
+            while k < t.len() && !t[k].is('{') && !t[k].is(';') {
+                k += 1;
+            }
+        }
+        if t.get(k).is_some_and(|x| x.is('{')) {
+            if let Some(end) = close_of(t, k) {
+                out.entry(t[d].text.as_str()).or_insert((k, end));
+            }
+        }
+    }
+    out
+}
+
+/// The parameters a functional route documents in its builder arguments
+/// (`parameter(parameterBuilder().name("q").in(ParameterIn.QUERY))`,
+/// `requestBody(requestBodyBuilder().implementation(T.class))`) and its
+/// handler reads (an inline lambda, or `this::name` / `handler::name` of a
+/// method of this file).
+fn route_reads(
+    t: &[Token],
+    start: usize,
+    end: usize,
+    bodies: &std::collections::HashMap<&str, (usize, usize)>,
+) -> Vec<Read> {
+    let mut out = Vec::new();
+    let push = |r: Read, out: &mut Vec<Read>| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    let mut ranges = vec![(start, end)];
+    for k in start..end.saturating_sub(2) {
+        if t[k].is(':') && t[k + 1].is(':') && t[k + 2].kind == Kind::Ident {
+            if let Some(&(open, close)) = bodies.get(t[k + 2].text.as_str()) {
+                // A handler of this file: its own body, not a route list.
+                if !(open..close).contains(&start) {
+                    ranges.push((open, close));
+                }
+            }
+        }
+    }
+    for (a, b) in ranges {
+        for r in lambda::reads(t, a, b) {
+            push(r, &mut out);
+        }
+        for k in a..b.min(t.len()) {
+            if !(k > 0 && t[k - 1].is('.') && t.get(k + 1).is_some_and(|x| x.is('('))) {
+                continue;
+            }
+            let close = close_of(t, k + 1).unwrap_or(b);
+            let first_str = (t.get(k + 2).is_some_and(|x| x.kind == Kind::Str)
+                && t.get(k + 3).is_some_and(|x| x.is(')')))
+            .then(|| t[k + 2].text.clone());
+            match t[k].text.as_str() {
+                "pathVariable" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Path, v), &mut out);
+                    }
+                }
+                "firstHeader" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Header, v), &mut out);
+                    }
+                }
+                "bodyToMono" | "bodyToFlux" | "implementation"
+                    if t[k].text != "implementation" || in_request_body(t, k, a) =>
+                {
+                    if let Some(cls) = crate::jvm::body::class_literal(t, k + 2..close) {
+                        push(Read::Body(cls), &mut out);
+                    }
+                }
+                "name" => {
+                    // `parameterBuilder().name("q")….in(ParameterIn.QUERY)`
+                    let (Some(v), true) = (first_str, builder_chain(t, k, "parameterBuilder"))
+                    else {
+                        continue;
+                    };
+                    let mut j = close + 1;
+                    let mut kind = None;
+                    while j + 1 < b && t[j].is('.') {
+                        if t[j + 1].is_ident("in") && t.get(j + 2).is_some_and(|x| x.is('(')) {
+                            let c = close_of(t, j + 2).unwrap_or(b);
+                            kind = (j + 3..c).rev().find_map(|x| match t[x].text.as_str() {
+                                "QUERY" => Some(ParamKind::Query),
+                                "PATH" => Some(ParamKind::Path),
+                                "HEADER" => Some(ParamKind::Header),
+                                "COOKIE" => Some(ParamKind::Cookie),
+                                _ => None,
+                            });
+                            break;
+                        }
+                        j = match t.get(j + 2) {
+                            Some(x) if x.is('(') => close_of(t, j + 2).map_or(b, |c| c + 1),
+                            _ => j + 2,
+                        };
+                    }
+                    if let Some(kind) = kind {
+                        push(Read::Param(kind, v), &mut out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Is the call at `k` part of a chain started by `start()` (`start().a().b()`)?
+fn builder_chain(t: &[Token], k: usize, start: &str) -> bool {
+    let mut j = k;
+    // Walk back over `.x(…)` links.
+    while j >= 2 && t[j - 1].is('.') {
+        let prev = j - 2;
+        if t[prev].is(')') {
+            let Some(open) = (0..prev).rev().find(|&o| close_of(t, o) == Some(prev)) else {
+                return false;
+            };
+            if open == 0 {
+                return false;
+            }
+            j = open - 1;
+            if t[j].is_ident(start) {
+                return true;
+            }
+        } else {
+            return t[prev].is_ident(start);
+        }
+    }
+    false
+}
+
+/// `requestBody(requestBodyBuilder()….implementation(T.class))`.
+fn in_request_body(t: &[Token], k: usize, floor: usize) -> bool {
+    builder_chain(t, k, "requestBodyBuilder") && k > floor
 }
 
 /// A handler argument: `this::list`, `handler::list`, `Handlers::list`,
