@@ -212,7 +212,7 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
         if node.is_none() && konst.is_none() && alias.is_none() && directive.is_none() {
             continue;
         }
-        out.fact(&Fact::Def(Def {
+        out.fact(&Fact::Def(Box::new(Def {
             file: file.path.clone(),
             owner: d.owner.clone(),
             name: d.name.clone(),
@@ -224,7 +224,7 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
             root: false,
             never_root: false,
             directive,
-        }));
+        })));
     }
 }
 

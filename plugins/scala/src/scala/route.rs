@@ -131,7 +131,7 @@ pub struct Def {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "t")]
 pub enum Fact {
-    Def(Def),
+    Def(Box<Def>),
     Class {
         name: String,
         fields: Vec<String>,
@@ -290,7 +290,7 @@ impl World {
         };
         for fact in facts.iter::<Fact>() {
             match fact {
-                Fact::Def(d) => w.defs.push(d),
+                Fact::Def(d) => w.defs.push(*d),
                 Fact::Class { name, fields } => {
                     w.classes.entry(name).or_insert(fields);
                 }
