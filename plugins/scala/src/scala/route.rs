@@ -635,7 +635,7 @@ impl World {
             if depth > 16 {
                 break;
             }
-            pieces.extend(n.pieces.iter().filter_map(|p| self.piece_in(i, p, this)));
+            pieces.extend(n.pieces.iter().filter_map(|p| self.segment(i, p, this)));
             if !n.methods.is_empty() {
                 methods = n.methods.clone();
             }
@@ -649,6 +649,18 @@ impl World {
 
     pub fn piece(&self, from: usize, piece: &Piece) -> Option<String> {
         self.piece_in(from, piece, None)
+    }
+
+    /// A path segment of a route: a constant known only at run time
+    /// (`pathPrefix(config.segments.map(…))`) keeps its place as a
+    /// `{name}` placeholder.
+    fn segment(&self, from: usize, piece: &Piece, this: Option<&str>) -> Option<String> {
+        match piece {
+            Piece::Const(q) => self
+                .konst_in(from, q, 0, this)
+                .or_else(|| q.first().map(|n| format!("{{{n}}}"))),
+            _ => self.piece_in(from, piece, this),
+        }
     }
 
     fn piece_in(&self, from: usize, piece: &Piece, this: Option<&str>) -> Option<String> {
@@ -835,7 +847,7 @@ impl World {
             }
         }
         for p in &node.pieces {
-            if let Some(s) = self.piece_in(def, p, this.as_deref()) {
+            if let Some(s) = self.segment(def, p, this.as_deref()) {
                 ctx.pieces.push(s);
             }
         }
