@@ -26,6 +26,19 @@ pub enum Fact {
     /// `GroupVersion groupVersion() { return GroupVersion.parse("a/v1"); }`,
     /// `return new GroupVersion("a", "v1");` (parts joined with `/`).
     Provide(Provider),
+    /// A method documenting springdoc parameters on the builder it is
+    /// given (`static void buildParameters(Builder b) { b.parameter(…) }`).
+    DocHelper(DocHelper),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocHelper {
+    /// Declaring class (simple name) and method.
+    pub class: String,
+    pub method: String,
+    pub reads: Vec<Read>,
+    /// Helpers it calls in turn: (class, method).
+    pub calls: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +73,10 @@ pub struct RouterRoute {
     /// and its handler reads (`request.queryParam("q")`, `bodyToMono(T.class)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reads: Vec<Read>,
+    /// Documentation helpers its builder arguments call:
+    /// `PostQuery.buildParameters(builder)` → (class, method).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc_calls: Vec<(String, String)>,
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -80,6 +97,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         out.fact(&Fact::File(outline));
     }
     let c = &file.content;
+    if c.contains("parameterBuilder") || c.contains("buildParameters") {
+        doc_helpers(file, out);
+    }
     if c.contains("RouterFunction")
         || c.contains("RequestPredicates")
         || c.contains("router {")
@@ -318,6 +338,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             None => continue,
         }
         let reads = route_reads(&t, i + 2, close, &bodies);
+        let doc_calls = qualified_calls(&t, i + 2, close, None);
         out.push(RouterRoute {
             path: file.path.clone(),
             lang,
@@ -325,6 +346,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             parts,
             line: file.line_of(t[i].start),
             reads,
+            doc_calls,
         });
     }
     out
@@ -418,40 +440,144 @@ fn route_reads(
                         push(Read::Body(cls), &mut out);
                     }
                 }
+                _ => {}
+            }
+        }
+        for r in doc_params(t, a, b) {
+            push(r, &mut out);
+        }
+    }
+    out
+}
+
+/// `parameterBuilder().name("q").in(ParameterIn.QUERY)…` chains in
+/// `start..end` (links in any order).
+fn doc_params(t: &[Token], start: usize, end: usize) -> Vec<Read> {
+    let mut out = Vec::new();
+    let end = end.min(t.len());
+    for k in start..end {
+        if !(t[k].is_ident("parameterBuilder")
+            && t.get(k + 1).is_some_and(|x| x.is('('))
+            && t.get(k + 2).is_some_and(|x| x.is(')')))
+        {
+            continue;
+        }
+        let mut j = k + 3;
+        let (mut name, mut kind) = (None, None);
+        while j + 2 < end && t[j].is('.') && t[j + 2].is('(') {
+            let c = close_of(t, j + 2).unwrap_or(end);
+            match t[j + 1].text.as_str() {
                 "name" => {
-                    // `parameterBuilder().name("q")….in(ParameterIn.QUERY)`
-                    let (Some(v), true) = (first_str, builder_chain(t, k, "parameterBuilder"))
-                    else {
-                        continue;
-                    };
-                    let mut j = close + 1;
-                    let mut kind = None;
-                    while j + 1 < b && t[j].is('.') {
-                        if t[j + 1].is_ident("in") && t.get(j + 2).is_some_and(|x| x.is('(')) {
-                            let c = close_of(t, j + 2).unwrap_or(b);
-                            kind = (j + 3..c).rev().find_map(|x| match t[x].text.as_str() {
-                                "QUERY" => Some(ParamKind::Query),
-                                "PATH" => Some(ParamKind::Path),
-                                "HEADER" => Some(ParamKind::Header),
-                                "COOKIE" => Some(ParamKind::Cookie),
-                                _ => None,
-                            });
-                            break;
-                        }
-                        j = match t.get(j + 2) {
-                            Some(x) if x.is('(') => close_of(t, j + 2).map_or(b, |c| c + 1),
-                            _ => j + 2,
-                        };
-                    }
-                    if let Some(kind) = kind {
-                        push(Read::Param(kind, v), &mut out);
-                    }
+                    name = t
+                        .get(j + 3)
+                        .filter(|x| x.kind == Kind::Str && j + 4 == c)
+                        .map(|x| x.text.clone());
+                }
+                "in" => {
+                    kind = (j + 3..c).rev().find_map(|x| match t[x].text.as_str() {
+                        "QUERY" => Some(ParamKind::Query),
+                        "PATH" => Some(ParamKind::Path),
+                        "HEADER" => Some(ParamKind::Header),
+                        "COOKIE" => Some(ParamKind::Cookie),
+                        _ => None,
+                    });
                 }
                 _ => {}
+            }
+            j = c + 1;
+        }
+        if let (Some(n), Some(kd)) = (name, kind) {
+            let r = Read::Param(kd, n);
+            if !out.contains(&r) {
+                out.push(r);
             }
         }
     }
     out
+}
+
+/// `Type.method(…)` / `Outer.Type.method(…)` calls in `start..end` as
+/// (Type, method); with `own`, also unqualified `method(…)` calls as
+/// (own, method).
+fn qualified_calls(
+    t: &[Token],
+    start: usize,
+    end: usize,
+    own: Option<&str>,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let end = end.min(t.len());
+    for k in start..end {
+        if t[k].kind != Kind::Ident || !t.get(k + 1).is_some_and(|x| x.is('(')) {
+            continue;
+        }
+        let call = if k >= 2 && t[k - 1].is('.') {
+            let q = &t[k - 2];
+            (q.kind == Kind::Ident && q.text.starts_with(|c: char| c.is_ascii_uppercase()))
+                .then(|| (q.text.clone(), t[k].text.clone()))
+        } else if k >= 1 && (t[k - 1].is('.') || t[k - 1].is_ident("new")) {
+            None
+        } else {
+            own.map(|o| (o.to_string(), t[k].text.clone()))
+        };
+        if let Some(c) = call {
+            if c.1 != "parameterBuilder" && !out.contains(&c) && out.len() < 32 {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// [`Fact::DocHelper`] facts: methods of the file documenting parameters,
+/// with the class declaring each.
+fn doc_helpers(file: &SourceFile, out: &mut Output) {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    // Type bodies: (name, `{`, `}`).
+    let mut types: Vec<(String, usize, usize)> = Vec::new();
+    for k in 0..t.len().saturating_sub(2) {
+        if matches!(
+            t[k].text.as_str(),
+            "class" | "interface" | "record" | "enum"
+        ) && t[k].kind == Kind::Ident
+            && t[k + 1].kind == Kind::Ident
+        {
+            let mut j = k + 2;
+            while j < t.len() && !t[j].is('{') && !t[j].is(';') {
+                j += 1;
+            }
+            if t.get(j).is_some_and(|x| x.is('{')) {
+                if let Some(c) = close_of(&t, j) {
+                    types.push((t[k + 1].text.clone(), j, c));
+                }
+            }
+        }
+    }
+    for (name, (open, close)) in method_bodies(&t) {
+        let Some(class) = types
+            .iter()
+            .filter(|(_, a, b)| *a < open && close <= *b)
+            .min_by_key(|(_, a, b)| b - a)
+            .map(|(n, _, _)| n.clone())
+        else {
+            continue;
+        };
+        let reads = doc_params(&t, open, close);
+        let calls: Vec<(String, String)> = qualified_calls(&t, open, close, Some(&class))
+            .into_iter()
+            .filter(|(c, m)| !(c == &class && m == name))
+            .collect();
+        if reads.is_empty() && !calls.iter().any(|(_, m)| m.contains("arameter")) {
+            continue;
+        }
+        out.fact(&Fact::DocHelper(DocHelper {
+            class,
+            method: name.to_string(),
+            reads,
+            calls,
+        }));
+    }
 }
 
 /// Is the call at `k` part of a chain started by `start()` (`start().a().b()`)?
