@@ -60,7 +60,7 @@ impl Analyzer for Akka {
             .iter()
             .any(|w| file.content.contains(w));
         file_facts(file, &t, &o, out, &move |t, o, r| {
-            dsl.then(|| expr(t, o, r))
+            dsl.then(|| bare_directive(t, o, r.clone()).unwrap_or_else(|| expr(t, o, r)))
         });
     }
 
@@ -109,6 +109,41 @@ fn is_directive(name: &str) -> bool {
         || matches!(name, "method" | "entity")
 }
 
+/// `lazy val itemOps = put | get | delete`, `val listed = pathEndOrSingleSlash
+/// & get`: a right-hand side that is a directive conjunction without a
+/// block defines a custom directive (used as `(itemOps & …) { … }`), not a
+/// route.
+fn bare_directive(t: &Toks, o: &Outline, r: Range<usize>) -> Option<Node> {
+    let first = t.ident(r.start)?;
+    if !is_directive(first) {
+        return None;
+    }
+    let (mut node, next, has_block) = chain(t, o, r.start, r.end);
+    if has_block || next < r.end {
+        return None;
+    }
+    let mut n = &mut node;
+    for _ in 0..16 {
+        n.leaf = false;
+        // Path values are named where the directive is used.
+        for p in &mut n.pieces {
+            if let Piece::Param(name) = p {
+                if name
+                    .strip_prefix("param")
+                    .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+                {
+                    name.clear();
+                }
+            }
+        }
+        match n.children.as_mut_slice() {
+            [c] => n = c,
+            _ => break,
+        }
+    }
+    Some(node)
+}
+
 /// The routes of `r` (a definition's right-hand side or a block's body).
 pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     let mut group = Node::default();
@@ -127,7 +162,7 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
                 continue;
             }
             if is_directive(name) {
-                let (node, next) = chain(t, o, k, r.end);
+                let (node, next, _) = chain(t, o, k, r.end);
                 group.children.push(node);
                 k = next.max(k + 1);
                 continue;
@@ -152,12 +187,21 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             while t.is(j, "(") || t.is(j, "[") {
                 j = t.skip_group(j);
             }
+            // `entityDirective(x) & pathEnd { … }`: a conjunction led by a
+            // custom directive.
+            if dotted.is_some() && t.is(j, "&") && t.ident(j + 1).is_some() {
+                let (node, next, _) = chain(t, o, k, r.end);
+                group.children.push(node);
+                k = next.max(k + 1);
+                continue;
+            }
             if t.is(j, "{") {
                 let close = t.close(j).unwrap_or(r.end).min(r.end);
-                let (_, body) = lambda(t, j, close);
+                let (names, body) = lambda(t, j, close);
                 let mut inner = expr(t, o, body..close);
                 if let Some((parts, _)) = dotted {
                     inner.wrap.push(parts);
+                    inner.names = names;
                 }
                 group.children.push(inner);
                 k = close + 1;
@@ -167,7 +211,7 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             continue;
         }
         if tok.is("(") && starts_chain(t, k) {
-            let (node, next) = chain(t, o, k, r.end);
+            let (node, next, _) = chain(t, o, k, r.end);
             group.children.push(node);
             k = next.max(k + 1);
             continue;
@@ -194,9 +238,20 @@ pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     group
 }
 
-/// `(get & path("x"))`: a parenthesised directive conjunction.
+/// `(get & path("x"))`, `(itemPrefix & itemOps)`: a parenthesised
+/// directive conjunction with a block.
 fn starts_chain(t: &Toks, open: usize) -> bool {
-    t.ident(open + 1).is_some_and(is_directive) && t.close(open).is_some_and(|c| t.is(c + 1, "{"))
+    let Some(close) = t.close(open) else {
+        return false;
+    };
+    if !t.is(close + 1, "{") {
+        return false;
+    }
+    if t.ident(open + 1).is_some_and(is_directive) {
+        return true;
+    }
+    let parts = t.split(open + 1, close, "&");
+    parts.len() >= 2 && parts.iter().all(|p| t.ident(p.start).is_some())
 }
 
 /// One directive: its node (without children), how many values it
@@ -214,6 +269,26 @@ fn one(t: &Toks, k: usize, end: usize) -> (One, usize) {
     let mut slots = Vec::new();
     let mut extracts = 0;
     let mut next = k + 1;
+    if !is_directive(name) {
+        // A custom directive (`itemOps`, `auth.required(realm)`), defined
+        // elsewhere: its path and methods are linked by name.
+        if let Some((parts, after)) = t.dotted(k).filter(|(p, _)| p.len() <= 3) {
+            node.wrap.push(parts);
+            next = after.min(end.max(k + 1));
+        } else {
+            while t.is(next, "(") || t.is(next, "[") {
+                next = t.skip_group(next);
+            }
+        }
+        return (
+            One {
+                node,
+                slots,
+                extracts,
+            },
+            next,
+        );
+    }
     // `pathPrefix("a")`, `parameters(…)`, `entity(as[T])`: one argument list.
     let args = if t.is(next, "(") {
         let close = t.close(next).unwrap_or(end).min(end);
@@ -309,6 +384,15 @@ fn matcher(t: &Toks, r: Range<usize>) -> (Piece, bool) {
     let Some(tok) = t.get(r.start) else {
         return (Piece::Nothing, false);
     };
+    // `("default".r | Segment)`: alternatives extract a value.
+    if tok.is("(") {
+        let close = t.close(r.start).unwrap_or(r.end).min(r.end);
+        return if t.split(r.start + 1, close, "|").len() >= 2 {
+            (Piece::Param(String::new()), true)
+        } else {
+            matcher(t, r.start + 1..close)
+        };
+    }
     match tok.kind {
         Kind::Str => {
             // `"""\d+""".r` is a regex matcher.
@@ -334,6 +418,10 @@ fn matcher(t: &Toks, r: Range<usize>) -> (Piece, bool) {
                 false,
             ),
             _ => match t.dotted(r.start) {
+                // `Names.Pattern.r`: a regex constant.
+                Some((parts, _)) if parts.len() > 1 && parts.last().is_some_and(|p| p == "r") => {
+                    (Piece::Param(String::new()), true)
+                }
                 Some((parts, _)) => (Piece::Const(parts), false),
                 None => (Piece::Nothing, false),
             },
@@ -344,7 +432,7 @@ fn matcher(t: &Toks, r: Range<usize>) -> (Piece, bool) {
 
 /// A directive conjunction at `k` (`path("x") & get`, `(get & path("x"))`)
 /// with its optional block; returns the nested node and the index after.
-fn chain(t: &Toks, o: &Outline, k: usize, end: usize) -> (Node, usize) {
+fn chain(t: &Toks, o: &Outline, k: usize, end: usize) -> (Node, usize, bool) {
     let mut ones: Vec<One> = Vec::new();
     let mut i = k;
     loop {
@@ -381,6 +469,11 @@ fn chain(t: &Toks, o: &Outline, k: usize, end: usize) -> (Node, usize) {
         let mut n = 0;
         let mut unnamed = 0;
         for d in &mut ones {
+            if !d.node.wrap.is_empty() {
+                // A custom directive extracts an unknown number of values:
+                // it may name its path values from here on.
+                d.node.names = names.get(n..).unwrap_or_default().to_vec();
+            }
             let mut slot_iter = d.slots.iter();
             for x in 0..d.extracts {
                 let name = names.get(n + x).cloned();
@@ -406,9 +499,12 @@ fn chain(t: &Toks, o: &Outline, k: usize, end: usize) -> (Node, usize) {
     // Nest: the last directive holds the block's routes.
     let mut inner = match ones.pop() {
         Some(d) => d.node,
-        None => return (body, i),
+        None => return (body, i, has_block),
     };
     if body.routes() {
+        // `(itemOps & extractMethod) { m => dispatch(m, id) }`: a helper
+        // call; the endpoint ends here unless the helper builds routes.
+        inner.fallback = has_block && !body.has_leaf();
         inner.children.push(body);
     } else if has_block || !inner.methods.is_empty() {
         inner.leaf = true;
@@ -418,5 +514,5 @@ fn chain(t: &Toks, o: &Outline, k: usize, end: usize) -> (Node, usize) {
         outer.children.push(inner);
         inner = outer;
     }
-    (inner, i)
+    (inner, i, has_block)
 }

@@ -70,14 +70,14 @@ impl Analyzer for Tapir {
                 && o.def_at_rhs(k).is_none();
             if starts {
                 if let Some((node, next)) = chain(&t, k, t.len()) {
-                    out.fact(&Fact::Def(Def {
+                    out.fact(&Fact::Def(Box::new(Def {
                         file: file.path.clone(),
                         owner: o.owner_of(k).map(|w| w.name.clone()),
                         line: t.line(k),
                         node: Some(node),
                         root: true,
                         ..Def::default()
-                    }));
+                    })));
                     k = next.max(k + 1);
                     continue;
                 }

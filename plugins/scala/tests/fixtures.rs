@@ -160,3 +160,117 @@ fn akka_link_is_linear() {
         big as f64 / small as f64
     );
 }
+
+/// An Akka HTTP code base of `n` resources in the shape of a shared route
+/// trait whose members each resource overrides (virtual dispatch), reached
+/// through instances (`rK.routes(user)`), with collection names read from
+/// constructor arguments of a case class, and a service base trait calling
+/// the `routes` every subclass defines.
+fn akka_dispatch_tree(n: usize) -> Vec<portolan_plugin_sdk::SourceFile> {
+    let mut files = vec![portolan_plugin_sdk::SourceFile::new(
+        "app/src/main/scala/app/Base.scala".to_string(),
+        r#"package app
+import org.apache.pekko.http.scaladsl.server.{Directives, Route}
+
+case class Coll protected (val path: String)
+
+trait Service extends Directives {
+  def routes: Route
+  def route: Route = handleRejections(h) { routes }
+}
+
+trait Resource extends Directives {
+  protected val coll: Coll
+  protected lazy val listOps = pathEndOrSingleSlash & get
+  protected lazy val itemPrefix = pathPrefix(Segment)
+  protected lazy val itemOps = get
+  protected lazy val collPrefix = pathPrefix(Segment / coll.path)
+  def routes(user: String): Route =
+    collPrefix { ns =>
+      (listOps & extractMethod) { m => list(ns) } ~ inner(user, ns)
+    }
+  protected def inner(user: String, ns: String): Route =
+    (itemPrefix & itemOps & extractMethod) { (id, m) => pathEnd { dispatch(m, id) } }
+  protected def list(ns: String): Route
+}
+"#
+        .to_string(),
+    )];
+    let mut api = String::from(
+        "package app\nclass Api(base: String) extends Service {\n  def prefix = pathPrefix(base)\n  override def routes: Route = prefix { authenticate { user =>\n",
+    );
+    for k in 0..n {
+        let prev = k.saturating_sub(1);
+        files.push(portolan_plugin_sdk::SourceFile::new(
+            format!("app/src/main/scala/app/R{k}.scala"),
+            format!(
+                r#"package app
+import org.apache.pekko.http.scaladsl.server.Route
+
+object Names{k} {{ val Name = "things{k}" }}
+
+trait R{k}Routes extends Resource {{
+  protected override val coll = Coll(Names{k}.Name)
+  override protected lazy val itemOps = put | get | delete
+  protected override def list(ns: String): Route =
+    parameters("limit".as[Int].optional) {{ limit => complete(ns) }}
+  override protected def inner(user: String, ns: String): Route =
+    (itemPrefix & itemOps & extractMethod) {{ (id, m) =>
+      pathEnd {{ dispatch(m, id) }} ~ path("parts") {{ get {{ R{prev}Helper.parts }} }}
+    }}
+}}
+object R{k}Helper {{ def parts: Route = complete("p") }}
+class R{k}Api(val v: String) extends R{k}Routes
+"#
+            ),
+        ));
+        api.push_str(&format!("    r{k}.routes(user) ~\n"));
+    }
+    api.push_str("    reject\n  } }\n");
+    for k in 0..n {
+        api.push_str(&format!("  private val r{k} = new R{k}Api(\"v\")\n"));
+    }
+    api.push_str("}\nobject Main { val api = new Api(\"api\") }\n");
+    files.push(portolan_plugin_sdk::SourceFile::new(
+        "app/src/main/scala/app/Api.scala".to_string(),
+        api,
+    ));
+    files
+}
+
+/// Virtual dispatch (a trait walked once per subclass) stays linear: 8x
+/// the resources costs at most ~10x the work.
+#[test]
+fn akka_dispatch_is_linear() {
+    let measure = |n: usize| {
+        let files = akka_dispatch_tree(n);
+        let before = portolan_plugin_scala::scala::work();
+        let eps = testing::run_files(&akka::Akka, &files);
+        (portolan_plugin_scala::scala::work() - before, eps)
+    };
+    let (small, small_eps) = measure(30);
+    let (big, big_eps) = measure(240);
+    assert!(
+        small_eps
+            .iter()
+            .any(|e| e.method == "PUT" && e.url == "/api/{ns}/things7/{id}"),
+        "{:?}",
+        small_eps
+            .iter()
+            .map(|e| format!("{} {}", e.method, e.url))
+            .take(20)
+            .collect::<Vec<_>>()
+    );
+    assert!(small_eps.len() >= 30 * 5, "{} endpoints", small_eps.len());
+    assert!(
+        big_eps.len() >= 8 * small_eps.len(),
+        "{} vs {} endpoints",
+        big_eps.len(),
+        small_eps.len()
+    );
+    assert!(
+        big <= small * 10,
+        "work grew {big} / {small} = {:.1}x for 8x the code",
+        big as f64 / small as f64
+    );
+}

@@ -153,6 +153,7 @@ impl Linker<'_> {
             KParam::Form(n) => vec![Param::form(n.clone())],
             KParam::Header(n) => vec![Param::header(n.clone())],
             KParam::Cookie(n) => vec![Param::cookie(n.clone())],
+            KParam::File(n) => vec![Param::new(ParamKind::File, n.clone())],
             KParam::Call { name, lit, ty } => {
                 let mut found = Vec::new();
                 self.helper(name, lit.as_deref(), ty.as_deref(), 0, &mut found);

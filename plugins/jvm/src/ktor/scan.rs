@@ -74,6 +74,9 @@ pub enum KParam {
     Form(String),
     Header(String),
     Cookie(String),
+    /// A file part of a multipart body (`is PartData.FileItem` with
+    /// `part.name == "font"`).
+    File(String),
     /// `call.receive<T>()`.
     Body(String),
     /// A call of a possible [`Helper`] inside a handler: its name, its
@@ -124,6 +127,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
     let mut fun_end = 0usize;
     let mut stack: Vec<(usize, Frame)> = Vec::new();
     let mut form_vars: Vec<String> = Vec::new();
+    let mut part_kind: Option<bool> = None;
     let mut i = 0;
     while i < t.len() {
         while stack.last().is_some_and(|(close, _)| *close < i) {
@@ -142,6 +146,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                 });
                 stack.clear();
                 form_vars.clear();
+                part_kind = None;
                 i = open + 1;
                 continue;
             }
@@ -205,7 +210,13 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                         .map(|x| x.text.clone());
                     let bare = t.get(open + 1).is_some_and(|x| x.is(')'))
                         && (open > i + 1 || after_call || !prev_dot);
-                    if lit.is_some() || ty.is_some() || bare {
+                    // `readUpload(multipart, …)`: a helper given a local
+                    // value (what it reads by literal name counts).
+                    let var = first.is_some_and(|x| {
+                        x.kind == Kind::Ident
+                            && x.text.starts_with(|c: char| c.is_ascii_lowercase())
+                    }) && t.get(open + 2).is_some_and(|x| x.is(',') || x.is(')'));
+                    if lit.is_some() || ty.is_some() || bare || var {
                         if let Some(Item::Endpoint { params, .. }) =
                             funs.last_mut().and_then(|f| f.items.get_mut(ix))
                         {
@@ -218,6 +229,17 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                                 params.push(p);
                             }
                         }
+                    }
+                }
+            }
+        }
+        if let Some(ix) = in_handler {
+            if let Some(p) = multipart_part(&t, i, &mut part_kind) {
+                if let Some(Item::Endpoint { params, .. }) =
+                    funs.last_mut().and_then(|f| f.items.get_mut(ix))
+                {
+                    if !params.contains(&p) {
+                        params.push(p);
                     }
                 }
             }
@@ -341,6 +363,7 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
     if !file.content.contains("Parameters[")
         && !file.content.contains("Param")
         && !file.content.contains("receive")
+        && !file.content.contains("PartData")
     {
         return Vec::new();
     }
@@ -408,7 +431,13 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
             ..Helper::default()
         };
         let mut j = close + 1;
+        let mut part_kind: Option<bool> = None;
         while j < end.min(t.len()) {
+            if let Some(p) = multipart_part(&t, j, &mut part_kind) {
+                if !h.direct.contains(&p) {
+                    h.direct.push(p);
+                }
+            }
             let w = t[j].text.as_str();
             let ident = t[j].kind == Kind::Ident;
             let prev_dot = j > 0 && t[j - 1].is('.');
@@ -472,6 +501,34 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
         }
     }
     out
+}
+
+/// Multipart parts read by name: after `is PartData.FormItem` /
+/// `is PartData.FileItem` (tracked in `kind`: `Some(true)` for files),
+/// `part.name == "x"` at `i` names a form field or a file.
+fn multipart_part(t: &[Token], i: usize, kind: &mut Option<bool>) -> Option<KParam> {
+    let x = t.get(i)?;
+    if x.kind != Kind::Ident || i < 2 || !t[i - 1].is('.') {
+        return None;
+    }
+    match x.text.as_str() {
+        "FormItem" | "FileItem" if t[i - 2].text == "PartData" => {
+            *kind = Some(x.text == "FileItem");
+            None
+        }
+        "name" => {
+            let eq = t.get(i + 1)?.is('=') && t.get(i + 2)?.is('=');
+            let lit = t.get(i + 3).filter(|y| y.kind == Kind::Str)?;
+            if !eq {
+                return None;
+            }
+            match (*kind)? {
+                true => Some(KParam::File(lit.text.clone())),
+                false => Some(KParam::Form(lit.text.clone())),
+            }
+        }
+        _ => None,
+    }
 }
 
 fn seq(t: &[Token], i: usize, words: &[&str]) -> bool {

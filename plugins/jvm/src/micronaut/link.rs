@@ -56,7 +56,11 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
         match f {
             Fact::File(j) => files.push(j),
             Fact::Config(c) => docs.push(c),
-            Fact::Router(_) | Fact::Build(..) | Fact::Nest(_) | Fact::Provide(_) => {}
+            Fact::Router(_)
+            | Fact::Build(..)
+            | Fact::Nest(_)
+            | Fact::Provide(_)
+            | Fact::DocHelper(_) => {}
         }
     }
     let idx = Index::new(&files);

@@ -5,9 +5,10 @@ use portolan_plugin_sdk::prelude::*;
 use std::collections::HashMap;
 
 use super::params::{method_params, Consumes};
-use super::scan::{DynamicNest, Fact, Provider, RouterRoute};
+use super::scan::{DocHelper, DynamicNest, Fact, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{Index, TypeId};
+use crate::jvm::lambda::Read;
 use crate::jvm::outline::{find, Annotation, JFile, Lang, Method, TypeKind};
 
 /// Methods of a `@RequestMapping` without `method`.
@@ -47,6 +48,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let mut docs: Vec<ConfigDoc> = Vec::new();
     let mut routers: Vec<RouterRoute> = Vec::new();
     let mut nests: Vec<DynamicNest> = Vec::new();
+    let mut doc_helpers: HashMap<(String, String), DocHelper> = HashMap::new();
     let mut providers: Vec<Provider> = Vec::new();
     for f in facts {
         match f {
@@ -56,6 +58,11 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
             Fact::Build(..) => {}
             Fact::Nest(n) => nests.push(n),
             Fact::Provide(p) => providers.push(p),
+            Fact::DocHelper(d) => {
+                doc_helpers
+                    .entry((d.class.clone(), d.method.clone()))
+                    .or_insert(d);
+            }
         }
     }
     let l = Linker {
@@ -102,7 +109,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     for r in routers.iter().filter(|r| r.lang == lang) {
         let fi = file_of.get(r.path.as_str()).copied();
         let registry = fi.and_then(|f| l.registry_prefix(f, &nests, &providers));
-        l.router(r, fi, registry, &mut out);
+        l.router(r, fi, registry, &doc_helpers, &mut out);
     }
     out
 }
@@ -361,6 +368,7 @@ impl Linker<'_> {
         r: &RouterRoute,
         fi: Option<usize>,
         registry: Option<String>,
+        docs: &HashMap<(String, String), DocHelper>,
         out: &mut Vec<Endpoint>,
     ) {
         let ctx = fi
@@ -376,7 +384,40 @@ impl Linker<'_> {
             let Some(v) = v else { return };
             parts.push(self.placeholders(&v, &r.path));
         }
-        out.push(Endpoint::new(&r.method, join_path(&parts)).at_path(r.path.clone(), r.line));
+        let mut ep = Endpoint::new(&r.method, join_path(&parts)).at_path(r.path.clone(), r.line);
+        // Documentation helpers, through the helpers they call (bounded).
+        let mut reads = r.reads.clone();
+        let mut queue: Vec<(String, String)> = r.doc_calls.clone();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        while let Some(c) = queue.pop() {
+            if seen.contains(&c) || seen.len() >= 32 {
+                continue;
+            }
+            if let Some(d) = docs.get(&c) {
+                for x in &d.reads {
+                    if !reads.contains(x) {
+                        reads.push(x.clone());
+                    }
+                }
+                queue.extend(d.calls.iter().cloned());
+            }
+            seen.push(c);
+        }
+        for read in &reads {
+            match read {
+                Read::Param(kind, name) => ep.push_param(Param::new(*kind, name)),
+                Read::PathOrQuery(name) => ep.push_param(Param::new(ParamKind::Query, name)),
+                Read::Body(ty) => {
+                    for name in fi
+                        .and_then(|f| self.idx.dto_fields(f, ty))
+                        .unwrap_or_default()
+                    {
+                        ep.push_param(Param::new(ParamKind::Json, name));
+                    }
+                }
+            }
+        }
+        out.push(ep);
     }
 }
 

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::config::{self, ConfigDoc};
 use crate::jvm::expr::{Part, StrExpr};
+use crate::jvm::lambda::{self, Read};
 use crate::jvm::outline::{self, JFile, Lang};
 use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
 
@@ -25,6 +26,19 @@ pub enum Fact {
     /// `GroupVersion groupVersion() { return GroupVersion.parse("a/v1"); }`,
     /// `return new GroupVersion("a", "v1");` (parts joined with `/`).
     Provide(Provider),
+    /// A method documenting springdoc parameters on the builder it is
+    /// given (`static void buildParameters(Builder b) { b.parameter(…) }`).
+    DocHelper(DocHelper),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocHelper {
+    /// Declaring class (simple name) and method.
+    pub class: String,
+    pub method: String,
+    pub reads: Vec<Read>,
+    /// Helpers it calls in turn: (class, method).
+    pub calls: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +69,14 @@ pub struct RouterRoute {
     /// Prefixes (outermost first), then the pattern.
     pub parts: Vec<StrExpr>,
     pub line: u32,
+    /// What the route documents (springdoc `parameter(…)`, `requestBody(…)`)
+    /// and its handler reads (`request.queryParam("q")`, `bodyToMono(T.class)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<Read>,
+    /// Documentation helpers its builder arguments call:
+    /// `PostQuery.buildParameters(builder)` → (class, method).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc_calls: Vec<(String, String)>,
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -75,6 +97,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         out.fact(&Fact::File(outline));
     }
     let c = &file.content;
+    if c.contains("parameterBuilder") || c.contains("buildParameters") {
+        doc_helpers(file, out);
+    }
     if c.contains("RouterFunction")
         || c.contains("RequestPredicates")
         || c.contains("router {")
@@ -285,6 +310,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         }
     }
     let mut out = Vec::new();
+    let bodies = method_bodies(&t);
     for i in 0..t.len() {
         let Some(verb) = VERBS.iter().find(|v| t[i].is_ident(v)) else {
             continue;
@@ -299,22 +325,295 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         let Some(first) = split_commas(&t, i + 2, close).into_iter().next() else {
             continue;
         };
-        let Some(pattern) = expr(first) else { continue };
         let mut parts: Vec<StrExpr> = scopes
             .iter()
             .filter(|(s, e, _)| *s < i && i < *e)
             .map(|(_, _, p)| p.clone())
             .collect();
-        parts.push(pattern);
+        match expr(first.clone()).or_else(|| path_call(&t, first.clone(), &expr)) {
+            Some(pattern) => parts.push(pattern),
+            // `nest(path("/posts"), () -> route().GET(this::list, docs))`: a
+            // builder verb without a pattern serves the nest's own path.
+            None if !parts.is_empty() && i > 0 && t[i - 1].is('.') && is_handler(&t, first) => {}
+            None => continue,
+        }
+        let reads = route_reads(&t, i + 2, close, &bodies);
+        let doc_calls = qualified_calls(&t, i + 2, close, None);
         out.push(RouterRoute {
             path: file.path.clone(),
             lang,
             method: verb.to_string(),
             parts,
             line: file.line_of(t[i].start),
+            reads,
+            doc_calls,
         });
     }
     out
+}
+
+/// Bodies of the methods declared in a file, by name (the first of
+/// overloads): `name(…) {` or `name(…) throws X {` → the body's braces.
+fn method_bodies(t: &[Token]) -> std::collections::HashMap<&str, (usize, usize)> {
+    let mut out = std::collections::HashMap::new();
+    for d in 1..t.len().saturating_sub(2) {
+        if t[d].kind != Kind::Ident
+            || !t[d + 1].is('(')
+            || !(t[d - 1].kind == Kind::Ident || t[d - 1].is('>'))
+            || matches!(t[d - 1].text.as_str(), "new" | "return" | "throw" | "else")
+        {
+            continue;
+        }
+        let Some(close) = close_of(t, d + 1) else {
+            continue;
+        };
+        let mut k = close + 1;
+        if t.get(k).is_some_and(|x| x.is_ident("throws")) {
+            while k < t.len() && !t[k].is('{') && !t[k].is(';') {
+                k += 1;
+            }
+        }
+        if t.get(k).is_some_and(|x| x.is('{')) {
+            if let Some(end) = close_of(t, k) {
+                out.entry(t[d].text.as_str()).or_insert((k, end));
+            }
+        }
+    }
+    out
+}
+
+/// The parameters a functional route documents in its builder arguments
+/// (`parameter(parameterBuilder().name("q").in(ParameterIn.QUERY))`,
+/// `requestBody(requestBodyBuilder().implementation(T.class))`) and its
+/// handler reads (an inline lambda, or `this::name` / `handler::name` of a
+/// method of this file).
+fn route_reads(
+    t: &[Token],
+    start: usize,
+    end: usize,
+    bodies: &std::collections::HashMap<&str, (usize, usize)>,
+) -> Vec<Read> {
+    let mut out = Vec::new();
+    let push = |r: Read, out: &mut Vec<Read>| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    let mut ranges = vec![(start, end)];
+    for k in start..end.saturating_sub(2) {
+        if t[k].is(':') && t[k + 1].is(':') && t[k + 2].kind == Kind::Ident {
+            if let Some(&(open, close)) = bodies.get(t[k + 2].text.as_str()) {
+                // A handler of this file: its own body, not a route list.
+                if !(open..close).contains(&start) {
+                    ranges.push((open, close));
+                }
+            }
+        }
+    }
+    for (a, b) in ranges {
+        for r in lambda::reads(t, a, b) {
+            push(r, &mut out);
+        }
+        for k in a..b.min(t.len()) {
+            if !(k > 0 && t[k - 1].is('.') && t.get(k + 1).is_some_and(|x| x.is('('))) {
+                continue;
+            }
+            let close = close_of(t, k + 1).unwrap_or(b);
+            let first_str = (t.get(k + 2).is_some_and(|x| x.kind == Kind::Str)
+                && t.get(k + 3).is_some_and(|x| x.is(')')))
+            .then(|| t[k + 2].text.clone());
+            match t[k].text.as_str() {
+                "pathVariable" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Path, v), &mut out);
+                    }
+                }
+                "firstHeader" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Header, v), &mut out);
+                    }
+                }
+                "bodyToMono" | "bodyToFlux" | "implementation"
+                    if t[k].text != "implementation" || in_request_body(t, k, a) =>
+                {
+                    if let Some(cls) = crate::jvm::body::class_literal(t, k + 2..close) {
+                        push(Read::Body(cls), &mut out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for r in doc_params(t, a, b) {
+            push(r, &mut out);
+        }
+    }
+    out
+}
+
+/// `parameterBuilder().name("q").in(ParameterIn.QUERY)…` chains in
+/// `start..end` (links in any order).
+fn doc_params(t: &[Token], start: usize, end: usize) -> Vec<Read> {
+    let mut out = Vec::new();
+    let end = end.min(t.len());
+    for k in start..end {
+        if !(t[k].is_ident("parameterBuilder")
+            && t.get(k + 1).is_some_and(|x| x.is('('))
+            && t.get(k + 2).is_some_and(|x| x.is(')')))
+        {
+            continue;
+        }
+        let mut j = k + 3;
+        let (mut name, mut kind) = (None, None);
+        while j + 2 < end && t[j].is('.') && t[j + 2].is('(') {
+            let c = close_of(t, j + 2).unwrap_or(end);
+            match t[j + 1].text.as_str() {
+                "name" => {
+                    name = t
+                        .get(j + 3)
+                        .filter(|x| x.kind == Kind::Str && j + 4 == c)
+                        .map(|x| x.text.clone());
+                }
+                "in" => {
+                    kind = (j + 3..c).rev().find_map(|x| match t[x].text.as_str() {
+                        "QUERY" => Some(ParamKind::Query),
+                        "PATH" => Some(ParamKind::Path),
+                        "HEADER" => Some(ParamKind::Header),
+                        "COOKIE" => Some(ParamKind::Cookie),
+                        _ => None,
+                    });
+                }
+                _ => {}
+            }
+            j = c + 1;
+        }
+        if let (Some(n), Some(kd)) = (name, kind) {
+            let r = Read::Param(kd, n);
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// `Type.method(…)` / `Outer.Type.method(…)` calls in `start..end` as
+/// (Type, method); with `own`, also unqualified `method(…)` calls as
+/// (own, method).
+fn qualified_calls(
+    t: &[Token],
+    start: usize,
+    end: usize,
+    own: Option<&str>,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let end = end.min(t.len());
+    for k in start..end {
+        if t[k].kind != Kind::Ident || !t.get(k + 1).is_some_and(|x| x.is('(')) {
+            continue;
+        }
+        let call = if k >= 2 && t[k - 1].is('.') {
+            let q = &t[k - 2];
+            (q.kind == Kind::Ident && q.text.starts_with(|c: char| c.is_ascii_uppercase()))
+                .then(|| (q.text.clone(), t[k].text.clone()))
+        } else if k >= 1 && (t[k - 1].is('.') || t[k - 1].is_ident("new")) {
+            None
+        } else {
+            own.map(|o| (o.to_string(), t[k].text.clone()))
+        };
+        if let Some(c) = call {
+            if c.1 != "parameterBuilder" && !out.contains(&c) && out.len() < 32 {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// [`Fact::DocHelper`] facts: methods of the file documenting parameters,
+/// with the class declaring each.
+fn doc_helpers(file: &SourceFile, out: &mut Output) {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    // Type bodies: (name, `{`, `}`).
+    let mut types: Vec<(String, usize, usize)> = Vec::new();
+    for k in 0..t.len().saturating_sub(2) {
+        if matches!(
+            t[k].text.as_str(),
+            "class" | "interface" | "record" | "enum"
+        ) && t[k].kind == Kind::Ident
+            && t[k + 1].kind == Kind::Ident
+        {
+            let mut j = k + 2;
+            while j < t.len() && !t[j].is('{') && !t[j].is(';') {
+                j += 1;
+            }
+            if t.get(j).is_some_and(|x| x.is('{')) {
+                if let Some(c) = close_of(&t, j) {
+                    types.push((t[k + 1].text.clone(), j, c));
+                }
+            }
+        }
+    }
+    for (name, (open, close)) in method_bodies(&t) {
+        let Some(class) = types
+            .iter()
+            .filter(|(_, a, b)| *a < open && close <= *b)
+            .min_by_key(|(_, a, b)| b - a)
+            .map(|(n, _, _)| n.clone())
+        else {
+            continue;
+        };
+        let reads = doc_params(&t, open, close);
+        let calls: Vec<(String, String)> = qualified_calls(&t, open, close, Some(&class))
+            .into_iter()
+            .filter(|(c, m)| !(c == &class && m == name))
+            .collect();
+        if reads.is_empty() && !calls.iter().any(|(_, m)| m.contains("arameter")) {
+            continue;
+        }
+        out.fact(&Fact::DocHelper(DocHelper {
+            class,
+            method: name.to_string(),
+            reads,
+            calls,
+        }));
+    }
+}
+
+/// Is the call at `k` part of a chain started by `start()` (`start().a().b()`)?
+fn builder_chain(t: &[Token], k: usize, start: &str) -> bool {
+    let mut j = k;
+    // Walk back over `.x(…)` links.
+    while j >= 2 && t[j - 1].is('.') {
+        let prev = j - 2;
+        if t[prev].is(')') {
+            let Some(open) = (0..prev).rev().find(|&o| close_of(t, o) == Some(prev)) else {
+                return false;
+            };
+            if open == 0 {
+                return false;
+            }
+            j = open - 1;
+            if t[j].is_ident(start) {
+                return true;
+            }
+        } else {
+            return t[prev].is_ident(start);
+        }
+    }
+    false
+}
+
+/// `requestBody(requestBodyBuilder()….implementation(T.class))`.
+fn in_request_body(t: &[Token], k: usize, floor: usize) -> bool {
+    builder_chain(t, k, "requestBodyBuilder") && k > floor
+}
+
+/// A handler argument: `this::list`, `handler::list`, `Handlers::list`,
+/// `request -> …`, `(request) -> …`.
+fn is_handler(t: &[Token], r: std::ops::Range<usize>) -> bool {
+    (r.start..r.end.min(t.len()).saturating_sub(1))
+        .any(|k| (t[k].is(':') && t[k + 1].is(':')) || (t[k].is('-') && t[k + 1].is('>')))
 }
 
 /// Argument-less method declarations of a file: `Type name() {` → the

@@ -114,11 +114,20 @@ pub fn konst(t: &Toks, r: Range<usize>) -> Option<Vec<Piece>> {
             k += 1;
         }
     }
-    has_str.then_some(out)
+    // `val Users = Paths.Users`: another object's constant.
+    let one_ref = matches!(out.as_slice(), [Piece::Const(q)]
+        if q.len() >= 2 && q[0].starts_with(|c: char| c.is_ascii_uppercase()));
+    (has_str || one_ref).then_some(out)
 }
 
 /// `new T(…)` / `T(…)`: the type a value stands for.
 pub fn alias(t: &Toks, r: Range<usize>) -> Option<String> {
+    alias_with_args(t, r).map(|(name, _)| name)
+}
+
+/// `new T(a, "b")` / `T(…)`: the type a value stands for and the arguments
+/// of its first argument list (string literals and plain or dotted names).
+pub fn alias_with_args(t: &Toks, r: Range<usize>) -> Option<(String, Vec<Option<Piece>>)> {
     let mut k = r.start;
     if t.is_ident(k, "new") {
         k += 1;
@@ -128,10 +137,36 @@ pub fn alias(t: &Toks, r: Range<usize>) -> Option<String> {
         return None;
     }
     k += 1;
+    let mut args = None;
     while t.is(k, "[") || t.is(k, "(") {
+        if t.is(k, "(") && args.is_none() {
+            let close = t.close(k).unwrap_or(r.end).min(r.end);
+            args = Some(arg_pieces(t, k + 1, close));
+        }
         k = t.skip_group(k);
     }
-    (k >= r.end || t.is(k, "{")).then(|| name.to_string())
+    (k >= r.end || t.is(k, "{")).then(|| (name.to_string(), args.unwrap_or_default()))
+}
+
+/// Each argument of `start..end` as a plain string literal or a (dotted)
+/// name, else `None`.
+fn arg_pieces(t: &Toks, start: usize, end: usize) -> Vec<Option<Piece>> {
+    t.split(start, end, ",")
+        .into_iter()
+        .map(|r| {
+            let tok = t.get(r.start)?;
+            match tok.kind {
+                Kind::Str if tok.prefix.is_empty() && r.end == r.start + 1 => {
+                    Some(Piece::Lit(tok.text.clone()))
+                }
+                Kind::Ident => {
+                    let (parts, next) = t.dotted(r.start)?;
+                    (next == r.end).then_some(Piece::Const(parts))
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Turns a definition's right-hand side into a route tree.
@@ -170,22 +205,26 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
             _ => (None, None),
         };
         let konst = konst(t, d.rhs.clone());
-        let alias = alias(t, d.rhs.clone());
+        let (alias, alias_args) = match alias_with_args(t, d.rhs.clone()) {
+            Some((a, args)) => (Some(a), args),
+            None => (None, Vec::new()),
+        };
         if node.is_none() && konst.is_none() && alias.is_none() && directive.is_none() {
             continue;
         }
-        out.fact(&Fact::Def(Def {
+        out.fact(&Fact::Def(Box::new(Def {
             file: file.path.clone(),
             owner: d.owner.clone(),
             name: d.name.clone(),
             line: t.line(d.at),
             node,
             alias,
+            alias_args,
             konst,
             root: false,
             never_root: false,
             directive,
-        }));
+        })));
     }
 }
 
@@ -194,7 +233,7 @@ pub fn file_facts(file: &SourceFile, t: &Toks, o: &Outline, out: &mut Output, bu
 fn is_directive(n: &Node) -> bool {
     let mut node = n;
     for _ in 0..16 {
-        if !node.pieces.is_empty() {
+        if !node.pieces.is_empty() || !node.methods.is_empty() {
             return true;
         }
         match node.children.as_slice() {

@@ -108,6 +108,14 @@ impl Outline {
                         while t.is(p, "[") {
                             p = t.skip_group(p);
                         }
+                        // `case class C protected[pkg] (…)`: an access
+                        // modifier on the primary constructor.
+                        while matches!(t.ident(p), Some("private" | "protected")) {
+                            p += 1;
+                            while t.is(p, "[") {
+                                p = t.skip_group(p);
+                            }
+                        }
                         if t.is(p, "(") {
                             let close = t.close(p).unwrap_or(n);
                             params = fields(t, p + 1, close);
@@ -140,6 +148,10 @@ impl Outline {
                         }
                         k = if t.is_open(k) { t.skip_group(k) } else { k + 1 };
                     }
+                    // A class without a body still names its supertypes
+                    // (`class UsersApi(db: Db) extends UsersRoutes`): an
+                    // empty body at the end of the declaration.
+                    let body = body.or_else(|| (!parents.is_empty()).then_some(end..end));
                     if let Some(body) = body {
                         owners.push(Owner {
                             name,

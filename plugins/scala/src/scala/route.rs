@@ -55,9 +55,18 @@ pub struct Node {
     /// wrapping this node (`prefix { … }`): their path pieces come first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wrap: Vec<Vec<String>>,
+    /// Names for the path values those directives extract (the block's
+    /// lambda parameters: `itemPrefix { id => … }`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// An endpoint ends here.
     #[serde(default, skip_serializing_if = "is_false")]
     pub leaf: bool,
+    /// An endpoint ends here unless the references below add some: a
+    /// directive whose block calls a helper (`(itemOps & extractMethod) {
+    /// dispatch(m, id) }`) that may or may not build routes itself.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fallback: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -79,6 +88,11 @@ impl Node {
     pub fn routes(&self) -> bool {
         self.leaf || !self.refs.is_empty() || self.children.iter().any(Node::routes)
     }
+
+    /// Does the tree end an endpoint itself (not only through references)?
+    pub fn has_leaf(&self) -> bool {
+        self.leaf || self.fallback || self.children.iter().any(Node::has_leaf)
+    }
 }
 
 /// A named definition (`val routes = …`), or an anonymous root.
@@ -95,6 +109,10 @@ pub struct Def {
     /// `val x = new T(…)` / `T(…)`: x stands for a T.
     #[serde(default)]
     pub alias: Option<String>,
+    /// The arguments of that construction (literals and names), read for
+    /// `x.field` when `field` is a constructor parameter of T.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alias_args: Vec<Option<Piece>>,
     /// `val X = "lit" + Y`: a string constant.
     #[serde(default)]
     pub konst: Option<Vec<Piece>>,
@@ -113,7 +131,7 @@ pub struct Def {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "t")]
 pub enum Fact {
-    Def(Def),
+    Def(Box<Def>),
     Class {
         name: String,
         fields: Vec<String>,
@@ -207,6 +225,9 @@ struct Rel {
 #[derive(Clone)]
 struct Ctx {
     file: String,
+    /// The class whose members unqualified names mean (virtual dispatch:
+    /// a trait's route tree walked for a subclass sees its overrides).
+    this: Option<String>,
     pieces: Vec<String>,
     methods: Vec<String>,
     params: Vec<Par>,
@@ -217,7 +238,7 @@ struct Ctx {
 /// Definitions already walked, and the ones being walked.
 #[derive(Default)]
 struct Memo {
-    done: HashMap<usize, std::rc::Rc<Vec<Rel>>>,
+    done: HashMap<(usize, Option<String>), std::rc::Rc<Vec<Rel>>>,
     stack: Vec<usize>,
     /// Relative endpoints made so far (bounded by [`MAX_RELS`]).
     made: usize,
@@ -235,6 +256,25 @@ const MAX_ENDPOINTS: usize = 50_000;
 
 pub const ANY_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/// What a reference must name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// A route tree.
+    Node,
+    /// A string constant.
+    Konst,
+    /// An instance of a class (`val users = new UsersApi(…)`).
+    Alias,
+}
+
+/// `this.x` / `super.x` name a member like `x` does.
+fn unqualified(quals: &[String]) -> &[String] {
+    match quals {
+        [q] if q == "this" || q == "super" => &[],
+        _ => quals,
+    }
+}
+
 impl World {
     pub fn new(facts: &Facts) -> Self {
         let mut w = World {
@@ -250,7 +290,7 @@ impl World {
         };
         for fact in facts.iter::<Fact>() {
             match fact {
-                Fact::Def(d) => w.defs.push(d),
+                Fact::Def(d) => w.defs.push(*d),
                 Fact::Class { name, fields } => {
                     w.classes.entry(name).or_insert(fields);
                 }
@@ -305,16 +345,29 @@ impl World {
 
     /// Definitions a reference from `from` may mean, best first.
     pub fn resolve(&self, from: usize, path: &[String], want_node: bool) -> Vec<usize> {
+        let want = if want_node { Want::Node } else { Want::Konst };
+        self.resolve_in(from, path, want, None)
+    }
+
+    /// Definitions a reference from `from` may mean, best first, when the
+    /// code runs as a member of class `this` (its overrides win).
+    pub fn resolve_in(
+        &self,
+        from: usize,
+        path: &[String],
+        want: Want,
+        this: Option<&str>,
+    ) -> Vec<usize> {
         let Some((name, quals)) = path.split_last() else {
             return Vec::new();
         };
+        let is_super = quals.len() == 1 && quals[0] == "super";
+        let quals = unqualified(quals);
         let here = self.defs.get(from);
-        let fits = |d: &Def| {
-            if want_node {
-                d.node.is_some()
-            } else {
-                d.konst.is_some()
-            }
+        let fits = |d: &Def| match want {
+            Want::Node => d.node.is_some(),
+            Want::Konst => d.konst.is_some(),
+            Want::Alias => d.alias.is_some(),
         };
         // One candidate per (file, owner): overloads and re-definitions in
         // one scope count once.
@@ -324,7 +377,13 @@ impl World {
             .iter()
             .copied()
             .filter(|&i| i != from && fits(&self.defs[i]))
-            .filter(|&i| scopes.insert((&self.defs[i].file, &self.defs[i].owner)))
+            .filter(|&i| {
+                let d = &self.defs[i];
+                // Overloads beside the referrer (`def routes(u: User) =
+                // routes(Some(u))`) all count; elsewhere one per scope.
+                here.is_some_and(|h| h.file == d.file && h.owner == d.owner)
+                    || scopes.insert((&d.file, &d.owner))
+            })
             .collect();
         if cands.len() <= 1 {
             return cands;
@@ -344,17 +403,38 @@ impl World {
             }
             Vec::new()
         };
+        // `super.routes`: the nearest supertype of the enclosing class
+        // declaring one.
+        if is_super {
+            if let Some(owner) = here.and_then(|h| h.owner.as_deref()) {
+                for o in self.lineage(owner).iter().skip(1) {
+                    let hit: Vec<usize> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&i| self.defs[i].owner.as_deref() == Some(o.as_str()))
+                        .collect();
+                    if !hit.is_empty() {
+                        return hit;
+                    }
+                }
+            }
+            return Vec::new();
+        }
+        if quals.is_empty() {
+            if let Some(this) = this {
+                let hit = by_owner(this);
+                if !hit.is_empty() {
+                    return hit;
+                }
+            }
+        }
         if let Some(q) = quals.last() {
             let hit = by_owner(q);
             if !hit.is_empty() {
                 return hit;
             }
             // `val users = new UserRoutes(…)` … `users.routes`.
-            if let Some(alias) = self
-                .named_defs(q)
-                .iter()
-                .find_map(|&i| self.defs[i].alias.clone())
-            {
+            if let Some(alias) = self.instance_class(from, quals, this) {
                 let hit = by_owner(&alias);
                 if !hit.is_empty() {
                     return hit;
@@ -388,9 +468,67 @@ impl World {
         cands
     }
 
+    /// The class of the instance `quals` names (`val users = new
+    /// UsersApi(…)` for `users`).
+    fn instance_class(&self, from: usize, quals: &[String], this: Option<&str>) -> Option<String> {
+        if let Some(&a) = self.resolve_in(from, quals, Want::Alias, this).first() {
+            return self.defs[a].alias.clone();
+        }
+        let q = quals.last()?;
+        self.named_defs(q)
+            .iter()
+            .find_map(|&i| self.defs[i].alias.clone())
+    }
+
+    /// The class whose members a walk of definition `target`, reached by
+    /// `path` from a walk as `this`, dispatches to.
+    fn this_for(
+        &self,
+        from: usize,
+        path: &[String],
+        this: Option<&str>,
+        target: usize,
+    ) -> Option<String> {
+        let owner = self.defs.get(target)?.owner.clone();
+        let quals = unqualified(path.split_last().map_or(&[][..], |(_, q)| q));
+        let candidate = if quals.is_empty() {
+            this.map(str::to_string)
+        } else {
+            self.instance_class(from, quals, this)
+        };
+        match (candidate, &owner) {
+            (Some(c), Some(o)) if self.lineage(&c).contains(o) => Some(c),
+            _ => owner,
+        }
+    }
+
     /// The value of a string constant.
     pub fn konst(&self, from: usize, path: &[String], depth: usize) -> Option<String> {
-        let Some(&i) = self.resolve(from, path, false).first() else {
+        self.konst_in(from, path, depth, None)
+    }
+
+    /// The value of a string constant read as a member of class `this`.
+    pub fn konst_in(
+        &self,
+        from: usize,
+        path: &[String],
+        depth: usize,
+        this: Option<&str>,
+    ) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        // `collection.path` where `val collection = Collection("books")`
+        // and `path` is the constructor parameter of `Collection`.
+        if let Some((field, quals)) = path.split_last() {
+            let quals = unqualified(quals);
+            if !quals.is_empty() {
+                if let Some(v) = self.field_of(from, quals, field, depth, this) {
+                    return Some(v);
+                }
+            }
+        }
+        let Some(&i) = self.resolve_in(from, path, Want::Konst, this).first() else {
             // A constructor parameter of the enclosing class, bound by the
             // literal arguments where the class is instantiated.
             let owner = self.defs.get(from)?.owner.as_deref()?;
@@ -409,6 +547,27 @@ impl World {
             }
         }
         Some(out)
+    }
+
+    /// `x.field` where `x` is an instance built with arguments and `field`
+    /// a constructor parameter of its class: the argument's value.
+    fn field_of(
+        &self,
+        from: usize,
+        quals: &[String],
+        field: &str,
+        depth: usize,
+        this: Option<&str>,
+    ) -> Option<String> {
+        let a = *self.resolve_in(from, quals, Want::Alias, this).first()?;
+        let d = self.defs.get(a)?;
+        let class = d.alias.as_deref()?;
+        let at = self.ctors.get(class)?.iter().position(|p| p == field)?;
+        match d.alias_args.get(at)?.as_ref()? {
+            Piece::Lit(s) => Some(s.clone()),
+            Piece::Const(q) => self.konst_in(a, q, depth + 1, this),
+            _ => None,
+        }
     }
 
     /// The value parameter `name` of class `class` gets: the one literal
@@ -439,7 +598,7 @@ impl World {
 
     /// A directive definition (`def prefix = pathPrefix(…)`) a wrapper
     /// reference from `from` means.
-    fn resolve_directive(&self, from: usize, path: &[String]) -> Option<usize> {
+    fn resolve_directive(&self, from: usize, path: &[String], this: Option<&str>) -> Option<usize> {
         let name = path.last()?;
         let cands: Vec<usize> = self
             .named_defs(name)
@@ -448,7 +607,7 @@ impl World {
             .filter(|&i| self.defs[i].directive.is_some())
             .collect();
         let here = self.defs.get(from)?;
-        if let Some(owner) = &here.owner {
+        for owner in this.into_iter().chain(here.owner.as_deref()) {
             for o in self.lineage(owner) {
                 if let Some(&i) = cands
                     .iter()
@@ -464,9 +623,11 @@ impl World {
         (cands.len() == 1).then(|| cands[0])
     }
 
-    /// The path of the directive definition `i`, resolved where it is defined.
-    fn directive_pieces(&self, i: usize) -> Vec<String> {
-        let mut out = Vec::new();
+    /// The path and methods of the directive definition `i`, resolved
+    /// where it is defined (as a member of `this`).
+    fn directive_parts(&self, i: usize, this: Option<&str>) -> (Vec<String>, Vec<String>) {
+        let mut pieces = Vec::new();
+        let mut methods = Vec::new();
         let mut node = self.defs.get(i).and_then(|d| d.directive.as_ref());
         let mut depth = 0;
         while let Some(n) = node {
@@ -474,50 +635,120 @@ impl World {
             if depth > 16 {
                 break;
             }
-            out.extend(n.pieces.iter().filter_map(|p| self.piece(i, p)));
+            pieces.extend(n.pieces.iter().filter_map(|p| self.segment(i, p, this)));
+            if !n.methods.is_empty() {
+                methods = n.methods.clone();
+            }
             node = match n.children.as_slice() {
                 [c] => Some(c),
                 _ => None,
             };
         }
-        out
+        (pieces, methods)
     }
 
     pub fn piece(&self, from: usize, piece: &Piece) -> Option<String> {
+        self.piece_in(from, piece, None)
+    }
+
+    /// A path segment of a route: a constant known only at run time
+    /// (`pathPrefix(config.segments.map(…))`) keeps its place as a
+    /// `{name}` placeholder.
+    fn segment(&self, from: usize, piece: &Piece, this: Option<&str>) -> Option<String> {
+        match piece {
+            Piece::Const(q) => self
+                .konst_in(from, q, 0, this)
+                .or_else(|| q.first().map(|n| format!("{{{n}}}"))),
+            _ => self.piece_in(from, piece, this),
+        }
+    }
+
+    fn piece_in(&self, from: usize, piece: &Piece, this: Option<&str>) -> Option<String> {
         match piece {
             Piece::Lit(s) => Some(s.clone()),
-            Piece::Const(q) => self.konst(from, q, 0),
+            Piece::Const(q) => self.konst_in(from, q, 0, this),
             Piece::Param(p) => Some(format!("{{{p}}}")),
             Piece::Nothing => None,
         }
     }
 
-    /// Definitions referenced by some other definition.
-    fn referenced(&self) -> HashSet<usize> {
+    /// Definitions referenced by some other definition, and the members
+    /// overriding a referenced one (reached by virtual dispatch).
+    ///
+    /// Also returns, per class, the subclasses whose members its code
+    /// calls by name (`trait Service { def route = routes }` with `class
+    /// Api extends Service { def routes = … }`): a root of that class is
+    /// walked as each of them.
+    fn referenced(&self) -> (HashSet<usize>, HashMap<String, Vec<String>>) {
         let mut out = HashSet::new();
+        // Members named from inside a class: (name, that class).
+        let mut called: HashSet<(&str, &str)> = HashSet::new();
         for (i, d) in self.defs.iter().enumerate() {
             if let Some(node) = &d.node {
                 let mut refs = Vec::new();
                 collect_refs(node, &mut refs);
                 for r in refs {
                     out.extend(self.resolve(i, r, true));
+                    if let (Some((name, quals)), Some(owner)) = (r.split_last(), &d.owner) {
+                        if unqualified(quals).is_empty() {
+                            called.insert((name.as_str(), owner.as_str()));
+                        }
+                    }
                 }
             }
         }
-        out
+        let members: HashSet<(&str, &str)> = out
+            .iter()
+            .filter_map(|&i| {
+                let d = &self.defs[i];
+                Some((d.name.as_str(), d.owner.as_deref()?))
+            })
+            .collect();
+        let mut dispatched: HashMap<String, Vec<String>> = HashMap::new();
+        for (i, d) in self.defs.iter().enumerate() {
+            let Some(owner) = &d.owner else { continue };
+            if d.node.is_none() {
+                continue;
+            }
+            let lineage = self.lineage(owner);
+            for o in lineage.iter().skip(1) {
+                let key = (d.name.as_str(), o.as_str());
+                if called.contains(&key) {
+                    out.insert(i);
+                    let subs = dispatched.entry(o.clone()).or_default();
+                    if !subs.contains(owner) && subs.len() < 64 {
+                        subs.push(owner.clone());
+                    }
+                } else if members.contains(&key) {
+                    out.insert(i);
+                }
+            }
+        }
+        (out, dispatched)
     }
 
     /// Every endpoint reachable from a root definition.
     pub fn endpoints(&self) -> Vec<Endpoint> {
-        let referenced = self.referenced();
+        let (referenced, dispatched) = self.referenced();
         let mut memo = Memo::default();
         let mut out = Vec::new();
         for (i, d) in self.defs.iter().enumerate() {
             if d.node.is_none() || !d.root && (d.never_root || referenced.contains(&i)) {
                 continue;
             }
-            let rels = self.rels(i, &mut memo);
-            self.emit_rels(&rels, &[], out.len(), &mut out);
+            let subs = d.owner.as_ref().and_then(|o| dispatched.get(o));
+            match subs {
+                Some(subs) => {
+                    for sub in subs {
+                        let rels = self.rels(i, Some(sub.clone()), &mut memo);
+                        self.emit_rels(&rels, &[], out.len(), &mut out);
+                    }
+                }
+                None => {
+                    let rels = self.rels(i, d.owner.clone(), &mut memo);
+                    self.emit_rels(&rels, &[], out.len(), &mut out);
+                }
+            }
         }
         out
     }
@@ -526,7 +757,8 @@ impl World {
     pub fn endpoints_of(&self, i: usize, prefix: Vec<String>) -> Vec<Endpoint> {
         let mut out = Vec::new();
         let mut memo = Memo::default();
-        let rels = self.rels(i, &mut memo);
+        let this = self.defs.get(i).and_then(|d| d.owner.clone());
+        let rels = self.rels(i, this, &mut memo);
         self.emit_rels(&rels, &prefix, 0, &mut out);
         out
     }
@@ -548,16 +780,19 @@ impl World {
     /// computed once: a definition used from many places (or many times
     /// over a diamond of references) is walked once, so linking stays
     /// linear in the size of the definitions plus the output.
-    fn rels(&self, i: usize, memo: &mut Memo) -> std::rc::Rc<Vec<Rel>> {
-        if let Some(r) = memo.done.get(&i) {
+    fn rels(&self, i: usize, this: Option<String>, memo: &mut Memo) -> std::rc::Rc<Vec<Rel>> {
+        let key = (i, this);
+        if let Some(r) = memo.done.get(&key) {
             return r.clone();
         }
+        let this = key.1.clone();
         let mut out = Vec::new();
         if let Some(node) = self.defs.get(i).and_then(|d| d.node.as_ref()) {
             if memo.stack.len() <= 32 && !memo.stack.contains(&i) {
                 memo.stack.push(i);
                 let ctx = Ctx {
                     file: self.defs[i].file.clone(),
+                    this,
                     pieces: Vec::new(),
                     methods: Vec::new(),
                     params: Vec::new(),
@@ -571,7 +806,7 @@ impl World {
             }
         }
         let rc = std::rc::Rc::new(out);
-        memo.done.insert(i, rc.clone());
+        memo.done.insert(key, rc.clone());
         rc
     }
 
@@ -588,13 +823,31 @@ impl World {
         if out.len() > MAX_ENDPOINTS {
             return;
         }
+        let this = ctx.this.clone();
         for w in &node.wrap {
-            if let Some(d) = self.resolve_directive(def, w) {
-                ctx.pieces.extend(self.directive_pieces(d));
+            if let Some(d) = self.resolve_directive(def, w, this.as_deref()) {
+                let (pieces, methods) = self.directive_parts(d, this.as_deref());
+                let mut names = node.names.iter();
+                for p in pieces {
+                    if p == "{}" {
+                        let n = ctx.pieces.iter().filter(|p| p.starts_with('{')).count();
+                        let name = names.next().cloned().unwrap_or(format!("param{}", n + 1));
+                        ctx.pieces.push(format!("{{{name}}}"));
+                    } else {
+                        ctx.pieces.push(p);
+                    }
+                }
+                if !methods.is_empty() {
+                    ctx.methods = methods;
+                    has_methods = true;
+                    if node.line > 0 {
+                        ctx.line = node.line;
+                    }
+                }
             }
         }
         for p in &node.pieces {
-            if let Some(s) = self.piece(def, p) {
+            if let Some(s) = self.segment(def, p, this.as_deref()) {
                 ctx.pieces.push(s);
             }
         }
@@ -617,12 +870,14 @@ impl World {
                 leaf_line: node.line,
             });
         }
+        let before = out.len();
         for child in &node.children {
             self.walk(def, child, ctx.clone(), has_methods, memo, out);
         }
         for r in &node.refs {
-            for target in self.resolve(def, r, true) {
-                let sub = self.rels(target, memo);
+            for target in self.resolve_in(def, r, Want::Node, this.as_deref()) {
+                let sub_this = self.this_for(def, r, this.as_deref(), target);
+                let sub = self.rels(target, sub_this, memo);
                 for s in sub.iter() {
                     if out.len() > MAX_ENDPOINTS || memo.made >= MAX_RELS {
                         return;
@@ -633,8 +888,15 @@ impl World {
                     pieces.extend(s.pieces.iter().cloned());
                     let mut params = ctx.params.clone();
                     params.extend(s.params.iter().cloned());
+                    // Located where the path or method was last shaped:
+                    // inside the definition, else at the reference.
+                    let file = if s.line > 0 || ctx.line == 0 {
+                        s.file.clone()
+                    } else {
+                        ctx.file.clone()
+                    };
                     out.push(Rel {
-                        file: s.file.clone(),
+                        file,
                         pieces,
                         methods: s
                             .methods
@@ -646,6 +908,17 @@ impl World {
                     });
                 }
             }
+        }
+        if node.fallback && out.len() == before && memo.made < MAX_RELS {
+            memo.made += 1;
+            out.push(Rel {
+                file: ctx.file.clone(),
+                pieces: ctx.pieces.clone(),
+                methods: has_methods.then(|| ctx.methods.clone()),
+                params: ctx.params.clone(),
+                line: ctx.line,
+                leaf_line: node.line,
+            });
         }
     }
 
