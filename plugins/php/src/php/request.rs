@@ -53,7 +53,7 @@ impl Reads {
     }
 }
 
-fn lit(t: Option<&Token>) -> Option<&str> {
+pub fn lit(t: Option<&Token>) -> Option<&str> {
     t.filter(|t| t.kind == Kind::Str && !t.interpolated)
         .map(|t| t.text.as_str())
 }
