@@ -722,6 +722,108 @@ impl<'a> Interp<'a> {
         out
     }
 
+    /// The `$fillable` of the model a service method mass-assigns from its
+    /// first parameter (`save(array $data, Product $product)` with
+    /// `$product->fill($data)`); the service is the type of the same-named
+    /// constructor parameter of the caller's class chain.
+    fn delegated_fill(
+        &self,
+        root: &str,
+        chain: &[&'a Class],
+        prop: &str,
+        meth: &str,
+    ) -> Vec<String> {
+        let Some(ty) = chain.iter().find_map(|c| {
+            let ctor = c.methods.iter().find(|m| m.name == "__construct")?;
+            ctor.params
+                .iter()
+                .find(|(ty, v)| v == prop && !ty.is_empty())
+                .map(|(ty, _)| ty.as_str())
+        }) else {
+            return Vec::new();
+        };
+        let mut cur = self.find_class(root, ty);
+        let mut depth = 0;
+        while let Some(c) = cur {
+            if let Some(m) = c.methods.iter().find(|m| m.name == meth) {
+                let Some((_, first)) = m.params.first() else {
+                    return Vec::new();
+                };
+                let suffix = format!("::$fillable<-{first}");
+                let mut out = Vec::new();
+                for call in &m.reads.calls {
+                    let Some(model) = call.strip_suffix(&suffix) else {
+                        continue;
+                    };
+                    let model = match model.strip_prefix('$') {
+                        Some(var) => match m.params.iter().find(|(t, v)| v == var && !t.is_empty())
+                        {
+                            Some((t, _)) => short(t),
+                            None => continue,
+                        },
+                        None => model,
+                    };
+                    if let Some(mc) = self.find_class(root, model) {
+                        out.extend(mc.fillable.iter().cloned());
+                    }
+                }
+                return out;
+            }
+            depth += 1;
+            if depth > 8 || c.parent.is_empty() || c.parent == c.name {
+                break;
+            }
+            cur = self.find_class(root, &c.parent);
+        }
+        Vec::new()
+    }
+
+    /// A query filter class (`index(PostFilters $filters)`): when the
+    /// class or an ancestor dispatches request keys to same-named methods
+    /// (`method_exists($this, $name)` then `$this->$name($value)`), every
+    /// public instance method of the chain is a request key, except the
+    /// dispatcher, magic methods and the helpers the chain calls by name.
+    fn dispatched_filters(&self, root: &str, class: &str) -> Vec<String> {
+        let mut chain: Vec<&Class> = Vec::new();
+        let mut cur = self.find_class(root, class);
+        while let Some(c) = cur {
+            if chain.len() > 8 || chain.iter().any(|x| x.name == c.name) {
+                break;
+            }
+            chain.push(c);
+            cur = if c.parent.is_empty() {
+                None
+            } else {
+                self.find_class(root, &c.parent)
+            };
+        }
+        if !chain.iter().any(|c| c.methods.iter().any(|m| m.dispatches)) {
+            return Vec::new();
+        }
+        let called: BTreeSet<&str> = chain
+            .iter()
+            .flat_map(|c| c.methods.iter())
+            .flat_map(|m| m.reads.calls.iter())
+            .map(String::as_str)
+            .collect();
+        let mut out: Vec<String> = Vec::new();
+        for c in &chain {
+            for m in &c.methods {
+                if m.hidden
+                    || m.is_static
+                    || m.dispatches
+                    || m.name.starts_with("__")
+                    || called.contains(m.name.as_str())
+                    || out.contains(&m.name)
+                {
+                    continue;
+                }
+                out.push(m.name.clone());
+            }
+        }
+        out
+    }
+
     /// The `rules()` keys of a form request: its own `rules()` (else the
     /// nearest ancestor's), plus the parent's when it merges
     /// `parent::rules()`.
@@ -803,6 +905,14 @@ impl<'a> Interp<'a> {
                 }
                 continue;
             }
+            // `$this->repo->save($request->all(), …)`: what `save` mass-assigns
+            // from its first parameter, `repo` typed by the constructor.
+            if let Some((prop, meth)) = name.strip_prefix("->").and_then(|x| x.split_once('.')) {
+                for k in self.delegated_fill(root, &chain, prop, meth) {
+                    reads.push(Where::Input, &k);
+                }
+                continue;
+            }
             let Some(m) = find(&name) else { continue };
             // swagger-php `@OA\\Parameter`s documenting the action itself.
             if name == method {
@@ -831,6 +941,9 @@ impl<'a> Interp<'a> {
                     continue;
                 }
                 for k in self.form_rules(root, ty) {
+                    reads.push(Where::Input, &k);
+                }
+                for k in self.dispatched_filters(root, ty) {
                     reads.push(Where::Input, &k);
                 }
             }

@@ -80,6 +80,13 @@ pub struct Method {
     /// The swagger-php operation of the docblock (path template, body).
     #[serde(default)]
     pub oa_op: Option<super::oa::Op>,
+    /// The body dispatches request keys to methods of `$this` by name
+    /// (`if (method_exists($this, $name)) { $this->$name($value); }`).
+    #[serde(default)]
+    pub dispatches: bool,
+    /// Declared `static`.
+    #[serde(default)]
+    pub is_static: bool,
 }
 
 /// A swagger-php `@OA\\Parameter`: `name` + `in`, or a `ref` to a shared
@@ -524,9 +531,12 @@ fn body(
         while b < close && !toks[b].is("{") && !toks[b].is(";") {
             b += 1;
         }
+        let is_static = toks[first..j].iter().any(|m| m.is_ident("static"));
+        let mut dispatches = false;
         let (body_reads, rule_keys, next) = if b < close && toks[b].is("{") {
             let bclose = matching(toks, b).unwrap_or(close);
             let body = &toks[b + 1..bclose];
+            dispatches = dispatches_by_name(body);
             let keys = if mname == "rules" {
                 rules_keys(toks, b + 1, bclose)
             } else {
@@ -548,6 +558,8 @@ fn body(
             hidden,
             oa,
             oa_op,
+            dispatches,
+            is_static,
         });
         j = next;
     }
@@ -631,6 +643,33 @@ fn rules_keys(toks: &[Token], from: usize, to: usize) -> Vec<String> {
         i += 1;
     }
     keys
+}
+
+/// `method_exists($this, $name)` and a dynamic call `$this->$name(` in
+/// one body: request keys dispatched to same-named methods (the query
+/// filter class idiom). Linear.
+fn dispatches_by_name(body: &[Token]) -> bool {
+    let mut exists = false;
+    let mut dynamic = false;
+    for (i, t) in body.iter().enumerate() {
+        if t.is_ident("method_exists")
+            && body.get(i + 1).is_some_and(|p| p.is("("))
+            && body
+                .get(i + 2)
+                .is_some_and(|v| v.kind == Kind::Var && v.text == "this")
+        {
+            exists = true;
+        }
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && body.get(i + 1).is_some_and(|a| a.is("->"))
+            && body.get(i + 2).is_some_and(|v| v.kind == Kind::Var)
+            && body.get(i + 3).is_some_and(|p| p.is("("))
+        {
+            dynamic = true;
+        }
+    }
+    exists && dynamic
 }
 
 /// Marker among a `rules()` method's keys: it merges `parent::rules()`.
