@@ -230,8 +230,11 @@ impl<'a> Controllers<'a> {
         let collect = |mut todo: Vec<String>| {
             let mut reads = Reads::default();
             let mut seen = BTreeSet::new();
+            // Methods and services expanded (names that resolve to
+            // nothing, such as locals used as receivers, do not count).
+            let mut expanded = 0usize;
             while let Some(name) = todo.pop() {
-                if !seen.insert(name.clone()) || seen.len() > 64 {
+                if !seen.insert(name.clone()) || expanded > 64 {
                     continue;
                 }
                 // `params.permit(*FIELDS)`: the class constant's words.
@@ -252,6 +255,7 @@ impl<'a> Controllers<'a> {
                 // service class (and the services it hands them to).
                 if let Some(svc) = name.strip_prefix("new:") {
                     if let Some(sc) = self.service(root, &class.namespace, svc) {
+                        expanded += 1;
                         for m in &sc.methods {
                             reads.merge(&m.reads);
                             // Nested services resolve from this one's namespace.
@@ -267,6 +271,7 @@ impl<'a> Controllers<'a> {
                     continue;
                 }
                 if let Some(m) = method(&name) {
+                    expanded += 1;
                     reads.merge(&m.reads);
                     for callee in &m.reads.calls {
                         todo.push(callee.clone());
