@@ -123,9 +123,11 @@ struct Parser<'a> {
 
 fn ends_expression(t: &Token) -> bool {
     match t.kind {
+        // A bare `return` is a whole expression: `return unless ok` is a
+        // modifier, like `next if …`.
         Kind::Ident => !matches!(
             t.text.as_str(),
-            "and" | "or" | "not" | "return" | "then" | "do" | "else" | "elsif" | "when" | "in"
+            "and" | "or" | "not" | "then" | "do" | "else" | "elsif" | "when" | "in"
         ),
         Kind::Const | Kind::Str | Kind::Sym | Kind::Int | Kind::Words(_) => true,
         Kind::Punct => matches!(t.text.as_str(), ")" | "]" | "}"),
@@ -460,6 +462,12 @@ mod tests {
             outline(src),
             "abstract struct; abstract defdef[def ydef[z]]; get 1"
         );
+    }
+
+    #[test]
+    fn return_with_a_modifier() {
+        let src = "def a\n  return unless ok\n  x\nend\ndef b\n  y\nend\n";
+        assert_eq!(outline(src), "def adef[return unless; x]; def bdef[y]");
     }
 
     #[test]

@@ -9,7 +9,8 @@ use super::scan::Fact;
 use crate::php::expr::{Chain, Part, Val};
 use crate::php::inflect::singularize;
 use crate::php::normalize_file;
-use crate::php::outline::{short, Class};
+use crate::php::oa::{BodyLoc, Op, SchemaDef};
+use crate::php::outline::{short, Class, PARENT_RULES};
 use crate::php::request::{Reads, Where};
 
 #[derive(Clone, Debug, Default)]
@@ -41,6 +42,8 @@ struct Interp<'a> {
     guard_cache: BTreeMap<String, Vec<(Where, String)>>,
     /// Shared swagger-php parameters: key → (name, in).
     oa_defs: BTreeMap<&'a str, (&'a str, &'a str)>,
+    /// Named swagger-php schemas: name → definition.
+    oa_schemas: BTreeMap<&'a str, &'a SchemaDef>,
     out: Vec<Endpoint>,
 }
 
@@ -63,6 +66,7 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
         groups: BTreeMap::new(),
         guard_cache: BTreeMap::new(),
         oa_defs: BTreeMap::new(),
+        oa_schemas: BTreeMap::new(),
         out: Vec::new(),
     };
     let mut entries: Vec<(&str, &str, &[Chain])> = Vec::new();
@@ -96,6 +100,11 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
                     if d.key != d.name {
                         *e = (d.name.as_str(), d.loc.as_str());
                     }
+                }
+            }
+            Fact::OaSchemas { defs } => {
+                for d in defs {
+                    it.oa_schemas.entry(d.name.as_str()).or_insert(d);
                 }
             }
             Fact::Middleware {
@@ -550,12 +559,29 @@ impl<'a> Interp<'a> {
         } else {
             url.to_string()
         };
+        let op = match action {
+            Action::Method(c, m) => self.action_op(&g.root, c, m),
+            _ => None,
+        };
+        let url = match op {
+            Some(op) => documented_placeholders(&url, &op.path),
+            None => url,
+        };
         let mut e = Endpoint::new(method, url.clone()).at_path(&g.file, line);
         let reads = match action {
             Action::None => None,
             Action::Closure(r) => Some(r.clone()),
             Action::Method(c, m) => self.method_reads(&g.root, c, m),
         };
+        if let Some(op) = op {
+            for (name, loc) in self.op_body(op) {
+                e.push_param(match loc {
+                    BodyLoc::Json => Param::json(name),
+                    BodyLoc::Form => Param::form(name),
+                    BodyLoc::File => Param::file(name),
+                });
+            }
+        }
         for (w, name) in self.guards(g) {
             e.push_param(match w {
                 Where::Cookie => Param::cookie(name),
@@ -654,6 +680,187 @@ impl<'a> Interp<'a> {
         best
     }
 
+    /// The swagger-php operation documented on a controller action (the
+    /// class's own method, else an ancestor's).
+    fn action_op(&self, root: &str, class: &str, method: &str) -> Option<&'a Op> {
+        let mut cur = self.find_class(root, class);
+        let mut depth = 0;
+        while let Some(c) = cur {
+            if let Some(m) = c.methods.iter().find(|m| m.name == method) {
+                return m.oa_op.as_ref();
+            }
+            depth += 1;
+            if depth > 8 || c.parent.is_empty() || c.parent == c.name {
+                return None;
+            }
+            cur = self.find_class(root, &c.parent);
+        }
+        None
+    }
+
+    /// The body properties an operation documents, named schemas resolved
+    /// (through `allOf`/`ref`, cycles cut).
+    fn op_body(&self, op: &Op) -> Vec<(String, BodyLoc)> {
+        let mut out: Vec<(String, BodyLoc)> = op.body.props.clone();
+        let mut seen: BTreeSet<(&str, BodyLoc)> = BTreeSet::new();
+        let mut todo: Vec<(&str, BodyLoc)> =
+            op.body.refs.iter().map(|(r, l)| (r.as_str(), *l)).collect();
+        while let Some((name, loc)) = todo.pop() {
+            if seen.len() > 64 || !seen.insert((name, loc)) {
+                continue;
+            }
+            let Some(def) = self.oa_schemas.get(name) else {
+                continue;
+            };
+            for p in &def.props {
+                if !out.iter().any(|(n, l)| n == p && *l == loc) {
+                    out.push((p.clone(), loc));
+                }
+            }
+            todo.extend(def.refs.iter().map(|r| (r.as_str(), loc)));
+        }
+        out
+    }
+
+    /// The `$fillable` of the model a service method mass-assigns from its
+    /// first parameter (`save(array $data, Product $product)` with
+    /// `$product->fill($data)`); the service is the type of the same-named
+    /// constructor parameter of the caller's class chain.
+    fn delegated_fill(
+        &self,
+        root: &str,
+        chain: &[&'a Class],
+        prop: &str,
+        meth: &str,
+    ) -> Vec<String> {
+        let Some(ty) = chain.iter().find_map(|c| {
+            let ctor = c.methods.iter().find(|m| m.name == "__construct")?;
+            ctor.params
+                .iter()
+                .find(|(ty, v)| v == prop && !ty.is_empty())
+                .map(|(ty, _)| ty.as_str())
+        }) else {
+            return Vec::new();
+        };
+        let mut cur = self.find_class(root, ty);
+        let mut depth = 0;
+        while let Some(c) = cur {
+            if let Some(m) = c.methods.iter().find(|m| m.name == meth) {
+                let Some((_, first)) = m.params.first() else {
+                    return Vec::new();
+                };
+                let suffix = format!("::$fillable<-{first}");
+                let mut out = Vec::new();
+                for call in &m.reads.calls {
+                    let Some(model) = call.strip_suffix(&suffix) else {
+                        continue;
+                    };
+                    let model = match model.strip_prefix('$') {
+                        Some(var) => match m.params.iter().find(|(t, v)| v == var && !t.is_empty())
+                        {
+                            Some((t, _)) => short(t),
+                            None => continue,
+                        },
+                        None => model,
+                    };
+                    if let Some(mc) = self.find_class(root, model) {
+                        out.extend(mc.fillable.iter().cloned());
+                    }
+                }
+                return out;
+            }
+            depth += 1;
+            if depth > 8 || c.parent.is_empty() || c.parent == c.name {
+                break;
+            }
+            cur = self.find_class(root, &c.parent);
+        }
+        Vec::new()
+    }
+
+    /// A query filter class (`index(PostFilters $filters)`): when the
+    /// class or an ancestor dispatches request keys to same-named methods
+    /// (`method_exists($this, $name)` then `$this->$name($value)`), every
+    /// public instance method of the chain is a request key, except the
+    /// dispatcher, magic methods and the helpers the chain calls by name.
+    fn dispatched_filters(&self, root: &str, class: &str) -> Vec<String> {
+        let mut chain: Vec<&Class> = Vec::new();
+        let mut cur = self.find_class(root, class);
+        while let Some(c) = cur {
+            if chain.len() > 8 || chain.iter().any(|x| x.name == c.name) {
+                break;
+            }
+            chain.push(c);
+            cur = if c.parent.is_empty() {
+                None
+            } else {
+                self.find_class(root, &c.parent)
+            };
+        }
+        if !chain.iter().any(|c| c.methods.iter().any(|m| m.dispatches)) {
+            return Vec::new();
+        }
+        let called: BTreeSet<&str> = chain
+            .iter()
+            .flat_map(|c| c.methods.iter())
+            .flat_map(|m| m.reads.calls.iter())
+            .map(String::as_str)
+            .collect();
+        let mut out: Vec<String> = Vec::new();
+        for c in &chain {
+            for m in &c.methods {
+                if m.hidden
+                    || m.is_static
+                    || m.dispatches
+                    || m.name.starts_with("__")
+                    || called.contains(m.name.as_str())
+                    || out.contains(&m.name)
+                {
+                    continue;
+                }
+                out.push(m.name.clone());
+            }
+        }
+        out
+    }
+
+    /// The `rules()` keys of a form request: its own `rules()` (else the
+    /// nearest ancestor's), plus the parent's when it merges
+    /// `parent::rules()`.
+    fn form_rules(&self, root: &str, class: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut cur = self.find_class(root, class);
+        let mut depth = 0;
+        while let Some(c) = cur {
+            depth += 1;
+            if depth > 8 {
+                break;
+            }
+            let parent = || {
+                if c.parent.is_empty() || c.parent == c.name {
+                    None
+                } else {
+                    self.find_class(root, &c.parent)
+                }
+            };
+            match c.methods.iter().find(|x| x.name == "rules") {
+                Some(rules) => {
+                    for k in &rules.rule_keys {
+                        if k != PARENT_RULES && !out.contains(k) {
+                            out.push(k.clone());
+                        }
+                    }
+                    if !rules.rule_keys.iter().any(|k| k == PARENT_RULES) {
+                        break;
+                    }
+                    cur = parent();
+                }
+                None => cur = parent(),
+            }
+        }
+        out
+    }
+
     fn method_reads(&self, root: &str, class: &str, method: &str) -> Option<Reads> {
         let mut chain = Vec::new();
         let mut cur = self.find_class(root, class);
@@ -691,10 +898,18 @@ impl<'a> Interp<'a> {
                             reads.push(Where::Input, k);
                         }
                     } else if let Some(m) = target.methods.iter().find(|x| x.name == meth) {
-                        for k in &m.rule_keys {
+                        for k in m.rule_keys.iter().filter(|k| *k != PARENT_RULES) {
                             reads.push(Where::Input, k);
                         }
                     }
+                }
+                continue;
+            }
+            // `$this->repo->save($request->all(), …)`: what `save` mass-assigns
+            // from its first parameter, `repo` typed by the constructor.
+            if let Some((prop, meth)) = name.strip_prefix("->").and_then(|x| x.split_once('.')) {
+                for k in self.delegated_fill(root, &chain, prop, meth) {
+                    reads.push(Where::Input, &k);
                 }
                 continue;
             }
@@ -725,12 +940,11 @@ impl<'a> Interp<'a> {
                 if ty.is_empty() || ty == "Request" {
                     continue;
                 }
-                if let Some(fr) = self.find_class(root, ty) {
-                    if let Some(rules) = fr.methods.iter().find(|x| x.name == "rules") {
-                        for k in &rules.rule_keys {
-                            reads.push(Where::Input, k);
-                        }
-                    }
+                for k in self.form_rules(root, ty) {
+                    reads.push(Where::Input, &k);
+                }
+                for k in self.dispatched_filters(root, ty) {
+                    reads.push(Where::Input, &k);
                 }
             }
             reads.merge(&m.reads);
@@ -887,4 +1101,45 @@ impl<'a> Interp<'a> {
             }
         }
     }
+}
+
+/// The route's placeholders renamed to those of the documented path
+/// template (`@OA\Get(path="/things/{thing_id}")` on the action) when the
+/// template has the route's shape: the same literal segments, aligned from
+/// the end (the route may carry a mount prefix the template omits), and
+/// the same number of placeholders. Otherwise the route as written.
+fn documented_placeholders(url: &str, template: &str) -> String {
+    let is_ph = |s: &str| s.starts_with('{') && s.ends_with('}') && s.len() > 2;
+    let useg: Vec<&str> = url.split('/').filter(|s| !s.is_empty()).collect();
+    let tseg: Vec<&str> = template
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    if tseg.is_empty() || tseg.len() > useg.len() {
+        return url.to_string();
+    }
+    let off = useg.len() - tseg.len();
+    if useg[..off].iter().any(|s| is_ph(s)) {
+        return url.to_string();
+    }
+    let mut changed = false;
+    let mut out: Vec<String> = useg[..off].iter().map(|s| s.to_string()).collect();
+    for (u, t) in useg[off..].iter().zip(&tseg) {
+        match (is_ph(u), is_ph(t)) {
+            (true, true) => {
+                changed |= u != t;
+                out.push(t.to_string());
+            }
+            (false, false) if u == t => out.push(u.to_string()),
+            _ => return url.to_string(),
+        }
+    }
+    if !changed {
+        return url.to_string();
+    }
+    let lead = if url.starts_with('/') { "/" } else { "" };
+    format!("{lead}{}", out.join("/"))
 }

@@ -40,6 +40,10 @@ pub enum Fact {
     OaDefs {
         defs: Vec<crate::php::outline::OaParam>,
     },
+    /// Named swagger-php schemas `@OA\Schema(schema="X", …)`.
+    OaSchemas {
+        defs: Vec<crate::php::oa::SchemaDef>,
+    },
 }
 
 fn is_start(t: &[Token], i: usize) -> bool {
@@ -110,6 +114,12 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
             .collect();
         if !defs.is_empty() {
             out.push(Fact::OaDefs { defs });
+        }
+    }
+    if text.contains("@OA\\Schema(") || text.contains("@SWG\\Definition(") {
+        let defs = crate::php::oa::schema_defs(text);
+        if !defs.is_empty() {
+            out.push(Fact::OaSchemas { defs });
         }
     }
     if !wants_routes && !wants_classes && !wants_middleware {

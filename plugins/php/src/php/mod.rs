@@ -4,6 +4,7 @@
 pub mod expr;
 pub mod handler;
 pub mod inflect;
+pub mod oa;
 pub mod outline;
 pub mod request;
 pub mod tokens;

@@ -77,6 +77,16 @@ pub struct Method {
     /// `@OA\\Get(...)` of the method included).
     #[serde(default)]
     pub oa: Vec<OaParam>,
+    /// The swagger-php operation of the docblock (path template, body).
+    #[serde(default)]
+    pub oa_op: Option<super::oa::Op>,
+    /// The body dispatches request keys to methods of `$this` by name
+    /// (`if (method_exists($this, $name)) { $this->$name($value); }`).
+    #[serde(default)]
+    pub dispatches: bool,
+    /// Declared `static`.
+    #[serde(default)]
+    pub is_static: bool,
 }
 
 /// A swagger-php `@OA\\Parameter`: `name` + `in`, or a `ref` to a shared
@@ -503,6 +513,9 @@ fn body(
             .filter(|d| d.contains("Parameter("))
             .map(oa_parameters)
             .unwrap_or_default();
+        let oa_op = src
+            .get(doc_from..toks[first].start)
+            .and_then(super::oa::operation);
         attrs.append(&mut pending);
         let mname = toks[j + 1].text.clone();
         let pclose = matching(toks, j + 2).unwrap_or(j + 2);
@@ -518,21 +531,17 @@ fn body(
         while b < close && !toks[b].is("{") && !toks[b].is(";") {
             b += 1;
         }
+        let is_static = toks[first..j].iter().any(|m| m.is_ident("static"));
+        let mut dispatches = false;
         let (body_reads, rule_keys, next) = if b < close && toks[b].is("{") {
             let bclose = matching(toks, b).unwrap_or(close);
             let body = &toks[b + 1..bclose];
-            let mut keys = Vec::new();
-            if mname == "rules" {
-                if let Some(ret) = body.iter().position(|t| t.is_ident("return")) {
-                    let open = b + 1 + ret + 1;
-                    let open = if toks.get(open).is_some_and(|t| t.is_ident("array")) {
-                        open + 1
-                    } else {
-                        open
-                    };
-                    keys = array_keys(toks, open);
-                }
-            }
+            dispatches = dispatches_by_name(body);
+            let keys = if mname == "rules" {
+                rules_keys(toks, b + 1, bclose)
+            } else {
+                Vec::new()
+            };
             (reads(body), keys, bclose + 1)
         } else {
             (Reads::default(), Vec::new(), b + 1)
@@ -548,9 +557,126 @@ fn body(
             attrs,
             hidden,
             oa,
+            oa_op,
+            dispatches,
+            is_static,
         });
         j = next;
     }
+}
+
+/// The keys a `rules()` body returns: `return [...]`, `return $rules`
+/// with `$rules = [...]`, `$rules['k'] = …` (also under conditions),
+/// `$rules += [...]`, `array_merge(…, [...])`, and [`PARENT_RULES`] when
+/// the parent's `rules()` is merged in (`parent::rules()`). Linear.
+fn rules_keys(toks: &[Token], from: usize, to: usize) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    let add = |keys: &mut Vec<String>, k: Vec<String>| {
+        for k in k {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    };
+    // Variables returned (directly or through `array_merge`).
+    let mut returned: Vec<&str> = Vec::new();
+    for i in from..to {
+        if toks[i].is_ident("return") {
+            let mut k = i + 1;
+            while k < to && !toks[k].is(";") {
+                if toks[k].kind == Kind::Var && toks[k].text != "this" {
+                    returned.push(&toks[k].text);
+                }
+                k += 1;
+            }
+        }
+    }
+    let array_open = |k: usize| -> Option<usize> {
+        let t = toks.get(k)?;
+        if t.is("[") {
+            Some(k)
+        } else if t.is_ident("array") && toks.get(k + 1).is_some_and(|p| p.is("(")) {
+            Some(k + 1)
+        } else {
+            None
+        }
+    };
+    // Open brackets; `true` for the paren of an `array_merge(` call.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut i = from;
+    while i < to {
+        let t = &toks[i];
+        let in_merge = (t.is("(") && i > from && toks[i - 1].is_ident("array_merge"))
+            || (t.is(",") && stack.last() == Some(&true));
+        if t.is("(") || t.is("[") || t.is("{") {
+            stack.push(t.is("(") && i > from && toks[i - 1].is_ident("array_merge"));
+        } else if t.is(")") || t.is("]") || t.is("}") {
+            stack.pop();
+        }
+        if t.is_ident("parent")
+            && toks.get(i + 1).is_some_and(|c| c.is("::"))
+            && toks.get(i + 2).is_some_and(|m| m.is_ident("rules"))
+            && !keys.iter().any(|k| k == PARENT_RULES)
+        {
+            keys.push(PARENT_RULES.to_string());
+        }
+        // `return [...]`, `array_merge(…, [...])`, `$rules = [...]`,
+        // `$rules += [...]`.
+        let opens_rules = (t.is_ident("return") || in_merge)
+            || ((t.is("=") || t.is("+=")) && i > from && is_returned(&toks[i - 1], &returned));
+        if opens_rules {
+            if let Some(open) = array_open(i + 1) {
+                add(&mut keys, array_keys(toks, open));
+            }
+        }
+        // `$rules['k'] = …`
+        if t.kind == Kind::Var
+            && returned.contains(&t.text.as_str())
+            && toks.get(i + 1).is_some_and(|b| b.is("["))
+            && toks.get(i + 3).is_some_and(|b| b.is("]"))
+            && toks.get(i + 4).is_some_and(|e| e.is("="))
+        {
+            if let Some(k) = super::request::lit(toks.get(i + 2)) {
+                add(&mut keys, vec![k.to_string()]);
+            }
+        }
+        i += 1;
+    }
+    keys
+}
+
+/// `method_exists($this, $name)` and a dynamic call `$this->$name(` in
+/// one body: request keys dispatched to same-named methods (the query
+/// filter class idiom). Linear.
+fn dispatches_by_name(body: &[Token]) -> bool {
+    let mut exists = false;
+    let mut dynamic = false;
+    for (i, t) in body.iter().enumerate() {
+        if t.is_ident("method_exists")
+            && body.get(i + 1).is_some_and(|p| p.is("("))
+            && body
+                .get(i + 2)
+                .is_some_and(|v| v.kind == Kind::Var && v.text == "this")
+        {
+            exists = true;
+        }
+        if t.kind == Kind::Var
+            && t.text == "this"
+            && body.get(i + 1).is_some_and(|a| a.is("->"))
+            && body.get(i + 2).is_some_and(|v| v.kind == Kind::Var)
+            && body.get(i + 3).is_some_and(|p| p.is("("))
+        {
+            dynamic = true;
+        }
+    }
+    exists && dynamic
+}
+
+/// Marker among a `rules()` method's keys: it merges `parent::rules()`.
+pub const PARENT_RULES: &str = "parent::rules";
+
+fn is_returned(t: &Token, returned: &[&str]) -> bool {
+    t.kind == Kind::Var && returned.contains(&t.text.as_str())
 }
 
 fn method_args(toks: &[Token], from: usize, to: usize, line_of: &dyn Fn(usize) -> u32) -> Vec<Arg> {

@@ -53,7 +53,7 @@ impl Reads {
     }
 }
 
-fn lit(t: Option<&Token>) -> Option<&str> {
+pub fn lit(t: Option<&Token>) -> Option<&str> {
     t.filter(|t| t.kind == Kind::Str && !t.interpolated)
         .map(|t| t.text.as_str())
 }
@@ -166,6 +166,24 @@ pub fn reads(toks: &[Token]) -> Reads {
         if let Some(end) = arg_end.filter(|_| t.kind == Kind::Var) {
             if let Some(model) = mass_assigned(toks, i, end) {
                 let call = format!("{model}::$fillable");
+                if !r.calls.contains(&call) {
+                    r.calls.push(call);
+                }
+            } else if let Some(call) = delegated(toks, i, end) {
+                if !r.calls.contains(&call) {
+                    r.calls.push(call);
+                }
+            }
+        } else if t.kind == Kind::Var
+            && t.text != "this"
+            && toks.get(i + 1).is_some_and(|c| c.is(")") || c.is(","))
+        {
+            // A repository/service method mass-assigning its own
+            // parameter: `$product->fill($data)` → `$product::$fillable<-data`
+            // (resolved by the caller's linker when `$data` receives the
+            // whole request).
+            if let Some(model) = mass_assigned(toks, i, i + 1) {
+                let call = format!("{model}::$fillable<-{}", t.text);
                 if !r.calls.contains(&call) {
                     r.calls.push(call);
                 }
@@ -317,6 +335,9 @@ pub fn reads(toks: &[Token]) -> Reads {
                             "get"
                                 | "has"
                                 | "getInt"
+                                | "getString"
+                                | "getAlnum"
+                                | "getEnum"
                                 | "getBoolean"
                                 | "getAlpha"
                                 | "getDigits"
@@ -670,6 +691,27 @@ fn whole_request(toks: &[Token], at: usize) -> Option<usize> {
     .then_some(m + 3)
 }
 
+/// The whole request as the first argument of a call on a service held in
+/// a property: `$this->repo->save($request->all(), …)` → `->repo.save`.
+fn delegated(toks: &[Token], at: usize, end: usize) -> Option<String> {
+    if !toks.get(end).is_some_and(|c| c.is(")") || c.is(",")) {
+        return None;
+    }
+    let open = at.checked_sub(1).filter(|&o| toks[o].is("("))?;
+    let m = toks.get(open.checked_sub(1)?)?;
+    let a1 = toks.get(open.checked_sub(2)?)?;
+    let prop = toks.get(open.checked_sub(3)?)?;
+    let a2 = toks.get(open.checked_sub(4)?)?;
+    let this = toks.get(open.checked_sub(5)?)?;
+    (m.kind == Kind::Ident
+        && a1.is("->")
+        && prop.kind == Kind::Ident
+        && a2.is("->")
+        && this.kind == Kind::Var
+        && this.text == "this")
+        .then(|| format!("->{}.{}", prop.text, m.text))
+}
+
 /// The model class receiving every request field as the sole/first argument
 /// at `toks[at]`: `Post::create(…)`, `new Post(…)`, or `$post->fill(…)` /
 /// `$post->update(…)` with `$post = new Post` earlier in the body (`Post`)
@@ -773,6 +815,16 @@ mod tests {
     }
 
     #[test]
+    fn request_delegated_to_a_service_property() {
+        let src = "<?php
+$this->repo->save($request->all(), $p);
+$this->repo->other($x, $request->all());
+                   function save(array $data, P $p) { $p->fill($data); }";
+        let r = reads(&tokenize(src));
+        assert_eq!(r.calls, ["->repo.save", "$p::$fillable<-data"]);
+    }
+
+    #[test]
     fn mass_assignment_names_the_model() {
         let src = "<?php\nPost::create($request->all());\n$c = new \\App\\Models\\Comment($request->input());\n\
                    $tag = new Tag(); $tag->fill($request->all());\n$post->update($request->all());\n\
@@ -788,6 +840,9 @@ mod tests {
                 "Tag::$fillable",
                 "$post::$fillable",
                 "$user::$fillable",
+                // Mass assignment from a variable that is not the request:
+                // resolved when a caller passes the request to it.
+                "Item::$fillable<-g",
                 "fill"
             ]
         );

@@ -95,7 +95,65 @@ struct Linker<'a> {
     api_prefixes: Vec<String>,
     /// API Platform resources: (file, resource).
     api: Vec<(&'a str, apip::Resource)>,
+    /// Imports of a third-party bundle's route file known to
+    /// [`bundle_routes`]: (resource, prefix, file, line).
+    bundles: Vec<(String, String, &'a str, u32)>,
     out: Vec<Endpoint>,
+}
+
+/// A route of a bundle's route file: methods, path, and the OAuth 2.0
+/// parameters its controller reads (RFC 6749: query on the authorization
+/// endpoint, a form-encoded body on the token endpoint).
+type BundleRoute = (
+    &'static [&'static str],
+    &'static str,
+    &'static [(&'static str, bool)],
+);
+
+/// Route files of widely used bundles that live in `vendor/` (never in the
+/// scanned tree): their paths and methods, as the bundle declares them.
+/// league/oauth2-server-bundle: `oauth2_authorize` (no method
+/// restriction) and `oauth2_token` (POST). FOSOAuthServerBundle:
+/// `fos_oauth_server_token` and `fos_oauth_server_authorize` (GET, POST).
+fn bundle_routes(resource: &str) -> &'static [BundleRoute] {
+    const ANY_M: &[&str] = &ANY;
+    const POST: &[&str] = &["POST"];
+    const GET_POST: &[&str] = &["GET", "POST"];
+    // (name, in the query string); the others are form fields.
+    const AUTHORIZE: &[(&str, bool)] = &[
+        ("response_type", true),
+        ("client_id", true),
+        ("redirect_uri", true),
+        ("scope", true),
+        ("state", true),
+        ("code_challenge", true),
+        ("code_challenge_method", true),
+    ];
+    const TOKEN: &[(&str, bool)] = &[
+        ("grant_type", false),
+        ("client_id", false),
+        ("client_secret", false),
+        ("redirect_uri", false),
+        ("code", false),
+        ("code_verifier", false),
+        ("refresh_token", false),
+        ("username", false),
+        ("password", false),
+        ("scope", false),
+    ];
+    let r = resource.trim();
+    if r.starts_with("@LeagueOAuth2ServerBundle/") && r.contains("routes") {
+        return &[(ANY_M, "/authorize", AUTHORIZE), (POST, "/token", TOKEN)];
+    }
+    match r {
+        "@FOSOAuthServerBundle/Resources/config/routing/token.xml" => {
+            &[(GET_POST, "/oauth/v2/token", TOKEN)]
+        }
+        "@FOSOAuthServerBundle/Resources/config/routing/authorize.xml" => {
+            &[(GET_POST, "/oauth/v2/auth", AUTHORIZE)]
+        }
+        _ => &[],
+    }
 }
 
 pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
@@ -106,6 +164,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
         params: BTreeMap::new(),
         api_prefixes: Vec::new(),
         api: Vec::new(),
+        bundles: Vec::new(),
         out: Vec::new(),
     };
     for f in facts {
@@ -159,6 +218,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
     for e in entries {
         l.walk(&e, "", 0);
     }
+    l.bundle_imports();
     let classes = l.index.classes.clone();
     for (path, class) in classes {
         l.class_routes(path, class);
@@ -289,12 +349,55 @@ impl<'a> Linker<'a> {
                 self.api_prefixes.push(inner);
                 continue;
             }
+            if !bundle_routes(&imp.resource).is_empty() {
+                self.bundles
+                    .push((imp.resource.trim().to_string(), inner, path, imp.line));
+                continue;
+            }
             match resolve(imp, key, &self.yamls) {
                 Some(Target::Yaml(t)) => self.walk(&t, &inner, depth + 1),
                 Some(Target::Scope(s)) => self.scopes.push((s, inner)),
                 None => {}
             }
         }
+    }
+
+    /// The routes of known bundles' route files. A bundle imported twice
+    /// declares the same route names twice, and the import loaded last
+    /// wins: the kernel loads `config/routes.yaml` after `config/routes/*`.
+    fn bundle_imports(&mut self) {
+        let rank = |file: &str| -> u8 {
+            let f = file.to_ascii_lowercase();
+            u8::from(f.ends_with("config/routes.yaml") || f.ends_with("config/routes.yml"))
+        };
+        let mut chosen: BTreeMap<&str, (&str, &'a str, u32)> = BTreeMap::new();
+        for (res, prefix, file, line) in &self.bundles {
+            match chosen.get(res.as_str()) {
+                Some((_, f, _)) if rank(f) >= rank(file) => {}
+                _ => {
+                    chosen.insert(res, (prefix, file, *line));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (res, (prefix, file, line)) in chosen {
+            for (methods, p, params) in bundle_routes(res) {
+                let url = clean(&format!("{prefix}{p}"));
+                for m in *methods {
+                    let mut e = Endpoint::new(m, url.clone()).at_path(file, line);
+                    for (name, query) in *params {
+                        // GET requests carry every parameter in the query.
+                        e.push_param(if *query || *m == "GET" {
+                            Param::query(*name)
+                        } else {
+                            Param::form(*name)
+                        });
+                    }
+                    out.push(e);
+                }
+            }
+        }
+        self.out.extend(out);
     }
 
     /// `%name%` container parameters and `%env(NAME)%` variables resolved

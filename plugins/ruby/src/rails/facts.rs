@@ -35,6 +35,10 @@ pub enum Fact {
         root: String,
         class: Class,
     },
+    /// A class outside `app/controllers/` (a service, query or form
+    /// object) that reads `params`: controllers hand it theirs with
+    /// `Service.new(…, params)`.
+    Service { root: String, class: Class },
     /// `class Engine < ::Rails::Engine` with its `isolate_namespace`.
     Engine {
         name: String,

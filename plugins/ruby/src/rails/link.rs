@@ -117,7 +117,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
                     }
                 }
             }
-            Fact::Controller { .. } => {}
+            Fact::Controller { .. } | Fact::Service { .. } => {}
         }
     }
     for (path, root, nodes) in &apps {

@@ -64,12 +64,15 @@ pub struct Controllers<'a> {
     /// (root, class name) → class
     by_name: BTreeMap<(&'a str, &'a str), &'a Class>,
     by_any_root: BTreeMap<&'a str, &'a Class>,
+    /// Service objects: (root, class name) → class.
+    services: BTreeMap<(&'a str, &'a str), &'a Class>,
 }
 
 impl<'a> Controllers<'a> {
     pub fn new(facts: &'a [Fact]) -> Self {
         let mut by_name = BTreeMap::new();
         let mut by_any_root = BTreeMap::new();
+        let mut services = BTreeMap::new();
         for f in facts {
             if let Fact::Controller { root, class, .. } = f {
                 by_name
@@ -77,10 +80,16 @@ impl<'a> Controllers<'a> {
                     .or_insert(class);
                 by_any_root.entry(class.name.as_str()).or_insert(class);
             }
+            if let Fact::Service { root, class } = f {
+                services
+                    .entry((root.as_str(), class.name.as_str()))
+                    .or_insert(class);
+            }
         }
         Controllers {
             by_name,
             by_any_root,
+            services,
         }
     }
 
@@ -105,6 +114,29 @@ impl<'a> Controllers<'a> {
                 if c.name != from.name {
                     return Some(c);
                 }
+            }
+            if ns.is_empty() {
+                return None;
+            }
+            ns = ns
+                .rsplit_once("::")
+                .map(|(a, _)| a.to_string())
+                .unwrap_or_default();
+        }
+    }
+
+    /// The service class `name` as referenced from namespace `ns`.
+    fn service(&self, root: &str, ns: &str, name: &str) -> Option<&'a Class> {
+        let name = name.trim_start_matches("::");
+        let mut ns = ns.to_string();
+        loop {
+            let full = if ns.is_empty() {
+                name.to_string()
+            } else {
+                format!("{ns}::{name}")
+            };
+            if let Some(c) = self.services.get(&(root, full.as_str())) {
+                return Some(c);
             }
             if ns.is_empty() {
                 return None;
@@ -198,8 +230,11 @@ impl<'a> Controllers<'a> {
         let collect = |mut todo: Vec<String>| {
             let mut reads = Reads::default();
             let mut seen = BTreeSet::new();
+            // Methods and services expanded (names that resolve to
+            // nothing, such as locals used as receivers, do not count).
+            let mut expanded = 0usize;
             while let Some(name) = todo.pop() {
-                if !seen.insert(name.clone()) || seen.len() > 64 {
+                if !seen.insert(name.clone()) || expanded > 64 {
                     continue;
                 }
                 // `params.permit(*FIELDS)`: the class constant's words.
@@ -216,7 +251,27 @@ impl<'a> Controllers<'a> {
                     }
                     continue;
                 }
+                // `Finder.new(user, params)`: every `params` read of the
+                // service class (and the services it hands them to).
+                if let Some(svc) = name.strip_prefix("new:") {
+                    if let Some(sc) = self.service(root, &class.namespace, svc) {
+                        expanded += 1;
+                        for m in &sc.methods {
+                            reads.merge(&m.reads);
+                            // Nested services resolve from this one's namespace.
+                            for callee in
+                                m.reads.calls.iter().filter_map(|c| c.strip_prefix("new:"))
+                            {
+                                if let Some(next) = self.service(root, &sc.namespace, callee) {
+                                    todo.push(format!("new:{}", next.name));
+                                }
+                            }
+                        }
+                    }
+                    continue;
+                }
                 if let Some(m) = method(&name) {
+                    expanded += 1;
                     reads.merge(&m.reads);
                     for callee in &m.reads.calls {
                         todo.push(callee.clone());

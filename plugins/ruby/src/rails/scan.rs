@@ -168,6 +168,23 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
                 class,
             });
         }
+    } else if let Some(root) = root_before(&path, "app/") {
+        // Service/query/form objects reading the `params` they are given.
+        if text.contains("params") {
+            let o = outline(text, &|o| file.line_of(o), Options::default());
+            for class in o.classes {
+                let relevant = class.methods.iter().any(|m| {
+                    !m.reads.params.is_empty()
+                        || m.reads.calls.iter().any(|c| c.starts_with("new:"))
+                });
+                if relevant {
+                    facts.push(Fact::Service {
+                        root: root.clone(),
+                        class,
+                    });
+                }
+            }
+        }
     }
     facts
 }

@@ -82,6 +82,55 @@ pub struct Options {
     pub receivers: &'static [&'static str],
 }
 
+/// The constant path ending just before the `.` at `dot` (`A::B` in
+/// `A::B.new`).
+fn const_before(toks: &[Token], dot: usize) -> Option<String> {
+    let mut k = dot;
+    let mut parts: Vec<&str> = Vec::new();
+    while k > 0 {
+        let t = &toks[k - 1];
+        if t.kind == Kind::Const || t.is("::") {
+            parts.push(&t.text);
+            k -= 1;
+        } else {
+            break;
+        }
+    }
+    if parts.is_empty() || parts.last() == Some(&"::") && parts.len() == 1 {
+        return None;
+    }
+    parts.reverse();
+    let s: String = parts.concat();
+    let s = s.trim_start_matches("::").to_string();
+    (!s.is_empty() && !s.ends_with("::")).then_some(s)
+}
+
+/// Does the argument list opening at `open` pass `params` itself (a bare
+/// `params` argument or `key: params`)? Bounded look-ahead.
+fn passes_params(toks: &[Token], open: usize) -> bool {
+    let mut depth = 0i32;
+    for (k, t) in toks.iter().enumerate().skip(open).take(64) {
+        if t.is("(") || t.is("[") || t.is("{") {
+            depth += 1;
+        } else if t.is(")") || t.is("]") || t.is("}") {
+            depth -= 1;
+            if depth <= 0 {
+                return false;
+            }
+        } else if depth == 1
+            && t.kind == Kind::Ident
+            && t.text == "params"
+            && toks
+                .get(k - 1)
+                .is_some_and(|p| p.is("(") || p.is(",") || p.kind == Kind::Label)
+            && toks.get(k + 1).is_some_and(|n| n.is(")") || n.is(","))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 fn push(list: &mut Vec<String>, name: &str) {
     if !name.is_empty() && !list.iter().any(|x| x == name) {
         list.push(name.to_string());
@@ -218,8 +267,17 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                 }
             }
         }
+        // `Visits::Finder.new(user, params)`, `Query.new(params: params)`:
+        // a service object handed the request parameters.
+        if t.text == "new" && after_dot && toks.get(i + 1).is_some_and(|p| p.is("(")) {
+            if let Some(class) = const_before(toks, i - 1) {
+                if passes_params(toks, i + 1) {
+                    push(&mut r.calls, &format!("new:{class}"));
+                }
+            }
+        }
         match t.text.as_str() {
-            "params" if !after_dot || prev_request => {
+            "params" | "@params" if !after_dot || prev_request => {
                 i = read_params(toks, i + 1, &mut r.params, &mut r.wrappers);
                 continue;
             }
@@ -305,7 +363,7 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                 }
             }
             name if !after_dot
-                && toks.get(i + 1).is_none_or(|n| !n.is("=") && !n.is("."))
+                && toks.get(i + 1).is_none_or(|n| !n.is("="))
                 && !is_keyword(name) =>
             {
                 push(&mut r.calls, name);
