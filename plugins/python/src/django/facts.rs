@@ -177,6 +177,10 @@ pub struct ViewClass {
     /// `Meta.fields` (minus read-only ones).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
+    /// `parser_classes` accept only forms (`MultiPartParser`,
+    /// `FormParser`): the serializer's fields are form fields.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub form_body: bool,
     /// `filterset_fields` / `filter_fields`, plus `search` and `ordering`
     /// when `search_fields` / `ordering_fields` are set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

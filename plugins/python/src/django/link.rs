@@ -439,7 +439,8 @@ impl<'a> Linker<'a> {
         actions: Option<&[(String, String)]>,
     ) -> Vec<(String, Vec<Param>)> {
         let (chain, external) = self.ancestry(c);
-        let drf = external.iter().any(|b| is_drf_base(b));
+        let form_body = chain.iter().any(|(_, c)| c.form_body);
+        let drf = external.iter().any(|b| is_drf_base(b)) && !form_body;
         let body = self.body_fields(&chain, drf);
         let query: Vec<Param> = chain
             .iter()
@@ -456,7 +457,7 @@ impl<'a> Linker<'a> {
                 f.serializer.as_ref().map(|s| (*m, s))
             });
             if let Some((m, name)) = validated {
-                for q in self.serializer_fields(m, name, true) {
+                for q in self.serializer_fields(m, name, !form_body) {
                     if !p.iter().any(|x| x.name == q.name && x.kind == q.kind) {
                         p.push(q);
                     }
@@ -524,7 +525,15 @@ impl<'a> Linker<'a> {
                 if !same {
                     continue;
                 }
-                let Some(p) = self.eval(rm, &reg.prefix) else {
+                // A prefix only known at run time (`router.register(tag,
+                // …)` with `tag` computed in a helper): a placeholder
+                // segment named after it.
+                let Some(p) = self.eval(rm, &reg.prefix).or_else(|| {
+                    let name = reg.prefix.as_name()?;
+                    Some(crate::py::config::placeholder(
+                        name.rsplit('.').next().unwrap_or(name),
+                    ))
+                }) else {
                     continue;
                 };
                 let Some(vs) = self.class(rm, &reg.viewset) else {
