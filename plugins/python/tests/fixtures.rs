@@ -59,6 +59,7 @@ fn every_python_fixture_matches() {
             "python_django",
             &[
                 "apiview_serializer",
+                "filterset",
                 "monorepo",
                 "router_subclass",
                 "runtime_register",

@@ -412,6 +412,29 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// Query parameters of a list: `filterset_fields`, `search` /
+    /// `ordering`, and the filters of its `filterset_class`.
+    fn query_params(&self, chain: &[ClassRef<'a>]) -> Vec<Param> {
+        let mut out: Vec<Param> = chain
+            .iter()
+            .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
+            .collect();
+        let filterset = chain
+            .iter()
+            .find_map(|(m, c)| c.filterset.as_ref().map(|f| (*m, f)));
+        if let Some(fs) = filterset.and_then(|(m, f)| self.class(m, f)) {
+            let (fs_chain, _) = self.ancestry(fs);
+            for (_, c) in fs_chain.iter().rev() {
+                for f in c.filters.iter().chain(&c.fields) {
+                    if !out.iter().any(|p| p.name == *f) {
+                        out.push(Param::query(f.clone()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Parameters read by `get_queryset` and friends (GET requests).
     fn hook_params(chain: &[ClassRef<'a>]) -> Vec<Param> {
         let mut out: Vec<Param> = Vec::new();
@@ -442,10 +465,7 @@ impl<'a> Linker<'a> {
         let form_body = chain.iter().any(|(_, c)| c.form_body);
         let drf = external.iter().any(|b| is_drf_base(b)) && !form_body;
         let body = self.body_fields(&chain, drf);
-        let query: Vec<Param> = chain
-            .iter()
-            .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
-            .collect();
+        let query = self.query_params(&chain);
         let hooks = Self::hook_params(&chain);
         let params_for = |method: &str, func: &str| -> Vec<Param> {
             let mut p: Vec<Param> = Self::func(&chain, func)
@@ -580,10 +600,7 @@ impl<'a> Linker<'a> {
     ) {
         let (chain, external) = self.ancestry(vs);
         let body = self.body_fields(&chain, true);
-        let query: Vec<Param> = chain
-            .iter()
-            .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
-            .collect();
+        let query = self.query_params(&chain);
         let lookup = chain
             .iter()
             .find_map(|(_, c)| c.lookup.clone())

@@ -448,6 +448,9 @@ fn view_class(
                 class.form_body = (t.contains("MultiPartParser") || t.contains("FormParser"))
                     && !t.contains("JSONParser");
             }
+            "filterset_class" | "filter_class" => {
+                class.filterset = whole_dotted(code, code.skip_ws(value.start)..value.end)
+            }
             "serializer_class" | "form_class" => {
                 class.serializer = whole_dotted(code, code.skip_ws(value.start)..value.end)
             }
@@ -466,7 +469,10 @@ fn view_class(
             "ordering_fields" => push_unique(&mut class.query, "ordering".into()),
             _ => {
                 if let Some(call) = call_at(code, code.skip_ws(value.start)) {
-                    if is_writable_field(code, &call) {
+                    if call.method().ends_with("Filter") && call.method() != "Filter" {
+                        // django-filter: `status = filters.ChoiceFilter(...)`.
+                        push_unique(&mut class.filters, name);
+                    } else if is_writable_field(code, &call) {
                         push_unique(&mut class.fields, name);
                     } else if is_field(&call) {
                         // Declared read-only: not sent even if in `Meta.fields`.
@@ -520,6 +526,15 @@ fn meta_fields(code: &Code<'_>, lines: &[LogicalLine], meta: &Def, class: &mut V
         let Some((name, value)) = assignment_target(code, line) else {
             continue;
         };
+        let dict = code.text().as_bytes().get(code.skip_ws(value)) == Some(&b'{');
+        if name == "fields" && (dict || class.bases.iter().any(|b| b.ends_with("FilterSet"))) {
+            // A FilterSet's `Meta.fields`: a list, or a dict of lookups
+            // (`{'price': ['lt', 'gt']}` → `price__lt`, `price__gt`).
+            for f in filter_fields(code, value..line.end) {
+                push_unique(&mut class.filters, f);
+            }
+            continue;
+        }
         let list = string_list(code, value..line.end).unwrap_or_default();
         match name.as_str() {
             "fields" if list.iter().all(|f| f != "__all__") => fields = list,
@@ -532,6 +547,38 @@ fn meta_fields(code: &Code<'_>, lines: &[LogicalLine], meta: &Def, class: &mut V
             push_unique(&mut class.fields, f);
         }
     }
+}
+
+/// The query parameters of a FilterSet's `Meta.fields`.
+fn filter_fields(code: &Code<'_>, value: Range<usize>) -> Vec<String> {
+    if let Some(list) = string_list(code, value.clone()) {
+        return list.into_iter().filter(|f| f != "__all__").collect();
+    }
+    let open = code.skip_ws(value.start);
+    if code.text().as_bytes().get(open) != Some(&b'{') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for item in code.args(open) {
+        let parts = code.split_top_level(item.start, item.end, b':');
+        let (Some(k), Some(v)) = (parts.first(), parts.get(1)) else {
+            continue;
+        };
+        let Some(key) = code.string_at(code.skip_ws(k.start)).map(|l| l.value) else {
+            continue;
+        };
+        for lookup in string_list(code, v.clone()).unwrap_or_default() {
+            let name = if lookup == "exact" {
+                key.clone()
+            } else {
+                format!("{key}__{lookup}")
+            };
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
 
 /// `name = DefaultRouter()` and friends.
