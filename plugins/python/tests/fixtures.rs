@@ -48,9 +48,31 @@ fn every_python_fixture_matches() {
                 "blueprints",
                 "classful",
                 "decorator_reads",
+                "helper_reads",
                 "marshmallow_meta",
+                "marshmallow_shared_fields",
                 "methodview",
                 "webargs",
+            ],
+        )
+        .cases(
+            "python_django",
+            &[
+                "apiview_serializer",
+                "filterset",
+                "monorepo",
+                "router_subclass",
+                "runtime_register",
+                "serializer_inputs",
+            ],
+        )
+        .cases(
+            "python_fastapi",
+            &[
+                "callable_dependency",
+                "depends_factory",
+                "fullstack",
+                "router_loop",
             ],
         )
         .check();

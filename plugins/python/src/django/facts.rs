@@ -177,6 +177,18 @@ pub struct ViewClass {
     /// `Meta.fields` (minus read-only ones).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
+    /// `filterset_class = X` / `filter_class = X` (django-filter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filterset: Option<String>,
+    /// A django-filter `FilterSet`'s query parameters: declared filters
+    /// (`name = CharFilter(...)`) and `Meta.fields` (a dict's lookups as
+    /// `field__lookup`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<String>,
+    /// `parser_classes` accept only forms (`MultiPartParser`,
+    /// `FormParser`): the serializer's fields are form fields.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub form_body: bool,
     /// `filterset_fields` / `filter_fields`, plus `search` and `ordering`
     /// when `search_fields` / `ordering_fields` are set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -412,6 +412,29 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// Query parameters of a list: `filterset_fields`, `search` /
+    /// `ordering`, and the filters of its `filterset_class`.
+    fn query_params(&self, chain: &[ClassRef<'a>]) -> Vec<Param> {
+        let mut out: Vec<Param> = chain
+            .iter()
+            .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
+            .collect();
+        let filterset = chain
+            .iter()
+            .find_map(|(m, c)| c.filterset.as_ref().map(|f| (*m, f)));
+        if let Some(fs) = filterset.and_then(|(m, f)| self.class(m, f)) {
+            let (fs_chain, _) = self.ancestry(fs);
+            for (_, c) in fs_chain.iter().rev() {
+                for f in c.filters.iter().chain(&c.fields) {
+                    if !out.iter().any(|p| p.name == *f) {
+                        out.push(Param::query(f.clone()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Parameters read by `get_queryset` and friends (GET requests).
     fn hook_params(chain: &[ClassRef<'a>]) -> Vec<Param> {
         let mut out: Vec<Param> = Vec::new();
@@ -439,12 +462,10 @@ impl<'a> Linker<'a> {
         actions: Option<&[(String, String)]>,
     ) -> Vec<(String, Vec<Param>)> {
         let (chain, external) = self.ancestry(c);
-        let drf = external.iter().any(|b| is_drf_base(b));
+        let form_body = chain.iter().any(|(_, c)| c.form_body);
+        let drf = external.iter().any(|b| is_drf_base(b)) && !form_body;
         let body = self.body_fields(&chain, drf);
-        let query: Vec<Param> = chain
-            .iter()
-            .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
-            .collect();
+        let query = self.query_params(&chain);
         let hooks = Self::hook_params(&chain);
         let params_for = |method: &str, func: &str| -> Vec<Param> {
             let mut p: Vec<Param> = Self::func(&chain, func)
@@ -456,7 +477,7 @@ impl<'a> Linker<'a> {
                 f.serializer.as_ref().map(|s| (*m, s))
             });
             if let Some((m, name)) = validated {
-                for q in self.serializer_fields(m, name, true) {
+                for q in self.serializer_fields(m, name, !form_body) {
                     if !p.iter().any(|x| x.name == q.name && x.kind == q.kind) {
                         p.push(q);
                     }
@@ -524,7 +545,15 @@ impl<'a> Linker<'a> {
                 if !same {
                     continue;
                 }
-                let Some(p) = self.eval(rm, &reg.prefix) else {
+                // A prefix only known at run time (`router.register(tag,
+                // …)` with `tag` computed in a helper): a placeholder
+                // segment named after it.
+                let Some(p) = self.eval(rm, &reg.prefix).or_else(|| {
+                    let name = reg.prefix.as_name()?;
+                    Some(crate::py::config::placeholder(
+                        name.rsplit('.').next().unwrap_or(name),
+                    ))
+                }) else {
                     continue;
                 };
                 let Some(vs) = self.class(rm, &reg.viewset) else {
@@ -571,10 +600,7 @@ impl<'a> Linker<'a> {
     ) {
         let (chain, external) = self.ancestry(vs);
         let body = self.body_fields(&chain, true);
-        let query: Vec<Param> = chain
-            .iter()
-            .flat_map(|(_, c)| c.query.iter().map(|q| Param::query(q.clone())))
-            .collect();
+        let query = self.query_params(&chain);
         let lookup = chain
             .iter()
             .find_map(|(_, c)| c.lookup.clone())

@@ -99,6 +99,54 @@ pub fn scan(file: &SourceFile) -> DjangoModule {
         });
     }
 
+    // `viewset_t = type(name + 'ViewSet', (Mixin, ModelViewSet), attrs)`:
+    // a viewset class made at run time (registered from a helper).
+    for at in code.find_all("type(") {
+        let Some(call) = call_at(&code, at).filter(|c| c.callee == "type") else {
+            continue;
+        };
+        let idx = lines.partition_point(|l| l.start <= at);
+        let Some(line) = idx
+            .checked_sub(1)
+            .and_then(|i| lines.get(i))
+            .filter(|l| at < l.end)
+        else {
+            continue;
+        };
+        let Some((name, value)) = assignment_target(&code, line) else {
+            continue;
+        };
+        if code.skip_ws(value) != call.start {
+            continue;
+        }
+        let Some(bases_arg) = call.positional(1) else {
+            continue;
+        };
+        let mut bases: Vec<String> = Vec::new();
+        for part in code.split_top_level(bases_arg.start, bases_arg.end, b'+') {
+            let open = code.skip_ws(part.start);
+            if code.text().as_bytes().get(open) != Some(&b'(') {
+                continue;
+            }
+            for item in code.args(open) {
+                if let Some(b) = whole_dotted(&code, code.skip_ws(item.start)..item.end) {
+                    push_unique(&mut bases, b);
+                }
+            }
+        }
+        if bases.is_empty() {
+            continue;
+        }
+        match module.classes.iter_mut().find(|c| c.name == name) {
+            Some(c) => bases.into_iter().for_each(|b| push_unique(&mut c.bases, b)),
+            None => module.classes.push(ViewClass {
+                name,
+                bases,
+                ..ViewClass::default()
+            }),
+        }
+    }
+
     for (i, def) in defs.iter().enumerate() {
         match def.kind {
             DefKind::Function if def.parent.is_none() => {
@@ -158,7 +206,54 @@ fn first_param(code: &Code<'_>, def: &Def) -> Option<String> {
 /// partial=True)` → `XSerializer`.
 fn validated_serializer(code: &Code<'_>, body: Range<usize>) -> Option<String> {
     let text = code.text().get(body.clone())?;
-    for (i, _) in text.match_indices("data=request.data") {
+    // `payload = {**request.data, 'id': pk}` / `payload = request.data.copy()`
+    // then `XSerializer(data=payload)`.
+    let mut needles = vec!["data=request.data".to_string()];
+    let mut line_start = 0usize;
+    for line in text.split_inclusive('\n') {
+        let here = line_start;
+        line_start += line.len();
+        let t = line.trim_start();
+        let Some((name, value)) = t.split_once('=') else {
+            continue;
+        };
+        let name = name.trim_end();
+        if name.is_empty()
+            || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            || value.starts_with('=')
+        {
+            continue;
+        }
+        // The value, up to the bracket closing it when it opens one.
+        let value_at = body.start + here + (line.len() - t.len()) + name.len();
+        let open = code.skip_ws(code.skip_ws(value_at) + 1);
+        let end = match code.text().as_bytes().get(open) {
+            Some(b'{' | b'[' | b'(') => code.matching(open).unwrap_or(open),
+            _ => body.start + line_start,
+        };
+        if code
+            .text()
+            .get(open..end.min(body.end))
+            .is_some_and(|v| v.contains("request.data"))
+        {
+            let needle = format!("data={name}");
+            if !needles.contains(&needle) {
+                needles.push(needle);
+            }
+        }
+    }
+    let hits: Vec<(usize, usize)> = needles
+        .iter()
+        .flat_map(|n| {
+            text.match_indices(n.as_str()).filter_map(move |(i, _)| {
+                // The whole name: `data=payload` but not `data=payload_x`.
+                let after = text.as_bytes().get(i + n.len());
+                (!after.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+                    .then_some((i, n.len()))
+            })
+        })
+        .collect();
+    for (i, _) in hits {
         let at = body.start + i;
         if !code.is_code(at) {
             continue;
@@ -347,6 +442,15 @@ fn view_class(
         };
         match name.as_str() {
             "http_method_names" => class.http_method_names = methods_list(code, Some(value)),
+            // `parser_classes = (MultiPartParser,)`: the body is a form.
+            "parser_classes" => {
+                let t = code.slice(value);
+                class.form_body = (t.contains("MultiPartParser") || t.contains("FormParser"))
+                    && !t.contains("JSONParser");
+            }
+            "filterset_class" | "filter_class" => {
+                class.filterset = whole_dotted(code, code.skip_ws(value.start)..value.end)
+            }
             "serializer_class" | "form_class" => {
                 class.serializer = whole_dotted(code, code.skip_ws(value.start)..value.end)
             }
@@ -365,7 +469,10 @@ fn view_class(
             "ordering_fields" => push_unique(&mut class.query, "ordering".into()),
             _ => {
                 if let Some(call) = call_at(code, code.skip_ws(value.start)) {
-                    if is_writable_field(code, &call) {
+                    if call.method().ends_with("Filter") && call.method() != "Filter" {
+                        // django-filter: `status = filters.ChoiceFilter(...)`.
+                        push_unique(&mut class.filters, name);
+                    } else if is_writable_field(code, &call) {
                         push_unique(&mut class.fields, name);
                     } else if is_field(&call) {
                         // Declared read-only: not sent even if in `Meta.fields`.
@@ -419,6 +526,15 @@ fn meta_fields(code: &Code<'_>, lines: &[LogicalLine], meta: &Def, class: &mut V
         let Some((name, value)) = assignment_target(code, line) else {
             continue;
         };
+        let dict = code.text().as_bytes().get(code.skip_ws(value)) == Some(&b'{');
+        if name == "fields" && (dict || class.bases.iter().any(|b| b.ends_with("FilterSet"))) {
+            // A FilterSet's `Meta.fields`: a list, or a dict of lookups
+            // (`{'price': ['lt', 'gt']}` → `price__lt`, `price__gt`).
+            for f in filter_fields(code, value..line.end) {
+                push_unique(&mut class.filters, f);
+            }
+            continue;
+        }
         let list = string_list(code, value..line.end).unwrap_or_default();
         match name.as_str() {
             "fields" if list.iter().all(|f| f != "__all__") => fields = list,
@@ -431,6 +547,38 @@ fn meta_fields(code: &Code<'_>, lines: &[LogicalLine], meta: &Def, class: &mut V
             push_unique(&mut class.fields, f);
         }
     }
+}
+
+/// The query parameters of a FilterSet's `Meta.fields`.
+fn filter_fields(code: &Code<'_>, value: Range<usize>) -> Vec<String> {
+    if let Some(list) = string_list(code, value.clone()) {
+        return list.into_iter().filter(|f| f != "__all__").collect();
+    }
+    let open = code.skip_ws(value.start);
+    if code.text().as_bytes().get(open) != Some(&b'{') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for item in code.args(open) {
+        let parts = code.split_top_level(item.start, item.end, b':');
+        let (Some(k), Some(v)) = (parts.first(), parts.get(1)) else {
+            continue;
+        };
+        let Some(key) = code.string_at(code.skip_ws(k.start)).map(|l| l.value) else {
+            continue;
+        };
+        for lookup in string_list(code, v.clone()).unwrap_or_default() {
+            let name = if lookup == "exact" {
+                key.clone()
+            } else {
+                format!("{key}__{lookup}")
+            };
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
 
 /// `name = DefaultRouter()` and friends.

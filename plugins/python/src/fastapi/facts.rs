@@ -28,6 +28,10 @@ pub struct FastApiModule {
     pub functions: Vec<Func>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<ClassInfo>,
+    /// Dependency factories: top-level functions returning `Depends(inner)`
+    /// for a function `inner` they define, with `inner`'s parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub factories: Vec<Func>,
     /// Module-level sequences of dotted names (`ROUTERS = (a.router, …)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sequences: Vec<crate::py::loops::Sequence>,
@@ -44,6 +48,7 @@ impl FastApiModule {
             && self.info.consts.is_empty()
             && self.info.imports.is_empty()
             && self.sequences.is_empty()
+            && self.factories.is_empty()
     }
 
     /// Does the module define `name` as an object, class or function?
@@ -52,6 +57,7 @@ impl FastApiModule {
             || self.classes.iter().any(|c| c.name == name)
             || self.functions.iter().any(|f| f.name == name)
             || self.sequences.iter().any(|s| s.name == name)
+            || self.factories.iter().any(|f| f.name == name)
     }
 }
 

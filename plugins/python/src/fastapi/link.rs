@@ -545,6 +545,7 @@ impl<'a> Linker<'a> {
                         types: types.clone(),
                         marker: marker.clone(),
                         star: false,
+                        factory: None,
                     },
                 );
             }
@@ -581,6 +582,12 @@ impl<'a> Linker<'a> {
         };
         let Some(marker) = &p.marker else {
             if path_names.contains(&p.name) {
+                return;
+            }
+            // `limit: int = deps.LimitBody()` where `LimitBody` returns
+            // `Depends(inner)`: `inner`'s parameters.
+            if let Some((fm, params)) = p.factory.as_deref().and_then(|f| self.factory(m, f)) {
+                self.signature_params(fm, params, path_names, out, depth + 1);
                 return;
             }
             let last = |t: &String| t.rsplit('.').next().unwrap_or(t).to_string();
@@ -643,6 +650,23 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+    }
+
+    /// A function of the tree that returns `Depends(inner)`: `inner`'s
+    /// signature.
+    fn factory(&self, m: usize, name: &str) -> Option<(usize, &'a [SigParam])> {
+        let modules = self.modules;
+        let Some(Binding::Local { module, name }) = self.project.resolve(m, name, &self.is_local())
+        else {
+            return None;
+        };
+        modules
+            .get(module)?
+            .factories
+            .iter()
+            .rev()
+            .find(|f| f.name == name)
+            .map(|f| (module, f.params.as_slice()))
     }
 
     /// The parameters of a dependency (function or class), one level of

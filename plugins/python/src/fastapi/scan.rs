@@ -141,6 +141,13 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                         name: def.name.clone(),
                         params,
                     });
+                } else if def.parent.is_none() {
+                    if let Some(inner) = depends_factory(&code, &defs, i) {
+                        module.factories.push(Func {
+                            name: def.name.clone(),
+                            params: inner,
+                        });
+                    }
                 }
             }
             DefKind::Class => {
@@ -256,6 +263,48 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
     module.sequences = loops::sequences(&code, &lines);
     module.info = info;
     module
+}
+
+/// A function without parameters that defines a function and returns
+/// `Depends(it)` (`def LimitBody(): def get_limit(limit: int = Body(None)):
+/// …; return Depends(get_limit)`): the inner function's parameters.
+fn depends_factory(
+    code: &Code<'_>,
+    defs: &[crate::py::outline::Def],
+    index: usize,
+) -> Option<Vec<SigParam>> {
+    let outer = defs.get(index)?;
+    let text = code.text().get(outer.body.clone())?;
+    if !text.contains("Depends(") && !text.contains("Security(") {
+        return None;
+    }
+    for (k, _) in text.match_indices("return ") {
+        let at = code.skip_ws(outer.body.start + k + "return ".len());
+        if !code.is_code(at) {
+            continue;
+        }
+        let Some(call) = call_at(code, at) else {
+            continue;
+        };
+        let Some(dep) = Marker::from_call(code, &call)
+            .filter(|m| m.kind == MarkerKind::Depends)
+            .and_then(|m| m.dep)
+        else {
+            continue;
+        };
+        if let Some(inner) = defs
+            .iter()
+            .find(|d| d.parent == Some(index) && d.kind == DefKind::Function && d.name == dep)
+        {
+            return Some(
+                signature(code, inner)
+                    .into_iter()
+                    .filter(|p| p.name != "self" && p.name != "cls")
+                    .collect(),
+            );
+        }
+    }
+    None
 }
 
 /// The string default of parameter `name` of the function `f`.

@@ -33,8 +33,9 @@ use crate::py::outline::{Def, DefKind};
 use crate::py::strexpr::StrExpr;
 
 /// Class attributes flask-classful reads.
-const ATTRS: [&str; 9] = [
+const ATTRS: [&str; 10] = [
     "schema_class",
+    "schema_class_dict",
     "route_base",
     "route_prefix",
     "trailing_slash",
@@ -202,10 +203,42 @@ fn attr_value(code: &Code<'_>, range: Range<usize>) -> AttrValue {
             return AttrValue::List(list);
         }
     }
+    if let Some(names) = dict_value_names(code, range.clone()) {
+        return AttrValue::Names(names);
+    }
     match StrExpr::parse(code, range) {
         Some(e) => AttrValue::Str(e),
         None => AttrValue::Other,
     }
+}
+
+/// The values of a dict literal whose values are all dotted names
+/// (`{'web': WebSchema, 'plain': PlainSchema}`).
+fn dict_value_names(code: &Code<'_>, range: Range<usize>) -> Option<Vec<String>> {
+    let open = code.skip_ws(range.start);
+    if code.text().as_bytes().get(open) != Some(&b'{') || !code.is_code(open) {
+        return None;
+    }
+    let mut out = Vec::new();
+    for item in code.args(open) {
+        let parts = code.split_top_level(item.start, item.end, b':');
+        let [_, value] = parts.as_slice() else {
+            return None;
+        };
+        let start = code.skip_ws(value.start);
+        let mut end = value.end;
+        while end > start
+            && code
+                .text()
+                .as_bytes()
+                .get(end - 1)
+                .is_some_and(|b| b.is_ascii_whitespace())
+        {
+            end -= 1;
+        }
+        out.push(whole_dotted(code, start..end)?);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Positional parameters as `inspect.getfullargspec(...).args` lists them:

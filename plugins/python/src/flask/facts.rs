@@ -3,6 +3,7 @@
 use portolan_plugin_sdk::Param;
 use serde::{Deserialize, Serialize};
 
+use crate::py::call::ListPart;
 use crate::py::context::Handler;
 use crate::py::module::ModuleInfo;
 use crate::py::strexpr::StrExpr;
@@ -36,6 +37,10 @@ pub struct FlaskModule {
     /// application's configuration).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub config: Vec<ConfigValue>,
+    /// Module-level sequences of strings (`FIELDS = ('a', 'b')`,
+    /// `ALL = BASE + ('c',)`), for schema `Meta.fields` that name them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lists: Vec<(String, Vec<ListPart>)>,
 }
 
 impl FlaskModule {
@@ -51,6 +56,7 @@ impl FlaskModule {
             && self.calls.is_empty()
             && self.classy.is_empty()
             && self.config.is_empty()
+            && self.lists.is_empty()
     }
 
     /// Does the module define `name` as an object, class or function?
@@ -58,6 +64,7 @@ impl FlaskModule {
         self.objects.iter().any(|o| o.name == name)
             || self.classes.iter().any(|c| c.name == name)
             || self.functions.iter().any(|f| f.name == name)
+            || self.lists.iter().any(|(n, _)| n == name)
     }
 }
 
@@ -214,6 +221,39 @@ pub struct Class {
     /// (`name = fields.String()`, not `dump_only=True`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schema_fields: Vec<String>,
+    /// Every field the schema declares (loadable or not): names a
+    /// `Meta.fields` reference must not add again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declared: Vec<String>,
+    /// `class Meta: fields = NAME` (or `A + (...)`): resolved in the link
+    /// step against the module-level sequences of the tree.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schema_fields_ref: Vec<ListPart>,
+    /// SQLAlchemy model columns declared in the class body (foreign keys
+    /// left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
+    /// The schema's `class Meta` options that shape an auto schema.
+    #[serde(default, skip_serializing_if = "SchemaMeta::is_empty")]
+    pub meta: SchemaMeta,
+}
+
+/// `class Meta: model = X; exclude = (...); fields = ...` of a schema.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchemaMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+    /// `fields` is given: it, not the model, lists the fields.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fields: bool,
+}
+
+impl SchemaMeta {
+    pub fn is_empty(&self) -> bool {
+        self.model.is_none() && self.exclude.is_empty() && !self.fields
+    }
 }
 
 /// A class as flask-classful sees it: routing attributes and the public
@@ -234,6 +274,8 @@ pub enum AttrValue {
     Str(StrExpr),
     Bool(bool),
     List(Vec<String>),
+    /// A dict literal of names (`{'a': ASchema, 'b': BSchema}`): the names.
+    Names(Vec<String>),
     None,
     /// Anything else (a call, a name we do not follow).
     Other,

@@ -20,9 +20,10 @@ use super::classful::{self, RuleBuilder};
 use super::facts::{AttrValue, ClassyReg};
 use super::facts::{CallSite, Class, FlaskModule, ObjKind, Prefix, Route, Scope, View};
 use super::scan::{Flavor, FLASK, HTTP_METHOD_FUNCS};
+use crate::py::call::ListPart;
 use crate::py::config;
 use crate::py::project::{Binding, Project};
-use crate::py::strexpr::StrExpr;
+use crate::py::strexpr::{StrExpr, MAX_DEPTH};
 
 /// Blueprint id: (module index, object index).
 type BpId = (usize, usize);
@@ -373,12 +374,17 @@ impl Linker<'_> {
                 .collect()
         };
         match &route.view {
-            View::Params(params) if route.decorators.is_empty() => simple(params),
             View::Params(params) => {
                 // Request reads in the bodies of the view's decorators
-                // (`@token_required` reading `request.args['token']`).
+                // (`@token_required` reading `request.args['token']`) and
+                // of the functions of the tree its body calls
+                // (`error = check_admin_secret()` reading a header).
                 let mut all = params.clone();
-                for name in &route.decorators {
+                let callees = route
+                    .handler
+                    .iter()
+                    .flat_map(|h| h.callees.iter().map(|c| &c.name));
+                for name in route.decorators.iter().chain(callees) {
                     let Target::Func { module, index } = self.resolve_in(m, name, env) else {
                         continue;
                     };
@@ -617,6 +623,99 @@ impl Linker<'_> {
         })
     }
 
+    /// The loadable fields of the schema class `name` seen from module
+    /// `m`: declared fields and `Meta.fields` names along its MRO.
+    fn schema_body(&self, m: usize, name: &str) -> Vec<String> {
+        let Target::Class { module, index } = self.resolve(m, name) else {
+            return Vec::new();
+        };
+        let mro = self.mro((module, index), &mut HashMap::new(), 0);
+        let declared: Vec<&String> = mro
+            .iter()
+            .filter_map(|id| self.class(*id))
+            .flat_map(|c| c.declared.iter())
+            .collect();
+        let mut names: Vec<String> = Vec::new();
+        for id in &mro {
+            let Some(class) = self.class(*id) else {
+                continue;
+            };
+            let mut own = class.schema_fields.clone();
+            for f in self.list_value(id.0, &class.schema_fields_ref, 0) {
+                if !declared.contains(&&f) && !f.starts_with('_') {
+                    own.push(f);
+                }
+            }
+            for f in own {
+                if !names.contains(&f) {
+                    names.push(f);
+                }
+            }
+        }
+        // marshmallow-sqlalchemy auto schemas (`SQLAlchemyAutoSchema`, a
+        // project `AutoSchema` built on its metaclass) without
+        // `Meta.fields`: the columns of `Meta.model` are fields too.
+        let classes: Vec<&Class> = mro.iter().filter_map(|id| self.class(*id)).collect();
+        let auto = classes.iter().any(|c| {
+            c.name.ends_with("AutoSchema")
+                || c.bases.iter().any(|b| {
+                    let last = b.rsplit('.').next().unwrap_or(b);
+                    last.ends_with("AutoSchema") || last == "ModelSchema"
+                })
+        });
+        if auto && !classes.iter().any(|c| c.meta.fields) {
+            let model = mro.iter().find_map(|id| {
+                let c = self.class(*id)?;
+                c.meta.model.as_ref().map(|mdl| (id.0, mdl))
+            });
+            let excluded: Vec<&String> =
+                classes.iter().flat_map(|c| c.meta.exclude.iter()).collect();
+            if let Some((mm, model)) = model {
+                if let Target::Class { module, index } = self.resolve(mm, model) {
+                    for id in self.mro((module, index), &mut HashMap::new(), 0) {
+                        for col in self.class(id).map(|c| c.columns.as_slice()).unwrap_or(&[]) {
+                            if !declared.contains(&col)
+                                && !excluded.contains(&col)
+                                && !names.contains(col)
+                            {
+                                names.push(col.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        names
+    }
+
+    /// The strings of a sequence expression of module `m`, following
+    /// names to module-level sequences of the tree.
+    fn list_value(&self, m: usize, parts: &[ListPart], depth: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        if depth > MAX_DEPTH {
+            return out;
+        }
+        for part in parts {
+            match part {
+                ListPart::Lit(l) => out.extend(l.iter().cloned()),
+                ListPart::Ref(name) => {
+                    if let Some(Binding::Local { module, name }) =
+                        self.project.resolve(m, name, &self.is_local())
+                    {
+                        if let Some((_, inner)) = self
+                            .modules
+                            .get(module)
+                            .and_then(|md| md.lists.iter().rev().find(|(n, _)| *n == name))
+                        {
+                            out.extend(self.list_value(module, inner, depth + 1));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Endpoints of a flask-classful `View.register(app_or_bp, …)`.
     fn classy_endpoints(&mut self, m: usize, reg: &ClassyReg, out: &mut Vec<Endpoint>) {
         let Target::Class { module, index } = self.resolve(m, &reg.class) else {
@@ -687,28 +786,26 @@ impl Linker<'_> {
         };
         let excluded = list("excluded_methods").unwrap_or_default();
         // A generic view's `schema_class`: the JSON body of what it creates
-        // and updates.
-        let body: Vec<Param> = match attr("schema_class") {
-            Some((sm, AttrValue::Str(e))) => match e.as_name().map(|n| self.resolve(sm, n)) {
-                Some(Target::Class { module, index }) => {
-                    let mut names: Vec<String> = Vec::new();
-                    for id in self.mro((module, index), &mut HashMap::new(), 0) {
-                        for f in self
-                            .class(id)
-                            .map(|c| c.schema_fields.as_slice())
-                            .unwrap_or(&[])
-                        {
-                            if !names.contains(f) {
-                                names.push(f.clone());
-                            }
-                        }
-                    }
-                    names.into_iter().map(Param::json).collect()
-                }
+        // and updates; a dict of schemas the view picks from per request
+        // (`schema_class_dict = {'a': A, 'b': B}`): every one of them.
+        let schemas: Vec<(usize, String)> = match attr("schema_class") {
+            Some((sm, AttrValue::Str(e))) => e
+                .as_name()
+                .map(|n| vec![(sm, n.to_string())])
+                .unwrap_or_default(),
+            _ => match attr("schema_class_dict") {
+                Some((sm, AttrValue::Names(names))) => names.into_iter().map(|n| (sm, n)).collect(),
                 _ => Vec::new(),
             },
-            _ => Vec::new(),
         };
+        let mut body: Vec<Param> = Vec::new();
+        for (sm, name) in &schemas {
+            for f in self.schema_body(*sm, name) {
+                if !body.iter().any(|p| p.name == f) {
+                    body.push(Param::json(f));
+                }
+            }
+        }
         // Members along the MRO, the nearest definition winning.
         let mut seen: Vec<&str> = Vec::new();
         let mut routes: Vec<ClassyRoute> = Vec::new();

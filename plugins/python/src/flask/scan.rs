@@ -6,9 +6,11 @@ use std::ops::Range;
 use super::classful;
 use super::facts::{
     CallArg, CallSite, Class, ConfigValue, FlaskModule, Func, Obj, ObjKind, Prefix, Registration,
-    Route, Scope, View,
+    Route, SchemaMeta, Scope, View,
 };
-use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
+use crate::py::call::{
+    call_at, list_expr, method_call, methods_list, whole_dotted, Call, ListPart,
+};
 use crate::py::config;
 use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
@@ -151,6 +153,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     let mut module = FlaskModule {
         flask: info.imports_from(flavor.package),
         objects: objects(&code, &lines, flavor),
+        lists: module_lists(&code, &lines),
         ..FlaskModule::default()
     };
     // flask-classful views (Flask only): classes may be views or their
@@ -602,6 +605,26 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
     })
 }
 
+/// Module-level sequences of strings: `NAME = ('a', 'b')`, `NAME = BASE +
+/// ['c']` (not plain strings, which are constants).
+fn module_lists(code: &Code<'_>, lines: &[LogicalLine]) -> Vec<(String, Vec<ListPart>)> {
+    lines
+        .iter()
+        .filter(|l| l.indent == 0)
+        .filter_map(|l| {
+            let (name, value) = assignment_target(code, l)?;
+            if StrExpr::parse(code, value..l.end).is_some() {
+                return None;
+            }
+            let parts = list_expr(code, value..l.end)?;
+            parts
+                .iter()
+                .any(|p| matches!(p, ListPart::Lit(_)))
+                .then_some((name, parts))
+        })
+        .collect()
+}
+
 /// A class that could be a view or a view's base.
 fn class_fact(
     code: &Code<'_>,
@@ -674,9 +697,35 @@ fn class_fact(
             if field_like {
                 declared.push(name.clone());
             }
-            (field_like && !dump_only && !name.starts_with('_')).then_some(name)
+            // marshmallow's `data_key`: the key the JSON document carries.
+            let name = call
+                .keyword("data_key")
+                .and_then(|r| code.string_at(code.skip_ws(r.start)))
+                .filter(|l| !l.interpolated && !l.value.is_empty())
+                .map_or(name, |l| l.value);
+            (field_like && !dump_only).then_some(name)
         })
         .collect();
+    let mut schema_fields_ref: Vec<ListPart> = Vec::new();
+    // SQLAlchemy columns (`x = Column(...)`, `db.Column`, `mapped_column`,
+    // project wrappers named `*Column`), foreign keys left out as
+    // marshmallow-sqlalchemy's auto schemas do by default.
+    let columns: Vec<String> = body_lines
+        .iter()
+        .filter(|l| Some(l.indent) == body_indent)
+        .filter_map(|l| {
+            let (name, value) = assignment_target(code, l)?;
+            let call = call_at(code, code.skip_ws(value))?;
+            let method = call.method();
+            let column = method.ends_with("Column") || method == "mapped_column";
+            let fk = code
+                .text()
+                .get(call.open..call.close)
+                .is_some_and(|t| t.contains("ForeignKey("));
+            (column && !fk && !name.starts_with('_')).then_some(name)
+        })
+        .collect();
+    let mut meta = SchemaMeta::default();
     // A marshmallow schema's `class Meta: fields = (...)`: the names it
     // lists that the class does not declare are model columns, loaded as
     // given (declared ones keep their own `dump_only`).
@@ -694,12 +743,33 @@ fn class_fact(
         let Some((name, value)) = assignment_target(code, l) else {
             continue;
         };
-        if name != "fields" {
-            continue;
+        match name.as_str() {
+            "model" => {
+                meta.model = whole_dotted(code, code.skip_ws(value)..l.end);
+                continue;
+            }
+            "exclude" => {
+                meta.exclude = crate::py::call::string_list(code, value..l.end).unwrap_or_default();
+                continue;
+            }
+            "fields" => meta.fields = true,
+            _ => continue,
         }
-        for f in crate::py::call::string_list(code, value..l.end).unwrap_or_default() {
-            if !declared.contains(&f) && !schema_fields.contains(&f) && !f.starts_with('_') {
-                schema_fields.push(f);
+        match crate::py::call::string_list(code, value..l.end) {
+            Some(list) => {
+                for f in list {
+                    if !declared.contains(&f) && !schema_fields.contains(&f) && !f.starts_with('_')
+                    {
+                        schema_fields.push(f);
+                    }
+                }
+            }
+            // `fields = SCHEMA_FIELDS` (a tuple of another module, maybe
+            // `BASE + (...)`): resolved in the link step.
+            None => {
+                if let Some(parts) = list_expr(code, value..l.end) {
+                    schema_fields_ref = parts;
+                }
             }
         }
     }
@@ -709,6 +779,8 @@ fn class_fact(
         && classy.is_none()
         && strings.is_empty()
         && schema_fields.is_empty()
+        && schema_fields_ref.is_empty()
+        && columns.is_empty()
     {
         return None;
     }
@@ -720,6 +792,10 @@ fn class_fact(
         classy,
         strings,
         schema_fields,
+        declared,
+        schema_fields_ref,
+        columns,
+        meta,
     })
 }
 

@@ -189,9 +189,25 @@ pub fn string_list(code: &Code<'_>, value: Range<usize>) -> Option<Vec<String>> 
     let first = *code.text().as_bytes().get(open)?;
     if !matches!(first, b'[' | b'(' | b'{') || !code.is_code(open) {
         // A single string is accepted too (`methods='GET'` is a mistake
-        // Flask tolerates by iterating characters; we take the intent).
+        // Flask tolerates by iterating characters; we take the intent),
+        // and a tuple without parentheses (`fields = 'a', 'b'`).
         let lit = code.string_at(open)?;
-        return (!lit.interpolated && code.skip_ws(lit.end) >= value.end).then(|| vec![lit.value]);
+        if !lit.interpolated && code.skip_ws(lit.end) >= value.end {
+            return Some(vec![lit.value]);
+        }
+        let mut out = Vec::new();
+        for part in code.split_top_level(open, value.end, b',') {
+            let start = code.skip_ws(part.start);
+            if start >= part.end {
+                continue;
+            }
+            let lit = code.string_at(start)?;
+            if lit.interpolated || code.skip_ws(lit.end) < part.end {
+                return None;
+            }
+            out.push(lit.value);
+        }
+        return (out.len() > 1).then_some(out);
     }
     let close = code.matching(open)?;
     if code.skip_ws(close + 1) < value.end {
@@ -285,4 +301,49 @@ mod tests {
         assert_eq!(string_list(&code, 15..18), None);
         assert_eq!(string_list(&code, 19..32), None);
     }
+}
+
+/// One operand of a sequence-of-strings expression (`BASE + ('a', 'b')`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ListPart {
+    /// A literal list or tuple of strings.
+    #[serde(rename = "l")]
+    Lit(Vec<String>),
+    /// A (possibly dotted, possibly imported) name of another such sequence.
+    #[serde(rename = "r")]
+    Ref(String),
+}
+
+/// A sequence of strings built from literals and names joined by `+`
+/// (`SCHEMA_FIELDS = BASE_FIELDS + ('x', 'y')`); `None` when any operand
+/// is something else, or when there is no name at all and no literal.
+pub fn list_expr(code: &Code<'_>, value: Range<usize>) -> Option<Vec<ListPart>> {
+    let mut out = Vec::new();
+    let parts = code.split_top_level(value.start, value.end, b'+');
+    for part in &parts {
+        let start = code.skip_ws(part.start);
+        let end = trim_end(code, part.clone());
+        if start >= end {
+            return None;
+        }
+        if let Some(name) = whole_dotted(code, start..end) {
+            out.push(ListPart::Ref(name));
+            continue;
+        }
+        let first = *code.text().as_bytes().get(start)?;
+        if parts.len() > 1 && !matches!(first, b'[' | b'(') {
+            return None;
+        }
+        out.push(ListPart::Lit(string_list(code, start..end)?));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn trim_end(code: &Code<'_>, range: Range<usize>) -> usize {
+    let bytes = code.text().as_bytes();
+    let mut end = range.end.min(bytes.len());
+    while end > range.start && bytes.get(end - 1).is_some_and(|b| b.is_ascii_whitespace()) {
+        end -= 1;
+    }
+    end
 }

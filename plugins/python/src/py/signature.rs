@@ -104,6 +104,11 @@ pub struct SigParam {
     /// `*args` / `**kwargs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub star: bool,
+    /// A default that calls something other than a marker (`limit: int =
+    /// deps.LimitBody()`): the callee, which may be a factory returning
+    /// `Depends(…)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factory: Option<String>,
 }
 
 /// Typing constructs that wrap the type that matters.
@@ -158,9 +163,13 @@ fn sig_param(code: &Code<'_>, range: Range<usize>) -> Option<SigParam> {
         types = t;
         marker = m;
     }
+    let mut factory = None;
     if let Some(d) = default {
-        if let Some(m) = call_at(code, d.start).and_then(|c| Marker::from_call(code, &c)) {
-            marker = Some(m);
+        if let Some(call) = call_at(code, code.skip_ws(d.start)) {
+            match Marker::from_call(code, &call) {
+                Some(m) => marker = Some(m),
+                None => factory = Some(call.callee.clone()),
+            }
         }
     }
     Some(SigParam {
@@ -168,6 +177,7 @@ fn sig_param(code: &Code<'_>, range: Range<usize>) -> Option<SigParam> {
         types,
         marker,
         star,
+        factory,
     })
 }
 
