@@ -6,7 +6,8 @@ use portolan_plugin_sdk::{Endpoint, Param};
 
 use super::scan::ExpressModule;
 use crate::js::module::Value;
-use crate::js::mount::Graph;
+pub use crate::js::mount::node_of;
+use crate::js::mount::{pass_routers, Graph};
 use crate::js::project::{Project, Target};
 use crate::js::strexpr::{Piece, StrExpr};
 
@@ -29,25 +30,6 @@ pub fn path_value(project: &Project<'_>, m: usize, e: &StrExpr) -> String {
         }
     }
     out
-}
-
-/// Mount targets: a function stands for its first parameter (a router or
-/// app passed in), a call for what the function returns.
-pub fn node_of(project: &Project<'_>, t: Target) -> Option<Target> {
-    match t {
-        Target::Func(fm, f) => {
-            let func = project
-                .modules
-                .get(fm)?
-                .functions
-                .iter()
-                .find(|x| x.name == f)?;
-            let p = func.params.first().filter(|p| !p.is_empty())?;
-            Some(Target::Node(fm, p.clone()))
-        }
-        t @ Target::Node(..) => Some(t),
-        _ => None,
-    }
 }
 
 /// Router-like names accepted as receivers when nothing says otherwise
@@ -99,58 +81,13 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
             }
         }
     }
-    // A router passed to a function (`require('./routes')(app)`) makes the
-    // function's parameter a router. Only arguments that are routers (apps,
-    // routers, mounted nodes, router-like names) count: an HTTP client
-    // passed to `bindApi(client)` does not turn `client.get('/x')` into a
-    // route. Edges are added until nothing changes.
-    let mut pending: Vec<(Target, Target)> = Vec::new();
-    for (mi, m) in modules.iter().enumerate() {
-        for call in &m.info.calls {
-            let Value::Call { callee, args } = call else {
-                continue;
-            };
-            let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
-                continue;
-            };
-            let Some(func) = modules
-                .get(fm)
-                .and_then(|x| x.info.functions.iter().find(|x| x.name == f))
-            else {
-                continue;
-            };
-            for (arg, param) in args.iter().zip(&func.params) {
-                let (Some(arg @ Value::Name(_)), false) = (arg, param.is_empty()) else {
-                    continue;
-                };
-                if let Some(a) = project.resolve(mi, arg).and_then(|t| node_of(&project, t)) {
-                    pending.push((a, Target::Node(fm, param.clone())));
-                }
-            }
-        }
-    }
     let is_object = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| x.objects.contains(n)),
         _ => false,
     };
-    let router_name = |t: &Target| match t {
-        Target::Node(_, n) => routerish(n),
-        _ => false,
-    };
-    for _ in 0..8 {
-        let before = pending.len();
-        pending.retain(|(a, p)| {
-            if is_object(a) || router_name(a) || graph.is_mounted(a) {
-                graph.mount(a.clone(), String::new(), p.clone());
-                false
-            } else {
-                true
-            }
-        });
-        if pending.len() == before {
-            break;
-        }
-    }
+    pass_routers(&project, &mut graph, |a| {
+        is_object(a) || matches!(a, Target::Node(_, n) if routerish(n))
+    });
     let is_bound = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| {
             x.info.bindings.iter().any(|b| &b.name == n)
