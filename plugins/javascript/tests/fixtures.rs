@@ -36,7 +36,7 @@ fn js_fastify_fixtures() {
 
 #[test]
 fn js_koa_fixtures() {
-    check_all(&js::koa::Koa, &["blog", "mounted-apps"]);
+    check_all(&js::koa::Koa, &["blog", "guarded-routers", "mounted-apps"]);
 }
 
 #[test]

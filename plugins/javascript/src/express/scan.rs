@@ -5,6 +5,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
+use crate::js::guard::guard_params;
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{
     function_parts, methods, object_entries, param_names, Outline, ScopeKind,
@@ -288,7 +289,8 @@ pub fn handler_args(
     let mut params: Vec<Param> = Vec::new();
     let mut names = Vec::new();
     for a in args {
-        if let Some(ps) = inline_params(code, a.clone()) {
+        let ps = inline_params(code, a.clone()).or_else(|| guard_params(code, a.clone()));
+        if let Some(ps) = ps {
             for p in ps {
                 if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
                     params.push(p);
