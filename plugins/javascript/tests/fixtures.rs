@@ -63,7 +63,7 @@ fn js_hapi_fixtures() {
 fn js_express_fixtures() {
     check_all(
         &js::express::Express,
-        &["route-helpers", "routers", "server-class"],
+        &["mount-table", "route-helpers", "routers", "server-class"],
     );
 }
 

@@ -88,6 +88,21 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
     pass_routers(&project, &mut graph, |a| {
         is_object(a) || matches!(a, Target::Node(_, n) if routerish(n))
     });
+    // `table[key](router, name)`: routers passed and keys bound.
+    let lists: Vec<&[super::dispatch::DispatchCall]> =
+        modules.iter().map(|m| m.dispatch.as_slice()).collect();
+    let mut passed: Vec<(Target, Target)> = Vec::new();
+    let bound = super::dispatch::link(&project, &lists, |mi, a, p| {
+        if let Some(a) = project.resolve(mi, a).and_then(|t| node_of(&project, t)) {
+            passed.push((a, p));
+        }
+    });
+    for (a, p) in passed {
+        if is_object(&a) || graph.is_mounted(&a) || matches!(&a, Target::Node(_, n) if routerish(n))
+        {
+            graph.mount(a, String::new(), p);
+        }
+    }
     let is_bound = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| {
             x.info.bindings.iter().any(|b| &b.name == n)
@@ -96,9 +111,18 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
         _ => true,
     };
     let inlined = super::helpers::expand(&project, modules);
+    // Helpers called as helpers somewhere: their own routes are inlined at
+    // the calls instead.
+    let called: std::collections::HashSet<&str> = modules
+        .iter()
+        .flat_map(|m| m.helper_calls.iter().map(|c| c.callee.as_str()))
+        .collect();
     let mut out = Vec::new();
     for (mi, m) in modules.iter().enumerate() {
         for route in m.routes.iter().chain(&inlined[mi]) {
+            if route.helper.as_deref().is_some_and(|h| called.contains(h)) {
+                continue;
+            }
             let Some(node) = project.resolve(mi, &Value::Name(route.receiver.clone())) else {
                 continue;
             };
@@ -122,8 +146,12 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                 }
             }
             for prefix in graph.prefixes(&node) {
-                for path in &route.paths {
-                    let path = path_value(&project, mi, path);
+                for path in route
+                    .paths
+                    .iter()
+                    .flat_map(|p| super::dispatch::substitute(&bound, mi, p))
+                {
+                    let path = path_value(&project, mi, &path);
                     let url = join(&[prefix.as_str(), path.as_str()]);
                     for method in &route.methods {
                         out.push(

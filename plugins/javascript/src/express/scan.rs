@@ -38,6 +38,9 @@ pub struct ExpressModule {
     /// Calls that may be calls of such helpers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helper_calls: Vec<super::helpers::HelperCall>,
+    /// `table[key](router, name)` registration dispatch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dispatch: Vec<super::dispatch::DispatchCall>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +54,10 @@ pub struct Route {
     /// Named handlers (scoped dotted names).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub handlers: Vec<String>,
+    /// Registered by this route helper (reported only when the helper is
+    /// never called as one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub helper: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,6 +139,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
     let (helpers, helper_calls, consumed) = super::helpers::scan(file, &code, &outline);
     out.helpers = helpers;
     out.helper_calls = helper_calls;
+    out.dispatch = super::dispatch::scan(&code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
     static CALL: OnceLock<Regex> = OnceLock::new();
@@ -143,9 +151,14 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
         };
-        if !code.is_code(all.start()) || consumed.binary_search(&all.start()).is_ok() {
+        if !code.is_code(all.start()) {
             continue;
         }
+        let helper = consumed
+            .binary_search_by_key(&all.start(), |(at, _)| *at)
+            .ok()
+            .and_then(|i| consumed.get(i))
+            .map(|(_, h)| h.clone());
         let Some((receiver, _)) = dotted_before(&code, all.start()) else {
             continue;
         };
@@ -219,6 +232,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                             paths: paths.clone(),
                             params,
                             handlers,
+                            helper: helper.clone(),
                         });
                     }
                     close = c2;
@@ -240,6 +254,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     paths,
                     params,
                     handlers,
+                    helper: helper.clone(),
                 });
             }
         }

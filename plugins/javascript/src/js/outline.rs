@@ -80,7 +80,7 @@ impl Outline {
         let bound = re(
             &BOUND,
             &format!(
-                r"(?:\b(?:export\s+)?(?:const|let|var)\s+({ID})\s*(?::[^=;]+)?|\b(module\.exports(?:\.{ID})?|exports\.{ID})\s*|\bexport\s+(default)\s+)=?\s*(?:async\s+)?(function\b[^(]*\(|\(|{ID}\s*=>)"
+                r"(?:\b(?:export\s+)?(?:const|let|var)\s+({ID})\s*(?::[^=;]+)?|\b(module\.exports(?:\.{ID})?|exports\.{ID}|{ID}\.{ID})\s*|\bexport\s+(default)\s+)=?\s*(?:async\s+)?(function\b[^(]*\(|\(|{ID}\s*=>)"
             ),
         );
         let class = re(
