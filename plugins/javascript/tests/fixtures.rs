@@ -63,7 +63,13 @@ fn js_hapi_fixtures() {
 fn js_express_fixtures() {
     check_all(
         &js::express::Express,
-        &["mount-table", "route-helpers", "routers", "server-class"],
+        &[
+            "controller-objects",
+            "mount-table",
+            "route-helpers",
+            "routers",
+            "server-class",
+        ],
     );
 }
 

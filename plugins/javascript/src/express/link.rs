@@ -174,14 +174,38 @@ fn handler_params(
     m: usize,
     name: &str,
 ) -> Vec<Param> {
-    let key = match project.resolve(m, &Value::Name(name.to_string())) {
-        Some(Target::Func(fm, f)) => (fm, f),
-        Some(Target::Node(fm, n)) => (fm, n),
-        _ => return Vec::new(),
+    let found = match project.resolve(m, &Value::Name(name.to_string())) {
+        Some(Target::Func(fm, f)) => Some((fm, f)),
+        Some(Target::Node(fm, n)) => Some((fm, n)),
+        _ => None,
+    }
+    .and_then(|(fm, n)| {
+        modules
+            .get(fm)
+            .and_then(|x| x.handlers.iter().find(|h| h.name == n))
+    });
+    if let Some(h) = found {
+        return h.params.clone();
+    }
+    // `controller.list` where the imported module exports an object of
+    // its functions (`export default { list, create }`).
+    let Some((head, member)) = name.split_once('.') else {
+        return Vec::new();
+    };
+    if member.contains('.') {
+        return Vec::new();
+    }
+    let Some(fm) = project.modules.get(m).and_then(|info| {
+        info.imports
+            .iter()
+            .find(|i| i.local == head)
+            .and_then(|i| project.resolve_spec(m, &i.spec))
+    }) else {
+        return Vec::new();
     };
     modules
-        .get(key.0)
-        .and_then(|x| x.handlers.iter().find(|h| h.name == key.1))
+        .get(fm)
+        .and_then(|x| x.handlers.iter().find(|h| h.name == member))
         .map(|h| h.params.clone())
         .unwrap_or_default()
 }
