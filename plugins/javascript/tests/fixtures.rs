@@ -36,7 +36,7 @@ fn js_fastify_fixtures() {
 
 #[test]
 fn js_koa_fixtures() {
-    check_all(&js::koa::Koa, &["blog", "mounted-apps"]);
+    check_all(&js::koa::Koa, &["blog", "guarded-routers", "mounted-apps"]);
 }
 
 #[test]
@@ -63,7 +63,13 @@ fn js_hapi_fixtures() {
 fn js_express_fixtures() {
     check_all(
         &js::express::Express,
-        &["route-helpers", "routers", "server-class"],
+        &[
+            "controller-objects",
+            "mount-table",
+            "route-helpers",
+            "routers",
+            "server-class",
+        ],
     );
 }
 

@@ -182,13 +182,14 @@ fn parametrize(def: &Def, e: &StrExpr) -> Option<StrExpr> {
 
 /// Map step: the helpers defined in the module and the candidate calls.
 /// `is_route` tells the main scan which route calls belong to a helper
-/// (their receiver and path come from its parameters) and must not be
-/// reported as they are.
+/// (their receiver and path come from its parameters), with the helper's
+/// name: they are reported as they are only when no call of the helper is
+/// found (a function called through a table or with names only).
 pub fn scan(
     file: &SourceFile,
     code: &Code<'_>,
     outline: &Outline,
-) -> (Vec<Helper>, Vec<HelperCall>, Vec<usize>) {
+) -> (Vec<Helper>, Vec<HelperCall>, Vec<(usize, String)>) {
     let defs = defs(code, outline);
     let text = code.text();
     let mut helpers: Vec<Helper> = Vec::new();
@@ -234,7 +235,7 @@ pub fn scan(
             } else {
                 paths
             };
-            consumed.push(at);
+            consumed.push((at, def.name.clone()));
             let hr = HelperRoute {
                 receiver: ri,
                 methods,
@@ -370,22 +371,26 @@ fn inline(
         None => hr.methods.clone(),
     };
     let mut paths = Vec::new();
+    // The caller's arguments stay symbolic (resolved in the caller's module
+    // at link, where dispatch keys may bind them); the helper's own names
+    // are resolved in its module now.
+    let _ = mi;
     for p in &hr.paths {
-        let mut s = String::new();
+        let mut pieces: Vec<Piece> = Vec::new();
         for piece in &p.0 {
             match piece {
-                Piece::Lit(l) => s.push_str(l),
+                Piece::Lit(l) => pieces.push(Piece::Lit(l.clone())),
                 Piece::Ref(n) => match n.strip_prefix('#').and_then(|i| i.parse().ok()) {
-                    Some(i) => s.push_str(&super::link::path_value(project, mi, arg(i)?)),
-                    None => s.push_str(&super::link::path_value(
+                    Some(i) => pieces.extend(arg(i)?.0.iter().cloned()),
+                    None => pieces.push(Piece::Lit(super::link::path_value(
                         project,
                         hm,
                         &StrExpr(vec![piece.clone()]),
-                    )),
+                    ))),
                 },
             }
         }
-        paths.push(StrExpr::lit(s));
+        paths.push(StrExpr(pieces));
     }
     Some(super::scan::Route {
         line: call.line,
@@ -394,5 +399,6 @@ fn inline(
         paths,
         params: call.params.clone(),
         handlers: call.handlers.clone(),
+        helper: None,
     })
 }

@@ -6,7 +6,8 @@ use portolan_plugin_sdk::{Endpoint, Param};
 
 use super::scan::ExpressModule;
 use crate::js::module::Value;
-use crate::js::mount::Graph;
+pub use crate::js::mount::node_of;
+use crate::js::mount::{pass_routers, Graph};
 use crate::js::project::{Project, Target};
 use crate::js::strexpr::{Piece, StrExpr};
 
@@ -29,25 +30,6 @@ pub fn path_value(project: &Project<'_>, m: usize, e: &StrExpr) -> String {
         }
     }
     out
-}
-
-/// Mount targets: a function stands for its first parameter (a router or
-/// app passed in), a call for what the function returns.
-pub fn node_of(project: &Project<'_>, t: Target) -> Option<Target> {
-    match t {
-        Target::Func(fm, f) => {
-            let func = project
-                .modules
-                .get(fm)?
-                .functions
-                .iter()
-                .find(|x| x.name == f)?;
-            let p = func.params.first().filter(|p| !p.is_empty())?;
-            Some(Target::Node(fm, p.clone()))
-        }
-        t @ Target::Node(..) => Some(t),
-        _ => None,
-    }
 }
 
 /// Router-like names accepted as receivers when nothing says otherwise
@@ -99,56 +81,26 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
             }
         }
     }
-    // A router passed to a function (`require('./routes')(app)`) makes the
-    // function's parameter a router. Only arguments that are routers (apps,
-    // routers, mounted nodes, router-like names) count: an HTTP client
-    // passed to `bindApi(client)` does not turn `client.get('/x')` into a
-    // route. Edges are added until nothing changes.
-    let mut pending: Vec<(Target, Target)> = Vec::new();
-    for (mi, m) in modules.iter().enumerate() {
-        for call in &m.info.calls {
-            let Value::Call { callee, args } = call else {
-                continue;
-            };
-            let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
-                continue;
-            };
-            let Some(func) = modules
-                .get(fm)
-                .and_then(|x| x.info.functions.iter().find(|x| x.name == f))
-            else {
-                continue;
-            };
-            for (arg, param) in args.iter().zip(&func.params) {
-                let (Some(arg @ Value::Name(_)), false) = (arg, param.is_empty()) else {
-                    continue;
-                };
-                if let Some(a) = project.resolve(mi, arg).and_then(|t| node_of(&project, t)) {
-                    pending.push((a, Target::Node(fm, param.clone())));
-                }
-            }
-        }
-    }
     let is_object = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| x.objects.contains(n)),
         _ => false,
     };
-    let router_name = |t: &Target| match t {
-        Target::Node(_, n) => routerish(n),
-        _ => false,
-    };
-    for _ in 0..8 {
-        let before = pending.len();
-        pending.retain(|(a, p)| {
-            if is_object(a) || router_name(a) || graph.is_mounted(a) {
-                graph.mount(a.clone(), String::new(), p.clone());
-                false
-            } else {
-                true
-            }
-        });
-        if pending.len() == before {
-            break;
+    pass_routers(&project, &mut graph, |a| {
+        is_object(a) || matches!(a, Target::Node(_, n) if routerish(n))
+    });
+    // `table[key](router, name)`: routers passed and keys bound.
+    let lists: Vec<&[super::dispatch::DispatchCall]> =
+        modules.iter().map(|m| m.dispatch.as_slice()).collect();
+    let mut passed: Vec<(Target, Target)> = Vec::new();
+    let bound = super::dispatch::link(&project, &lists, |mi, a, p| {
+        if let Some(a) = project.resolve(mi, a).and_then(|t| node_of(&project, t)) {
+            passed.push((a, p));
+        }
+    });
+    for (a, p) in passed {
+        if is_object(&a) || graph.is_mounted(&a) || matches!(&a, Target::Node(_, n) if routerish(n))
+        {
+            graph.mount(a, String::new(), p);
         }
     }
     let is_bound = |t: &Target| match t {
@@ -159,9 +111,18 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
         _ => true,
     };
     let inlined = super::helpers::expand(&project, modules);
+    // Helpers called as helpers somewhere: their own routes are inlined at
+    // the calls instead.
+    let called: std::collections::HashSet<&str> = modules
+        .iter()
+        .flat_map(|m| m.helper_calls.iter().map(|c| c.callee.as_str()))
+        .collect();
     let mut out = Vec::new();
     for (mi, m) in modules.iter().enumerate() {
         for route in m.routes.iter().chain(&inlined[mi]) {
+            if route.helper.as_deref().is_some_and(|h| called.contains(h)) {
+                continue;
+            }
             let Some(node) = project.resolve(mi, &Value::Name(route.receiver.clone())) else {
                 continue;
             };
@@ -185,8 +146,12 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                 }
             }
             for prefix in graph.prefixes(&node) {
-                for path in &route.paths {
-                    let path = path_value(&project, mi, path);
+                for path in route
+                    .paths
+                    .iter()
+                    .flat_map(|p| super::dispatch::substitute(&bound, mi, p))
+                {
+                    let path = path_value(&project, mi, &path);
                     let url = join(&[prefix.as_str(), path.as_str()]);
                     for method in &route.methods {
                         out.push(
@@ -209,14 +174,38 @@ fn handler_params(
     m: usize,
     name: &str,
 ) -> Vec<Param> {
-    let key = match project.resolve(m, &Value::Name(name.to_string())) {
-        Some(Target::Func(fm, f)) => (fm, f),
-        Some(Target::Node(fm, n)) => (fm, n),
-        _ => return Vec::new(),
+    let found = match project.resolve(m, &Value::Name(name.to_string())) {
+        Some(Target::Func(fm, f)) => Some((fm, f)),
+        Some(Target::Node(fm, n)) => Some((fm, n)),
+        _ => None,
+    }
+    .and_then(|(fm, n)| {
+        modules
+            .get(fm)
+            .and_then(|x| x.handlers.iter().find(|h| h.name == n))
+    });
+    if let Some(h) = found {
+        return h.params.clone();
+    }
+    // `controller.list` where the imported module exports an object of
+    // its functions (`export default { list, create }`).
+    let Some((head, member)) = name.split_once('.') else {
+        return Vec::new();
+    };
+    if member.contains('.') {
+        return Vec::new();
+    }
+    let Some(fm) = project.modules.get(m).and_then(|info| {
+        info.imports
+            .iter()
+            .find(|i| i.local == head)
+            .and_then(|i| project.resolve_spec(m, &i.spec))
+    }) else {
+        return Vec::new();
     };
     modules
-        .get(key.0)
-        .and_then(|x| x.handlers.iter().find(|h| h.name == key.1))
+        .get(fm)
+        .and_then(|x| x.handlers.iter().find(|h| h.name == member))
         .map(|h| h.params.clone())
         .unwrap_or_default()
 }

@@ -27,6 +27,7 @@
 //! also wrapped as `asyncHandler(h)`) read from `req` (see
 //! [`crate::js::request`]).
 
+pub mod dispatch;
 pub mod helpers;
 pub mod link;
 pub mod scan;

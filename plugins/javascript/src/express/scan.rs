@@ -5,6 +5,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
+use crate::js::guard::guard_params;
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{
     function_parts, methods, object_entries, param_names, Outline, ScopeKind,
@@ -37,6 +38,9 @@ pub struct ExpressModule {
     /// Calls that may be calls of such helpers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helper_calls: Vec<super::helpers::HelperCall>,
+    /// `table[key](router, name)` registration dispatch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dispatch: Vec<super::dispatch::DispatchCall>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +54,10 @@ pub struct Route {
     /// Named handlers (scoped dotted names).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub handlers: Vec<String>,
+    /// Registered by this route helper (reported only when the helper is
+    /// never called as one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub helper: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +139,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
     let (helpers, helper_calls, consumed) = super::helpers::scan(file, &code, &outline);
     out.helpers = helpers;
     out.helper_calls = helper_calls;
+    out.dispatch = super::dispatch::scan(&code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
     static CALL: OnceLock<Regex> = OnceLock::new();
@@ -142,9 +151,14 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
         };
-        if !code.is_code(all.start()) || consumed.binary_search(&all.start()).is_ok() {
+        if !code.is_code(all.start()) {
             continue;
         }
+        let helper = consumed
+            .binary_search_by_key(&all.start(), |(at, _)| *at)
+            .ok()
+            .and_then(|i| consumed.get(i))
+            .map(|(_, h)| h.clone());
         let Some((receiver, _)) = dotted_before(&code, all.start()) else {
             continue;
         };
@@ -218,6 +232,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                             paths: paths.clone(),
                             params,
                             handlers,
+                            helper: helper.clone(),
                         });
                     }
                     close = c2;
@@ -239,6 +254,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     paths,
                     params,
                     handlers,
+                    helper: helper.clone(),
                 });
             }
         }
@@ -288,7 +304,8 @@ pub fn handler_args(
     let mut params: Vec<Param> = Vec::new();
     let mut names = Vec::new();
     for a in args {
-        if let Some(ps) = inline_params(code, a.clone()) {
+        let ps = inline_params(code, a.clone()).or_else(|| guard_params(code, a.clone()));
+        if let Some(ps) = ps {
             for p in ps {
                 if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
                     params.push(p);

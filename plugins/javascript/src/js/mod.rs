@@ -13,9 +13,11 @@
 //! - [`mount`]: prefixes of routers mounted on routers, across files;
 //! - [`reads`]: members read from values handlers obtain by calls
 //!   (`getQuery(event).x`, `await request.json()`), Fetch-API handlers;
-//! - [`fsroute`]: exported handlers and URLs of file-system routers.
+//! - [`fsroute`]: exported handlers and URLs of file-system routers;
+//! - [`guard`]: validation middleware given one schema per request part.
 
 pub mod fsroute;
+pub mod guard;
 pub mod module;
 pub mod mount;
 pub mod outline;

@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::outline::{object_entries, Outline, ScopeKind};
-use super::strexpr::StrExpr;
+use super::strexpr::{Piece, StrExpr};
 use super::syntax::{dotted_at, is_js_ident, next_code_byte, trim_expr};
 
 /// An expression that may denote an object defined somewhere in the tree.
@@ -377,7 +377,14 @@ fn record_value(
     m: &mut ModuleInfo,
 ) {
     let bytes = code.text().as_bytes();
-    let s = code.skip_ws(r.start);
+    let mut s = code.skip_ws(r.start);
+    // `Object.freeze({ … })` is its object.
+    if code.slice(s..r.end).starts_with("Object.freeze(") {
+        let o = code.skip_ws(s + "Object.freeze(".len());
+        if bytes.get(o) == Some(&b'{') {
+            s = o;
+        }
+    }
     if bytes.get(s) == Some(&b'{') {
         object_consts(code, name, s, m, 0);
         return;
@@ -417,6 +424,16 @@ fn object_consts(code: &Code<'_>, prefix: &str, open: usize, m: &mut ModuleInfo,
             m.consts.push(Const {
                 name: key,
                 value: v,
+            });
+        } else if let Some(n) = StrExpr::parse(code, e.value.clone())
+            .as_ref()
+            .and_then(|v| v.as_name())
+            .filter(|n| m.consts.iter().any(|c| c.name == *n))
+        {
+            // `{ prefix }` / `{ base: prefix }` naming a string constant.
+            m.consts.push(Const {
+                name: key,
+                value: StrExpr(vec![Piece::Ref(n.to_string())]),
             });
         }
     }

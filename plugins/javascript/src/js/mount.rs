@@ -8,7 +8,8 @@ use std::collections::{HashMap, HashSet};
 
 use portolan_plugin_sdk::paths::join;
 
-use super::project::Target;
+use super::module::Value;
+use super::project::{Project, Target};
 
 /// Most prefixes kept per node (mount graphs of real apps stay far below).
 const MAX_PREFIXES: usize = 32;
@@ -72,6 +73,74 @@ impl Graph {
             out.push(String::new());
         }
         out
+    }
+}
+
+/// A router passed to a function (`require('./routes')(app)`,
+/// `userRoutes(router, ctx)`) makes the function's parameter a router: the
+/// parameter is mounted on the argument with the empty prefix. Only
+/// arguments that are routers count (`is_router`, or already mounted): an
+/// HTTP client passed to `bindApi(client)` does not turn `client.get('/x')`
+/// into a route. Edges are added until nothing changes.
+pub fn pass_routers(project: &Project<'_>, graph: &mut Graph, is_router: impl Fn(&Target) -> bool) {
+    let mut pending: Vec<(Target, Target)> = Vec::new();
+    for (mi, m) in project.modules.iter().enumerate() {
+        for call in &m.calls {
+            let Value::Call { callee, args } = call else {
+                continue;
+            };
+            let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
+                continue;
+            };
+            let Some(func) = project
+                .modules
+                .get(fm)
+                .and_then(|x| x.functions.iter().find(|x| x.name == f))
+            else {
+                continue;
+            };
+            for (arg, param) in args.iter().zip(&func.params) {
+                let (Some(arg @ Value::Name(_)), false) = (arg, param.is_empty()) else {
+                    continue;
+                };
+                if let Some(a) = project.resolve(mi, arg).and_then(|t| node_of(project, t)) {
+                    pending.push((a, Target::Node(fm, param.clone())));
+                }
+            }
+        }
+    }
+    for _ in 0..8 {
+        let before = pending.len();
+        pending.retain(|(a, p)| {
+            if is_router(a) || graph.is_mounted(a) {
+                graph.mount(a.clone(), String::new(), p.clone());
+                false
+            } else {
+                true
+            }
+        });
+        if pending.len() == before {
+            break;
+        }
+    }
+}
+
+/// Mount targets: a function stands for its first parameter (a router or
+/// app passed in), a call for what the function returns.
+pub fn node_of(project: &Project<'_>, t: Target) -> Option<Target> {
+    match t {
+        Target::Func(fm, f) => {
+            let func = project
+                .modules
+                .get(fm)?
+                .functions
+                .iter()
+                .find(|x| x.name == f)?;
+            let p = func.params.first().filter(|p| !p.is_empty())?;
+            Some(Target::Node(fm, p.clone()))
+        }
+        t @ Target::Node(..) => Some(t),
+        _ => None,
     }
 }
 

@@ -35,6 +35,10 @@ pub struct Scope {
     pub body: Range<usize>,
     /// Names declared with `const`/`let`/`var` in the body.
     pub locals: HashSet<String>,
+    /// A rest parameter destructured in the body (`...args` with `const
+    /// [router] = args`) and the first element it stands for when spread
+    /// (`next(...args)`).
+    pub rest: Option<(String, String)>,
 }
 
 /// A class member function.
@@ -76,7 +80,7 @@ impl Outline {
         let bound = re(
             &BOUND,
             &format!(
-                r"(?:\b(?:export\s+)?(?:const|let|var)\s+({ID})\s*(?::[^=;]+)?|\b(module\.exports(?:\.{ID})?|exports\.{ID})\s*|\bexport\s+(default)\s+)=?\s*(?:async\s+)?(function\b[^(]*\(|\(|{ID}\s*=>)"
+                r"(?:\b(?:export\s+)?(?:const|let|var)\s+({ID})\s*(?::[^=;]+)?|\b(module\.exports(?:\.{ID})?|exports\.{ID}|{ID}\.{ID})\s*|\bexport\s+(default)\s+)=?\s*(?:async\s+)?(function\b[^(]*\(|\(|{ID}\s*=>)"
             ),
         );
         let class = re(
@@ -130,6 +134,7 @@ impl Outline {
                             params: vec![id],
                             start: all.start(),
                             locals: locals(code, body.clone()),
+                            rest: None,
                             body,
                         })
                     }
@@ -166,6 +171,7 @@ impl Outline {
                 start: all.start(),
                 body: open + 1..close,
                 locals: HashSet::new(),
+                rest: None,
             });
         }
         scopes.sort_by_key(|s| s.start);
@@ -189,6 +195,10 @@ impl Outline {
         let first = name.split('.').next().unwrap_or(name);
         match scope.kind {
             ScopeKind::Class if first == "this" => format!("{}#{}", scope.name, name),
+            ScopeKind::Function if scope.rest.as_ref().is_some_and(|(r, _)| r == first) => {
+                let element = scope.rest.as_ref().map_or(first, |(_, e)| e.as_str());
+                format!("{}#{}{}", scope.name, element, &name[first.len()..])
+            }
             ScopeKind::Function
                 if scope.params.iter().any(|p| p == first) || scope.locals.contains(first) =>
             {
@@ -224,6 +234,10 @@ fn function_scope(code: &Code<'_>, name: String, start: usize, open: usize) -> O
         (None, None) => return None,
     };
     let _ = bytes;
+    let (params, rest) = match rest_destructured(code, open + 1..close, body.clone()) {
+        Some((p, r)) => (p, Some(r)),
+        None => (params, None),
+    };
     Some(Scope {
         name,
         kind: ScopeKind::Function,
@@ -231,7 +245,59 @@ fn function_scope(code: &Code<'_>, name: String, start: usize, open: usize) -> O
         start,
         locals: locals(code, body.clone()),
         body,
+        rest,
     })
+}
+
+/// A rest parameter destructured in the body (`function f(...args) {
+/// const [router, { db }] = args; }`): the parameters with the rest one
+/// replaced by the elements, positionally (empty for nested patterns).
+fn rest_destructured(
+    code: &Code<'_>,
+    params: Range<usize>,
+    body: Range<usize>,
+) -> Option<(Vec<String>, (String, String))> {
+    let last = code.split_top_level(params.start, params.end, b',').pop()?;
+    let s = code.skip_ws(last.start);
+    let rest = code.slice(s..last.end).strip_prefix("...")?;
+    let rest: String = rest
+        .bytes()
+        .take_while(|b| is_js_ident(*b))
+        .map(char::from)
+        .collect();
+    if rest.is_empty() {
+        return None;
+    }
+    static DECL: OnceLock<Regex> = OnceLock::new();
+    let decl = re(&DECL, r"\b(?:const|let|var)\s*\[");
+    let text = code.slice(body.clone());
+    for m in decl.find_iter(text) {
+        let open = body.start + m.end() - 1;
+        if !code.is_code(open) {
+            continue;
+        }
+        let Some(close) = code.matching(open) else {
+            continue;
+        };
+        let after = code.skip_ws(close + 1);
+        if code.text().as_bytes().get(after) != Some(&b'=') {
+            continue;
+        }
+        let v = code.skip_ws(after + 1);
+        let e = v + rest.len();
+        if code.ident_at(v) != Some(rest.as_str())
+            || matches!(code.text().as_bytes().get(e), Some(b'.' | b'[' | b'?'))
+        {
+            continue;
+        }
+        let mut out = param_names(code, params.clone());
+        out.pop();
+        let elements = param_names(code, open + 1..close);
+        let first = elements.first().filter(|e| !e.is_empty())?.clone();
+        out.extend(elements);
+        return Some((out, (rest, first)));
+    }
+    None
 }
 
 /// The body of an arrow function whose `=>` ends at `after`.

@@ -4,9 +4,9 @@ use portolan_plugin_sdk::paths::join;
 use portolan_plugin_sdk::{Endpoint, Param};
 
 use super::scan::KoaModule;
-use crate::express::link::{node_of, path_value};
+use crate::express::link::path_value;
 use crate::js::module::Value;
-use crate::js::mount::Graph;
+use crate::js::mount::{node_of, pass_routers, Graph};
 use crate::js::project::{Project, Target};
 
 /// Router-like names accepted as receivers when nothing says otherwise.
@@ -70,52 +70,9 @@ pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
             }
         }
     }
-    // Routers passed to functions (`userRoutes(router, ctx)`): the
-    // function's parameter is that router. Only routers count (Koa/Router
-    // objects, mounted nodes, router-like names), until nothing changes.
-    let mut pending: Vec<(Target, Target)> = Vec::new();
-    for (mi, m) in modules.iter().enumerate() {
-        for call in &m.info.calls {
-            let Value::Call { callee, args } = call else {
-                continue;
-            };
-            let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
-                continue;
-            };
-            let Some(func) = modules
-                .get(fm)
-                .and_then(|x| x.info.functions.iter().find(|x| x.name == f))
-            else {
-                continue;
-            };
-            for (arg, param) in args.iter().zip(&func.params) {
-                let (Some(arg @ Value::Name(_)), false) = (arg, param.is_empty()) else {
-                    continue;
-                };
-                if let Some(a) = project.resolve(mi, arg).and_then(|t| node_of(&project, t)) {
-                    pending.push((a, Target::Node(fm, param.clone())));
-                }
-            }
-        }
-    }
-    let router_name = |t: &Target| match t {
-        Target::Node(_, n) => routerish(n),
-        _ => false,
-    };
-    for _ in 0..8 {
-        let before = pending.len();
-        pending.retain(|(a, p)| {
-            if object(a).is_some() || router_name(a) || graph.is_mounted(a) {
-                graph.mount(a.clone(), String::new(), p.clone());
-                false
-            } else {
-                true
-            }
-        });
-        if pending.len() == before {
-            break;
-        }
-    }
+    pass_routers(&project, &mut graph, |a| {
+        object(a).is_some() || matches!(a, Target::Node(_, n) if routerish(n))
+    });
     let is_bound = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| {
             x.info.bindings.iter().any(|b| &b.name == n)

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use crate::express::scan::{
     handlers_with, inline_params_with, methods_of, paths_of, Handler, Reader,
 };
+use crate::js::guard::guard_params;
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{object_entries, Outline, ScopeKind};
 use crate::js::request::request_params;
@@ -212,6 +213,49 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
         out.objects
             .push((outline.scoped(name.as_str(), name.start()), prefix));
     }
+    // `const sub = router.use(mw)` / `const sub = (router as Router<S, C>).use(mw)`:
+    // `use` returns the router itself, so `sub` is `router`.
+    static ALIAS: OnceLock<Regex> = OnceLock::new();
+    let alias = re(
+        &ALIAS,
+        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=\s*",
+    );
+    for c in alias.captures_iter(text) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let mut s = code.skip_ws(all.end());
+        let paren = bytes.get(s) == Some(&b'(');
+        if paren {
+            s = code.skip_ws(s + 1);
+        }
+        let Some(base) = code.ident_at(s) else {
+            continue;
+        };
+        let mut after = s + base.len();
+        if paren {
+            let rest = code.slice(code.skip_ws(after)..text.len());
+            if !rest.starts_with("as ") {
+                continue;
+            }
+            let Some(close) = code.matching(code.skip_ws(all.end())) else {
+                continue;
+            };
+            after = close + 1;
+        }
+        let u = code.skip_ws(after);
+        if !code.slice(u..text.len()).starts_with(".use(") {
+            continue;
+        }
+        out.mounts.push(Mount {
+            receiver: outline.scoped(base, s),
+            prefixes: Vec::new(),
+            children: vec![Value::Name(outline.scoped(name.as_str(), name.start()))],
+        });
+    }
     let loops = for_of_routers(&code, &outline);
     static CALL: OnceLock<Regex> = OnceLock::new();
     let call = re(
@@ -311,7 +355,9 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
                 let mut params: Vec<Param> = Vec::new();
                 let mut names = Vec::new();
                 for a in rest {
-                    if let Some(ps) = inline_params_with(&code, a.clone(), flavor.read) {
+                    let ps = inline_params_with(&code, a.clone(), flavor.read)
+                        .or_else(|| guard_params(&code, a.clone()));
+                    if let Some(ps) = ps {
                         for p in ps {
                             if !params.contains(&p) {
                                 params.push(p);

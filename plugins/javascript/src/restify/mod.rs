@@ -105,6 +105,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
             paths,
             params,
             handlers,
+            helper: None,
         });
     }
     // restify-router: `router.applyRoutes(server, '/prefix')`, `a.add('/p', b)`.

@@ -1,0 +1,140 @@
+//! Validation middleware given one schema per request part, as route
+//! arguments: `guard({ body: z.object({ title: z.string() }), query:
+//! z.object({ page: … }) })` (Koa request guards, `validate({ body:
+//! Joi.object({…}) })`, `celebrate({ [Segments.QUERY]: Joi.object({…}) })`,
+//! zod-express-middleware's `validateRequest({ params })`). The keys of
+//! each part's object schema (`z.object`, `Joi.object`, `yup.object`,
+//! `object(…)`, also `.keys({…})`, `.extend({…})`, or a schema bound to a
+//! name in the same module) are the parameters.
+
+use portolan_plugin_sdk::{Code, Param, ParamKind};
+use std::ops::Range;
+
+use super::module;
+use super::outline::object_entries;
+use super::syntax::is_js_ident;
+
+/// The request part a guard key names.
+fn part(key: &str) -> Option<ParamKind> {
+    let key = key.rsplit('.').next().unwrap_or(key);
+    Some(match key.to_ascii_lowercase().as_str() {
+        "body" | "json" => ParamKind::Json,
+        "query" | "querystring" => ParamKind::Query,
+        "params" => ParamKind::Path,
+        "headers" => ParamKind::Header,
+        "cookies" => ParamKind::Cookie,
+        "files" | "form" => ParamKind::Form,
+        _ => return None,
+    })
+}
+
+/// Parameters of a guard call at `r` (`name({ body: …, query: … })`);
+/// `None` when `r` is not such a call.
+pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    let mut i = s;
+    while i < r.end && bytes.get(i).is_some_and(|b| is_js_ident(*b) || *b == b'.') {
+        i += 1;
+    }
+    if i == s {
+        return None;
+    }
+    let open = code.skip_ws(i);
+    if bytes.get(open) != Some(&b'(') {
+        return None;
+    }
+    let o = code.skip_ws(open + 1);
+    if bytes.get(o) != Some(&b'{') {
+        return None;
+    }
+    let mut out: Vec<Param> = Vec::new();
+    let mut any = false;
+    for e in object_entries(code, o) {
+        let key = e.key.trim_start_matches('[').trim_end_matches(']');
+        let Some(kind) = part(key) else { continue };
+        any = true;
+        for name in schema_keys(code, e.value.clone(), 0) {
+            let p = Param::new(kind, name);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    any.then_some(out)
+}
+
+/// Keys of an object schema at `r`: `z.object({…})`, `Joi.object().keys({…})`,
+/// `object({…})`, `.extend({…})`, or a name bound to one in this module.
+pub fn schema_keys(code: &Code<'_>, r: Range<usize>, depth: usize) -> Vec<String> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    let t = code.slice(s..r.end.max(s));
+    let mut out: Vec<String> = Vec::new();
+    for call in ["object(", ".keys(", ".extend("] {
+        let mut from = 0;
+        while let Some(k) = t.get(from..).and_then(|x| x.find(call)) {
+            let at = from + k;
+            from = at + call.len();
+            // `object(` must start a name (not `isObject(`).
+            if call == "object(" && at > 0 {
+                let prev = t.as_bytes()[at - 1];
+                if prev != b'.' && (is_js_ident(prev)) {
+                    continue;
+                }
+            }
+            let o = code.skip_ws(s + at + call.len());
+            if bytes.get(o) == Some(&b'{') && code.is_code(o) {
+                for e in object_entries(code, o) {
+                    if !e.key.is_empty() && !e.key.starts_with("...") && !out.contains(&e.key) {
+                        out.push(e.key);
+                    }
+                }
+            }
+            if call == "object(" {
+                break;
+            }
+        }
+    }
+    if out.is_empty() && depth < 3 && t.bytes().all(|b| is_js_ident(b) || b.is_ascii_whitespace()) {
+        let name = t.trim();
+        if !name.is_empty() {
+            if let Some(v) = module::declared_value(code, name, false, usize::MAX) {
+                let end = module::statement_end(code, v);
+                return schema_keys(code, v..end, depth + 1);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use portolan_plugin_sdk::{SourceFile, Syntax};
+
+    #[test]
+    fn reads_parts() {
+        let src = "const Q = z.object({ page: z.number(), size: z.number() });\nr.get('/', guard({ body: z.object({ title: z.string(), tags: z.array(z.string()) }).extend({ isbn: z.string() }), query: Q, response: z.object({ id: z.string() }) }), h);\nr.get('/', isObject({ a: 1 }), h);\n";
+        let f = SourceFile::new("a.ts", src);
+        let code = f.code(Syntax::JAVASCRIPT);
+        let at = src.find("guard(").unwrap_or(0);
+        let ps = guard_params(&code, at..src.len()).unwrap_or_default();
+        let names: Vec<String> = ps
+            .iter()
+            .map(|p| format!("{}:{:?}", p.name, p.kind))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                "title:Json",
+                "tags:Json",
+                "isbn:Json",
+                "page:Query",
+                "size:Query"
+            ]
+        );
+        let at = src.find("isObject(").unwrap_or(0);
+        assert!(guard_params(&code, at..src.len()).is_none());
+    }
+}
