@@ -81,7 +81,10 @@ impl<'a> Project<'a> {
         let mut by_last: HashMap<String, Vec<(String, usize)>> = HashMap::new();
         for (stem, &i) in &by_stem {
             let last = stem.rsplit('/').next().unwrap_or(stem).to_string();
-            by_last.entry(last).or_default().push((format!("/{stem}"), i));
+            by_last
+                .entry(last)
+                .or_default()
+                .push((format!("/{stem}"), i));
         }
         Project {
             modules,
