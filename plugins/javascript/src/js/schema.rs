@@ -313,7 +313,19 @@ fn constructor(
         | "exactOptional" | "looseObjectAsync" => each(&args)
             .into_iter()
             .find(|s| !matches!(s, Schema::Keys(k) if k.is_empty())),
-        _ => None,
+        // A project helper wrapping an inline schema
+        // (`withScoreRules(z.object({…}))`): that schema.
+        _ => args.iter().find_map(|a| {
+            let s = code.skip_ws(a.start);
+            if !bytes.get(s).is_some_and(|b| b.is_ascii_alphabetic()) {
+                return None;
+            }
+            match parse_depth(code, outline, a.clone(), depth + 1)? {
+                Schema::Ref(_) => None,
+                Schema::Keys(k) if k.is_empty() => None,
+                sc => Some(sc),
+            }
+        }),
     }
 }
 
@@ -386,9 +398,10 @@ pub fn declarations(code: &Code<'_>, outline: &Outline) -> Vec<(String, Schema)>
         } else if !code.slice(v..end).bytes().any(|b| b == b'(') {
             continue;
         }
-        match parse(code, outline, v..end) {
-            None | Some(Schema::Ref(_)) => {}
-            Some(s) => out.push((scoped, s)),
+        // A name with modifiers (`Base.partial().refine(…)`) is recorded;
+        // a bare alias is a binding of the module.
+        if let Some(s) = parse(code, outline, v..end) {
+            out.push((scoped, s));
         }
     }
     out
@@ -584,13 +597,16 @@ mod tests {
             export const Create = Base.omit({ id: true }).extend({ tags: z.array(z.string()) });\n\
             export const List = z.object({ ...paging, q: z.string().optional() });\n\
             export const Either = z.intersection(z.object({ a: z.number() }), z.discriminatedUnion('t', [z.object({ t: z.literal(1), x: z.string() }), z.object({ t: z.literal(2), y: z.string() })]));\n\
-            const n = Object.keys(x);\n// const Gone = z.object({ no: z.string() });\n";
+            const n = Object.keys(x);\nexport const Refined = Base.partial().superRefine(\n  (v, ctx) => { if (!v) ctx.addIssue({ code: 'custom' }); },\n);\nexport const Wrapped = withRules(z.object({ w: z.string() }), { strict: true });\n// const Gone = z.object({ no: z.string() });\n";
         let b = "import { z } from 'zod';\nexport const Spaced = z\n  .object({ s: z.string() })\n  .extend(Other.shape);\nexport const paging = { page: z.coerce.number(), limit: z.coerce.number() };\n";
         let c = "export * from './zod';\n";
         let da = decls(a);
         let db = decls(b);
         let names: Vec<_> = da.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["Base", "Create", "List", "Either"]);
+        assert_eq!(
+            names,
+            ["Base", "Create", "List", "Either", "Refined", "Wrapped"]
+        );
         let info = |p: &str, s: &str| -> ModuleInfo {
             let code = Code::new(s, Syntax::JAVASCRIPT);
             let o = Outline::new(&code);
@@ -606,6 +622,8 @@ mod tests {
         assert_eq!(k("List"), ["q", "page", "limit"]);
         assert_eq!(k("Either"), ["a", "t", "x", "y"]);
         assert_eq!(r.keys(1, &Schema::Ref("Spaced".into())), ["s"]);
+        assert_eq!(k("Refined"), ["id", "name"]);
+        assert_eq!(k("Wrapped"), ["w"]);
     }
 
     #[test]
