@@ -56,7 +56,7 @@ fn go_mux_fixtures() {
 fn go_fiber_fixtures() {
     check_all(
         &portolan_plugin_go::fiber::Fiber,
-        &["services", "v3_generics"],
+        &["multipart_bind", "services", "v3_generics"],
     );
 }
 

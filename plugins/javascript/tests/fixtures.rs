@@ -41,12 +41,18 @@ fn js_koa_fixtures() {
 
 #[test]
 fn js_nextjs_fixtures() {
-    check_all(&js::nextjs::NextJs, &["handler-maps", "storefront"]);
+    check_all(
+        &js::nextjs::NextJs,
+        &["handler-maps", "storefront", "validated-routes"],
+    );
 }
 
 #[test]
 fn js_hono_fixtures() {
-    check_all(&js::hono::Hono, &["chained-subapps", "worker"]);
+    check_all(
+        &js::hono::Hono,
+        &["chained-subapps", "shared-schemas", "worker"],
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use portolan_plugin_sdk::paths::join;
-use portolan_plugin_sdk::{Endpoint, Param};
+use portolan_plugin_sdk::{Endpoint, Param, ParamKind};
 
 use super::facts::{
     Bind, BindKind, Fact, Field, Func, FuncRef, GoFile, Handler, Origin, RVal, Reads, Route,
@@ -880,7 +880,19 @@ impl Linker {
                 continue;
             }
             if let Some(p) = field_param(f, b.kind) {
+                // A body bound by content type (`c.Bind()`, `BodyParser`,
+                // echo's `Bind`) also reads a form post: a field that names
+                // its form key is a form field too.
+                let form = (b.kind == BindKind::Auto && p.kind == ParamKind::Json)
+                    .then(|| f.tag("form"))
+                    .flatten()
+                    .map(|t| t.split(',').next().unwrap_or(t))
+                    .filter(|t| !t.is_empty() && *t != "-")
+                    .map(Param::form);
                 push(&mut out, p);
+                if let Some(fp) = form {
+                    push(&mut out, fp);
+                }
             }
         }
         out

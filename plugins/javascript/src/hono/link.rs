@@ -1,16 +1,21 @@
 //! Reduce step: sub-apps mounted with `route()` across modules, base paths.
 
 use portolan_plugin_sdk::paths::join;
-use portolan_plugin_sdk::Endpoint;
+use portolan_plugin_sdk::{Endpoint, Param};
 
 use super::scan::HonoModule;
 use crate::express::link::{node_of, path_value};
 use crate::js::module::Value;
 use crate::js::mount::Graph;
 use crate::js::project::{Project, Target};
+use crate::js::schema::Resolver;
 
 pub fn link(modules: &[HonoModule]) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let schemas = Resolver::new(
+        &project,
+        modules.iter().map(|m| m.schemas.as_slice()).collect(),
+    );
     let object = |t: &Target| match t {
         Target::Node(m, n) => modules
             .get(*m)
@@ -61,6 +66,14 @@ pub fn link(modules: &[HonoModule]) -> Vec<Endpoint> {
             }
             // A node mounted through `basePath` has no own prefix.
             let own = own_prefix(&node);
+            let mut params = route.params.clone();
+            for (kind, s) in &route.schemas {
+                for k in schemas.keys(mi, s) {
+                    if !params.iter().any(|p| p.name == k && p.kind == *kind) {
+                        params.push(Param::new(*kind, k));
+                    }
+                }
+            }
             for prefix in graph.prefixes(&node) {
                 for path in &route.paths {
                     let path = path_value(&project, mi, path);
@@ -68,7 +81,7 @@ pub fn link(modules: &[HonoModule]) -> Vec<Endpoint> {
                     for method in &route.methods {
                         out.push(
                             Endpoint::new(method, url.clone())
-                                .params(route.params.clone())
+                                .params(params.clone())
                                 .at_path(m.info.path.clone(), route.line),
                         );
                     }

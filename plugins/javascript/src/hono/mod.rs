@@ -41,7 +41,11 @@ impl Analyzer for Hono {
             return;
         }
         let module = scan::scan(file);
-        if !module.info.is_empty() || !module.routes.is_empty() || !module.mounts.is_empty() {
+        if !module.info.is_empty()
+            || !module.routes.is_empty()
+            || !module.mounts.is_empty()
+            || !module.schemas.is_empty()
+        {
             out.fact(&module);
         }
     }

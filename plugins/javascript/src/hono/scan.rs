@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 
 use crate::express::scan::{methods_of, paths_of};
 use crate::js::module::{self, ModuleInfo, Value};
-use crate::js::outline::{object_entries, Outline};
+use crate::js::outline::Outline;
+use crate::js::schema::{self, Schema};
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::{dotted_before, is_js_ident, matching_back};
 
@@ -25,6 +26,9 @@ pub struct HonoModule {
     /// `parent.route(prefix, child)`, `const child = parent.basePath(p)`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mounts: Vec<(String, StrExpr, Value)>,
+    /// Schemas declared here (see [`crate::js::schema`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<(String, Schema)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +39,9 @@ pub struct Route {
     pub paths: Vec<StrExpr>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
+    /// Validator schemas named by variables: (where, schema).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<(ParamKind, Schema)>,
 }
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
@@ -118,30 +125,15 @@ fn bound_name_before(code: &Code<'_>, at: usize) -> Option<String> {
         .map(|m| m.as_str().to_string())
 }
 
-/// Keys of `z.object({…})` / `v.object({…})` / `{…}` at `r`, or of a
-/// schema bound to a name in this module.
-fn schema_keys(code: &Code<'_>, r: Range<usize>, depth: usize) -> Vec<String> {
-    let bytes = code.text().as_bytes();
-    let s = code.skip_ws(r.start);
-    let t = code.slice(s..r.end);
-    if let Some(k) = t.find(".object(") {
-        let o = code.skip_ws(s + k + ".object(".len());
-        if bytes.get(o) == Some(&b'{') {
-            return object_entries(code, o).into_iter().map(|e| e.key).collect();
-        }
-    }
-    if depth < 4 && t.bytes().all(|b| is_js_ident(b) || b.is_ascii_whitespace()) {
-        let name = t.trim();
-        if let Some(v) = module::declared_value(code, name, false, usize::MAX) {
-            let end = module::statement_end(code, v);
-            return schema_keys(code, v..end, depth + 1);
-        }
-    }
-    Vec::new()
-}
-
-/// Parameters read by inline handlers and validators in `r`.
-pub fn params_in(code: &Code<'_>, r: Range<usize>) -> Vec<Param> {
+/// Parameters read by inline handlers and validators in `r`, and the
+/// validator schemas named by variables (resolved in `link`).
+pub fn params_in(
+    code: &Code<'_>,
+    outline: &Outline,
+    r: Range<usize>,
+    table: &[(String, Schema)],
+) -> (Vec<Param>, Vec<(ParamKind, Schema)>) {
+    let mut deferred = Vec::new();
     let text = code.slice(r.clone());
     let mut found: Vec<(usize, Param)> = Vec::new();
     static CALLS: OnceLock<Regex> = OnceLock::new();
@@ -227,8 +219,16 @@ pub fn params_in(code: &Code<'_>, r: Range<usize>) -> Vec<Param> {
             "header" => ParamKind::Header,
             _ => ParamKind::Cookie,
         };
-        for k in schema_keys(code, schema, 0) {
-            found.push((all.start(), Param::new(kind, k)));
+        let Some(schema) = schema::parse(code, outline, schema) else {
+            continue;
+        };
+        let schema = schema::inline(schema, table, 0);
+        if schema.is_local() {
+            for k in schema::local_keys(&schema) {
+                found.push((all.start(), Param::new(kind, k)));
+            }
+        } else {
+            deferred.push((kind, schema));
         }
     }
     found.sort_by_key(|(at, _)| *at);
@@ -238,7 +238,7 @@ pub fn params_in(code: &Code<'_>, r: Range<usize>) -> Vec<Param> {
             out.push(p);
         }
     }
-    out
+    (out, deferred)
 }
 
 pub fn scan(file: &SourceFile) -> HonoModule {
@@ -247,6 +247,11 @@ pub fn scan(file: &SourceFile) -> HonoModule {
     let info = module::scan(&file.path, &code, &outline);
     let text = code.text();
     let hono = info.imports.iter().any(|i| i.spec.starts_with("hono"));
+    let declared = if schema::may_declare(text) {
+        schema::declarations(&code, &outline)
+    } else {
+        Vec::new()
+    };
     let mut out = HonoModule {
         hono,
         ..HonoModule::default()
@@ -346,16 +351,19 @@ pub fn scan(file: &SourceFile) -> HonoModule {
                     continue;
                 }
                 let span = code.skip_ws(rest[1].start)..last.end;
+                let (params, schemas) = params_in(&code, &outline, span, &declared);
                 out.routes.push(Route {
                     line,
                     receiver,
                     methods,
                     paths,
-                    params: params_in(&code, span),
+                    params,
+                    schemas,
                 });
             }
         }
     }
+    out.schemas = declared;
     out.info = info;
     out
 }

@@ -24,5 +24,6 @@ pub mod outline;
 pub mod project;
 pub mod reads;
 pub mod request;
+pub mod schema;
 pub mod strexpr;
 pub mod syntax;

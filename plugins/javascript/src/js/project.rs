@@ -32,6 +32,9 @@ pub const EXTENSIONS: &[&str] = &[".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"];
 pub struct Project<'a> {
     pub modules: Vec<&'a ModuleInfo>,
     by_stem: HashMap<String, usize>,
+    /// `/stem` by the stem's last segment: alias lookups by suffix without
+    /// a pass over every module (linear overall, not modules × imports).
+    by_last: HashMap<String, Vec<(String, usize)>>,
 }
 
 /// `app/routes/index.ts` → `app/routes/index` and `app/routes`.
@@ -75,7 +78,19 @@ impl<'a> Project<'a> {
                 by_stem.entry(normalize(&s)).or_insert(i);
             }
         }
-        Project { modules, by_stem }
+        let mut by_last: HashMap<String, Vec<(String, usize)>> = HashMap::new();
+        for (stem, &i) in &by_stem {
+            let last = stem.rsplit('/').next().unwrap_or(stem).to_string();
+            by_last
+                .entry(last)
+                .or_default()
+                .push((format!("/{stem}"), i));
+        }
+        Project {
+            modules,
+            by_stem,
+            by_last,
+        }
     }
 
     /// The module an import specifier of module `from` refers to.
@@ -105,15 +120,25 @@ impl<'a> Project<'a> {
         if !rest.contains('/') && rest == spec {
             return None;
         }
-        let want = format!("/{}", normalize(rest));
+        // A bare workspace package (`@scope/name`): its sources' entry
+        // (`name/src/index`) before a module or directory named `name`.
+        let bare = spec.starts_with('@') && !spec.starts_with("@/") && !rest.contains('/');
+        if bare {
+            if let Some(i) = self.by_suffix(&format!("/{}/src", normalize(rest))) {
+                return Some(i);
+            }
+        }
+        self.by_suffix(&format!("/{}", normalize(rest)))
+    }
+
+    /// The module whose `/stem` ends with `want` (the shortest such stem;
+    /// the first module on a tie).
+    fn by_suffix(&self, want: &str) -> Option<usize> {
+        let last = want.rsplit('/').next().unwrap_or(want);
         let mut best: Option<(usize, usize)> = None;
-        for (stem, &i) in &self.by_stem {
-            let s = format!("/{stem}");
-            if s.ends_with(&want) {
-                let score = usize::MAX - s.len();
-                if best.is_none_or(|(b, _)| score > b) {
-                    best = Some((score, i));
-                }
+        for (s, i) in self.by_last.get(last)? {
+            if s.ends_with(want) && best.is_none_or(|(bl, bi)| (s.len(), *i) < (bl, bi)) {
+                best = Some((s.len(), *i));
             }
         }
         best.map(|(_, i)| i)

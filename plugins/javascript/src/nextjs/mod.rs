@@ -26,8 +26,12 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::express::is_generated;
+use crate::js::module::{self, ModuleInfo};
 use crate::js::outline::{Outline, ScopeKind};
+use crate::js::project::Project;
 use crate::js::request::request_params;
+use crate::js::schema::{self, Resolver, Schema};
+use serde::{Deserialize, Serialize};
 
 pub struct NextJs;
 
@@ -113,16 +117,203 @@ impl Analyzer for NextJs {
         if is_test_path(&file.path) || is_generated(file) {
             return;
         }
-        let Some((kind, url, dynamic)) = route_of(&file.path) else {
+        let route = route_of(&file.path);
+        let declares = schema::may_declare(&file.content);
+        if route.is_none() && !declares && !reexports(&file.content) {
             return;
-        };
+        }
         let code = file.code(Syntax::JAVASCRIPT);
         let outline = Outline::new(&code);
-        match kind {
-            Kind::Pages => pages(file, &code, &outline, &url, &dynamic, out),
-            Kind::App => app(file, &code, &outline, &url, out),
+        let mut fact = NextModule {
+            schemas: if declares {
+                schema::declarations(&code, &outline)
+            } else {
+                Vec::new()
+            },
+            ..NextModule::default()
+        };
+        match route {
+            Some((Kind::Pages, url, dynamic)) => {
+                pages(file, &code, &outline, &url, &dynamic, &mut fact, out)
+            }
+            Some((Kind::App, url, _)) => app(file, &code, &outline, &url, out),
+            None => {}
+        }
+        // Schemas and re-exports other modules' validators may name.
+        let mut info = module::scan(&file.path, &code, &outline);
+        info.consts.clear();
+        info.functions.clear();
+        info.classes.clear();
+        info.calls.clear();
+        fact.info = info;
+        if !fact.routes.is_empty() || !fact.schemas.is_empty() || !fact.info.exports.is_empty() {
+            out.fact(&fact);
         }
     }
+
+    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+        let modules: Vec<NextModule> = facts.all();
+        let project = Project::new(modules.iter().map(|m| &m.info).collect());
+        let resolver = Resolver::new(
+            &project,
+            modules.iter().map(|m| m.schemas.as_slice()).collect(),
+        );
+        let mut out = Vec::new();
+        for (mi, m) in modules.iter().enumerate() {
+            for r in &m.routes {
+                let mut params = r.params.clone();
+                for (kind, s) in &r.schemas {
+                    for k in resolver.keys(mi, s) {
+                        let kind = if *kind == ParamKind::Query && r.dynamic.contains(&k) {
+                            ParamKind::Path
+                        } else {
+                            *kind
+                        };
+                        if !params.iter().any(|p| p.name == k && p.kind == kind) {
+                            params.push(Param::new(kind, k));
+                        }
+                    }
+                }
+                out.push(
+                    Endpoint::new(&r.method, r.url.clone())
+                        .params(params)
+                        .at_path(m.info.path.clone(), r.line),
+                );
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// What one module records for `link`: its imports and exports, the
+/// schemas it declares, and routes whose validators name schemas.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct NextModule {
+    pub info: ModuleInfo,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<(String, Schema)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<Pending>,
+}
+
+/// A route whose parameters need schemas of other modules.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Pending {
+    pub method: String,
+    pub url: String,
+    pub line: u32,
+    pub params: Vec<Param>,
+    pub schemas: Vec<(ParamKind, Schema)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dynamic: Vec<String>,
+}
+
+/// `export * from`, `export { a } from`: a barrel other modules import through.
+fn reexports(text: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    re(
+        &RE,
+        r#"\bexport\s*(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s*)?from\s*['"]"#,
+    )
+    .is_match(text)
+}
+
+/// Where a wrapper option's schema goes by its key: `querySchema`,
+/// `bodySchema`, `query`, `body`, `headers`, `params`, `json`, `form`.
+fn kind_of_key(key: &str) -> Option<ParamKind> {
+    let k = key.to_ascii_lowercase();
+    let k = ["schema", "validator", "validation", "dto"]
+        .iter()
+        .find_map(|s| k.strip_suffix(s))
+        .unwrap_or(&k);
+    Some(match k {
+        "query" | "searchparams" | "querystring" => ParamKind::Query,
+        "body" | "json" | "payload" | "requestbody" => ParamKind::Json,
+        "headers" | "header" => ParamKind::Header,
+        "cookies" => ParamKind::Cookie,
+        "form" | "formdata" => ParamKind::Form,
+        _ => return None,
+    })
+}
+
+/// Schemas given to a wrapper call at `r` by option key
+/// (`createRoute({ querySchema: Q, bodySchema: B, fn })`), also one
+/// wrapper deep (`withAuth(createRoute({…}))`).
+fn wrapper_schemas(
+    code: &Code<'_>,
+    outline: &Outline,
+    r: Range<usize>,
+    depth: usize,
+) -> Vec<(ParamKind, Schema)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    let s = code.skip_ws(r.start);
+    let Some((_, nr)) = crate::js::syntax::dotted_at(code, s) else {
+        return out;
+    };
+    let p = code.skip_ws(nr.end);
+    if p >= r.end || bytes.get(p) != Some(&b'(') {
+        return out;
+    }
+    for a in code.args(p) {
+        let b = code.skip_ws(a.start);
+        if bytes.get(b) == Some(&b'{') {
+            for e in crate::js::outline::object_entries(code, b) {
+                if e.function.is_some() {
+                    continue;
+                }
+                let Some(kind) = kind_of_key(&e.key) else {
+                    continue;
+                };
+                if let Some(sc) = schema::parse(code, outline, e.value.clone()) {
+                    out.push((kind, sc));
+                }
+            }
+        } else if depth < 2 {
+            out.extend(wrapper_schemas(code, outline, a, depth + 1));
+        }
+    }
+    out
+}
+
+/// `Schema.parse(req.body)` (also `safeParse`, `parseAsync`, yup's
+/// `validate`/`validateSync`/`cast`, Joi's `validateAsync`) in `body`.
+fn parsed_reads(
+    code: &Code<'_>,
+    outline: &Outline,
+    body: Range<usize>,
+    req: &str,
+) -> Vec<(ParamKind, Schema)> {
+    static PARSE: OnceLock<Regex> = OnceLock::new();
+    let parse = re(
+        &PARSE,
+        r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\.\s*(?:parse|safeParse|parseAsync|safeParseAsync|validate|validateSync|validateAsync|cast)\(\s*(?:await\s+)?([A-Za-z_$][\w$]*)\.(body|query|headers|cookies)\b",
+    );
+    let text = code.slice(body.clone());
+    let mut out = Vec::new();
+    for c in parse.captures_iter(text) {
+        let (Some(all), Some(name), Some(obj), Some(what)) =
+            (c.get(0), c.get(1), c.get(2), c.get(3))
+        else {
+            continue;
+        };
+        if obj.as_str() != req || !code.is_code(body.start + all.start()) {
+            continue;
+        }
+        let kind = match what.as_str() {
+            "body" => ParamKind::Json,
+            "query" => ParamKind::Query,
+            "headers" => ParamKind::Header,
+            _ => ParamKind::Cookie,
+        };
+        let n = body.start + name.start();
+        let name = name
+            .as_str()
+            .strip_suffix(".shape")
+            .unwrap_or(name.as_str());
+        out.push((kind, Schema::Ref(outline.scoped(name, n))));
+    }
+    out
 }
 
 fn pages(
@@ -131,8 +322,44 @@ fn pages(
     outline: &Outline,
     url: &str,
     dynamic: &[String],
+    fact: &mut NextModule,
     out: &mut Output,
 ) {
+    // An endpoint: reported now when its schemas are all declared here,
+    // else recorded for `link`.
+    let mut emit =
+        |m: &str, line: u32, mut params: Vec<Param>, schemas: Vec<(ParamKind, Schema)>| {
+            let mut pending = Vec::new();
+            for (kind, sc) in schemas {
+                let sc = schema::inline(sc, &fact.schemas, 0);
+                if sc.is_local() {
+                    for k in schema::local_keys(&sc) {
+                        let kind = if kind == ParamKind::Query && dynamic.contains(&k) {
+                            ParamKind::Path
+                        } else {
+                            kind
+                        };
+                        if !params.iter().any(|p| p.name == k && p.kind == kind) {
+                            params.push(Param::new(kind, k));
+                        }
+                    }
+                } else {
+                    pending.push((kind, sc));
+                }
+            }
+            if pending.is_empty() {
+                out.endpoint(Endpoint::new(m, url).params(params).at(file, line));
+            } else {
+                fact.routes.push(Pending {
+                    method: m.to_string(),
+                    url: url.to_string(),
+                    line,
+                    params,
+                    schemas: pending,
+                    dynamic: dynamic.to_vec(),
+                });
+            }
+        };
     let text = code.text();
     // The handler: the default export.
     static DEF: OnceLock<Regex> = OnceLock::new();
@@ -157,13 +384,19 @@ fn pages(
                 None => s.start <= at && at < s.body.end,
             }
     });
-    let (line, req, body) = match scope {
+    let (line, req, body, whole) = match scope {
         Some(s) => (
             file.line_of(s.start),
             s.params.first().cloned().unwrap_or_else(|| "req".into()),
             0..text.len(),
+            s.body.clone(),
         ),
-        None => (file.line_of(at), "req".to_string(), 0..text.len()),
+        None => (
+            file.line_of(at),
+            "req".to_string(),
+            0..text.len(),
+            0..text.len(),
+        ),
     };
     let params: Vec<Param> = request_params(code, body.clone(), &req)
         .into_iter()
@@ -186,9 +419,11 @@ fn pages(
                         .map(|s| (s.params.clone(), s.body.clone()))
                 }
             };
+            let mut schemas = wrapper_schemas(code, outline, value.value.clone(), 0);
             let ps: Vec<Param> = match own {
                 Some((names, b)) => {
                     let req = names.first().cloned().unwrap_or_else(|| "req".into());
+                    schemas.extend(parsed_reads(code, outline, b.clone(), &req));
                     request_params(code, b, &req)
                         .into_iter()
                         .filter(|p| !(p.kind == ParamKind::Query && dynamic.contains(&p.name)))
@@ -196,10 +431,11 @@ fn pages(
                 }
                 None => params.clone(),
             };
-            out.endpoint(Endpoint::new(m, url).params(ps).at(file, file.line_of(k)));
+            emit(m, file.line_of(k), ps, schemas);
         }
         return;
     }
+    let schemas = parsed_reads(code, outline, whole, &req);
     let mut methods: Vec<&str> = Vec::new();
     static CMP: OnceLock<Regex> = OnceLock::new();
     let cmp = re(
@@ -222,7 +458,7 @@ fn pages(
         methods = vec!["GET", "POST"];
     }
     for m in methods {
-        out.endpoint(Endpoint::new(m, url).params(params.clone()).at(file, line));
+        emit(m, line, params.clone(), schemas.clone());
     }
 }
 
