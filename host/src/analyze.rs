@@ -1,10 +1,14 @@
 //! Stage 3: run the analyzers of the selected technologies.
 //!
 //! Map: each technology's wanted files are cut into batches (at most
-//! [`BATCH_FILES`] files or [`BATCH_BYTES`] bytes) and every (technology,
-//! batch) job runs on the rayon pool, each call in a fresh sandboxed
-//! instance. Reduce: per technology, the batches' facts go to one `link`
-//! call. Results are assembled in file order, so output is deterministic.
+//! [`BATCH_FILES`] files, and at most [`batch_bytes`] bytes: a share of the
+//! scan's bytes, so every thread gets several batches) and every
+//! (technology, batch) job runs on the rayon pool, each call in a fresh
+//! sandboxed instance. Jobs are taken from one queue, largest first, so a
+//! large file starts early and no thread idles at the end while another
+//! works through it. Reduce: per technology, the batches' facts go to one
+//! `link` call. Results are assembled in file order, so output is
+//! deterministic.
 //!
 //! Failures stay local: a failing batch is retried file by file, so the
 //! files that fail are named in the report's `errors` and every endpoint
@@ -15,7 +19,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -28,7 +32,13 @@ use crate::plugin::Catalog;
 use crate::walk::SourceFile;
 
 pub const BATCH_FILES: usize = 48;
+/// The largest batch, in bytes (a single larger file is a batch of its own).
 pub const BATCH_BYTES: usize = 4 * 1024 * 1024;
+/// The smallest byte cap a batch gets (below it, instance start-up costs
+/// more than the balance gains).
+pub const MIN_BATCH_BYTES: usize = 256 * 1024;
+/// Batches per thread the byte cap aims at.
+pub const BATCHES_PER_THREAD: usize = 8;
 /// A file retried after its batch timed out gets at least this share of
 /// the time limit (and at least [`MIN_RETRY_SECS`])...
 pub const RETRY_SHARE: f64 = 0.1;
@@ -40,12 +50,48 @@ pub struct Analysis {
     pub errors: Vec<ScanError>,
     /// Number of analyzer calls made (for `--debug`).
     pub calls: usize,
+    /// Where the time went (for `--stats` and `--debug`).
+    pub stats: Stats,
 }
+
+/// Timings of the analysis, per technology and per batch.
+#[derive(Default)]
+pub struct Stats {
+    /// Wall time of the map (analyze) and reduce (link) phases.
+    pub analyze_secs: f64,
+    pub link_secs: f64,
+    /// Per technology id: seconds its `analyze` and `link` calls took
+    /// (summed over threads), files and bytes analyzed, batches.
+    pub techs: Vec<TechStats>,
+    /// The slowest batches, slowest first (at most [`SLOWEST`]).
+    pub slowest: Vec<BatchStats>,
+}
+
+pub struct TechStats {
+    pub tech: String,
+    pub secs: f64,
+    pub files: usize,
+    pub bytes: usize,
+    pub batches: usize,
+}
+
+pub struct BatchStats {
+    pub tech: String,
+    pub secs: f64,
+    pub files: usize,
+    pub bytes: usize,
+    /// The batch's largest file (the whole batch when it has one file).
+    pub largest: String,
+}
+
+/// How many of the slowest batches [`Stats`] keeps.
+pub const SLOWEST: usize = 10;
 
 struct Job {
     tech: usize,
     batch: usize,
     files: Vec<usize>,
+    bytes: usize,
 }
 
 struct JobResult {
@@ -54,17 +100,121 @@ struct JobResult {
     endpoints: Vec<wit::Endpoint>,
     facts: Vec<u8>,
     errors: Vec<ScanError>,
+    secs: f64,
+}
+
+/// The byte cap of a batch for a scan of `total` bytes on `threads`
+/// threads: about [`BATCHES_PER_THREAD`] batches per thread, between
+/// [`MIN_BATCH_BYTES`] and [`BATCH_BYTES`].
+pub fn batch_bytes(total: usize, threads: usize) -> usize {
+    (total / (threads.max(1) * BATCHES_PER_THREAD)).clamp(MIN_BATCH_BYTES, BATCH_BYTES)
+}
+
+/// Cut each technology's files (in file order) into batches of at most
+/// [`BATCH_FILES`] files and `cap` bytes; a file larger than `cap` is a
+/// batch of its own.
+fn batches(
+    selected: &[usize],
+    wanted: &[Vec<usize>],
+    size: impl Fn(usize) -> usize,
+    cap: usize,
+) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for &t in selected {
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        let mut n = 0;
+        for &f in &wanted[t] {
+            let size = size(f);
+            if !batch.is_empty() && (batch.len() >= BATCH_FILES || bytes + size > cap) {
+                jobs.push(Job {
+                    tech: t,
+                    batch: n,
+                    files: std::mem::take(&mut batch),
+                    bytes,
+                });
+                n += 1;
+                bytes = 0;
+            }
+            batch.push(f);
+            bytes += size;
+        }
+        if !batch.is_empty() {
+            jobs.push(Job {
+                tech: t,
+                batch: n,
+                files: batch,
+                bytes,
+            });
+        }
+    }
+    jobs
+}
+
+/// Run `work` on every job on the rayon pool, largest job first, each
+/// thread taking the next job from one queue; results in job order.
+fn largest_first<R: Send>(jobs: &[Job], work: impl Fn(&Job) -> R + Sync) -> Vec<R> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].bytes));
+    let next = AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<R>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let workers = rayon::current_num_threads().clamp(1, jobs.len().max(1));
+    (0..workers).into_par_iter().for_each(|_| loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&i) = order.get(k) else { break };
+        let r = work(&jobs[i]);
+        if let Ok(mut slot) = slots[i].lock() {
+            *slot = Some(r);
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().ok().flatten())
+        .collect()
+}
+
+/// The files' contents during the analysis. Shared: each batch gets a
+/// copy and the files keep theirs (`--ai-context` and the AI mode read them
+/// again). Released: the contents are moved out of the files, and each is
+/// moved into the last batch that needs it (copied into the others), so it
+/// is freed as soon as that batch is done, not at the end of the scan.
+struct Contents<'a> {
+    files: &'a [SourceFile],
+    /// Per file: batches still to start, and the content.
+    released: Option<Vec<std::sync::Mutex<(usize, String)>>>,
+}
+
+impl Contents<'_> {
+    fn take(&self, f: usize) -> String {
+        let Some(released) = &self.released else {
+            return self.files[f].content.clone();
+        };
+        match released[f].lock() {
+            Ok(mut slot) => {
+                slot.0 = slot.0.saturating_sub(1);
+                if slot.0 == 0 {
+                    std::mem::take(&mut slot.1)
+                } else {
+                    slot.1.clone()
+                }
+            }
+            Err(_) => String::new(),
+        }
+    }
 }
 
 /// Run the analyzers. `wanted[t]` lists the indices into `files` that tech
-/// `t` wants, in file order.
+/// `t` wants, in file order. With `release`, the files' contents are freed
+/// as the analysis goes ([`Contents`]) and are empty afterwards.
 pub fn run(
     catalog: &Catalog,
     runtime: &Runtime,
     selected: &[usize],
-    files: &[SourceFile],
+    files: &mut [SourceFile],
     wanted: &[Vec<usize>],
     progress: &log::Progress,
+    release: bool,
 ) -> Analysis {
     let mut errors = Vec::new();
     let calls = AtomicUsize::new(0);
@@ -100,52 +250,61 @@ pub fn run(
         usable.iter().find(|(q, _)| *q == p).map(|(_, l)| l.clone())
     };
 
-    let mut jobs = Vec::new();
-    for &t in selected {
-        if plugin_of(t).is_none() {
-            continue;
-        }
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        let mut n = 0;
-        for &f in &wanted[t] {
-            let size = files[f].content.len();
-            if !batch.is_empty() && (batch.len() >= BATCH_FILES || bytes + size > BATCH_BYTES) {
-                jobs.push(Job {
-                    tech: t,
-                    batch: n,
-                    files: std::mem::take(&mut batch),
-                });
-                n += 1;
-                bytes = 0;
+    let runnable: Vec<usize> = selected
+        .iter()
+        .copied()
+        .filter(|&t| plugin_of(t).is_some())
+        .collect();
+    let sizes: Vec<usize> = files.iter().map(|f| f.content.len()).collect();
+    let total: usize = runnable
+        .iter()
+        .flat_map(|&t| &wanted[t])
+        .map(|&f| sizes[f])
+        .sum();
+    let cap = batch_bytes(total, rayon::current_num_threads());
+    let jobs = batches(&runnable, wanted, |f| sizes[f], cap);
+    let released = release.then(|| {
+        let mut uses = vec![0usize; files.len()];
+        for &t in &runnable {
+            for &f in &wanted[t] {
+                uses[f] += 1;
             }
-            batch.push(f);
-            bytes += size;
         }
-        if !batch.is_empty() {
-            jobs.push(Job {
-                tech: t,
-                batch: n,
-                files: batch,
-            });
-        }
-    }
+        files
+            .iter_mut()
+            .zip(uses)
+            .map(|(file, n)| {
+                let content = std::mem::take(&mut file.content);
+                // A file no runnable analyzer wants is freed now.
+                std::sync::Mutex::new((n, if n == 0 { String::new() } else { content }))
+            })
+            .collect()
+    });
+    let files: &[SourceFile] = files;
+    let contents = Contents { files, released };
     log::debug(format!(
-        "{} analyzer batches for {} technologies",
+        "{} analyzer batches for {} technologies ({total} bytes, at most {cap} bytes a batch, largest first)",
         jobs.len(),
         selected.len()
     ));
 
     progress.set_total(jobs.len() as u64);
-    let mut results: Vec<JobResult> = jobs
-        .par_iter()
-        .filter_map(|job| {
-            let plugin = plugin_of(job.tech)?;
-            let result = run_job(catalog, runtime, &plugin, job, files, &calls);
-            progress.inc(1);
-            Some(result)
-        })
-        .collect();
+    let map_started = Instant::now();
+    let done: Vec<Option<JobResult>> = largest_first(&jobs, |job| {
+        let plugin = plugin_of(job.tech)?;
+        let started = Instant::now();
+        let mut result = run_job(catalog, runtime, &plugin, job, files, &contents, &calls);
+        result.secs = started.elapsed().as_secs_f64();
+        progress.inc(1);
+        Some(result)
+    });
+    drop(contents);
+    let mut stats = Stats {
+        analyze_secs: map_started.elapsed().as_secs_f64(),
+        ..Stats::default()
+    };
+    stats.collect(catalog, &jobs, &done, files, &sizes);
+    let mut results: Vec<JobResult> = done.into_iter().flatten().collect();
     results.sort_by_key(|r| (r.tech, r.batch));
 
     // Reduce: link per technology, in parallel across technologies.
@@ -170,10 +329,12 @@ pub fn run(
             )),
         }
     }
-    let linked: Vec<(usize, Vec<wit::Endpoint>, Vec<ScanError>)> = per_tech
+    let link_started = Instant::now();
+    let linked: Vec<(usize, Vec<wit::Endpoint>, Vec<ScanError>, f64)> = per_tech
         .into_par_iter()
         .map(|(t, mut eps, facts)| {
             let mut errs = Vec::new();
+            let started = Instant::now();
             if !facts.is_empty() {
                 if let Some(plugin) = plugin_of(t) {
                     calls.fetch_add(1, Ordering::Relaxed);
@@ -185,12 +346,14 @@ pub fn run(
                     }
                 }
             }
-            (t, eps, errs)
+            (t, eps, errs, started.elapsed().as_secs_f64())
         })
         .collect();
+    stats.link_secs = link_started.elapsed().as_secs_f64();
 
     let mut endpoints = Vec::new();
-    for (t, eps, errs) in linked {
+    for (t, eps, errs, secs) in linked {
+        stats.add_link(&catalog.techs[t].desc.id, secs);
         errors.extend(errs);
         let tech_id = &catalog.techs[t].desc.id;
         endpoints.extend(eps.into_iter().map(|e| convert(e, tech_id)));
@@ -199,6 +362,89 @@ pub fn run(
         endpoints,
         errors,
         calls: calls.into_inner(),
+        stats,
+    }
+}
+
+impl Stats {
+    fn collect(
+        &mut self,
+        catalog: &Catalog,
+        jobs: &[Job],
+        results: &[Option<JobResult>],
+        files: &[SourceFile],
+        sizes: &[usize],
+    ) {
+        for (job, r) in jobs.iter().zip(results) {
+            let Some(r) = r else { continue };
+            let tech = &catalog.techs[r.tech].desc.id;
+            let entry = self.tech(tech);
+            entry.secs += r.secs;
+            entry.files += job.files.len();
+            entry.bytes += job.bytes;
+            entry.batches += 1;
+            let largest = job
+                .files
+                .iter()
+                .max_by_key(|&&f| sizes[f])
+                .map(|&f| files[f].display.clone())
+                .unwrap_or_default();
+            self.slowest.push(BatchStats {
+                tech: tech.clone(),
+                secs: r.secs,
+                files: job.files.len(),
+                bytes: job.bytes,
+                largest,
+            });
+        }
+        self.slowest.sort_by(|a, b| b.secs.total_cmp(&a.secs));
+        self.slowest.truncate(SLOWEST);
+    }
+
+    fn tech(&mut self, tech: &str) -> &mut TechStats {
+        let i = match self.techs.iter().position(|t| t.tech == tech) {
+            Some(i) => i,
+            None => {
+                self.techs.push(TechStats {
+                    tech: tech.to_string(),
+                    secs: 0.0,
+                    files: 0,
+                    bytes: 0,
+                    batches: 0,
+                });
+                self.techs.len() - 1
+            }
+        };
+        &mut self.techs[i]
+    }
+
+    fn add_link(&mut self, tech: &str, secs: f64) {
+        self.tech(tech).secs += secs;
+    }
+
+    /// The lines `--stats` prints (and `--debug` logs), slowest
+    /// technology first.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "analyze {:.2} s wall, link {:.2} s wall",
+            self.analyze_secs, self.link_secs
+        )];
+        let mut techs: Vec<&TechStats> = self.techs.iter().collect();
+        techs.sort_by(|a, b| b.secs.total_cmp(&a.secs));
+        for t in techs {
+            out.push(format!(
+                "  {:<28} {:>7.2} s in calls  {:>6} files  {:>10} bytes  {:>4} batches",
+                t.tech, t.secs, t.files, t.bytes, t.batches
+            ));
+        }
+        out.push("slowest batches:".into());
+        for b in &self.slowest {
+            out.push(format!(
+                "  {:>7.2} s  {:<28} {:>3} files {:>10} bytes  largest {}",
+                b.secs, b.tech, b.files, b.bytes, b.largest
+            ));
+        }
+        out
     }
 }
 
@@ -218,6 +464,7 @@ fn run_job(
     plugin: &Loaded,
     job: &Job,
     files: &[SourceFile],
+    contents: &Contents,
     calls: &AtomicUsize,
 ) -> JobResult {
     let tech = &catalog.techs[job.tech];
@@ -227,13 +474,14 @@ fn run_job(
         endpoints: Vec::new(),
         facts: Vec::new(),
         errors: Vec::new(),
+        secs: 0.0,
     };
     let batch: Vec<wit::SourceFile> = job
         .files
         .iter()
         .map(|&f| wit::SourceFile {
             path: files[f].display.clone(),
-            content: files[f].content.clone(),
+            content: contents.take(f),
         })
         .collect();
     calls.fetch_add(1, Ordering::Relaxed);
@@ -388,6 +636,61 @@ fn entries(v: Vec<wit::ContextEntry>) -> Vec<ContextEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn batches_are_sized_by_bytes() {
+        // A small scan: the floor; a huge one: the ceiling; between, a
+        // share per thread.
+        assert_eq!(batch_bytes(1000, 2), MIN_BATCH_BYTES);
+        assert_eq!(batch_bytes(1 << 40, 2), BATCH_BYTES);
+        assert_eq!(batch_bytes(32 << 20, 2), 2 << 20);
+        let sizes = [10usize, 500, 10, 10, 10, 300, 10];
+        let wanted = vec![(0..sizes.len()).collect::<Vec<_>>(), vec![1, 5]];
+        let jobs = batches(&[0, 1], &wanted, |f| sizes[f], 100);
+        let cut: Vec<(usize, Vec<usize>, usize)> = jobs
+            .iter()
+            .map(|j| (j.tech, j.files.clone(), j.bytes))
+            .collect();
+        assert_eq!(
+            cut,
+            vec![
+                (0, vec![0], 10),
+                (0, vec![1], 500),
+                (0, vec![2, 3, 4], 30),
+                (0, vec![5], 300),
+                (0, vec![6], 10),
+                (1, vec![1], 500),
+                (1, vec![5], 300),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_largest_jobs_run_first_and_results_keep_job_order() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let jobs: Vec<Job> = [5usize, 50, 1, 20]
+            .iter()
+            .enumerate()
+            .map(|(i, &bytes)| Job {
+                tech: 0,
+                batch: i,
+                files: vec![i],
+                bytes,
+            })
+            .collect();
+        let started = std::sync::Mutex::new(Vec::new());
+        let out = pool.install(|| {
+            largest_first(&jobs, |j| {
+                started.lock().unwrap().push(j.bytes);
+                j.batch
+            })
+        });
+        assert_eq!(out, vec![0, 1, 2, 3]);
+        assert_eq!(*started.lock().unwrap(), vec![50, 20, 5, 1]);
+    }
 
     #[test]
     fn retries_after_a_timeout_are_shorter() {

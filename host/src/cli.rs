@@ -490,6 +490,16 @@ pub struct ScanArgs {
     )]
     pub exclude_path: Vec<String>,
 
+    /// Analyze minified bundles too (`*.min.js`, and JavaScript/CSS files of
+    /// a few very long lines), which are skipped by default (docs/architecture.md).
+    #[arg(long = "include-bundles", help_heading = "Config and others")]
+    pub include_bundles: bool,
+
+    /// Print where the time went to stderr: walk, per-technology analyzer
+    /// CPU time and the slowest analyzer batches (also logged with -d).
+    #[arg(long = "stats", help_heading = "Config and others")]
+    pub stats: bool,
+
     /// Number of worker threads, 1 to 512 (default: the number of CPU cores).
     #[arg(
         long = "concurrency",

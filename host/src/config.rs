@@ -91,6 +91,7 @@ pub struct FileConfig {
     pub plugin_memory: Option<usize>,
     pub plugins: Option<Vec<PluginSpec>>,
     pub disable_builtin: Option<bool>,
+    pub include_bundles: Option<bool>,
 }
 
 /// A pinned plugin: `[[plugins]]` in a config file.
@@ -263,7 +264,8 @@ impl FileConfig {
             plugin_timeout,
             plugin_memory,
             plugins,
-            disable_builtin
+            disable_builtin,
+            include_bundles
         )
     }
 }
@@ -322,6 +324,7 @@ fn restrict_untrusted(
         plugin_memory,
         plugins,
         disable_builtin,
+        include_bundles,
     } = cfg;
     let mut ignore = |key: &str, what: String| {
         warnings.push(format!(
@@ -363,6 +366,18 @@ fn restrict_untrusted(
             ignore(key, what.to_string());
         }
     }
+    // Analyzing minified bundles only adds work: a tree may keep them out
+    // (`false`, the default) but not bring them in.
+    let include_bundles = match include_bundles {
+        Some(true) => {
+            ignore(
+                "include_bundles",
+                "raise the work a scan does (--include-bundles)".to_string(),
+            );
+            None
+        }
+        b => b,
+    };
     let (max_threads, max_timeout, max_memory) = current_limits(so_far);
     let concurrency = match concurrency {
         Some(c) if c > max_threads => {
@@ -412,6 +427,7 @@ fn restrict_untrusted(
         concurrency,
         plugin_timeout,
         plugin_memory,
+        include_bundles,
         ..FileConfig::default()
     }
 }
@@ -564,6 +580,7 @@ fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) 
     scalar!(plugin_timeout);
     scalar!(plugin_memory);
     scalar!(disable_builtin);
+    scalar!(include_bundles);
     if let Some(specs) = cfg.plugins {
         args.configured_plugins = specs;
     }
@@ -676,6 +693,22 @@ concurrency = 3
                 "{text}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn an_untrusted_file_may_not_bring_bundles_in() {
+        let mut warnings = Vec::new();
+        let file = Path::new("/repo/portolan.toml");
+        let none = FileConfig::default();
+        let on = parse("include_bundles = true").unwrap();
+        assert_eq!(on.include_bundles, Some(true));
+        let kept = restrict_untrusted(on, file, &none, &mut warnings);
+        assert_eq!(kept.include_bundles, None);
+        assert!(warnings.len() == 1 && warnings[0].contains("`include_bundles`"));
+        let off = parse("include_bundles = false").unwrap();
+        let kept = restrict_untrusted(off, file, &none, &mut warnings);
+        assert_eq!(kept.include_bundles, Some(false), "narrowing is fine");
+        assert_eq!(warnings.len(), 1);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! ([`config`]).
 
 mod analyze;
+mod bundle;
 mod cli;
 mod config;
 mod context;

@@ -297,11 +297,13 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         exclude: &exclude,
         max_file_size,
         threads,
+        include_bundles: args.include_bundles,
     };
     let spinner = log::progress("Reading the source tree…");
     // With AI on, files no analyzer wants are kept aside if they look like
     // server code.
     let ai_extra = std::sync::Mutex::new(Vec::new());
+    let walk_started = Instant::now();
     let (mut files, skipped) = walk::walk(&opts, |base, rel, content| {
         let wanted_by = detector.check(rel, content).wanted_by;
         if ai.is_some() && wanted_by.is_empty() && llm::select::worth_keeping(rel, content) {
@@ -317,14 +319,16 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         }
         wanted_by
     });
+    let walk_secs = walk_started.elapsed().as_secs_f64();
     let spec_techs_detected =
         read_spec_documents(args, catalog, &tech_rules, max_file_size, &mut files)?;
     log::debug(format!(
-        "kept {} files; skipped {} over the size cap, {} binary, {} media, {} symlinks, {} unreadable",
+        "kept {} files; skipped {} over the size cap, {} binary, {} media, {} minified bundles, {} symlinks, {} unreadable",
         files.len(),
         skipped.too_large,
         skipped.binary,
         skipped.media,
+        skipped.bundles,
         skipped.symlinks,
         skipped.unreadable
     ));
@@ -371,20 +375,40 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     if !selected.is_empty() {
         log::stage("Analyzing code with the detected technologies' analyzers.");
         log::sub(format!("➔ Code analyzers: {} in use", selected.len()));
+        let kept_bytes: usize = files.iter().map(|f| f.content.len()).sum();
         let spinner = log::progress(format!("Analyzing {} files…", files.len()));
+        // The contents are needed after the analysis only by the AI mode
+        // and `--ai-context`; otherwise each is freed once analyzed.
+        let release = ai.is_none() && ai_context.is_none();
         let analysis = analyze::run(
             catalog,
             &plugins.runtime,
             &selected,
-            &files,
+            &mut files,
             &wanted,
             &spinner,
+            release,
         );
         drop(spinner);
         for e in &analysis.errors {
             log::error(&e.message);
         }
         log::debug(format!("{} analyzer calls", analysis.calls));
+        let stats = std::iter::once(format!(
+            "walk + detect {walk_secs:.2} s wall ({} files kept, {kept_bytes} bytes; {} minified bundles skipped)",
+            files.len(),
+            skipped.bundles
+        ))
+        .chain(analysis.stats.lines());
+        if args.stats {
+            // stderr only, whatever the log settings: the report stays on
+            // stdout.
+            for line in stats {
+                eprintln!("[stats] {}", crate::escape::visible(&line));
+            }
+        } else if log::debug_enabled() {
+            stats.for_each(log::debug);
+        }
         errors.extend(analysis.errors);
         endpoints = analysis.endpoints;
         log::info(format!("Found {} endpoints.", endpoints.len()));

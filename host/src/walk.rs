@@ -5,7 +5,8 @@
 //! globs match base-relative paths; `.portolanignore` files use gitignore
 //! syntax; media/archive files, files over the size cap and binary files
 //! (see [`looks_binary`]: many NUL or control bytes in the first 8 KiB, not
-//! a stray one) are skipped; invalid UTF-8 is replaced.
+//! a stray one) are skipped; invalid UTF-8 is replaced. Minified bundles
+//! (see [`crate::bundle`]) are skipped unless `--include-bundles`.
 //! Unreadable files are reported and skipped, never fatal.
 
 use std::path::{Path, PathBuf};
@@ -68,7 +69,7 @@ pub const SKIPPED_EXTENSIONS: &[&str] = &[
     "mp4", "m4a", "wav", "ogg", "flac", "avi", "mov", "mkv", "webm", "zip", "gz", "tgz", "bz2",
     "xz", "7z", "rar", "tar", "jar", "war", "ear", "whl", "egg", "pdf", "doc", "docx", "xls",
     "xlsx", "ppt", "pptx", "odt", "ods", "woff", "woff2", "ttf", "otf", "eot", "class", "pyc",
-    "pyo", "o", "a", "so", "dylib", "dll", "exe", "bin", "wasm", "cwasm", "lock", "min.js", "map",
+    "pyo", "o", "a", "so", "dylib", "dll", "exe", "bin", "wasm", "cwasm", "lock", "map",
 ];
 
 /// Default size cap for a file (10 MiB), overridable with
@@ -146,6 +147,8 @@ pub struct SkipCounts {
     pub unreadable: usize,
     pub symlinks: usize,
     pub media: usize,
+    /// Minified bundles (by name or by content), see [`crate::bundle`].
+    pub bundles: usize,
 }
 
 pub struct WalkOptions<'a> {
@@ -153,6 +156,8 @@ pub struct WalkOptions<'a> {
     pub exclude: &'a GlobSet,
     pub max_file_size: u64,
     pub threads: usize,
+    /// Read and analyze minified bundles too (`--include-bundles`).
+    pub include_bundles: bool,
 }
 
 /// Build the `--exclude-path` matcher (globs on base-relative paths).
@@ -286,12 +291,21 @@ where
                     bump(counts, |c| c.media += 1);
                     return WalkState::Continue;
                 }
+                if !opts.include_bundles && crate::bundle::by_name(&name) {
+                    log::debug(format!(
+                        "skipping minified bundle {} (by its name; --include-bundles analyzes it)",
+                        path.display()
+                    ));
+                    bump(counts, |c| c.bundles += 1);
+                    return WalkState::Continue;
+                }
+                let judge = (!opts.include_bundles).then_some(name.as_ref());
                 let relative = path
                     .strip_prefix(root)
                     .unwrap_or(path)
                     .to_string_lossy()
                     .replace('\\', "/");
-                match read_text(path, opts.max_file_size) {
+                match read_text(path, opts.max_file_size, judge) {
                     Ok(content) => {
                         let wanted_by = keep(base_idx, &relative, &content);
                         if !wanted_by.is_empty() {
@@ -318,6 +332,13 @@ where
                     Err(Skip::Binary) => {
                         log::debug(format!("skipping binary file {}", path.display()));
                         bump(counts, |c| c.binary += 1);
+                    }
+                    Err(Skip::Bundle(why)) => {
+                        log::debug(format!(
+                            "skipping minified bundle {} ({why}; --include-bundles analyzes it)",
+                            path.display()
+                        ));
+                        bump(counts, |c| c.bundles += 1);
                     }
                     Err(Skip::Io(err)) => {
                         log::warn(format!(
@@ -354,17 +375,19 @@ fn report_walk_error(err: &ignore::Error) {
 enum Skip {
     TooLarge(u64),
     Binary,
+    Bundle(String),
     Io(std::io::Error),
 }
 
 /// Read one file the way the walk does (size cap, binary check, invalid
 /// UTF-8 replaced), with the reason when it is not read.
 pub fn read_file(path: &Path, max: u64) -> Result<String, String> {
-    read_text(path, max).map_err(|e| match e {
+    read_text(path, max, None).map_err(|e| match e {
         Skip::TooLarge(n) => {
             format!("{n} bytes, over the {max}-byte cap (raise PORTOLAN_MAX_FILE_SIZE)")
         }
         Skip::Binary => "a binary file".into(),
+        Skip::Bundle(why) => format!("a minified bundle ({why})"),
         Skip::Io(e) => e.to_string(),
     })
 }
@@ -382,7 +405,9 @@ pub fn looks_binary(head: &[u8]) -> bool {
     odd > 0 && odd * 16 > head.len()
 }
 
-fn read_text(path: &Path, max: u64) -> Result<String, Skip> {
+/// Read a text file; `judge` names a file to check for a minified bundle
+/// (from the bytes just read, before they are decoded).
+fn read_text(path: &Path, max: u64, judge: Option<&str>) -> Result<String, Skip> {
     let meta = std::fs::metadata(path).map_err(Skip::Io)?;
     if meta.len() > max {
         return Err(Skip::TooLarge(meta.len()));
@@ -393,6 +418,9 @@ fn read_text(path: &Path, max: u64) -> Result<String, Skip> {
     }
     if looks_binary(&bytes[..bytes.len().min(8192)]) {
         return Err(Skip::Binary);
+    }
+    if let Some(why) = judge.and_then(|name| crate::bundle::by_content(name, &bytes)) {
+        return Err(Skip::Bundle(why));
     }
     Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
@@ -413,6 +441,7 @@ mod tests {
             exclude: &exclude,
             max_file_size: max,
             threads: 2,
+            include_bundles: false,
         };
         walk(&opts, |_, _, _| vec![0])
     }
@@ -450,6 +479,37 @@ mod tests {
         assert_eq!(counts.binary, 1);
         assert_eq!(counts.too_large, 1);
         assert_eq!(counts.media, 1);
+    }
+
+    #[test]
+    fn minified_bundles_are_skipped_unless_included() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let mut min = String::from("/*! lib | MIT */\n");
+        min.push_str(&"var a=function(b){return b.get(\"/x\")};".repeat(4000));
+        fs::write(d.join("app.js"), "router.get('/a', h);\n").unwrap();
+        fs::write(d.join("scalar.standalone.js"), &min).unwrap();
+        fs::write(d.join("lib.min.js"), "var a=1;").unwrap();
+        fs::write(d.join("spec.json"), &min).unwrap();
+        let bases = vec![Base::new(&d.to_string_lossy())];
+        let exclude = exclude_globs(&[]).unwrap();
+        let mut opts = WalkOptions {
+            bases: &bases,
+            exclude: &exclude,
+            max_file_size: 1 << 24,
+            threads: 2,
+            include_bundles: false,
+        };
+        let (files, counts) = walk(&opts, |_, _, _| vec![0]);
+        assert_eq!(rels(&files), vec!["app.js", "spec.json"]);
+        assert_eq!(counts.bundles, 2);
+        opts.include_bundles = true;
+        let (files, counts) = walk(&opts, |_, _, _| vec![0]);
+        assert_eq!(
+            rels(&files),
+            vec!["app.js", "lib.min.js", "scalar.standalone.js", "spec.json"]
+        );
+        assert_eq!(counts.bundles, 0);
     }
 
     #[cfg(unix)]
