@@ -19,7 +19,7 @@
 //!    already has a path param of that name. Placeholder syntaxes are not
 //!    unified here (they are in OpenAPI output).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::{Endpoint, Origin, Param, ParamType};
 
@@ -98,34 +98,37 @@ fn sort_key(e: &Endpoint) -> SortKey {
     )
 }
 
+/// Linear in the number of endpoints, params and code paths: each merged
+/// endpoint keeps hash sets of what it holds (a file of 100k GraphQL fields
+/// on one URL must not cost 100k² comparisons).
 fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
+    #[derive(Default)]
+    struct Held {
+        params: HashSet<(String, ParamType)>,
+        code_paths: HashSet<(String, Option<u32>)>,
+        tags: HashSet<(String, String)>,
+    }
     let mut out: Vec<Endpoint> = Vec::with_capacity(list.len());
+    let mut held: Vec<Held> = Vec::with_capacity(list.len());
     let mut index: HashMap<(String, String), usize> = HashMap::new();
     for e in list {
         let key = (e.method.clone(), unify_placeholders(&e.url));
         match index.get(&key) {
             Some(&i) => {
                 let target = &mut out[i];
+                let h = &mut held[i];
                 for p in e.params {
-                    if !target
-                        .params
-                        .iter()
-                        .any(|q| q.name == p.name && q.param_type == p.param_type)
-                    {
+                    if h.params.insert((p.name.clone(), p.param_type)) {
                         target.params.push(p);
                     }
                 }
                 for c in e.details.code_paths {
-                    if !target.details.code_paths.contains(&c) {
+                    if h.code_paths.insert((c.path.clone(), c.line)) {
                         target.details.code_paths.push(c);
                     }
                 }
                 for t in e.tags {
-                    if !target
-                        .tags
-                        .iter()
-                        .any(|u| u.name == t.name && u.tagger == t.tagger)
-                    {
+                    if h.tags.insert((t.name.clone(), t.tagger.clone())) {
                         target.tags.push(t);
                     }
                 }
@@ -141,8 +144,18 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
             None => {
                 let mut e = e;
                 dedup_params(&mut e.params);
+                let mut h = Held::default();
+                h.params
+                    .extend(e.params.iter().map(|p| (p.name.clone(), p.param_type)));
+                for c in &e.details.code_paths {
+                    h.code_paths.insert((c.path.clone(), c.line));
+                }
+                for t in &e.tags {
+                    h.tags.insert((t.name.clone(), t.tagger.clone()));
+                }
                 index.insert(key, out.len());
                 out.push(e);
+                held.push(h);
             }
         }
     }
@@ -150,16 +163,8 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
 }
 
 fn dedup_params(params: &mut Vec<Param>) {
-    let mut seen: Vec<(String, ParamType)> = Vec::new();
-    params.retain(|p| {
-        let key = (p.name.clone(), p.param_type);
-        if seen.contains(&key) {
-            false
-        } else {
-            seen.push(key);
-            true
-        }
-    });
+    let mut seen: HashSet<(String, ParamType)> = HashSet::new();
+    params.retain(|p| seen.insert((p.name.clone(), p.param_type)));
 }
 
 /// `http://h/` + `/a` → `http://h/a`; absolute URLs are left alone.

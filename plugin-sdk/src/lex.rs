@@ -313,7 +313,7 @@ impl<'a> Code<'a> {
         if self.syntax.rust_raw && bytes.get(i) == Some(&b'r') {
             i += 1;
         }
-        let (_, len) = scan_literal(bytes, i, &self.syntax)?;
+        let (_, len) = scan_literal(bytes, i, &self.syntax, 0)?;
         Some(i + len)
     }
 
@@ -544,7 +544,7 @@ fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
         let quote = j < bytes.len() && syn.quotes.contains(&bytes[j]);
         let rust_raw = syn.rust_raw && j > i && bytes.get(j) == Some(&b'#');
         if verbatim || quote || rust_raw {
-            if let Some((_, len)) = scan_literal(bytes, j, syn) {
+            if let Some((_, len)) = scan_literal(bytes, j, syn, 0) {
                 mark(&mut class, i, j + len, Class::Str);
                 i = j + len;
                 continue;
@@ -670,10 +670,15 @@ fn block_comment_end(bytes: &[u8], start: usize, open: &str, close: &str, nested
     bytes.len()
 }
 
-/// Scan a literal whose opening delimiter (after prefixes) is at `i`.
-/// Returns (kind, length from `i`). `None` when `i` is not a literal start
-/// (e.g. a Rust lifetime).
-fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
+/// Interpolations nest literals in literals (`"#{"#{…}"}"`); past this
+/// depth an interpolation opener is plain text, so a file of unbalanced
+/// openers cannot overflow the stack (real code nests two or three deep).
+const MAX_INTERPOLATION_DEPTH: usize = 16;
+
+/// Scan a literal whose opening delimiter (after prefixes) is at `i`,
+/// `depth` interpolations deep. Returns (kind, length from `i`). `None`
+/// when `i` is not a literal start (e.g. a Rust lifetime).
+fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax, depth: usize) -> Option<(u8, usize)> {
     let q = *bytes.get(i)?;
     // Rust raw strings: r#*"…"#*  (the `r` is already consumed by the caller).
     if syn.rust_raw && (q == b'#' || (q == b'"' && i > 0 && bytes[i - 1] == b'r')) {
@@ -749,9 +754,10 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
         return Some((q, bytes.len() - i));
     }
     let raw = q == b'`' && syn.raw_backtick;
-    let interp_dollar = q == b'`' && syn.dollar_brace_in_backtick;
-    let interp_hash = q == b'"' && syn.hash_brace_in_double;
-    let holes = q == b'"' && syn.dollar_quote_holes && i > 0 && bytes[i - 1] == b'$';
+    let nest = depth < MAX_INTERPOLATION_DEPTH;
+    let interp_dollar = nest && q == b'`' && syn.dollar_brace_in_backtick;
+    let interp_hash = nest && q == b'"' && syn.hash_brace_in_double;
+    let holes = nest && q == b'"' && syn.dollar_quote_holes && i > 0 && bytes[i - 1] == b'$';
     let multiline = q == b'`'
         || syn.hash_brace_in_double
         || syn.line_comments.contains(&"#") && !syn.triple_quotes;
@@ -772,14 +778,14 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
         if (interp_dollar && b == b'$' || interp_hash && b == b'#')
             && bytes.get(k + 1) == Some(&b'{')
         {
-            k = skip_interpolation(bytes, k + 1, syn);
+            k = skip_interpolation(bytes, k + 1, syn, depth + 1);
             continue;
         }
         if holes && b == b'{' {
             k = if bytes.get(k + 1) == Some(&b'{') {
                 k + 2
             } else {
-                skip_interpolation(bytes, k, syn)
+                skip_interpolation(bytes, k, syn, depth + 1)
             };
             continue;
         }
@@ -789,13 +795,13 @@ fn scan_literal(bytes: &[u8], i: usize, syn: &Syntax) -> Option<(u8, usize)> {
 }
 
 /// `open` is the `{` of an interpolation; return the offset after its `}`.
-fn skip_interpolation(bytes: &[u8], open: usize, syn: &Syntax) -> usize {
+fn skip_interpolation(bytes: &[u8], open: usize, syn: &Syntax, nesting: usize) -> usize {
     let mut depth = 0usize;
     let mut k = open;
     while k < bytes.len() {
         let b = bytes[k];
         if syn.quotes.contains(&b) {
-            if let Some((_, len)) = scan_literal(bytes, k, syn) {
+            if let Some((_, len)) = scan_literal(bytes, k, syn, nesting) {
                 k += len.max(1);
                 continue;
             }
@@ -1052,6 +1058,26 @@ mod tests {
         let code = Code::new(src, Syntax::RUBY);
         assert_eq!(code.find_word("get").count(), 1);
         assert!(code.string_at(3).unwrap().interpolated);
+    }
+
+    #[test]
+    fn nested_interpolations_are_bounded() {
+        // Each `"#{` opens a literal inside an interpolation: without a
+        // depth bound this recursed once per opener (a stack overflow).
+        for (syntax, opener) in [
+            (Syntax::RUBY, "\"#{"),
+            (Syntax::ELIXIR, "\"#{"),
+            (Syntax::JAVASCRIPT, "`${"),
+            (Syntax::CSHARP, "$\"{"),
+        ] {
+            let src = format!("x = {}\nget '/a'\n", opener.repeat(200_000));
+            let code = Code::new(&src, syntax);
+            assert!(code.text().len() == src.len());
+        }
+        // Real nesting still works.
+        let code = Code::new("get \"/a/#{x[\"#{y[\"k\"]}\"]}\" do\nend\n", Syntax::RUBY);
+        assert_eq!(code.find_word("get").count(), 1);
+        assert_eq!(code.find_word("do").count(), 1);
     }
 
     #[test]

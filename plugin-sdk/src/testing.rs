@@ -44,7 +44,7 @@
 //! On a mismatch the failure message shows the endpoints that differ and the
 //! actual report is written to `$TMPDIR/portolan-<tech>-<case>.actual.json`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -388,44 +388,48 @@ fn sort_key(e: &Item, spec_techs: &[String]) -> SortKey {
     )
 }
 
+/// Linear like the host's merge: each merged item keeps hash sets of what
+/// it holds.
 fn merge(list: Vec<Item>) -> Vec<Item> {
+    type Held = (
+        HashSet<(String, ParamKind)>,
+        HashSet<(String, Option<u32>)>,
+        HashSet<(String, String)>,
+    );
     let mut out: Vec<Item> = Vec::with_capacity(list.len());
+    let mut held: Vec<Held> = Vec::with_capacity(list.len());
     let mut index: HashMap<(String, String), usize> = HashMap::new();
     for mut e in list {
         let key = (e.method.clone(), unify_placeholders(&e.url));
         match index.get(&key) {
             Some(&i) => {
                 let target = &mut out[i];
+                let (params, paths, tags) = &mut held[i];
                 for p in e.params {
-                    if !target.params.iter().any(|q| q.0 == p.0 && q.2 == p.2) {
+                    if params.insert((p.0.clone(), p.2)) {
                         target.params.push(p);
                     }
                 }
                 for c in e.code_paths {
-                    if !target.code_paths.contains(&c) {
+                    if paths.insert(c.clone()) {
                         target.code_paths.push(c);
                     }
                 }
                 for t in e.tags {
-                    if !target.tags.iter().any(|u| u.0 == t.0 && u.2 == t.2) {
+                    if tags.insert((t.0.clone(), t.2.clone())) {
                         target.tags.push(t);
                     }
                 }
                 target.internal &= e.internal;
             }
             None => {
-                let mut seen: Vec<(String, ParamKind)> = Vec::new();
-                e.params.retain(|p| {
-                    let key = (p.0.clone(), p.2);
-                    if seen.contains(&key) {
-                        false
-                    } else {
-                        seen.push(key);
-                        true
-                    }
-                });
+                let mut params = HashSet::new();
+                e.params.retain(|p| params.insert((p.0.clone(), p.2)));
+                let paths = e.code_paths.iter().cloned().collect();
+                let tags = e.tags.iter().map(|t| (t.0.clone(), t.2.clone())).collect();
                 index.insert(key, out.len());
                 out.push(e);
+                held.push((params, paths, tags));
             }
         }
     }

@@ -146,6 +146,10 @@ fn bare_directive(t: &Toks, o: &Outline, r: Range<usize>) -> Option<Node> {
 
 /// The routes of `r` (a definition's right-hand side or a block's body).
 pub fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
+    scala::nested(|| expr_in(t, o, r)).unwrap_or_default()
+}
+
+fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     let mut group = Node::default();
     let mut k = r.start;
     while k < r.end {

@@ -85,6 +85,10 @@ fn matchers(t: &Toks, out: &mut Output) {
 }
 
 fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
+    scala::nested(|| expr_in(t, o, r)).unwrap_or_default()
+}
+
+fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     let mut group = Node::default();
     let mut k = r.start;
     while k < r.end {

@@ -72,7 +72,6 @@ fn check(name: &str, shapes: &[Shape]) {
 const PY_HEAD: &str = "from flask import Flask, request, Blueprint\nfrom fastapi import FastAPI, APIRouter\nfrom django.urls import path\napp = Flask(__name__)\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn python_scales_linearly() {
     let mut shapes = vec![
         Shape {
@@ -121,7 +120,6 @@ fn python_scales_linearly() {
 const GO_HEAD: &str = "package main\n\nimport (\n\t\"net/http\"\n\t\"github.com/gin-gonic/gin\"\n\t\"github.com/labstack/echo/v4\"\n\t\"github.com/go-chi/chi/v5\"\n)\n\nfunc main() {\n\tr := gin.Default()\n\thttp.HandleFunc(\"/a\", h)\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn go_scales_linearly() {
     let mut shapes = vec![Shape {
         name: "routes",
@@ -144,7 +142,6 @@ fn go_scales_linearly() {
 const JS_HEAD: &str = "import express from 'express';\nimport { Controller, Get } from '@nestjs/common';\nconst app = express();\nconst router = express.Router();\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn javascript_scales_linearly() {
     let mut shapes = vec![
         Shape {
@@ -181,7 +178,6 @@ fn javascript_scales_linearly() {
 const JAVA_HEAD: &str = "package a;\nimport org.springframework.web.bind.annotation.*;\nimport javax.ws.rs.*;\n@RestController\n@RequestMapping(\"/api\")\npublic class A {\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn jvm_scales_linearly() {
     let mut shapes = vec![
         Shape {
@@ -223,7 +219,6 @@ fn jvm_scales_linearly() {
 const SCALA_HEAD: &str = "package a\nimport akka.http.scaladsl.server.Directives._\nimport org.scalatra._\nobject R {\n  val route =\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn scala_scales_linearly() {
     let mut shapes = vec![Shape {
         name: "routes",
@@ -246,7 +241,6 @@ fn scala_scales_linearly() {
 const PHP_HEAD: &str = "<?php\nuse Illuminate\\Support\\Facades\\Route;\nuse Symfony\\Component\\Routing\\Annotation\\Route as R;\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn php_scales_linearly() {
     let mut shapes = vec![
         Shape {
@@ -283,7 +277,6 @@ fn php_scales_linearly() {
 const RUBY_HEAD: &str = "require 'sinatra'\nRails.application.routes.draw do\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn ruby_scales_linearly() {
     let mut shapes = vec![
         Shape {
@@ -321,7 +314,6 @@ const RUST_HEAD: &str =
     "use actix_web::{get, web, App, HttpServer};\nuse axum::{routing::get, Router};\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn rust_scales_linearly() {
     let mut shapes = vec![
         Shape {
@@ -426,7 +418,6 @@ fn crystal_scales_linearly() {
 const EX_HEAD: &str = "defmodule AWeb.Router do\n  use Phoenix.Router\n  scope \"/api\", AWeb do\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn elixir_scales_linearly() {
     let mut shapes = vec![Shape {
         name: "routes",
@@ -449,7 +440,6 @@ fn elixir_scales_linearly() {
 const SWIFT_HEAD: &str = "import Vapor\nfunc routes(_ app: Application) throws {\n";
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn swift_scales_linearly() {
     let mut shapes = vec![Shape {
         name: "routes",
@@ -468,7 +458,6 @@ fn swift_scales_linearly() {
 }
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn idl_scales_linearly() {
     let shapes = vec![
         Shape {
@@ -517,7 +506,6 @@ fn idl_scales_linearly() {
 }
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn infra_scales_linearly() {
     let shapes = vec![
         Shape {
@@ -549,7 +537,6 @@ fn infra_scales_linearly() {
 }
 
 #[test]
-#[ignore = "not yet verified (issue 19): one shape overflowed the stack natively; run with --ignored"]
 fn specs_scale_linearly() {
     let shapes = vec![
         Shape {

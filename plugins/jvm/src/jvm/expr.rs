@@ -50,10 +50,13 @@ impl StrExpr {
     }
 
     /// Parse `toks` (the whole range must be a string expression).
+    /// Parentheses only group (`("a" + B)`), so they are counted rather
+    /// than recursed into: nesting depth costs no stack.
     pub fn parse(toks: &[Token], src: &str, kotlin: bool) -> Option<StrExpr> {
         let mut parts = Vec::new();
         let mut k = 0;
         let mut want_operand = true;
+        let mut open = 0usize;
         while k < toks.len() {
             let t = &toks[k];
             if want_operand {
@@ -83,10 +86,9 @@ impl StrExpr {
                         parts.push(Part::Ref(name));
                     }
                     Kind::Punct if t.is('(') => {
-                        let close = super::tokens::close_of(toks, k)?;
-                        let inner = StrExpr::parse(toks.get(k + 1..close)?, src, kotlin)?;
-                        parts.extend(inner.parts);
-                        k = close + 1;
+                        open += 1;
+                        k += 1;
+                        continue;
                     }
                     _ => return None,
                 }
@@ -94,9 +96,15 @@ impl StrExpr {
             } else if t.is('+') {
                 want_operand = true;
                 k += 1;
+            } else if t.is(')') && open > 0 {
+                open -= 1;
+                k += 1;
             } else {
                 return None;
             }
+        }
+        if open > 0 {
+            return None;
         }
         if parts.is_empty() || want_operand {
             return None;
@@ -219,6 +227,20 @@ mod tests {
         assert_eq!(v.as_deref(), Some("/api/users/x"));
         assert!(parse("foo(\"/x\")", false).is_none());
         assert!(parse("\"/a\" +", false).is_none());
+        assert_eq!(
+            parse("((\"/a\") + (B + (\"/c\")))", false).map(|e| e.parts.len()),
+            Some(3)
+        );
+        assert!(parse("(\"/a\"", false).is_none());
+        assert!(parse("\"/a\")", false).is_none());
+        assert!(parse("()", false).is_none());
+        // Deep nesting costs no stack.
+        let deep = format!("{}\"/a\"{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert_eq!(
+            parse(&deep, false).and_then(|e| e.literal()).as_deref(),
+            Some("/a")
+        );
+        assert!(parse(&"(".repeat(100_000), false).is_none());
     }
 
     #[test]

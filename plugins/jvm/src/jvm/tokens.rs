@@ -21,6 +21,9 @@ pub struct Token {
     pub end: usize,
     /// A line break separates this token from the previous one.
     pub nl: bool,
+    /// For a bracket that opens (`(`, `[`, `{`, `<`): the distance to the
+    /// token closing it, 0 when none does (see [`close_of`]).
+    pub pair: usize,
 }
 
 impl Token {
@@ -61,6 +64,7 @@ pub fn tokenize(code: &Code) -> Vec<Token> {
                         start: i,
                         end: lit.end,
                         nl,
+                        pair: 0,
                     });
                     nl = false;
                     i = lit.end;
@@ -94,6 +98,7 @@ pub fn tokenize(code: &Code) -> Vec<Token> {
                 start,
                 end: i,
                 nl,
+                pair: 0,
             });
             nl = false;
             continue;
@@ -109,10 +114,45 @@ pub fn tokenize(code: &Code) -> Vec<Token> {
             start,
             end: i,
             nl,
+            pair: 0,
         });
         nl = false;
     }
+    pair_brackets(&mut out);
     out
+}
+
+/// Fill every opening bracket's [`Token::pair`] in one pass (a stack per
+/// bracket kind), so [`close_of`] costs O(1) however brackets nest or fail
+/// to balance. Each kind counts only its own brackets; a `<` list ends
+/// unmatched at a token that cannot be inside type arguments.
+fn pair_brackets(toks: &mut [Token]) {
+    let mut stacks: [Vec<usize>; 4] = Default::default();
+    for k in 0..toks.len() {
+        if toks[k].kind != Kind::Punct || toks[k].text.len() != 1 {
+            continue;
+        }
+        let b = toks[k].text.as_bytes()[0];
+        if matches!(b, b';' | b'{' | b'}' | b'=' | b')') {
+            stacks[3].clear();
+        }
+        let (kind, opens) = match b {
+            b'(' => (0, true),
+            b')' => (0, false),
+            b'[' => (1, true),
+            b']' => (1, false),
+            b'{' => (2, true),
+            b'}' => (2, false),
+            b'<' => (3, true),
+            b'>' => (3, false),
+            _ => continue,
+        };
+        if opens {
+            stacks[kind].push(k);
+        } else if let Some(open) = stacks[kind].pop() {
+            toks[open].pair = k - open;
+        }
+    }
 }
 
 fn next_is_digit(bytes: &[u8], i: usize) -> bool {
@@ -121,34 +161,19 @@ fn next_is_digit(bytes: &[u8], i: usize) -> bool {
 
 /// Index of the token closing the bracket opened at `open` (`(`, `[`, `{`,
 /// `<`), or `toks.len()` when unbalanced. For `<`, gives up (returns
-/// `None`) at tokens that cannot be part of a type argument list.
+/// `None`) at tokens that cannot be part of a type argument list. `toks`
+/// may be a sub-slice of a tokenized file starting at or before `open`'s
+/// own stream (pairs are relative).
 pub fn close_of(toks: &[Token], open: usize) -> Option<usize> {
     let opener = toks.get(open)?;
-    let (o, c) = match opener.text.as_str() {
-        "(" => ('(', ')'),
-        "[" => ('[', ']'),
-        "{" => ('{', '}'),
-        "<" => ('<', '>'),
-        _ => return None,
-    };
-    let mut depth = 0i32;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        if t.kind != Kind::Punct {
-            continue;
-        }
-        if o == '<' && (t.is(';') || t.is('{') || t.is('}') || t.is('=') || t.is(')')) {
-            return None;
-        }
-        if t.is(o) {
-            depth += 1;
-        } else if t.is(c) {
-            depth -= 1;
-            if depth == 0 {
-                return Some(k);
-            }
-        }
+    if !matches!(opener.text.as_str(), "(" | "[" | "{" | "<") || opener.kind != Kind::Punct {
+        return None;
     }
-    if o == '<' {
+    let generic = opener.text == "<";
+    let close = open + opener.pair;
+    if opener.pair > 0 && close < toks.len() {
+        Some(close)
+    } else if generic {
         None
     } else {
         Some(toks.len())
@@ -231,5 +256,25 @@ mod tests {
         assert!(toks[5].nl);
         assert_eq!(close_of(&toks, 6), Some(13));
         assert_eq!(dotted(&toks, 1).map(|d| d.1), Some(2));
+    }
+
+    #[test]
+    fn brackets_pair_in_one_pass() {
+        // f ( ( a ) [ < b ; ) ] {
+        let code = Code::new("f((a)[<b;)]{", Syntax::C_LIKE);
+        let toks = tokenize(&code);
+        assert_eq!(close_of(&toks, 1), Some(9));
+        assert_eq!(close_of(&toks, 2), Some(4));
+        assert_eq!(close_of(&toks, 5), Some(10));
+        assert_eq!(close_of(&toks, 6), None, "`;` ends a type argument list");
+        assert_eq!(close_of(&toks, 11), Some(toks.len()), "unbalanced");
+        assert_eq!(close_of(&toks, 0), None);
+        // A sub-slice keeps the pairs inside it.
+        assert_eq!(close_of(&toks[..9], 1), Some(9));
+        assert_eq!(close_of(&toks[..9], 2), Some(4));
+        // Unbalanced openers cost linear time.
+        let src = format!("@GetMapping({}", "(".repeat(200_000));
+        let toks = tokenize(&Code::new(&src, Syntax::C_LIKE));
+        assert_eq!(close_of(&toks, 2), Some(toks.len()));
     }
 }

@@ -25,6 +25,32 @@ pub fn tick(n: u64) {
     WORK.with(|w| w.set(w.get().saturating_add(n)));
 }
 
+thread_local! {
+    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Deepest nesting of route expressions read (blocks, argument groups);
+/// deeper code is not read, so a file of nested brackets cannot overflow
+/// the stack or rescan its groups once per level.
+pub const MAX_NESTING: usize = 48;
+
+/// Run `f` one nesting level deeper; `None` past [`MAX_NESTING`].
+pub fn nested<T>(f: impl FnOnce() -> T) -> Option<T> {
+    let depth = NESTING.with(std::cell::Cell::get);
+    if depth >= MAX_NESTING {
+        return None;
+    }
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            NESTING.with(|n| n.set(self.0));
+        }
+    }
+    NESTING.with(|n| n.set(depth + 1));
+    let _restore = Restore(depth);
+    Some(f())
+}
+
 /// Work counted on this thread so far (see [`tick`]).
 pub fn work() -> u64 {
     WORK.with(std::cell::Cell::get)

@@ -137,7 +137,14 @@ struct Ctx<'a> {
     d: &'a Dialect,
     path: &'a str,
     out: FileFlow,
+    /// Nesting of `eval` (call arguments, closures): bounded by
+    /// [`MAX_DEPTH`] so nested calls cannot overflow the stack.
+    depth: usize,
 }
+
+/// Deepest call-argument / closure nesting followed; deeper code is skipped
+/// (real route builders nest a handful of levels).
+const MAX_DEPTH: usize = 48;
 
 pub fn unit_name(owner: Option<&str>, name: &str) -> String {
     match owner {
@@ -152,6 +159,7 @@ pub fn scan(path: &str, t: &Toks, o: &Outline, d: &Dialect) -> FileFlow {
         d,
         path,
         out: FileFlow::default(),
+        depth: 0,
     };
     for f in &o.funcs {
         let unit = unit_name(f.owner.as_deref(), &f.name);
@@ -296,6 +304,16 @@ fn skip_prefixes(t: &Toks, mut k: usize) -> usize {
 }
 
 fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usize) {
+    if cx.depth >= MAX_DEPTH {
+        return (None, k + 1);
+    }
+    cx.depth += 1;
+    let out = eval_chain(cx, k, end, scope);
+    cx.depth -= 1;
+    out
+}
+
+fn eval_chain(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usize) {
     let t = cx.t;
     let k = skip_prefixes(t, k);
     let Some(first) = t.ident(k) else {
