@@ -546,6 +546,19 @@ impl<'a> Interp<'a> {
             }
         }
         let action = self.action(action, g);
+        // Laravel answers HEAD on every GET route; reported where the
+        // action documents it (`@OA\Head`), not on every GET.
+        let mut methods = methods;
+        if methods.contains(&"GET") && !methods.contains(&"HEAD") {
+            if let Action::Method(c, m) = &action {
+                if self
+                    .action_op(&g.root, c, m)
+                    .is_some_and(|op| op.verbs.iter().any(|v| v == "Head"))
+                {
+                    methods.push("HEAD");
+                }
+            }
+        }
         for url in &urls {
             for m in &methods {
                 self.emit(m, url, g, line, &action);

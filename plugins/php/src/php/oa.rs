@@ -171,6 +171,9 @@ pub struct Body {
 pub struct Op {
     pub path: String,
     pub body: Body,
+    /// The operation annotations present (`Get`, `Head`, …).
+    #[serde(default)]
+    pub verbs: Vec<String>,
 }
 
 const VERBS: &[&str] = &["Get", "Post", "Put", "Patch", "Delete", "Head", "Options"];
@@ -186,6 +189,9 @@ pub fn operation(doc: &str) -> Option<Op> {
     for a in &anns {
         if VERBS.contains(&a.name.as_str()) {
             any = true;
+            if !op.verbs.contains(&a.name) {
+                op.verbs.push(a.name.clone());
+            }
             if op.path.is_empty() {
                 op.path = a.str("path").unwrap_or_default().to_string();
             }
