@@ -105,6 +105,8 @@ fn entries(code: &Code<'_>, outline: &Outline, name: &str) -> Vec<(String, Value
     out
 }
 
+const MAX_TABLES: usize = 8;
+
 /// Dispatch calls of the module.
 pub fn scan(code: &Code<'_>, outline: &Outline) -> Vec<DispatchCall> {
     static CALL: OnceLock<Regex> = OnceLock::new();
@@ -124,6 +126,10 @@ pub fn scan(code: &Code<'_>, outline: &Outline) -> Vec<DispatchCall> {
         }
         let (table, key) = (table.as_str(), key.as_str());
         if table.len() + key.len() > 200 {
+            continue;
+        }
+        // Each table costs a pass over the file: a few per file at most.
+        if !tables.contains_key(table) && tables.len() >= MAX_TABLES {
             continue;
         }
         let entries = tables
