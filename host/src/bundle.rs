@@ -67,7 +67,9 @@ pub fn by_content(name: &str, bytes: &[u8]) -> Option<String> {
     let mut lines = 0usize;
     let mut long_bytes = 0usize;
     let mut longest = 0usize;
-    for line in bytes.split(|&b| b == b'\n') {
+    // A final newline ends the last line; it does not start another.
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    for line in body.split(|&b| b == b'\n') {
         lines += 1;
         longest = longest.max(line.len());
         if line.len() >= LONG_LINE {
