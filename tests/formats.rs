@@ -930,10 +930,23 @@ fn project_and_user_config_files_apply_and_flags_override_them() {
 }
 
 #[test]
-fn a_broken_config_file_is_a_usage_error_naming_it() {
+fn a_broken_repo_config_is_skipped_with_a_warning_a_broken_trusted_one_is_an_error() {
+    // The scanned tree's config cannot stop the scan (docs/security.md).
     let tmp = app_copy();
     fs::write(tmp.path().join("app/.portolan.toml"), "fromat = \"json\"\n").unwrap();
     let out = portolan(tmp.path()).args(["-b", "app"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(".portolan.toml") && err.contains("fromat") && err.contains("continues"),
+        "{err}"
+    );
+    assert!(!out.stdout.is_empty());
+    // Named with --config it is trusted, and a typo is a usage error.
+    let out = portolan(tmp.path())
+        .args(["-b", "app", "--config", "app/.portolan.toml"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -503,19 +503,18 @@ pub fn apply(
     let mut cfg = FileConfig::default();
     let mut warnings = Vec::new();
     for (f, trusted) in &files {
-        let read = FileConfig::read(f, *trusted).map_err(|e| {
-            if *trusted {
-                e
-            } else {
-                format!(
-                    "{e}\n(this file is in the scanned tree; fix it, or skip it with --no-config)"
-                )
+        let read = match FileConfig::read(f, *trusted) {
+            Ok(read) if *trusted => read,
+            Ok(read) => restrict_untrusted(read, f, &cfg, &mut warnings),
+            Err(e) if *trusted => return Err(e),
+            Err(e) => {
+                // A scanned tree cannot stop the scan: its malformed config
+                // is skipped with a warning (a trusted one stays an error).
+                warnings.push(format!(
+                    "{e}\n(this file is in the scanned tree: the scan continues without it)"
+                ));
+                continue;
             }
-        })?;
-        let read = if *trusted {
-            read
-        } else {
-            restrict_untrusted(read, f, &cfg, &mut warnings)
         };
         cfg = cfg.overlay(read);
     }

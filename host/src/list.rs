@@ -97,21 +97,23 @@ pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
     for t in techs {
         let plugin = &catalog.plugins[t.plugin];
         let s = &t.desc.supports;
-        out.push_str(&format!(" {}\n", paint("32", &t.desc.id)));
+        // Plugin-provided text is escaped like any report line.
+        let v = crate::escape::visible;
+        out.push_str(&format!(" {}\n", paint("32", &v(&t.desc.id))));
         if t.desc.specification {
-            out.push_str(&format!("{} {}\n", key("format"), t.desc.framework));
+            out.push_str(&format!("{} {}\n", key("format"), v(&t.desc.framework)));
         } else {
-            out.push_str(&format!("{} {}\n", key("framework"), t.desc.framework));
-            out.push_str(&format!("{} {}\n", key("language"), t.desc.language));
+            out.push_str(&format!("{} {}\n", key("framework"), v(&t.desc.framework)));
+            out.push_str(&format!("{} {}\n", key("language"), v(&t.desc.language)));
         }
         let similar: Vec<String> = t.desc.aliases.iter().map(|a| format!("{a:?}")).collect();
         out.push_str(&format!("{} [{}]\n", key("similar"), similar.join(", ")));
         out.push_str(&format!(
             "{} {} {} ({})\n",
             key("plugin"),
-            plugin.descriptor.name,
-            plugin.descriptor.version,
-            plugin.source.origin_label()
+            v(&plugin.descriptor.name),
+            v(&plugin.descriptor.version),
+            v(&plugin.source.origin_label())
         ));
         out.push_str(&format!("{}\n", key("supported")));
         out.push_str(&format!("{} true\n", sub("endpoint")));

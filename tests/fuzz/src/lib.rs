@@ -561,6 +561,10 @@ pub struct Config {
     pub out_dir: PathBuf,
     /// Print progress every this many mutants (0: never).
     pub progress: u64,
+    /// First mutant index (mutants `from..mutants` run).
+    pub from: u64,
+    /// Name every mutant on stderr before running it.
+    pub trace: bool,
 }
 
 impl Default for Config {
@@ -574,6 +578,8 @@ impl Default for Config {
             families: Vec::new(),
             out_dir: std::env::temp_dir().join("portolan-fuzz"),
             progress: 0,
+            from: 0,
+            trace: false,
         }
     }
 }
@@ -629,7 +635,7 @@ pub fn fuzz(cfg: &Config) -> Report {
     let seeds = seeds(&families);
     assert!(!seeds.is_empty(), "no fixture sources found");
     let start = Instant::now();
-    let next = Arc::new(AtomicU64::new(0));
+    let next = Arc::new(AtomicU64::new(cfg.from));
     let stop = Arc::new(AtomicBool::new(false));
     let analyses = Arc::new(AtomicU64::new(0));
     let endpoints = Arc::new(AtomicU64::new(0));
@@ -673,6 +679,10 @@ pub fn fuzz(cfg: &Config) -> Report {
             let seed = &seeds[pick];
             let family = families[seed.family];
             let analyzers = wanting(&family, &seed.path);
+            if cfg.trace {
+                // A stack overflow aborts the process: name the mutant first.
+                eprintln!("fuzz: mutant {i} ({} {})", family.name, seed.path);
+            }
             let file = SourceFile::new(seed.path.clone(), content.clone());
             let t0 = Instant::now();
             current[w]
@@ -877,7 +887,13 @@ pub fn check_binary(
         placed += 1;
     }
     let started = Instant::now();
+    // A persistent plugin cache: a debug host compiles the whole bundle in
+    // minutes on a busy machine (that, not the scan, made this sample run
+    // past 300 s), in about a second once cached.
+    let cache = repo().join("target/plugins-native/tmp/fuzz-plugin-cache");
+    let _ = fs::create_dir_all(&cache);
     let mut child = Command::new(bin)
+        .env("PORTOLAN_CACHE_DIR", &cache)
         .arg("-b")
         .arg(&dir)
         .arg("-f")

@@ -1,7 +1,7 @@
 //! `scripts/fuzz`: a fuzz campaign over the plugin bundle (see `lib.rs`).
 //!
 //! ```text
-//! portolan-fuzz [--seed N] [--mutants N] [--time SECS] [--jobs N]
+//! portolan-fuzz [--seed N] [--mutants N] [--from N] [--trace] [--time SECS] [--jobs N]
 //!               [--family a,b] [--hang SECS] [--sweep STRIDE]
 //!               [--bin PATH --bin-sample N]
 //! ```
@@ -30,6 +30,8 @@ fn main() {
         match a.as_str() {
             "--seed" => cfg.seed = num(&value()),
             "--mutants" => cfg.mutants = num(&value()),
+            "--from" => cfg.from = num(&value()),
+            "--trace" => cfg.trace = true,
             "--time" => cfg.max_time = Some(Duration::from_secs(num(&value()))),
             "--jobs" => cfg.jobs = num(&value()) as usize,
             "--hang" => cfg.hang = Duration::from_secs(num(&value())),

@@ -11,7 +11,7 @@ use portolan_fuzz::{check_binary, families, fuzz, sweep, Config};
 fn mutants_of_every_fixture_neither_panic_nor_hang() {
     let report = fuzz(&Config {
         seed: 19,
-        mutants: 2000,
+        mutants: 1000,
         jobs: 2,
         hang: Duration::from_secs(60),
         ..Config::default()
@@ -33,7 +33,7 @@ fn multibyte_characters_at_many_offsets_never_panic() {
 /// A sample of mutants through the real binary: exit 0 and a JSON report.
 /// Needs `PORTOLAN_BIN` (scripts/test sets it); skipped without it.
 #[test]
-#[ignore = "open (issue 19): the seed-19 sample tree makes the real binary run past 300 s; run with --ignored while investigating"]
+#[ignore = "open (issue 19): a debug host compiling the whole plugin bundle into a cold cache takes over 600 s on a busy 2-core machine (154 s for the same tree at lower load, 1 s warm); the scan itself is fast. Run with --ignored"]
 fn real_binary_scans_mutants() {
     let Some(bin) = std::env::var_os("PORTOLAN_BIN") else {
         eprintln!("PORTOLAN_BIN is not set: skipping the binary sample");
@@ -43,8 +43,10 @@ fn real_binary_scans_mutants() {
         std::path::Path::new(&bin),
         &families(),
         19,
-        2,
-        Duration::from_secs(300),
+        1,
+        // The first run compiles every plugin (minutes for a debug host on
+        // a busy machine); later ones hit the cache (seconds).
+        Duration::from_secs(600),
     ) {
         Ok(s) => eprintln!("{s}"),
         Err(e) => panic!("{e}"),

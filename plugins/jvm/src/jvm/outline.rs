@@ -239,6 +239,7 @@ pub fn parse(file: &SourceFile, lang: Lang) -> JFile {
         src: &file.content,
         kotlin: lang == Lang::Kotlin,
         file,
+        depth: 0,
         out: JFile {
             path: file.path.clone(),
             lang,
@@ -259,7 +260,14 @@ pub(crate) struct Parser<'a> {
     pub kotlin: bool,
     pub file: &'a SourceFile,
     pub out: JFile,
+    /// Types nested in types being read (bounded by [`MAX_NESTED_TYPES`]).
+    pub depth: usize,
 }
+
+/// Deepest nesting of type declarations read; the members of deeper ones
+/// are skipped, so a file of `class A {` lines cannot overflow the stack
+/// (nor build ever longer qualified names).
+const MAX_NESTED_TYPES: usize = 32;
 
 impl<'a> Parser<'a> {
     fn line(&self, i: usize) -> u32 {
@@ -844,7 +852,12 @@ impl<'a> Parser<'a> {
             return k;
         };
         let close = close_of(self.t, open).unwrap_or(self.t.len());
+        if self.depth >= MAX_NESTED_TYPES {
+            return close + 1;
+        }
+        self.depth += 1;
         self.members(open + 1, close, Some(idx), &qual_name);
+        self.depth -= 1;
         if is_object {
             for f in &mut self.out.types[idx].fields {
                 f.is_static = true;

@@ -8,7 +8,9 @@ struct Picky;
 
 impl Analyzer for Picky {
     fn tech(&self) -> Tech {
-        Tech::new("test_picky", "Test", "Partly failing")
+        // The framework name carries a terminal title escape: `--list-techs`
+        // must print it escaped (tests/security.rs).
+        Tech::new("test_picky", "Test", "Partly\x1b]0;owned\x07 failing")
             .files(["*.picky"])
             .detect(Detect::files(["*.picky"]))
     }

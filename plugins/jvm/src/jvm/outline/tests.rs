@@ -204,3 +204,14 @@ fn kotlin_class_without_body_ends_at_line_break() {
     assert_eq!(f.types[1].annotations[0].name, "RestController");
     assert_eq!(f.types[1].methods[0].annotations[0].name, "GetMapping");
 }
+
+#[test]
+fn deeply_nested_types_are_bounded() {
+    // Fuzz (issue 19, seed 1119 mutant 13651): a repeated `class A {` line
+    // recursed once per level and overflowed the stack.
+    let src = format!("package a;\n{}", "public class A {\n".repeat(50_000));
+    let f = java(&src);
+    assert!(f.types.len() <= MAX_NESTED_TYPES + 1, "{}", f.types.len());
+    let f = java("class A { static class B { @GetMapping(\"/x\") void x() {} } }");
+    assert_eq!(f.types.len(), 2);
+}
