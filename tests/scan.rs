@@ -172,6 +172,28 @@ fn fixture_reports_match_exactly() {
     );
 }
 
+/// Walk-stage behaviour that a plugin's own fixture runner cannot see
+/// (it hands every file to the analyzer): `tests/fixtures-walk/<case>/`,
+/// same layout as `tests/fixtures`. `minified-bundle`: hashed and `.min`
+/// bundles beside real routers are skipped before any analyzer runs.
+#[test]
+fn walk_fixtures_match_exactly() {
+    let root = repo().join("tests").join("fixtures-walk");
+    let mut cases: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("app").is_dir())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no walk fixture in {}", root.display());
+    for case in &cases {
+        let out = run(portolan(case).args(["-b", "app", "-f", "json", "--no-log"]));
+        assert!(out.status.success(), "{}: {}", case.display(), stderr(&out));
+        assert_golden_json(&json(&out), &case.join("expected.json"));
+    }
+}
+
 // ---------------------------------------------------------------- example
 
 #[test]
