@@ -230,6 +230,45 @@ impl<'a> Code<'a> {
             .filter(move |i| self.is_code(*i))
     }
 
+    /// Offsets of `needle` where it starts in code, within `range` (a
+    /// function body, an argument list): linear in the range, not in the
+    /// file, so a per-item search stays linear overall. The range is
+    /// clamped to the text and narrowed to char boundaries.
+    pub fn find_all_in<'s>(
+        &'s self,
+        needle: &'s str,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = usize> + 's {
+        let text = self.blanked.as_str();
+        let mut end = range.end.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut start = range.start.min(end);
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+        text[start..end]
+            .match_indices(needle)
+            .map(move |(i, _)| start + i)
+            .filter(move |i| self.is_code(*i))
+    }
+
+    /// [`Code::find_word`] within `range` (see [`Code::find_all_in`]).
+    pub fn find_word_in<'s>(
+        &'s self,
+        word: &'s str,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = usize> + 's {
+        let bytes = self.blanked.as_bytes();
+        self.find_all_in(word, range).filter(move |&i| {
+            let before_ok = i == 0 || !is_ident_byte(bytes[i - 1]);
+            let after = i + word.len();
+            let after_ok = after >= bytes.len() || !is_ident_byte(bytes[after]);
+            before_ok && after_ok
+        })
+    }
+
     /// Offsets of a whole-word identifier `word` in code (not part of a
     /// longer identifier).
     pub fn find_word<'s>(&'s self, word: &'s str) -> impl Iterator<Item = usize> + 's {
@@ -961,6 +1000,25 @@ pub fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn searches_within_a_range() {
+        let src = "fn a() { r.route(x) } // r.route\nfn é() { r.route(y); route }\n";
+        let code = Code::new(src, Syntax::RUST);
+        let all: Vec<usize> = code.find_all(".route").collect();
+        assert_eq!(all.len(), 2, "the comment is not code");
+        let second = src.find("fn é").unwrap();
+        let inside: Vec<usize> = code.find_all_in(".route", second..src.len()).collect();
+        assert_eq!(inside, vec![all[1]]);
+        // Out-of-range and mid-character bounds are clamped, not a panic.
+        assert_eq!(
+            code.find_all_in(".route", second + 4..usize::MAX).count(),
+            1
+        );
+        assert_eq!(code.find_all_in(".route", 500..9).count(), 0);
+        let words: Vec<usize> = code.find_word_in("route", second..src.len()).collect();
+        assert_eq!(words, vec![src.rfind("route").unwrap()]);
+    }
 
     #[test]
     fn python_comments_are_blanked_and_strings_kept() {

@@ -23,6 +23,7 @@ pub fn attribute_routes(
     f: &crate::rs::items::FnDecl,
     out: &mut FnFacts,
     flavor: Flavor,
+    scopes: &[(Range<usize>, String)],
 ) {
     let mut ops = Vec::new();
     for attr in attrs_before(code, f.kw) {
@@ -70,7 +71,7 @@ pub fn attribute_routes(
         };
         let line = attr_line(file, code, f.kw, name);
         let path = if flavor == Flavor::Actix {
-            let mut full = module_scopes(code, f.kw).concat();
+            let mut full = module_scopes(scopes, f.kw);
             full.push_str(&path);
             full
         } else {
@@ -104,21 +105,13 @@ pub fn attribute_routes(
     }
 }
 
-/// Prefixes of `#[scope("/p")]` (actix-web 4.5's attribute macro) on the
-/// inline modules (`mod m { … }`) enclosing `at`, outermost first.
-fn module_scopes(code: &Code, at: usize) -> Vec<String> {
-    let text = code.text();
-    let bytes = text.as_bytes();
-    let mut out: Vec<(usize, String)> = Vec::new();
-    for m in code.find_all("mod") {
-        if m >= at {
-            continue;
-        }
-        let bounded = (m == 0 || !bytes.get(m - 1).copied().is_some_and(is_ident_byte))
-            && !bytes.get(m + 3).copied().is_some_and(is_ident_byte);
-        if !bounded {
-            continue;
-        }
+/// The inline modules (`mod m { … }`) carrying `#[scope("/p")]` (actix-web
+/// 4.5's attribute macro): (body range, prefix), in source order. Computed
+/// once per file; [`module_scopes`] then answers per route.
+pub fn scoped_modules(code: &Code) -> Vec<(Range<usize>, String)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for m in code.find_word("mod") {
         let name_start = code.skip_ws(m + 3);
         let mut name_end = name_start;
         while bytes.get(name_end).copied().is_some_and(is_ident_byte) {
@@ -128,22 +121,30 @@ fn module_scopes(code: &Code, at: usize) -> Vec<String> {
         if name_end == name_start || bytes.get(open) != Some(&b'{') {
             continue;
         }
-        if code.matching(open).is_none_or(|close| close < at) {
+        let Some(close) = code.matching(open) else {
             continue;
-        }
+        };
         for attr in attrs_before(code, m) {
             let Some(paren) = attr.find('(') else {
                 continue;
             };
             if attr[..paren].rsplit("::").next() == Some("scope") {
                 if let Some(p) = first_string(&attr[paren..]) {
-                    out.push((m, p));
+                    out.push((open..close, p));
                 }
             }
         }
     }
-    out.sort();
-    out.into_iter().map(|(_, p)| p).collect()
+    out
+}
+
+/// Prefixes of the scoped modules enclosing `at`, outermost first.
+fn module_scopes(scopes: &[(Range<usize>, String)], at: usize) -> String {
+    scopes
+        .iter()
+        .filter(|(r, _)| r.start < at && at < r.end)
+        .map(|(_, p)| p.as_str())
+        .collect()
 }
 
 fn first_string(args: &str) -> Option<String> {

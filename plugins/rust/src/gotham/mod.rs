@@ -117,7 +117,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl) -> FnFacts {
     }
     out.returns = tail_ident(code, f.body.clone());
     // `let headers = HeaderMap::borrow_from(&state);` → `headers.get("x")`.
-    for at in code.find_all("HeaderMap::").filter(|o| f.body.contains(o)) {
+    for at in code.find_all_in("HeaderMap::", f.body.clone()) {
         let after = at + "HeaderMap::".len();
         if !matches!(code.ident_at(after), Some("borrow_from" | "take_from")) {
             continue;

@@ -237,7 +237,7 @@ fn keyed(code: &Code, body: Range<usize>, prefix: &str, methods: &[&str]) -> Vec
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for at in code.find_all(prefix).filter(|o| body.contains(o)) {
+    for at in code.find_all_in(prefix, body.clone()) {
         if at > 0 && portolan_plugin_sdk::lex::is_ident_byte(bytes[at - 1]) {
             continue;
         }
@@ -314,7 +314,7 @@ fn method_reads(code: &Code, f: &FnDecl) -> MethodReads {
     );
     // `let form = request.form_data()?;` → `form.get::<T>("x")`.
     let fd = format!("{var}.form_data");
-    for at in code.find_all(&fd).filter(|o| body.contains(o)) {
+    for at in code.find_all_in(&fd, body.clone()) {
         if let Some(v) = binding(code, at) {
             push(
                 "form",

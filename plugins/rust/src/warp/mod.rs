@@ -184,7 +184,7 @@ pub fn scan(file: &SourceFile) -> WarpFile {
                 }
             }
         }
-        for at in code.find_all("warp::serve").filter(|o| body.contains(o)) {
+        for at in code.find_all_in("warp::serve", body.clone()) {
             let open = code.skip_ws(at + "warp::serve".len());
             if code.text().as_bytes().get(open) != Some(&b'(') {
                 continue;

@@ -122,10 +122,15 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     let skip = items::test_ranges(&code);
     let (krate, module) = crate_and_module(&path);
     let lets: Vec<usize> = code.find_word("let").collect();
+    let scopes = if flavor == Flavor::Actix {
+        crate::actix_web::builder::scoped_modules(&code)
+    } else {
+        Vec::new()
+    };
     let fns = items::functions(&code, &skip)
         .iter()
         .map(|f| {
-            let mut facts = scan_fn(file, &code, f, flavor);
+            let mut facts = scan_fn(file, &code, f, flavor, &scopes);
             let from = lets.partition_point(|&o| o < f.body.start);
             let to = lets.partition_point(|&o| o < f.body.end);
             facts.lets = call_lets(&code, f, &lets[from..to], &facts);
@@ -146,7 +151,13 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     }
 }
 
-fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFacts {
+fn scan_fn(
+    file: &SourceFile,
+    code: &Code,
+    f: &FnDecl,
+    flavor: Flavor,
+    scopes: &[(Range<usize>, String)],
+) -> FnFacts {
     let mut out = FnFacts {
         name: f.name.clone(),
         ..FnFacts::default()
@@ -156,7 +167,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
         crate::salvo::handler_reads(code, f, &mut out);
     }
     if flavor != Flavor::Axum {
-        crate::actix_web::builder::attribute_routes(file, code, f, &mut out, flavor);
+        crate::actix_web::builder::attribute_routes(file, code, f, &mut out, flavor, scopes);
     }
     let ops_names = match flavor {
         Flavor::Axum => OPS,
@@ -174,15 +185,11 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
     let mut offsets: Vec<usize> = Vec::new();
     for op in ops_names {
         let needle = format!(".{op}");
-        offsets.extend(
-            code.find_all(&needle)
-                .filter(|&o| f.body.contains(&o))
-                .filter(|&o| {
-                    let after = o + needle.len();
-                    !bytes.get(after).copied().is_some_and(is_ident_byte)
-                        && bytes.get(code.skip_ws(after)) == Some(&b'(')
-                }),
-        );
+        offsets.extend(code.find_all_in(&needle, f.body.clone()).filter(|&o| {
+            let after = o + needle.len();
+            !bytes.get(after).copied().is_some_and(is_ident_byte)
+                && bytes.get(code.skip_ws(after)) == Some(&b'(')
+        }));
     }
     offsets.sort_unstable();
     let mut tail_var = None;
@@ -226,7 +233,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl, flavor: Flavor) -> FnFact
     }
     if flavor == Flavor::Rocket {
         // `routes![a, b]` outside `.mount(…)`: what the function returns.
-        for at in code.find_all("routes!").filter(|o| f.body.contains(o)) {
+        for at in code.find_all_in("routes!", f.body.clone()) {
             if items::inside(&done, at) || nested_fn(code, f, at) {
                 continue;
             }
