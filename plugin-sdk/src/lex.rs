@@ -1015,7 +1015,8 @@ mod tests {
             code.find_all_in(".route", second + 4..usize::MAX).count(),
             1
         );
-        assert_eq!(code.find_all_in(".route", 500..9).count(), 0);
+        let (from, to) = (500, 9);
+        assert_eq!(code.find_all_in(".route", from..to).count(), 0);
         let words: Vec<usize> = code.find_word_in("route", second..src.len()).collect();
         assert_eq!(words, vec![src.rfind("route").unwrap()]);
     }
