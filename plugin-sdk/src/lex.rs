@@ -1017,8 +1017,9 @@ mod tests {
         );
         let (from, to) = (500, 9);
         assert_eq!(code.find_all_in(".route", from..to).count(), 0);
+        // `r.route` and the bare `route`: both whole words.
         let words: Vec<usize> = code.find_word_in("route", second..src.len()).collect();
-        assert_eq!(words, vec![src.rfind("route").unwrap()]);
+        assert_eq!(words, vec![all[1] + 1, src.rfind("route").unwrap()]);
     }
 
     #[test]
