@@ -195,14 +195,7 @@ pub fn link(
     for (mi, list) in calls.iter().enumerate() {
         for d in list.iter() {
             for (key, v) in &d.entries {
-                let Some(Target::Func(fm, f)) = project.resolve(mi, v) else {
-                    continue;
-                };
-                let Some(func) = project
-                    .modules
-                    .get(fm)
-                    .and_then(|x| x.functions.iter().find(|x| x.name == f))
-                else {
+                let Some((fm, func)) = project.function_of(mi, v) else {
                     continue;
                 };
                 for (j, arg) in d.args.iter().enumerate() {
@@ -230,14 +223,7 @@ pub fn link(
                 let Value::Call { callee, args } = call else {
                     continue;
                 };
-                let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
-                    continue;
-                };
-                let Some(func) = project
-                    .modules
-                    .get(fm)
-                    .and_then(|x| x.functions.iter().find(|x| x.name == f))
-                else {
+                let Some((fm, func)) = project.function_of(mi, callee) else {
                     continue;
                 };
                 for (arg, p) in args.iter().zip(&func.params) {

@@ -89,14 +89,7 @@ pub fn pass_routers(project: &Project<'_>, graph: &mut Graph, is_router: impl Fn
             let Value::Call { callee, args } = call else {
                 continue;
             };
-            let Some(Target::Func(fm, f)) = project.resolve(mi, callee) else {
-                continue;
-            };
-            let Some(func) = project
-                .modules
-                .get(fm)
-                .and_then(|x| x.functions.iter().find(|x| x.name == f))
-            else {
+            let Some((fm, func)) = project.function_of(mi, callee) else {
                 continue;
             };
             for (arg, param) in args.iter().zip(&func.params) {

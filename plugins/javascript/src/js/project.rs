@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::module::{ImportKind, ModuleInfo, Value};
+use super::module::{Func, ImportKind, ModuleInfo, Value};
 
 /// What a name or value denotes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -147,6 +147,21 @@ impl<'a> Project<'a> {
     /// Resolve a value in module `m`.
     pub fn resolve(&self, m: usize, value: &Value) -> Option<Target> {
         self.resolve_depth(m, value, 0)
+    }
+
+    /// The function declaration a callee of module `m` resolves to, with
+    /// the index of the module declaring it.
+    pub fn function_of(&self, m: usize, callee: &Value) -> Option<(usize, &Func)> {
+        let Some(Target::Func(fm, f)) = self.resolve(m, callee) else {
+            return None;
+        };
+        let func = self
+            .modules
+            .get(fm)?
+            .functions
+            .iter()
+            .find(|x| x.name == f)?;
+        Some((fm, func))
     }
 
     fn resolve_depth(&self, m: usize, value: &Value, depth: usize) -> Option<Target> {
