@@ -272,13 +272,7 @@ impl<'a> Code<'a> {
     /// Offsets of a whole-word identifier `word` in code (not part of a
     /// longer identifier).
     pub fn find_word<'s>(&'s self, word: &'s str) -> impl Iterator<Item = usize> + 's {
-        let bytes = self.blanked.as_bytes();
-        self.find_all(word).filter(move |&i| {
-            let before_ok = i == 0 || !is_ident_byte(bytes[i - 1]);
-            let after = i + word.len();
-            let after_ok = after >= bytes.len() || !is_ident_byte(bytes[after]);
-            before_ok && after_ok
-        })
+        self.find_word_in(word, 0..self.blanked.len())
     }
 
     /// Index of the first non-whitespace byte at or after `offset`.
