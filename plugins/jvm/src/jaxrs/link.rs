@@ -133,7 +133,11 @@ pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
         match f {
             Fact::File(j) => files.push(j),
             Fact::Config(c) => docs.push(c),
-            Fact::Router(_) | Fact::Nest(_) | Fact::Provide(_) | Fact::DocHelper(_) => {}
+            Fact::Router(_)
+            | Fact::Nest(_)
+            | Fact::Provide(_)
+            | Fact::DocHelper(_)
+            | Fact::Builder(_) => {}
             Fact::Build(root, name) => builds.push((root, name)),
         }
     }

@@ -60,7 +60,8 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
             | Fact::Build(..)
             | Fact::Nest(_)
             | Fact::Provide(_)
-            | Fact::DocHelper(_) => {}
+            | Fact::DocHelper(_)
+            | Fact::Builder(_) => {}
         }
     }
     let idx = Index::new(&files);

@@ -4,6 +4,7 @@
 use portolan_plugin_sdk::prelude::*;
 use std::collections::HashMap;
 
+use super::builder::{self, Builder};
 use super::params::{method_params, Consumes};
 use super::scan::{DocHelper, DynamicNest, Fact, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
@@ -50,6 +51,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let mut nests: Vec<DynamicNest> = Vec::new();
     let mut doc_helpers: HashMap<(String, String), DocHelper> = HashMap::new();
     let mut providers: Vec<Provider> = Vec::new();
+    let mut builders: HashMap<(String, String), Builder> = HashMap::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
@@ -58,6 +60,11 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
             Fact::Build(..) => {}
             Fact::Nest(n) => nests.push(n),
             Fact::Provide(p) => providers.push(p),
+            Fact::Builder(b) => {
+                builders
+                    .entry((b.class.clone(), b.method.clone()))
+                    .or_insert(b);
+            }
             Fact::DocHelper(d) => {
                 doc_helpers
                     .entry((d.class.clone(), d.method.clone()))
@@ -108,7 +115,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
         .collect();
     for r in routers.iter().filter(|r| r.lang == lang) {
         let fi = file_of.get(r.path.as_str()).copied();
-        let registry = fi.and_then(|f| l.registry_prefix(f, &nests, &providers));
+        let registry = fi.and_then(|f| l.registry_prefix(f, &nests, &providers, &builders));
         l.router(r, fi, registry, &doc_helpers, &mut out);
     }
     out
@@ -336,6 +343,7 @@ impl Linker<'_> {
         f: usize,
         nests: &[DynamicNest],
         providers: &[Provider],
+        builders: &HashMap<(String, String), Builder>,
     ) -> Option<String> {
         let file = self.idx.files.get(f)?;
         let top = file.types.iter().position(|t| !t.qual.contains('.'))?;
@@ -349,11 +357,23 @@ impl Linker<'_> {
                 }) else {
                     continue;
                 };
-                let values: Option<Vec<String>> = p
-                    .parts
-                    .iter()
-                    .map(|e| self.idx.eval(id.0, Some(id), e))
-                    .collect();
+                let values: Option<Vec<String>> = match &p.via {
+                    // `Helper.of(new X())`: the helper's value for X.
+                    Some((class, method, arg)) => {
+                        let b = builders.get(&(class.clone(), method.clone()));
+                        let helper = self.idx.resolve_type(id.0, class);
+                        let arg = self.idx.resolve_type(id.0, arg);
+                        match (b, helper, arg) {
+                            (Some(b), Some(h), Some(a)) => builder::eval(&self.idx, b, h, a),
+                            _ => None,
+                        }
+                    }
+                    None => p
+                        .parts
+                        .iter()
+                        .map(|e| self.idx.eval(id.0, Some(id), e))
+                        .collect(),
+                };
                 let value = values
                     .filter(|v| !v.is_empty())
                     .map_or_else(|| "{param}".to_string(), |v| v.join("/"));

@@ -34,6 +34,7 @@
 //! Test sources (`src/test/…`, `*Test.java`, …) are skipped, so MockMvc
 //! calls and test controllers are never reported.
 
+pub mod builder;
 pub mod link;
 pub mod params;
 pub mod scan;

@@ -4,6 +4,7 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::builder::{self, Builder};
 use crate::jvm::config::{self, ConfigDoc};
 use crate::jvm::expr::{Part, StrExpr};
 use crate::jvm::lambda::{self, Read};
@@ -29,6 +30,9 @@ pub enum Fact {
     /// A method documenting springdoc parameters on the builder it is
     /// given (`static void buildParameters(Builder b) { b.parameter(…) }`).
     DocHelper(DocHelper),
+    /// A static helper building a value from the annotation of the class
+    /// it is given (see [`super::builder`]).
+    Builder(Builder),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +62,10 @@ pub struct Provider {
     /// Return type (simple name).
     pub ty: String,
     pub parts: Vec<StrExpr>,
+    /// `return Helper.method(new X());` / `Helper.method(X.class)`: the
+    /// helper class, method and the class referenced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<(String, String, String)>,
 }
 
 /// A functional route: `GET("/x")` with the `nest`/`path` prefixes around it.
@@ -110,6 +118,33 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         }
         registry(file, lang, out);
     }
+    if lang == Lang::Java && c.contains("static ") && c.contains("return new ") {
+        let code = file.code(Syntax::C_LIKE);
+        let t = tokenize(&code);
+        if let Some(class) = top_class(&t) {
+            for b in builder::builders(&t, &class) {
+                out.fact(&Fact::Builder(b));
+            }
+        }
+    }
+}
+
+/// The name of the first top-level class of a file.
+fn top_class(t: &[Token]) -> Option<String> {
+    let mut depth = 0usize;
+    for (i, x) in t.iter().enumerate() {
+        if x.is('{') {
+            depth += 1;
+        } else if x.is('}') {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && x.is_ident("class") {
+            return t
+                .get(i + 1)
+                .filter(|n| n.kind == Kind::Ident)
+                .map(|n| n.text.clone());
+        }
+    }
+    None
 }
 
 /// [`Fact::Nest`] and [`Fact::Provide`] facts of a router file.
@@ -185,9 +220,24 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
                         class: class.clone(),
                         ty: ty.clone(),
                         parts: Vec::new(),
+                        via: None,
                     }));
                 }
             };
+            // `return Helper.of(new X());`: a helper reading X's annotation.
+            // (A short statement: the search is bounded.)
+            let end = (i + 1..(i + 16).min(t.len())).find(|&k| t[k].is(';'));
+            let via = end.and_then(|e| builder::class_ref_call(&t, i + 1..e));
+            if let (Some(ty), Some(via)) = (&declared, via) {
+                out.fact(&Fact::Provide(Provider {
+                    path: file.path.clone(),
+                    class: class.clone(),
+                    ty: ty.clone(),
+                    parts: Vec::new(),
+                    via: Some(via),
+                }));
+                continue;
+            }
             let mut k = i + 1;
             let is_new = t.get(k).is_some_and(|n| n.is_ident("new"));
             if is_new {
@@ -229,6 +279,7 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
                     class: class.clone(),
                     ty: declared.clone().unwrap_or_else(|| ty.text.clone()),
                     parts,
+                    via: None,
                 })),
                 None => unknown(out),
             }
