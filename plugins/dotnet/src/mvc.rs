@@ -332,31 +332,69 @@ impl Linker<'_> {
 
     /// Evaluate argument `n` of a custom attribute's `: base(…)` call,
     /// with the attribute's own arguments bound to constructor parameters.
+    /// When the attribute derives from another custom attribute of the
+    /// tree (`V2Route : VersionedRoute : RouteAttribute`), its `: base(…)`
+    /// arguments bind that one's constructor, up to the framework class.
     fn custom_arg(&self, cid: TypeId, a: &Attr, ctx: TypeId, n: usize) -> Option<String> {
         let given = a.args.iter().filter(|x| x.name.is_none()).count();
+        let mut bind = |name: &str, k: usize| -> Option<String> {
+            let arg = a
+                .named(name)
+                .or_else(|| a.positional(k))
+                .and_then(|x| x.expr.as_ref())?;
+            self.idx.eval(Some(ctx), arg)
+        };
+        self.ctor_arg(cid, given, &mut bind, n, 0)
+    }
+
+    /// Argument `n` of the framework attribute's constructor reached from
+    /// custom attribute `cid`, whose constructor parameters `bind` fills
+    /// (by name and position; unbound ones take their default values).
+    fn ctor_arg(
+        &self,
+        cid: TypeId,
+        given: usize,
+        bind: &mut dyn FnMut(&str, usize) -> Option<String>,
+        n: usize,
+        depth: usize,
+    ) -> Option<String> {
         let decl = self.idx.ty(cid);
         let ctor = decl
             .ctors
             .iter()
             .filter(|c| !c.base_args.is_empty())
             .min_by_key(|c| c.params.len().abs_diff(given))?;
-        let e = ctor.base_args.get(n)?.as_ref()?;
-        e.eval(&mut |name| {
+        let mut value = |name: &str| -> Option<String> {
             if let Some(k) = ctor.params.iter().position(|p| p == name) {
-                // A named argument (`resource: "x"`), the k-th positional
-                // one, else the parameter's default value.
-                if let Some(arg) = a
-                    .named(name)
-                    .or_else(|| a.positional(k))
-                    .and_then(|x| x.expr.as_ref())
-                {
-                    return self.idx.eval(Some(ctx), arg);
+                if let Some(v) = bind(name, k) {
+                    return Some(v);
                 }
                 let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
                 return self.idx.eval(Some(cid), d);
             }
             self.idx.constant(Some(cid), name, 0)
-        })
+        };
+        // A base attribute of the tree with constructors of its own.
+        let parent = decl
+            .bases
+            .first()
+            .and_then(|b| self.custom(b.strip_suffix("Attribute").unwrap_or(b), cid.0))
+            .filter(|&p| p != cid && self.idx.ty(p).ctors.iter().any(|c| !c.base_args.is_empty()));
+        match parent {
+            Some(p) if depth < 4 => {
+                // Evaluate this constructor's `: base(…)` arguments first:
+                // they are the parent constructor's positional arguments.
+                let args: Vec<Option<String>> = ctor
+                    .base_args
+                    .iter()
+                    .map(|e| e.as_ref().and_then(|e| e.eval(&mut value)))
+                    .collect();
+                let count = args.len();
+                let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
+                self.ctor_arg(p, count, &mut up, n, depth + 1)
+            }
+            _ => ctor.base_args.get(n)?.as_ref()?.eval(&mut value),
+        }
     }
 
     /// Route specs of attributes written on a type or method of `ctx`.
