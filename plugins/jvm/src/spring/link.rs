@@ -2,6 +2,7 @@
 //! context paths, Feign clients and functional routes.
 
 use portolan_plugin_sdk::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::builder::{self, Builder};
@@ -10,7 +11,7 @@ use super::scan::{DocHelper, DynamicNest, Fact, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{Index, TypeId};
 use crate::jvm::lambda::Read;
-use crate::jvm::outline::{find, Annotation, JFile, Lang, Method, TypeKind};
+use crate::jvm::outline::{find, AnnArg, Annotation, JFile, Lang, Method, TypeKind};
 
 /// Methods of a `@RequestMapping` without `method`.
 pub const ANY_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -99,7 +100,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
                 .descendants(id)
                 .into_iter()
                 .any(|d| l.is_controller(d) || l.is_client(d));
-            let own = t.methods.iter().any(|m| mapping(&m.annotations).is_some());
+            let own = t.methods.iter().any(|m| l.method_mapping(id, m).is_some());
             if derived || !own || (t.kind != TypeKind::Interface && !l.is_controller(id)) {
                 continue;
             }
@@ -195,6 +196,60 @@ impl Linker<'_> {
         join_path(&parts)
     }
 
+    /// The mapping of method `m` declared in `owner`: its own
+    /// `@RequestMapping`/shortcut, or a custom annotation meta-annotated
+    /// with one (`@GetJson("/x")` where `@GetJson` carries
+    /// `@RequestMapping(method = GET)`): the meta-annotation's arguments
+    /// (method, consumes) with the custom annotation's paths.
+    fn method_mapping<'m>(&self, owner: TypeId, m: &'m Method) -> Option<Cow<'m, Annotation>> {
+        if let Some(a) = mapping(&m.annotations) {
+            return Some(Cow::Borrowed(a));
+        }
+        for a in &m.annotations {
+            let Some(meta) = self.idx.resolve_type(owner.0, &a.name) else {
+                continue;
+            };
+            let decl = self.idx.ty(meta);
+            if decl.kind != TypeKind::Annotation {
+                continue;
+            }
+            let Some(base) = mapping(&decl.annotations) else {
+                continue;
+            };
+            let mut args: Vec<AnnArg> = base
+                .args
+                .iter()
+                .filter(|x| !matches!(x.name.as_deref(), None | Some("value" | "path")))
+                .cloned()
+                .collect();
+            args.extend(
+                a.args
+                    .iter()
+                    .filter(|x| matches!(x.name.as_deref(), None | Some("value" | "path")))
+                    .cloned(),
+            );
+            // Paths fixed on the meta-annotation itself, when the custom
+            // one gives none.
+            if !args
+                .iter()
+                .any(|x| matches!(x.name.as_deref(), None | Some("value" | "path")))
+            {
+                args.extend(
+                    base.args
+                        .iter()
+                        .filter(|x| matches!(x.name.as_deref(), None | Some("value" | "path")))
+                        .cloned(),
+                );
+            }
+            return Some(Cow::Owned(Annotation {
+                name: base.name.clone(),
+                args,
+                line: a.line,
+            }));
+        }
+        None
+    }
+
     /// Class-level mapping: from the class itself, its meta-annotations,
     /// or the nearest supertype that has one.
     fn class_mapping(&self, id: TypeId) -> Option<(TypeId, &Annotation)> {
@@ -217,7 +272,7 @@ impl Linker<'_> {
         let mut seen: Vec<(&str, usize)> = Vec::new();
         for t in self.idx.lineage(id) {
             for m in &self.idx.ty(t).methods {
-                if mapping(&m.annotations).is_none()
+                if self.method_mapping(t, m).is_none()
                     && find(&m.annotations, "RequestLine").is_none()
                 {
                     continue;
@@ -243,9 +298,10 @@ impl Linker<'_> {
         };
         let class_methods = class.map(|(_, a)| methods_of(a)).unwrap_or_default();
         for (owner, m) in self.mapped_methods(id) {
-            let Some(a) = mapping(&m.annotations) else {
+            let Some(a) = self.method_mapping(owner, m) else {
                 continue;
             };
+            let a = a.as_ref();
             let mut methods = methods_of(a);
             if methods.is_empty() {
                 methods = class_methods.clone();
@@ -287,7 +343,8 @@ impl Linker<'_> {
         };
         for (owner, m) in self.mapped_methods(id) {
             let file = &self.idx.file(owner).path;
-            if let Some(a) = mapping(&m.annotations) {
+            if let Some(a) = self.method_mapping(owner, m) {
+                let a = a.as_ref();
                 let mut methods = methods_of(a);
                 if methods.is_empty() {
                     methods.push("GET".into());
