@@ -84,13 +84,13 @@ pub fn parse(path: &str, content: &str) -> Vec<ConfigDoc> {
     };
     let root = module_root(path);
     if path.ends_with(".properties") {
-        return vec![ConfigDoc {
+        return profiled(vec![ConfigDoc {
             path: path.to_string(),
             root,
             profile,
             properties: true,
             entries: properties(content),
-        }];
+        }]);
     }
     let mut docs = Vec::new();
     for doc in serde_yaml::Deserializer::from_str(content) {
@@ -111,7 +111,50 @@ pub fn parse(path: &str, content: &str) -> Vec<ConfigDoc> {
             entries,
         });
     }
-    docs
+    profiled(docs)
+}
+
+/// Quarkus profile-scoped keys (`%prod.quarkus.http.root-path=/x` in
+/// properties, a `"%prod":` section in YAML) of a default-profile document
+/// move to a document of that profile. `%test` keys (the test profile
+/// never serves the deployed application) are dropped.
+fn profiled(docs: Vec<ConfigDoc>) -> Vec<ConfigDoc> {
+    let mut out = Vec::new();
+    for mut doc in docs {
+        if doc.profile.is_some() || !doc.entries.iter().any(|(k, _)| k.starts_with('%')) {
+            out.push(doc);
+            continue;
+        }
+        let mut extra: Vec<ConfigDoc> = Vec::new();
+        for (k, v) in std::mem::take(&mut doc.entries) {
+            let Some(rest) = k.strip_prefix('%') else {
+                doc.entries.push((k, v));
+                continue;
+            };
+            let Some((name, key)) = rest.split_once('.') else {
+                continue;
+            };
+            if name == "test" || name.is_empty() {
+                continue;
+            }
+            match extra
+                .iter_mut()
+                .find(|d| d.profile.as_deref() == Some(name))
+            {
+                Some(d) => d.entries.push((key.to_string(), v)),
+                None => extra.push(ConfigDoc {
+                    path: doc.path.clone(),
+                    root: doc.root.clone(),
+                    profile: Some(name.to_string()),
+                    properties: doc.properties,
+                    entries: vec![(key.to_string(), v)],
+                }),
+            }
+        }
+        out.push(doc);
+        out.extend(extra);
+    }
+    out
 }
 
 /// Parse a YAML file that is not a Spring Boot configuration file (a
