@@ -397,7 +397,12 @@ impl<'a> Index<'a> {
                 continue;
             }
             for field in &decl.fields {
+                let hidden = find(&field.annotations, "Schema")
+                    .and_then(|a| a.raw(&["hidden"]))
+                    .is_some_and(|v| v.trim() == "true");
                 if field.is_static
+                    || hidden
+                    || field.ty.starts_with("MultiValueMap")
                     || find(&field.annotations, "JsonIgnore").is_some()
                     || find(&field.annotations, "Transient").is_some()
                 {
@@ -430,7 +435,43 @@ impl<'a> Index<'a> {
                 }
             }
         }
+        // An interface documenting a body by its getters (`FilePart
+        // getFile()`, `String getPolicyName()`).
+        if out.is_empty() && self.ty(id).kind == TypeKind::Interface {
+            self.getters(id, &mut out);
+        }
         Some(out)
+    }
+
+    /// Properties of a class documented as a form: its fields (as
+    /// [`Self::dto_fields`]) and its getters (form wrappers read their
+    /// parts in getters: `FilePart getFile() { return parts.getFirst("file"); }`).
+    pub fn form_fields(&self, f: usize, ty: &str) -> Option<Vec<String>> {
+        let mut out = self.dto_fields(f, ty)?;
+        if let Some(id) = self.resolve_type(f, element_type(ty)) {
+            self.getters(id, &mut out);
+        }
+        Some(out)
+    }
+
+    /// `getX()` / `isX()` methods without parameters of `id`, as `x`.
+    fn getters(&self, id: TypeId, out: &mut Vec<String>) {
+        {
+            for m in &self.ty(id).methods {
+                let prop = m
+                    .name
+                    .strip_prefix("get")
+                    .or_else(|| m.name.strip_prefix("is"))
+                    .filter(|p| p.starts_with(|c: char| c.is_ascii_uppercase()));
+                if let (Some(p), true) = (prop, m.params.is_empty()) {
+                    let mut name = p[..1].to_ascii_lowercase();
+                    name.push_str(&p[1..]);
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -90,6 +90,9 @@ pub enum Read {
     Param(ParamKind, String),
     /// The request body read as this class.
     Body(String),
+    /// The request body documented as a multipart or URL-encoded form of
+    /// this class (springdoc `mediaType(MULTIPART_FORM_DATA_VALUE)`).
+    Form(String),
     /// A parameter of the path when the route has this placeholder, of
     /// the query otherwise (Vert.x `request().getParam("x")`).
     PathOrQuery(String),
@@ -657,6 +660,12 @@ pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> 
                             .map(Param::json)
                             .collect()
                     }
+                    Read::Form(cls) => idx
+                        .form_fields(f.unwrap_or(0), &cls)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(Param::form)
+                        .collect(),
                 };
                 for p in new {
                     if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {

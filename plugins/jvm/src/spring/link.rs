@@ -470,7 +470,17 @@ impl Linker<'_> {
             if seen.contains(&c) || seen.len() >= 32 {
                 continue;
             }
-            if let Some(d) = docs.get(&c) {
+            // An unqualified call the declaring class does not have is a
+            // statically imported helper (`parameter(sortParameter())`):
+            // the one helper of that name, when only one class has it.
+            let d = docs.get(&c).or_else(|| {
+                let mut same = docs.iter().filter(|((_, m), _)| *m == c.1).map(|(_, d)| d);
+                match (same.next(), same.next()) {
+                    (Some(d), None) => Some(d),
+                    _ => None,
+                }
+            });
+            if let Some(d) = d {
                 for x in &d.reads {
                     if !reads.contains(x) {
                         reads.push(x.clone());
@@ -484,12 +494,17 @@ impl Linker<'_> {
             match read {
                 Read::Param(kind, name) => ep.push_param(Param::new(*kind, name)),
                 Read::PathOrQuery(name) => ep.push_param(Param::new(ParamKind::Query, name)),
-                Read::Body(ty) => {
-                    for name in fi
-                        .and_then(|f| self.idx.dto_fields(f, ty))
-                        .unwrap_or_default()
-                    {
-                        ep.push_param(Param::new(ParamKind::Json, name));
+                Read::Body(ty) | Read::Form(ty) => {
+                    let kind = match read {
+                        Read::Form(_) => ParamKind::Form,
+                        _ => ParamKind::Json,
+                    };
+                    let fields = match read {
+                        Read::Form(_) => fi.and_then(|f| self.idx.form_fields(f, ty)),
+                        _ => fi.and_then(|f| self.idx.dto_fields(f, ty)),
+                    };
+                    for name in fields.unwrap_or_default() {
+                        ep.push_param(Param::new(kind, name));
                     }
                 }
             }

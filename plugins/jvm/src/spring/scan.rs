@@ -485,10 +485,22 @@ fn route_reads(
                     }
                 }
                 "bodyToMono" | "bodyToFlux" | "implementation"
-                    if t[k].text != "implementation" || in_request_body(t, k, a) =>
+                    if t[k].text != "implementation"
+                        || in_request_body(t, k, a)
+                        || form_media(t, k, a) =>
                 {
                     if let Some(cls) = crate::jvm::body::class_literal(t, k + 2..close) {
-                        push(Read::Body(cls), &mut out);
+                        // `content(contentBuilder().mediaType(MULTIPART_FORM_DATA_VALUE)
+                        // .schema(schemaBuilder().implementation(T.class)))`: a form.
+                        let form = t[k].text == "implementation" && form_media(t, k, a);
+                        push(
+                            if form {
+                                Read::Form(cls)
+                            } else {
+                                Read::Body(cls)
+                            },
+                            &mut out,
+                        );
                     }
                 }
                 _ => {}
@@ -653,6 +665,29 @@ fn builder_chain(t: &[Token], k: usize, start: &str) -> bool {
         }
     }
     false
+}
+
+/// Is the `implementation(…)` at `k` documented under a form media type
+/// (`mediaType(MediaType.MULTIPART_FORM_DATA_VALUE)` in the same
+/// `requestBody(…)` argument)?
+fn form_media(t: &[Token], k: usize, floor: usize) -> bool {
+    // The enclosing `requestBody(` call: the nearest one before `k`.
+    let Some(open) = (floor..k)
+        .rev()
+        .take(256)
+        .find(|&o| t[o].is_ident("requestBody") && t.get(o + 1).is_some_and(|x| x.is('(')))
+    else {
+        return false;
+    };
+    let close = close_of(t, open + 1).unwrap_or(k);
+    close > k
+        && (open..close.min(t.len())).any(|x| {
+            let s = t[x].text.as_str();
+            s.starts_with("MULTIPART_FORM_DATA")
+                || s.starts_with("APPLICATION_FORM_URLENCODED")
+                || s == "multipart/form-data"
+                || s == "application/x-www-form-urlencoded"
+        })
 }
 
 /// `requestBody(requestBodyBuilder()….implementation(T.class))`.
