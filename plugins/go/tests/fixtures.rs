@@ -25,7 +25,13 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 fn go_gin_fixtures() {
     check_all(
         &portolan_plugin_go::gin::Gin,
-        &["bind_helpers", "field_handlers", "groups", "monorepo"],
+        &[
+            "bind_helpers",
+            "field_handlers",
+            "group_middleware",
+            "groups",
+            "monorepo",
+        ],
     );
 }
 
@@ -56,7 +62,12 @@ fn go_mux_fixtures() {
 fn go_fiber_fixtures() {
     check_all(
         &portolan_plugin_go::fiber::Fiber,
-        &["multipart_bind", "services", "v3_generics"],
+        &[
+            "closure_groups",
+            "multipart_bind",
+            "services",
+            "v3_generics",
+        ],
     );
 }
 
