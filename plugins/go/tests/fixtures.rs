@@ -42,7 +42,10 @@ fn go_echo_fixtures() {
 
 #[test]
 fn go_chi_fixtures() {
-    check_all(&portolan_plugin_go::chi::Chi, &["body_helpers", "services"]);
+    check_all(
+        &portolan_plugin_go::chi::Chi,
+        &["body_helpers", "handler_interfaces", "services"],
+    );
 }
 
 #[test]
@@ -136,12 +139,10 @@ fn go_gozero_fixtures() {
     check_all(&portolan_plugin_go::gozero::GoZero, &["mall"]);
 }
 
-/// Every Go technology declares its id, aliases, wanted files and a
-/// detection rule; tech ids are unique.
-#[test]
-fn techs_are_declared() {
+/// Every analyzer of the plugin.
+fn all_analyzers() -> [&'static dyn Analyzer; 19] {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 19] = [
+    [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -161,7 +162,14 @@ fn techs_are_declared() {
         &restful::Restful,
         &connect::ConnectRpc,
         &gozero::GoZero,
-    ];
+    ]
+}
+
+/// Every Go technology declares its id, aliases, wanted files and a
+/// detection rule; tech ids are unique.
+#[test]
+fn techs_are_declared() {
+    let analyzers = all_analyzers();
     let mut ids = Vec::new();
     for a in analyzers {
         let t = a.tech();
@@ -232,4 +240,12 @@ fn go_analyzers_survive_cjk_text_before_handlers() {
             analyzer.analyze(&SourceFile::new("api/users.go", &src), &mut out);
         }
     }
+}
+
+/// Every analyzer, over every fixture source of its technology with
+/// multi-byte characters (é, 中, 😀) inserted around every offset, analyzes
+/// and links without panicking.
+#[test]
+fn every_analyzer_survives_multibyte_chars_at_any_offset() {
+    testing::check_multibyte(&all_analyzers(), &fixtures_root(), 13);
 }

@@ -106,6 +106,7 @@ impl Linker {
             }
         }
         let mut callers: HashMap<FuncId, Vec<(FuncId, usize)>> = HashMap::new();
+        let mut precise_callers: HashMap<FuncId, Vec<(FuncId, usize)>> = HashMap::new();
         let mut mounts: HashMap<Key, Vec<(Ctx, RVal, String)>> = HashMap::new();
         for (fi, file) in l.files.iter().enumerate() {
             for (fj, func) in file.funcs.iter().enumerate() {
@@ -114,8 +115,15 @@ impl Linker {
                     func: Some(fj),
                 };
                 for (ci, call) in func.calls.iter().enumerate() {
-                    for callee in l.resolve_func(ctx, &call.callee, false) {
-                        callers.entry(callee).or_default().push(((fi, fj), ci));
+                    let callees = l.resolve_func(ctx, &call.callee, false);
+                    let precise = callees.len() == 1;
+                    for callee in callees {
+                        let entry = ((fi, fj), ci);
+                        if precise {
+                            precise_callers.entry(callee).or_default().push(entry);
+                        } else {
+                            callers.entry(callee).or_default().push(entry);
+                        }
                     }
                 }
                 for m in &func.mounts {
@@ -129,6 +137,13 @@ impl Linker {
                     }
                 }
             }
+        }
+        // A method called on a value of unknown type (an interface) may be
+        // any method of that name; one also called on a value of known type
+        // keeps only those callers (no route reported below a router it
+        // never receives).
+        for (callee, precise) in precise_callers {
+            callers.insert(callee, precise);
         }
         l.callers = callers;
         l.mounts = mounts;
