@@ -817,6 +817,7 @@ fn base_path_under_a_build_folder_still_reports_the_app() {
     let root = repo();
     for fixture in [
         "tests/fixtures/rust_axum/workspace/app",
+        "tests/fixtures/go_gin/groups/app",
         "tests/fixtures/php_symfony/store/app",
     ] {
         let tmp = tempfile::tempdir().unwrap();

@@ -686,3 +686,37 @@ pub fn check_truncations(analyzers: &[&dyn Analyzer], fixtures_root: &Path, step
     }
     let _ = crate::host::take_logs();
 }
+
+/// Robustness check for plugin test suites: every fixture source of each
+/// analyzer's technology, with multi-byte characters (2, 3 and 4 bytes:
+/// `é`, `中`, `😀`) inserted before every `period`-th char (one variant per
+/// residue class, so every offset is hit), is analyzed, and each file's
+/// facts linked, without panicking: no slicing at a non-char boundary.
+pub fn check_multibyte(analyzers: &[&dyn Analyzer], fixtures_root: &Path, period: usize) {
+    const CHARS: [char; 3] = ['é', '中', '😀'];
+    let period = period.max(1);
+    for analyzer in analyzers {
+        let tech = analyzer.tech();
+        for case in cases(fixtures_root, &tech.id) {
+            let app = fixtures_root.join(&tech.id).join(case).join("app");
+            for file in load_tree(&tech, &app) {
+                let mut facts = Facts::new(Vec::new());
+                for k in 0..period {
+                    let mut s = String::with_capacity(file.content.len() * 2);
+                    for (i, c) in file.content.chars().enumerate() {
+                        if i % period == k {
+                            s.push(CHARS[(i / period) % CHARS.len()]);
+                        }
+                        s.push(c);
+                    }
+                    let mut out = Output::new();
+                    analyzer.analyze(&SourceFile::new(file.path.clone(), s), &mut out);
+                    let (_, f) = out.into_parts();
+                    facts.extend(f);
+                }
+                analyzer.link(&facts).expect("link");
+            }
+        }
+    }
+    let _ = crate::host::take_logs();
+}

@@ -25,7 +25,13 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 fn go_gin_fixtures() {
     check_all(
         &portolan_plugin_go::gin::Gin,
-        &["bind_helpers", "field_handlers", "groups", "monorepo"],
+        &[
+            "bind_helpers",
+            "field_handlers",
+            "group_middleware",
+            "groups",
+            "monorepo",
+        ],
     );
 }
 
@@ -36,7 +42,10 @@ fn go_echo_fixtures() {
 
 #[test]
 fn go_chi_fixtures() {
-    check_all(&portolan_plugin_go::chi::Chi, &["body_helpers", "services"]);
+    check_all(
+        &portolan_plugin_go::chi::Chi,
+        &["body_helpers", "handler_interfaces", "services"],
+    );
 }
 
 #[test]
@@ -56,7 +65,12 @@ fn go_mux_fixtures() {
 fn go_fiber_fixtures() {
     check_all(
         &portolan_plugin_go::fiber::Fiber,
-        &["multipart_bind", "services", "v3_generics"],
+        &[
+            "closure_groups",
+            "multipart_bind",
+            "services",
+            "v3_generics",
+        ],
     );
 }
 
@@ -125,12 +139,10 @@ fn go_gozero_fixtures() {
     check_all(&portolan_plugin_go::gozero::GoZero, &["mall"]);
 }
 
-/// Every Go technology declares its id, aliases, wanted files and a
-/// detection rule; tech ids are unique.
-#[test]
-fn techs_are_declared() {
+/// Every analyzer of the plugin.
+fn all_analyzers() -> [&'static dyn Analyzer; 19] {
     use portolan_plugin_go::*;
-    let analyzers: [&dyn Analyzer; 19] = [
+    [
         &gin::Gin,
         &echo::Echo,
         &chi::Chi,
@@ -150,7 +162,14 @@ fn techs_are_declared() {
         &restful::Restful,
         &connect::ConnectRpc,
         &gozero::GoZero,
-    ];
+    ]
+}
+
+/// Every Go technology declares its id, aliases, wanted files and a
+/// detection rule; tech ids are unique.
+#[test]
+fn techs_are_declared() {
+    let analyzers = all_analyzers();
     let mut ids = Vec::new();
     for a in analyzers {
         let t = a.tech();
@@ -221,4 +240,12 @@ fn go_analyzers_survive_cjk_text_before_handlers() {
             analyzer.analyze(&SourceFile::new("api/users.go", &src), &mut out);
         }
     }
+}
+
+/// Every analyzer, over every fixture source of its technology with
+/// multi-byte characters (é, 中, 😀) inserted around every offset, analyzes
+/// and links without panicking.
+#[test]
+fn every_analyzer_survives_multibyte_chars_at_any_offset() {
+    testing::check_multibyte(&all_analyzers(), &fixtures_root(), 13);
 }

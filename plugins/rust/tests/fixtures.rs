@@ -27,6 +27,7 @@ fn rust_axum_fixtures() {
         &portolan_plugin_rust::axum::Axum,
         &[
             "aide",
+            "middleware_layers",
             "route_table",
             "router_vars",
             "trait_routers",
@@ -83,12 +84,10 @@ fn rust_rwf_fixtures() {
     check_all(&portolan_plugin_rust::rwf::Rwf, &["blog"]);
 }
 
-/// Every Rust technology declares its id, aliases, wanted files and a
-/// detection rule; tech ids are unique.
-#[test]
-fn techs_are_declared() {
+/// Every analyzer of the plugin.
+fn all_analyzers() -> [&'static dyn Analyzer; 10] {
     use portolan_plugin_rust::*;
-    let analyzers: [&dyn Analyzer; 10] = [
+    [
         &axum::Axum,
         &actix_web::ActixWeb,
         &rocket::Rocket,
@@ -99,7 +98,14 @@ fn techs_are_declared() {
         &warp::Warp,
         &gotham::Gotham,
         &rwf::Rwf,
-    ];
+    ]
+}
+
+/// Every Rust technology declares its id, aliases, wanted files and a
+/// detection rule; tech ids are unique.
+#[test]
+fn techs_are_declared() {
+    let analyzers = all_analyzers();
     let mut ids = Vec::new();
     for a in analyzers {
         let t = a.tech();
@@ -112,4 +118,12 @@ fn techs_are_declared() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), n);
+}
+
+/// Every analyzer, over every fixture source of its technology with
+/// multi-byte characters (é, 中, 😀) inserted around every offset, analyzes
+/// and links without panicking.
+#[test]
+fn every_analyzer_survives_multibyte_chars_at_any_offset() {
+    testing::check_multibyte(&all_analyzers(), &fixtures_root(), 13);
 }

@@ -3,7 +3,7 @@
 //! object comes from) plus the path prefix added on the way
 //! (`v1 := r.Group("/api/v1")` is `r`'s origin plus `/api/v1`).
 
-use portolan_plugin_sdk::Param;
+use portolan_plugin_sdk::{Param, ParamKind};
 use serde::{Deserialize, Serialize};
 
 use super::strexpr::StrExpr;
@@ -140,6 +140,22 @@ pub struct RVal {
     pub origin: Origin,
     #[serde(default, skip_serializing_if = "StrExpr::is_empty")]
     pub prefix: StrExpr,
+    /// Middleware attached on the way (`r.Group("/x", auth.Required())`,
+    /// `g.Use(tenant)`, chi `r.With(mw)`): what they read counts for every
+    /// route registered on this router value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<FuncRef>,
+}
+
+impl RVal {
+    /// A router value with no prefix and no middleware.
+    pub fn at(origin: Origin) -> Self {
+        RVal {
+            origin,
+            prefix: StrExpr::default(),
+            guards: Vec::new(),
+        }
+    }
 }
 
 /// What handles a route.
@@ -211,11 +227,16 @@ pub struct Reads {
     /// the form body: query parameters of a GET, form fields otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub form_values: Vec<String>,
+    /// Parameters named by a constant (`c.GetHeader(TenantHeader)`,
+    /// `c.Get(middleware.DeviceIDHeader)`), resolved in the link step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub named: Vec<(ParamKind, StrExpr)>,
 }
 
 impl Reads {
     pub fn is_empty(&self) -> bool {
-        self.params.is_empty()
+        self.named.is_empty()
+            && self.params.is_empty()
             && self.binds.is_empty()
             && self.helpers.is_empty()
             && self.helper_args.is_empty()

@@ -53,7 +53,16 @@ pub struct Linker {
     mounts: HashMap<Key, Vec<(Ctx, RVal, String)>>,
     memo: RefCell<HashMap<Key, Vec<String>>>,
     busy: RefCell<HashSet<Key>>,
+    /// Middleware guarding a concrete origin (memo and cycle guard).
+    guard_memo: RefCell<HashMap<Key, Vec<Guard>>>,
+    guard_busy: RefCell<HashSet<Key>>,
 }
+
+/// A middleware reference and where it was written.
+type Guard = (Ctx, FuncRef);
+
+/// At most this many middleware per route.
+const MAX_GUARDS: usize = 32;
 
 impl Linker {
     pub fn new(facts: Vec<Fact>) -> Self {
@@ -74,6 +83,8 @@ impl Linker {
             mounts: HashMap::new(),
             memo: RefCell::new(HashMap::new()),
             busy: RefCell::new(HashSet::new()),
+            guard_memo: RefCell::new(HashMap::new()),
+            guard_busy: RefCell::new(HashSet::new()),
         };
         for (fi, file) in l.files.iter().enumerate() {
             for st in &file.structs {
@@ -95,6 +106,7 @@ impl Linker {
             }
         }
         let mut callers: HashMap<FuncId, Vec<(FuncId, usize)>> = HashMap::new();
+        let mut precise_callers: HashMap<FuncId, Vec<(FuncId, usize)>> = HashMap::new();
         let mut mounts: HashMap<Key, Vec<(Ctx, RVal, String)>> = HashMap::new();
         for (fi, file) in l.files.iter().enumerate() {
             for (fj, func) in file.funcs.iter().enumerate() {
@@ -103,8 +115,15 @@ impl Linker {
                     func: Some(fj),
                 };
                 for (ci, call) in func.calls.iter().enumerate() {
-                    for callee in l.resolve_func(ctx, &call.callee, false) {
-                        callers.entry(callee).or_default().push(((fi, fj), ci));
+                    let callees = l.resolve_func(ctx, &call.callee, false);
+                    let precise = callees.len() == 1;
+                    for callee in callees {
+                        let entry = ((fi, fj), ci);
+                        if precise {
+                            precise_callers.entry(callee).or_default().push(entry);
+                        } else {
+                            callers.entry(callee).or_default().push(entry);
+                        }
                     }
                 }
                 for m in &func.mounts {
@@ -118,6 +137,13 @@ impl Linker {
                     }
                 }
             }
+        }
+        // A method called on a value of unknown type (an interface) may be
+        // any method of that name; one also called on a value of known type
+        // keeps only those callers (no route reported below a router it
+        // never receives).
+        for (callee, precise) in precise_callers {
+            callers.insert(callee, precise);
         }
         l.callers = callers;
         l.mounts = mounts;
@@ -151,9 +177,21 @@ impl Linker {
             methods = vec![m.unwrap_or_else(|| "GET".into())];
         }
         let recv_prefix = self.resolve_str(ctx.file, &route.recv.prefix);
-        let params = self.handler_params(ctx, &route.handler, false);
+        let mut guards = Vec::new();
+        self.rval_guards(ctx, &route.recv, 0, &mut guards);
+        let with_guards = |get: bool| {
+            let mut params = self.handler_params(ctx, &route.handler, get);
+            for (gctx, g) in &guards {
+                let h = Handler::Refs(vec![g.clone()]);
+                for p in self.handler_params(*gctx, &h, get) {
+                    push(&mut params, p);
+                }
+            }
+            params
+        };
+        let params = with_guards(false);
         let get_params = if methods.iter().any(|m| m == "GET" || m == "HEAD") {
-            self.handler_params(ctx, &route.handler, true)
+            with_guards(true)
         } else {
             Vec::new()
         };
@@ -751,6 +789,107 @@ impl Linker {
         out
     }
 
+    // ------------------------------------------------------------ guards
+
+    /// Middleware guarding a router value evaluated in `ctx`: its own and
+    /// those of every router it is derived from or mounted under.
+    fn rval_guards(&self, ctx: Ctx, rv: &RVal, depth: usize, out: &mut Vec<Guard>) {
+        for g in &rv.guards {
+            add_guard(out, (ctx, g.clone()));
+        }
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match &rv.origin {
+            Origin::Ret(r) => {
+                for id in self.resolve_func(ctx, r, false) {
+                    let callee = Ctx {
+                        file: id.0,
+                        func: Some(id.1),
+                    };
+                    for ret in &self.func(id).returns {
+                        self.rval_guards(callee, ret, depth + 1, out);
+                    }
+                }
+            }
+            o => {
+                for (k, _) in self.concretize(ctx, o, depth) {
+                    for g in self.key_guards(&k) {
+                        add_guard(out, g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Middleware guarding every router value of a concrete origin: those
+    /// of the values passed for a parameter, assigned to a variable or
+    /// field, and of the routers it is mounted on.
+    fn key_guards(&self, key: &Key) -> Vec<Guard> {
+        if let Some(v) = self.guard_memo.borrow().get(key) {
+            return v.clone();
+        }
+        if !self.guard_busy.borrow_mut().insert(key.clone()) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut from_assigns = |target: &Origin, dirs: &dyn Fn(&str) -> bool| {
+            for (fi, f) in self.files.iter().enumerate() {
+                if !dirs(&f.dir) {
+                    continue;
+                }
+                if matches!(target, Origin::Global(..)) {
+                    for a in f.globals.iter().filter(|a| &a.target == target) {
+                        let c = Ctx {
+                            file: fi,
+                            func: None,
+                        };
+                        self.rval_guards(c, &a.val, 0, &mut out);
+                    }
+                }
+                for (fj, func) in f.funcs.iter().enumerate() {
+                    for a in func.assigns.iter().filter(|a| &a.target == target) {
+                        let c = Ctx {
+                            file: fi,
+                            func: Some(fj),
+                        };
+                        self.rval_guards(c, &a.val, 0, &mut out);
+                    }
+                }
+            }
+        };
+        match key {
+            Key::Root | Key::New(_) => {}
+            Key::Param(id, i) => {
+                for (caller, ci) in self.callers.get(id).into_iter().flatten() {
+                    let call = &self.func(*caller).calls[*ci];
+                    let Some(Some(rv)) = call.args.get(*i) else {
+                        continue;
+                    };
+                    let cctx = Ctx {
+                        file: caller.0,
+                        func: Some(caller.1),
+                    };
+                    self.rval_guards(cctx, rv, 0, &mut out);
+                }
+            }
+            Key::Global(dir, name) => {
+                from_assigns(&Origin::Global(None, name.clone()), &|d| d == dir);
+            }
+            Key::Field(root, name) => {
+                from_assigns(&Origin::Field(name.clone()), &|d| is_within(d, root));
+            }
+        }
+        for (ctx, parent, _) in self.mounts.get(key).into_iter().flatten() {
+            self.rval_guards(*ctx, parent, 0, &mut out);
+        }
+        self.guard_busy.borrow_mut().remove(key);
+        self.guard_memo
+            .borrow_mut()
+            .insert(key.clone(), out.clone());
+        out
+    }
+
     // ------------------------------------------------------------ params
 
     /// What a handler reads; `get`: for a GET or HEAD request (Gin's
@@ -780,6 +919,13 @@ impl Linker {
     fn expand(&self, ctx: Ctx, reads: &Reads, depth: usize, get: bool, out: &mut Vec<Param>) {
         for p in &reads.params {
             push(out, p.clone());
+        }
+        for (kind, e) in &reads.named {
+            // Only names every part of which is a known constant.
+            let name = e.resolve(&mut |n| self.constant(ctx.file, n, 0));
+            if let Some(name) = name.filter(|n| !n.is_empty()) {
+                push(out, Param::new(*kind, name));
+            }
         }
         for name in &reads.form_values {
             push(
@@ -1062,6 +1208,12 @@ fn proto_name(f: &Field) -> Option<String> {
             .name
             .starts_with(|c: char| c.is_ascii_uppercase())
             .then(|| f.name.clone()),
+    }
+}
+
+fn add_guard(out: &mut Vec<Guard>, g: Guard) {
+    if out.len() < MAX_GUARDS && !out.contains(&g) {
+        out.push(g);
     }
 }
 

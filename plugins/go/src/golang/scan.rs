@@ -19,9 +19,8 @@ use super::facts::{
 use super::framework::{Framework, ReadArg, ReadKind, Shape};
 use super::strexpr::StrExpr;
 use super::syntax::{
-    as_func_literal, bytes, chain_start, compact, find_in, find_word_in, func_literals, ident_here,
-    is_ident_start, is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end,
-    trim, Signature,
+    as_func_literal, bytes, chain_start, compact, func_literals, ident_here, is_ident_start,
+    is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end, trim, Signature,
 };
 use portolan_plugin_sdk::lex::is_ident_byte;
 
@@ -105,6 +104,9 @@ struct Scanner<'a, 'c> {
     foreign_params: Vec<String>,
 }
 
+/// Calls of one local closure followed (each runs its routes again).
+const MAX_CLOSURE_CALLS: usize = 4;
+
 /// A local binding in a function body.
 #[derive(Clone, Debug)]
 enum Val {
@@ -138,6 +140,25 @@ impl Env {
             .map(|b| &b.val)
     }
 
+    /// The router bound to `name` at `pos` carries `guards` from `pos` on.
+    fn add_guards(&mut self, name: &str, pos: usize, guards: Vec<FuncRef>) {
+        let Some(b) = self
+            .bindings
+            .iter()
+            .filter(|b| b.name == name && b.from <= pos && pos <= b.until)
+            .max_by_key(|b| b.from)
+        else {
+            return;
+        };
+        let Val::Router(rv) = &b.val else { return };
+        let val = Val::Router(RVal {
+            guards,
+            ..rv.clone()
+        });
+        let until = b.until;
+        self.bind(name, val, pos, until);
+    }
+
     fn bind(&mut self, name: &str, val: Val, from: usize, until: usize) {
         if name == "_" || name.is_empty() {
             return;
@@ -151,6 +172,7 @@ impl Env {
     }
 }
 
+#[derive(Clone)]
 enum SiteKind {
     Assign {
         lhs: Vec<String>,
@@ -446,6 +468,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 Val::Router(RVal {
                     origin: Origin::Param(idx),
                     prefix: StrExpr::default(),
+                    guards: Vec::new(),
                 })
             };
             env.bind(name, val, body.start, body.end);
@@ -468,24 +491,135 @@ impl<'a, 'c> Scanner<'a, 'c> {
         let blocks = blocks(self.code, body.clone());
         let mut sites = self.sites(body.clone(), &literals);
         sites.sort_by_key(|(pos, _)| *pos);
+        // Local closures called later with routers (`register := func(r
+        // fiber.Router) {…}` … `register(g)`): their sites run at each call,
+        // with the parameters bound to the arguments.
+        let closures = self.local_closures(body.clone(), &literals);
+        let mut deferred: Vec<Vec<(usize, SiteKind)>> = vec![Vec::new(); closures.len()];
+        let mut main = Vec::with_capacity(sites.len());
         for (pos, site) in sites {
-            match site {
-                SiteKind::Assign { lhs, define, rhs } => {
-                    self.assign(&mut env, &blocks, &lhs, define, rhs, pos, func);
+            match closures
+                .iter()
+                .position(|(sig, _)| sig.body_open < pos && pos < sig.body_close)
+            {
+                Some(ci) => deferred[ci].push((pos, site)),
+                None => main.push((pos, site)),
+            }
+        }
+        for (pos, site) in main {
+            let call_open = match &site {
+                SiteKind::Call { open } => Some(*open),
+                _ => None,
+            };
+            self.run_site(&mut env, &hints, &blocks, pos, site.clone(), func);
+            let Some(open) = call_open else { continue };
+            for (ci, (sig, calls)) in closures.iter().enumerate() {
+                if !calls.contains(&open) {
+                    continue;
                 }
-                SiteKind::Call { open } => {
-                    self.call(&mut env, &hints, open, func);
-                }
-                SiteKind::Return { expr } => {
-                    if let Some(v) = self.eval(&env, expr.clone(), pos, 0) {
-                        func.returns.push(v);
-                    } else {
-                        self.composite_fields(&env, expr, pos, func);
+                let args = self.code.args(open);
+                for ((pname, _), a) in sig.params.iter().zip(&args) {
+                    if let Some(v) = self.eval(&env, a.clone(), open, 0) {
+                        env.bind(pname, Val::Router(v), sig.body_open, sig.body_close);
                     }
+                }
+                for (p, s) in &deferred[ci] {
+                    self.run_site(&mut env, &hints, &blocks, *p, s.clone(), func);
+                }
+            }
+        }
+        // A closure never called is scanned where it stands.
+        for (ci, (_, calls)) in closures.iter().enumerate() {
+            if calls.is_empty() {
+                for (p, s) in std::mem::take(&mut deferred[ci]) {
+                    self.run_site(&mut env, &hints, &blocks, p, s, func);
                 }
             }
         }
         func.reads = self.reads(body, &hints);
+    }
+
+    fn run_site(
+        &mut self,
+        env: &mut Env,
+        hints: &[(String, String)],
+        blocks: &[(usize, usize)],
+        pos: usize,
+        site: SiteKind,
+        func: &mut Func,
+    ) {
+        match site {
+            SiteKind::Assign { lhs, define, rhs } => {
+                self.assign(env, blocks, &lhs, define, rhs, pos, func);
+            }
+            SiteKind::Call { open } => {
+                self.call(env, hints, open, func);
+            }
+            SiteKind::Return { expr } => {
+                if let Some(v) = self.eval(env, expr.clone(), pos, 0) {
+                    func.returns.push(v);
+                } else {
+                    self.composite_fields(env, expr, pos, func);
+                }
+            }
+        }
+    }
+
+    /// Function literals bound to a local name (`name := func(…) {…}`)
+    /// with the `(` of every later call `name(…)` in `body` (at most
+    /// [`MAX_CLOSURE_CALLS`]); only literals taking a parameter of a
+    /// non-context type qualify.
+    fn local_closures(
+        &self,
+        body: Range<usize>,
+        literals: &[(usize, Signature)],
+    ) -> Vec<(Signature, Vec<usize>)> {
+        let b = bytes(self.code);
+        let mut out: Vec<(Signature, Vec<usize>)> = Vec::new();
+        for (at, sig) in literals {
+            if out
+                .iter()
+                .any(|(o, _)| o.body_open < *at && *at < o.body_close)
+            {
+                continue;
+            }
+            if sig.params.is_empty() || sig.params.iter().any(|(_, t)| self.fw.is_context_type(t)) {
+                continue;
+            }
+            let Some(eq) = prev_non_ws(self.code, *at) else {
+                continue;
+            };
+            if b[eq] != b'=' || eq == 0 || !matches!(b[eq - 1], b':' | b' ' | b'\t') {
+                continue;
+            }
+            let before = if b[eq - 1] == b':' { eq - 1 } else { eq };
+            let Some(end) = prev_non_ws(self.code, before) else {
+                continue;
+            };
+            if !is_ident_byte(b[end]) {
+                continue;
+            }
+            let mut start = end;
+            while start > 0 && is_ident_byte(b[start - 1]) {
+                start -= 1;
+            }
+            let name = &self.text()[start..=end];
+            if is_keyword(name) {
+                continue;
+            }
+            let calls: Vec<usize> = self
+                .code
+                .find_word_in(name, sig.body_close..body.end)
+                .filter(|&i| i == 0 || b[i - 1] != b'.')
+                .filter_map(|i| {
+                    let open = skip_ws(self.code, i + name.len());
+                    (b.get(open) == Some(&b'(')).then_some(open)
+                })
+                .take(MAX_CLOSURE_CALLS)
+                .collect();
+            out.push((sig.clone(), calls));
+        }
+        out
     }
 
     fn sites(&self, body: Range<usize>, literals: &[(usize, Signature)]) -> Vec<(usize, SiteKind)> {
@@ -771,6 +905,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                             S::Pkg(p) => S::Val(RVal {
                                 origin: Origin::Global(Some(p), name.to_string()),
                                 prefix: StrExpr::default(),
+                                guards: Vec::new(),
                             }),
                             S::Name(_) | S::Var(_) | S::Sel(_) => S::Sel(name.to_string()),
                             S::Val(_) => return None,
@@ -795,6 +930,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 S::Val(RVal {
                                     origin: Origin::New(format!("{}:{}", self.file.path, j)),
                                     prefix: StrExpr::default(),
+                                    guards: Vec::new(),
                                 })
                             } else {
                                 S::Val(RVal {
@@ -804,6 +940,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                         hint: None,
                                     }),
                                     prefix: StrExpr::default(),
+                                    guards: Vec::new(),
                                 })
                             }
                         }
@@ -815,6 +952,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                             let v = RVal {
                                 origin: Origin::Global(None, x),
                                 prefix: StrExpr::default(),
+                                guards: Vec::new(),
                             };
                             S::Val(self.apply_method(env, v, name, &args, pos)?)
                         }
@@ -825,11 +963,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 name: name.to_string(),
                             }),
                             prefix: StrExpr::default(),
+                            guards: Vec::new(),
                         }),
                         S::Sel(field) => {
                             let v = RVal {
                                 origin: Origin::Field(field),
                                 prefix: StrExpr::default(),
+                                guards: Vec::new(),
                             };
                             S::Val(self.apply_method(env, v, name, &args, pos)?)
                         }
@@ -847,6 +987,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 hint: None,
                             }),
                             prefix: StrExpr::default(),
+                            guards: Vec::new(),
                         }),
                         _ => return None,
                     };
@@ -860,10 +1001,12 @@ impl<'a, 'c> Scanner<'a, 'c> {
             S::Name(x) => Some(RVal {
                 origin: Origin::Global(None, x),
                 prefix: StrExpr::default(),
+                guards: Vec::new(),
             }),
             S::Sel(f) => Some(RVal {
                 origin: Origin::Field(f),
                 prefix: StrExpr::default(),
+                guards: Vec::new(),
             }),
             S::Pkg(_) | S::Var(_) => None,
         }
@@ -884,12 +1027,17 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 .and_then(|a| self.str_arg(env, a, pos))
                 .unwrap_or_default();
             return Some(RVal {
+                guards: self.with_guards(&v.guards, args.get(1..).unwrap_or(&[])),
                 origin: v.origin,
                 prefix: v.prefix.concat(&prefix),
             });
         }
         if self.fw.passthrough.contains(&name) {
-            return Some(v);
+            // chi `r.With(mw…)`: a router with more middleware.
+            return Some(RVal {
+                guards: self.with_guards(&v.guards, args),
+                ..v
+            });
         }
         // A method on what a constructor returned:
         // `billing.NewHandler(db).Routes()`.
@@ -906,6 +1054,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     hint,
                 }),
                 prefix: StrExpr::default(),
+                guards: Vec::new(),
             });
         }
         None
@@ -981,6 +1130,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     Some(RVal {
                         origin: Origin::Root,
                         prefix: StrExpr::default(),
+                        guards: Vec::new(),
                     })
                 }
                 None => None,
@@ -1030,6 +1180,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     let sub = RVal {
                         origin: rv.origin.clone(),
                         prefix: rv.prefix.concat(&prefix),
+                        guards: self.with_guards(&rv.guards, args.get(1..).unwrap_or(&[])),
                     };
                     for a in &args {
                         if let Some(sig) = as_func_literal(self.code, a.clone()) {
@@ -1060,6 +1211,15 @@ impl<'a, 'c> Scanner<'a, 'c> {
                             prefix,
                             child,
                         });
+                    }
+                    return;
+                }
+                // `r.Use(mw)` on a local router guards the routes
+                // registered on it from here on.
+                if name == "Use" && env.lookup(&recv_text, pos).is_some() {
+                    let guards = self.with_guards(&rv.guards, &args);
+                    if guards.len() > rv.guards.len() {
+                        env.add_guards(&recv_text, pos, guards);
                     }
                     return;
                 }
@@ -1476,6 +1636,26 @@ impl<'a, 'c> Scanner<'a, 'c> {
         Some(Handler::Refs(refs))
     }
 
+    /// `guards` plus the middleware named among `args` (function values
+    /// and factory calls; literals and strings are not middleware we can
+    /// follow).
+    fn with_guards(&self, guards: &[FuncRef], args: &[Range<usize>]) -> Vec<FuncRef> {
+        let mut out = guards.to_vec();
+        for a in args {
+            if as_func_literal(self.code, a.clone()).is_some() {
+                continue;
+            }
+            let mut refs = Vec::new();
+            self.handler_refs(a.clone(), 0, &mut refs);
+            for r in refs {
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+        out
+    }
+
     fn handler_refs(&self, r: Range<usize>, depth: usize, out: &mut Vec<FuncRef>) {
         if depth > 4 {
             return;
@@ -1610,6 +1790,12 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                     }
                                 } else {
                                     push_param(&mut reads.params, Param::new(kind, lit));
+                                }
+                            } else if let Some(e) = StrExpr::parse(self.code, a.clone()) {
+                                // A name held in a constant, resolved later.
+                                let entry = (kind, e);
+                                if rd.method != "FormValue" && !reads.named.contains(&entry) {
+                                    reads.named.push(entry);
                                 }
                             }
                         }
@@ -1896,7 +2082,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
         wrappers: &[String],
     ) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
-        for at in find_in(self.code, ":=", body.clone()) {
+        for at in self.code.find_all_in(":=", body.clone()) {
             if at < body.start || at >= body.end {
                 continue;
             }
@@ -2297,7 +2483,7 @@ fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
     let mut out = Vec::new();
     let text = code.text();
     let b = bytes(code);
-    for at in find_word_in(code, "var", body.clone()) {
+    for at in code.find_word_in("var", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
@@ -2332,7 +2518,7 @@ fn var_types(code: &Code<'_>, body: Range<usize>) -> Vec<(String, TypeRef)> {
             }
         }
     }
-    for at in find_in(code, ":=", body.clone()) {
+    for at in code.find_all_in(":=", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }
@@ -2392,7 +2578,7 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
             TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
         .collect();
-    for at in find_in(code, ":=", body.clone()) {
+    for at in code.find_all_in(":=", body.clone()) {
         if at < body.start || at >= body.end {
             continue;
         }

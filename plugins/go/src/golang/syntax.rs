@@ -233,33 +233,6 @@ pub fn trim(code: &Code<'_>, r: Range<usize>) -> Range<usize> {
 
 /// The text of a range with all whitespace removed (for comparing small
 /// expressions such as `r.URL.Query()`).
-/// Offsets of `needle` in code within `r` only (`Code::find_all` scans the
-/// whole file: per function that would be quadratic on big files).
-pub fn find_in<'s>(
-    code: &'s Code<'_>,
-    needle: &'s str,
-    r: Range<usize>,
-) -> impl Iterator<Item = usize> + 's {
-    let start = r.start;
-    code.slice(r)
-        .match_indices(needle)
-        .map(move |(i, _)| start + i)
-        .filter(move |&i| code.is_code(i))
-}
-
-/// `find_in` for a whole-word identifier.
-pub fn find_word_in<'s>(
-    code: &'s Code<'_>,
-    word: &'s str,
-    r: Range<usize>,
-) -> impl Iterator<Item = usize> + 's {
-    let b = code.text().as_bytes();
-    find_in(code, word, r).filter(move |&i| {
-        let before_ok = i == 0 || !b.get(i - 1).copied().is_some_and(is_ident_byte);
-        before_ok && !b.get(i + word.len()).copied().is_some_and(is_ident_byte)
-    })
-}
-
 pub fn compact(code: &Code<'_>, r: Range<usize>) -> String {
     code.slice(r)
         .chars()
@@ -375,10 +348,7 @@ pub fn parse_params(code: &Code<'_>, start: usize, end: usize) -> Vec<(String, S
 /// (offset of `func`, signature).
 pub fn func_literals(code: &Code<'_>, range: Range<usize>) -> Vec<(usize, Signature)> {
     let mut out = Vec::new();
-    for at in code.find_word("func") {
-        if at < range.start || at >= range.end {
-            continue;
-        }
+    for at in code.find_word_in("func", range.clone()) {
         let open = skip_ws(code, at + 4);
         if bytes(code).get(open) != Some(&b'(') {
             continue;

@@ -47,6 +47,8 @@ pub fn parse_str(code: &Code, range: std::ops::Range<usize>) -> Option<Vec<Part>
     // `Endpoint::GetUser.path()`: a route-table variant's path, through an
     // accessor (see `items::route_table`).
     if let Some((head, call)) = path.rsplit_once('.') {
+        // The chain may be broken across lines before the `.`.
+        let (head, call) = (head.trim_end(), call.trim_start());
         if let (Some(method), Some((_, variant))) =
             (call.strip_suffix("()"), head.rsplit_once("::"))
         {

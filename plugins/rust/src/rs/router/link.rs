@@ -70,7 +70,7 @@ impl Linker {
             let t = match op {
                 Op::Nest { target, .. } => target,
                 Op::Merge(target) => target,
-                Op::Route { .. } => continue,
+                Op::Route { .. } | Op::Layer(_) => continue,
             };
             match t {
                 Target::Local(v) if self.local_ops(at, v).is_empty() => {
@@ -215,8 +215,27 @@ impl Linker {
             return;
         }
         let file = &self.files[at.0];
+        let start = out.len();
         for op in ops {
             match op {
+                Op::Layer(fns) => {
+                    // Middleware wrapping everything added so far.
+                    for t in fns {
+                        let t = match t {
+                            Target::Local(name) => as_call(name),
+                            other => other.clone(),
+                        };
+                        let Some(id) = self.resolve(at.0, &t) else {
+                            continue;
+                        };
+                        let params = self.handler_params(id);
+                        for e in out[start..].iter_mut() {
+                            for p in &params {
+                                e.push_param(p.clone());
+                            }
+                        }
+                    }
+                }
                 Op::Route {
                     path,
                     line,
@@ -389,6 +408,19 @@ impl Linker {
             }
         }
         for (kind, name) in &f.direct {
+            // A header named by a constant (`headers.get(X_TENANT)`): its
+            // value, else the name read as a header (`X-Tenant`).
+            let resolved;
+            let name = match name.strip_prefix(super::scan::CONST_NAME) {
+                Some(c) => {
+                    resolved = self
+                        .string(id.0, &[Part::Const(c.to_string())])
+                        .filter(|v| !v.is_empty())
+                        .unwrap_or_else(|| c.to_ascii_lowercase().replace('_', "-"));
+                    &resolved
+                }
+                None => name,
+            };
             out.push(match kind.as_str() {
                 "header" => Param::header(name),
                 "cookie" => Param::cookie(name),

@@ -83,6 +83,10 @@ pub enum Op {
         service: bool,
     },
     Merge(Target),
+    /// `.layer(middleware::from_fn(f))` (also `from_fn_with_state(s, f)`,
+    /// `route_layer`): what `f` reads counts for every route added to the
+    /// router before it.
+    Layer(Vec<Target>),
 }
 
 /// Methods registered by `any(h)` (Axum accepts every method; the five
@@ -100,6 +104,8 @@ const OPS: &[&str] = &[
     "api_route",
     "api_route_with",
     "nest_api_service",
+    "layer",
+    "route_layer",
 ];
 const POEM_OPS: &[&str] = &["at", "nest", "nest_no_strip"];
 const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
@@ -622,6 +628,12 @@ pub(crate) fn parse_chain(
                     ops.push(Op::Merge(target(file, code, r.start, flavor)));
                 }
             }
+            "layer" | "route_layer" => {
+                let layers = middleware_fns(file, code, &args, flavor);
+                if !layers.is_empty() {
+                    ops.push(Op::Layer(layers));
+                }
+            }
             _ => {}
         }
     }
@@ -632,6 +644,39 @@ pub(crate) fn parse_chain(
         _ => {}
     }
     (root, ops, end)
+}
+
+/// The functions `from_fn(f)` / `from_fn_with_state(state, f)` calls in a
+/// `.layer(…)` argument wrap (also inside `option_layer(Some(…))` or a
+/// `ServiceBuilder`).
+fn middleware_fns(
+    file: &SourceFile,
+    code: &Code,
+    args: &[Range<usize>],
+    flavor: Flavor,
+) -> Vec<Target> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for a in args {
+        for at in code
+            .find_word_in("from_fn", a.clone())
+            .chain(code.find_word_in("from_fn_with_state", a.clone()))
+        {
+            let name_end = at + code.ident_at(at).map_or(0, str::len);
+            let open = code.skip_ws(name_end);
+            if bytes.get(open) != Some(&b'(') {
+                continue;
+            }
+            let Some(last) = code.args(open).into_iter().last() else {
+                continue;
+            };
+            let t = target(file, code, code.skip_ws(last.start), flavor);
+            if matches!(t, Target::Call { .. } | Target::Local(_)) && !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
 }
 
 fn is_router_new(path: &str) -> bool {
@@ -809,6 +854,20 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
                 ) {
                     out.direct.push(("header".into(), name));
                 }
+                // `headers.get(X_TENANT_HEADER)`: the application's own
+                // constant, resolved in the link step.
+                for name in const_reads(
+                    code,
+                    f.body.clone(),
+                    var,
+                    &["get", "get_all", "contains_key"],
+                ) {
+                    out.direct.retain(|(k, n)| {
+                        k != "header" || *n != name.to_ascii_lowercase().replace('_', "-")
+                    });
+                    out.direct
+                        .push(("header".into(), format!("{CONST_NAME}{name}")));
+                }
             }
             "CookieJar" | "PrivateCookieJar" | "SignedCookieJar" if is_ident(var) => {
                 for name in reads(
@@ -866,11 +925,52 @@ fn wrapper_of<'t>(ty: &'t str, outer: &str) -> Option<&'t str> {
     ty[open + 1..].strip_suffix('>')
 }
 
+/// Marks a parameter name that is a constant's name (resolved at link).
+pub(crate) const CONST_NAME: &str = "\u{1}const:";
+
+/// `var.method(NAME)` / `var.method(crate::x::NAME)` first arguments that
+/// are the application's constants (not `header::NAME` / `http::header::NAME`).
+fn const_reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<String> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_word_in(var, body) {
+        let dot = code.skip_ws(at + var.len());
+        if bytes.get(dot) != Some(&b'.') {
+            continue;
+        }
+        let Some(m) = code.ident_at(dot + 1) else {
+            continue;
+        };
+        let open = code.skip_ws(code.skip_ws(dot + 1) + m.len());
+        if !methods.contains(&m) || bytes.get(open) != Some(&b'(') {
+            continue;
+        }
+        let Some(arg) = code.args(open).into_iter().next() else {
+            continue;
+        };
+        let text = compact(code.slice(arg));
+        let mut segs = text.rsplit("::");
+        let name = segs.next().unwrap_or("");
+        if segs.next() == Some("header") {
+            continue;
+        }
+        if !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && !out.iter().any(|n| n == name)
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
 /// First arguments of `var.method("name")` / `var.method(header::NAME)`.
 pub(crate) fn reads(code: &Code, body: Range<usize>, var: &str, methods: &[&str]) -> Vec<String> {
     let bytes = code.text().as_bytes();
     let mut out = Vec::new();
-    for at in code.find_word(var).filter(|o| body.contains(o)) {
+    for at in code.find_word_in(var, body.clone()) {
         let dot = code.skip_ws(at + var.len());
         if bytes.get(dot) != Some(&b'.') {
             continue;
@@ -906,7 +1006,7 @@ pub(crate) fn typed_reads(code: &Code, body: Range<usize>, var: &str, method: &s
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for at in code.find_word(var).filter(|o| body.contains(o)) {
+    for at in code.find_word_in(var, body.clone()) {
         let dot = code.skip_ws(at + var.len());
         if bytes.get(dot) != Some(&b'.') || code.ident_at(dot + 1) != Some(method) {
             continue;
