@@ -17,7 +17,7 @@ fn fixtures_root() -> PathBuf {
 #[test]
 fn crystal_kemal_fixtures() {
     Fixtures::new(&[&kemal::Kemal], fixtures_root())
-        .cases("crystal_kemal", &["blog"])
+        .cases("crystal_kemal", &["blog", "routing_macro"])
         .check();
 }
 
