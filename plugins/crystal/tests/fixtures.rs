@@ -24,7 +24,7 @@ fn crystal_kemal_fixtures() {
 #[test]
 fn crystal_lucky_fixtures() {
     Fixtures::new(&[&lucky::Lucky], fixtures_root())
-        .cases("crystal_lucky", &["tasks"])
+        .cases("crystal_lucky", &["route_macro", "tasks"])
         .check();
 }
 
