@@ -147,10 +147,13 @@ pub fn tokenize(code: &Code<'_>) -> Vec<Token> {
                 }
             }
         }
-        // `%w[a b]`, `%i(a b)`, `%W{}`, `%I<>`.
+        // `%w[a b]`, `%i(a b)`, `%W{}`, `%I<>`, `%w'a b'`.
         if b == b'%'
             && matches!(bytes.get(i + 1), Some(b'w' | b'W' | b'i' | b'I'))
-            && matches!(bytes.get(i + 2), Some(b'[' | b'(' | b'{' | b'<' | b'|'))
+            && matches!(
+                bytes.get(i + 2),
+                Some(b'[' | b'(' | b'{' | b'<' | b'|' | b'\'' | b'"')
+            )
         {
             let open = bytes[i + 2];
             let close = match open {
@@ -158,7 +161,7 @@ pub fn tokenize(code: &Code<'_>) -> Vec<Token> {
                 b'(' => b')',
                 b'{' => b'}',
                 b'<' => b'>',
-                _ => b'|',
+                other => other,
             };
             let mut j = i + 3;
             while j < bytes.len() && bytes[j] != close {
@@ -296,6 +299,19 @@ mod tests {
                 "Label:path",
                 "Str:people",
                 "Newline:\n"
+            ]
+        );
+        assert_eq!(
+            kinds("tp.str(%w'a b', %w\"c\")"),
+            [
+                "Ident:tp",
+                "Punct:.",
+                "Ident:str",
+                "Punct:(",
+                "W[\"a\", \"b\"]",
+                "Punct:,",
+                "W[\"c\"]",
+                "Punct:)"
             ]
         );
         assert_eq!(

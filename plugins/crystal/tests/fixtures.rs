@@ -17,14 +17,14 @@ fn fixtures_root() -> PathBuf {
 #[test]
 fn crystal_kemal_fixtures() {
     Fixtures::new(&[&kemal::Kemal], fixtures_root())
-        .cases("crystal_kemal", &["blog"])
+        .cases("crystal_kemal", &["blog", "routing_macro"])
         .check();
 }
 
 #[test]
 fn crystal_lucky_fixtures() {
     Fixtures::new(&[&lucky::Lucky], fixtures_root())
-        .cases("crystal_lucky", &["tasks"])
+        .cases("crystal_lucky", &["route_macro", "tasks"])
         .check();
 }
 

@@ -46,7 +46,7 @@ fn ruby_hanami_fixtures() {
 #[test]
 fn ruby_roda_fixtures() {
     Fixtures::new(&[&roda::Roda], fixtures_root())
-        .cases("ruby_roda", &["shop"])
+        .cases("ruby_roda", &["shop", "typecast"])
         .check();
 }
 

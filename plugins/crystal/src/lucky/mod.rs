@@ -21,6 +21,13 @@
 //! paths too. Lucky's `?:page` optional segments become `:page`, globs
 //! `*:path` become `*path`.
 //!
+//! Route macros: an abstract action may define `macro doc_page(path)`
+//! whose body is `get {{ "/docs" + path }} do … end`; each subclass that
+//! calls `doc_page "/deploy/heroku"` then has the route `GET
+//! /docs/deploy/heroku`. Such a macro is followed when its body's route
+//! verb takes `{{ … }}` made of string literals and the macro parameter,
+//! and the calling class has the defining class among its ancestors.
+//!
 //! Parameters: `param page : Int32 = 1` declarations are query parameters;
 //! `params.get(:x)` / `params.get?(:x)` in the route block or the class's
 //! methods are query parameters on GET/DELETE and form fields otherwise;
@@ -28,6 +35,7 @@
 //! `cookies.get(:c)` / `request.cookies["c"]` cookies.
 
 use portolan_plugin_sdk::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::cr::call::Val;
 use crate::cr::classes::{ancestors, collect, ClassInfo};
@@ -68,19 +76,135 @@ impl Analyzer for Lucky {
             path: file.path.clone(),
             nodes,
         });
+        for m in route_macros(&file.content, &file.path) {
+            out.fact(&m);
+        }
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let files: Vec<FileNodes> = facts.all();
+        let macros: Vec<RouteMacro> = facts.all();
         let classes = collect(&files);
         let mut out = Vec::new();
         for class in &classes {
-            if let Some(e) = action(&classes, class) {
+            if let Some(e) = action(&classes, class, &macros) {
                 out.push(e);
             }
         }
         Ok(out)
     }
+}
+
+/// `macro name(param)` whose body declares a route from the parameter:
+/// `get {{ "/docs" + param }} do`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct RouteMacro {
+    /// The file defining it (the class is found through it).
+    macro_file: String,
+    macro_name: String,
+    method: String,
+    /// The literal text around the parameter.
+    before: String,
+    after: String,
+}
+
+/// The route macros of a file (a line scan: `macro` header, then the first
+/// route verb of its body).
+fn route_macros(src: &str, path: &str) -> Vec<RouteMacro> {
+    let mut out = Vec::new();
+    if !src.contains("macro ") {
+        return out;
+    }
+    let mut current: Option<(String, String)> = None;
+    for line in src.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("macro ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let param: String = rest[name.len()..]
+                .strip_prefix('(')
+                .unwrap_or("")
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            current = (!name.is_empty() && !param.is_empty()).then_some((name, param));
+            continue;
+        }
+        let Some((name, param)) = &current else {
+            continue;
+        };
+        if t == "end" {
+            continue;
+        }
+        let verb = ROUTE_VERBS
+            .iter()
+            .find(|(v, _)| t.strip_prefix(v).is_some_and(|r| r.starts_with(' ')));
+        let Some((v, method)) = verb else {
+            continue;
+        };
+        let arg = t[v.len()..].trim_start();
+        let Some(inner) = arg
+            .strip_prefix("{{")
+            .and_then(|r| r.split_once("}}"))
+            .map(|(i, _)| i)
+        else {
+            continue;
+        };
+        if let Some((before, after)) = macro_concat(inner, param) {
+            out.push(RouteMacro {
+                macro_file: path.to_string(),
+                macro_name: name.clone(),
+                method: method.to_string(),
+                before,
+                after,
+            });
+        }
+        current = None;
+    }
+    out
+}
+
+/// `"/docs" + path + "/pdf"` → ("/docs", "/pdf"): string literals and
+/// exactly one `param`.
+fn macro_concat(expr: &str, param: &str) -> Option<(String, String)> {
+    let (mut before, mut after) = (String::new(), String::new());
+    let mut seen = false;
+    for part in expr.split('+') {
+        let p = part.trim();
+        if p == param && !seen {
+            seen = true;
+        } else if let Some(lit) = p
+            .strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .filter(|l| !l.contains(['"', '#', '\\']))
+        {
+            if seen { &mut after } else { &mut before }.push_str(lit);
+        } else {
+            return None;
+        }
+    }
+    seen.then_some((before, after))
+}
+
+/// A call of a route macro defined by the class or an ancestor.
+fn macro_route<'n>(
+    classes: &[ClassInfo<'_>],
+    class: &ClassInfo<'_>,
+    macros: &[RouteMacro],
+    n: &'n Node,
+) -> Option<(&'static str, String, &'n Node)> {
+    if !n.call.recv.is_empty() || n.body.is_some() || macros.is_empty() {
+        return None;
+    }
+    let arg = text(n.call.first())?;
+    let chain = ancestors(classes, class);
+    let m = macros
+        .iter()
+        .find(|m| m.macro_name == n.name() && chain.iter().any(|c| c.path == m.macro_file))?;
+    let method = ROUTE_VERBS.iter().find(|(_, v)| *v == m.method)?.1;
+    Some((method, format!("{}{arg}{}", m.before, m.after), n))
 }
 
 /// A string argument.
@@ -91,9 +215,15 @@ fn text(v: Option<&Val>) -> Option<String> {
     }
 }
 
-fn action(classes: &[ClassInfo<'_>], class: &ClassInfo<'_>) -> Option<Endpoint> {
+fn action(
+    classes: &[ClassInfo<'_>],
+    class: &ClassInfo<'_>,
+    macros: &[RouteMacro],
+) -> Option<Endpoint> {
     let body = class.node.children();
-    let (method, path, node) = body.iter().find_map(|n| route_of(n, &class.full))?;
+    let (method, path, node) = body.iter().find_map(|n| {
+        route_of(n, &class.full).or_else(|| macro_route(classes, class, macros, n))
+    })?;
     let prefix = ancestors(classes, class).iter().find_map(|c| {
         c.node
             .children()

@@ -156,6 +156,33 @@ pub fn header_name(raw: &str) -> String {
     }
 }
 
+/// A Roda `typecast_params` conversion method (`str`, `pos_int!`,
+/// `int64?`, `array!` …).
+fn typecast_method(name: &str) -> bool {
+    let m = name.trim_end_matches(['!', '?']);
+    matches!(
+        m,
+        "any"
+            | "str"
+            | "nonempty_str"
+            | "bool"
+            | "int"
+            | "pos_int"
+            | "Integer"
+            | "float"
+            | "Float"
+            | "date"
+            | "time"
+            | "datetime"
+            | "file"
+            | "Hash"
+            | "array"
+    ) || ["int", "pos_int", "Integer"].iter().any(|p| {
+        m.strip_prefix(p)
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 fn key(t: Option<&Token>) -> Option<&str> {
     let t = t?;
     match t.kind {
@@ -296,14 +323,44 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
                     push(&mut r.headers, &header_name(k));
                 }
             }
-            // Roda: `typecast_params.pos_int('page')`, `.str!('name')`
-            "typecast_params"
+            // Roda: `typecast_params.pos_int('page')`, `.str!('name')`, the
+            // usual `alias tp typecast_params` (`tp.bool('close')`), word
+            // lists (`tp.str(%w'a b')`) and `tp.array!(:pos_int, 'ids')`.
+            "typecast_params" | "tp"
                 if !after_dot
                     && toks.get(i + 1).is_some_and(|d| d.is("."))
-                    && toks.get(i + 3).is_some_and(|p| p.is("(")) =>
+                    && toks.get(i + 2).is_some_and(|m| {
+                        t.text == "typecast_params" || typecast_method(&m.text)
+                    }) =>
             {
-                if let Some(k) = key(toks.get(i + 4)) {
-                    push(&mut r.params, k);
+                let method = toks[i + 2].text.trim_end_matches(['!', '?']);
+                let mut j = i + 3;
+                if toks.get(j).is_some_and(|p| p.is("(")) {
+                    j += 1;
+                } else if toks.get(j).is_some_and(|a| !a.space_before) {
+                    j = usize::MAX;
+                }
+                if method == "array" && j != usize::MAX {
+                    // The element type comes first.
+                    j += 1;
+                    if toks.get(j).is_some_and(|c| c.is(",")) {
+                        j += 1;
+                    }
+                }
+                match toks.get(j) {
+                    Some(Token {
+                        kind: Kind::Words(words),
+                        ..
+                    }) => {
+                        for w in words {
+                            push(&mut r.params, w);
+                        }
+                    }
+                    other => {
+                        if let Some(k) = key(other) {
+                            push(&mut r.params, k);
+                        }
+                    }
                 }
             }
             "get_header" | "fetch_header"
