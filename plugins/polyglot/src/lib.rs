@@ -1,0 +1,9 @@
+//! Web frameworks of the languages without a plugin of their own: Perl,
+//! Clojure, C++, Dart, Lua, Haskell, R, Zig, Erlang and classic ASP. One
+//! crate for all of them (the CI compiles one more crate, not ten); each
+//! language is a module, sharing the helpers in [`common`].
+
+pub mod common;
+pub mod perl;
+
+portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious]);
