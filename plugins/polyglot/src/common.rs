@@ -320,3 +320,7 @@ pub fn served_url(path: &str) -> String {
     let rel = rel.trim_start_matches("./");
     format!("/{}", rel.trim_start_matches('/'))
 }
+
+/// The methods a route declared without one is reported with (tagged
+/// `any_method`).
+pub const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -3,7 +3,8 @@
 //! crate for all of them (the CI compiles one more crate, not ten); each
 //! language is a module, sharing the helpers in [`common`].
 
+pub mod clojure;
 pub mod common;
 pub mod perl;
 
-portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious]);
+portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring]);

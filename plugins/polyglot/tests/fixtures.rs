@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::perl;
+use portolan_plugin_polyglot::{clojure, perl};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -22,5 +22,33 @@ fn perl_dancer2_fixtures() {
 fn perl_mojolicious_fixtures() {
     Fixtures::new(&[&perl::Mojolicious], fixtures_root())
         .cases("perl_mojolicious", &["lite", "app"])
+        .check();
+}
+
+#[test]
+fn clojure_compojure_fixtures() {
+    Fixtures::new(&[&clojure::Compojure], fixtures_root())
+        .cases("clojure_compojure", &["todo"])
+        .check();
+}
+
+#[test]
+fn clojure_reitit_fixtures() {
+    Fixtures::new(&[&clojure::Reitit], fixtures_root())
+        .cases("clojure_reitit", &["api"])
+        .check();
+}
+
+#[test]
+fn clojure_pedestal_fixtures() {
+    Fixtures::new(&[&clojure::Pedestal], fixtures_root())
+        .cases("clojure_pedestal", &["hello"])
+        .check();
+}
+
+#[test]
+fn clojure_ring_fixtures() {
+    Fixtures::new(&[&clojure::Ring], fixtures_root())
+        .cases("clojure_ring", &["plain"])
         .check();
 }
