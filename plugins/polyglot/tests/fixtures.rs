@@ -21,7 +21,7 @@ fn perl_dancer2_fixtures() {
 #[test]
 fn perl_mojolicious_fixtures() {
     Fixtures::new(&[&perl::Mojolicious], fixtures_root())
-        .cases("perl_mojolicious", &["lite", "app"])
+        .cases("perl_mojolicious", &["app", "lite"])
         .check();
 }
 
