@@ -5,6 +5,7 @@
 
 pub mod clojure;
 pub mod common;
+pub mod cpp;
 pub mod perl;
 
-portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring]);
+portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring, cpp::Crow, cpp::Httplib, cpp::Drogon, cpp::Oatpp]);

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{clojure, perl};
+use portolan_plugin_polyglot::{clojure, cpp, perl};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -50,5 +50,33 @@ fn clojure_pedestal_fixtures() {
 fn clojure_ring_fixtures() {
     Fixtures::new(&[&clojure::Ring], fixtures_root())
         .cases("clojure_ring", &["plain"])
+        .check();
+}
+
+#[test]
+fn cpp_crow_fixtures() {
+    Fixtures::new(&[&cpp::Crow], fixtures_root())
+        .cases("cpp_crow", &["shop"])
+        .check();
+}
+
+#[test]
+fn cpp_httplib_fixtures() {
+    Fixtures::new(&[&cpp::Httplib], fixtures_root())
+        .cases("cpp_httplib", &["notes"])
+        .check();
+}
+
+#[test]
+fn cpp_drogon_fixtures() {
+    Fixtures::new(&[&cpp::Drogon], fixtures_root())
+        .cases("cpp_drogon", &["blog"])
+        .check();
+}
+
+#[test]
+fn cpp_oatpp_fixtures() {
+    Fixtures::new(&[&cpp::Oatpp], fixtures_root())
+        .cases("cpp_oatpp", &["users"])
         .check();
 }
