@@ -81,6 +81,15 @@ pub const ERLANG: Syntax = Syntax {
     ..BASE
 };
 
+/// Dart: C comments, `'` and `"` strings (also tripled), `r'raw'`.
+pub const DART: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comments: &[("/*", "*/")],
+    triple_quotes: true,
+    prefixes: b"r",
+    ..BASE
+};
+
 /// A route call found in code.
 #[derive(Clone, Debug)]
 pub struct Call {
@@ -324,3 +333,34 @@ pub fn served_url(path: &str) -> String {
 /// The methods a route declared without one is reported with (tagged
 /// `any_method`).
 pub const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// The body of the function or method `name` defined in this file (C-like
+/// languages: `T name(…) {…}`, also `Cls::name(…)`, Dart's `name(…) async
+/// {…}` and arrow bodies `name(…) => expr;`).
+pub fn c_fn_body(code: &Code, name: &str) -> Option<Range<usize>> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    for at in code.find_word(name) {
+        let p = code.skip_ws(at + name.len());
+        if bytes.get(p) != Some(&b'(') {
+            continue;
+        }
+        let Some(close) = code.matching(p) else {
+            continue;
+        };
+        let after = code.skip_ws(close + 1);
+        let after = if text[after..].starts_with("async") {
+            code.skip_ws(after + 5)
+        } else {
+            after
+        };
+        if text[after..].starts_with("=>") {
+            let end = text[after..].find(';').map_or(text.len(), |i| after + i);
+            return Some(after..end);
+        }
+        if let Some(open) = next_brace(code, close + 1, b";,)=(") {
+            return Some(block(code, open));
+        }
+    }
+    None
+}

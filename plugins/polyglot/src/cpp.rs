@@ -31,7 +31,7 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::common::{self, join_url, method_of, next_brace, reads, Kind, Read};
+use crate::common::{self, c_fn_body, join_url, method_of, next_brace, reads, Kind, Read};
 
 const SYNTAX: Syntax = Syntax::C_LIKE;
 const FILES: [&str; 7] = ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.h", "*.hh", "*.hxx"];
@@ -66,24 +66,6 @@ fn string_or_raw(code: &Code, p: usize) -> Option<(String, usize)> {
         return Some((text[p + 3..end].to_string(), end + 2));
     }
     code.string_at(p).map(|s| (s.value, s.end))
-}
-
-/// The body of the function or method `name` defined in this file.
-pub fn c_fn_body(code: &Code, name: &str) -> Option<Range<usize>> {
-    let bytes = code.text().as_bytes();
-    for at in code.find_word(name) {
-        let p = code.skip_ws(at + name.len());
-        if bytes.get(p) != Some(&b'(') {
-            continue;
-        }
-        let Some(close) = code.matching(p) else {
-            continue;
-        };
-        if let Some(open) = next_brace(code, close + 1, b";,)=(") {
-            return Some(common::block(code, open));
-        }
-    }
-    None
 }
 
 /// The handler: an inline lambda in `range`, or a function named there.

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{clojure, cpp, perl};
+use portolan_plugin_polyglot::{clojure, cpp, dart, perl};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -78,5 +78,54 @@ fn cpp_drogon_fixtures() {
 fn cpp_oatpp_fixtures() {
     Fixtures::new(&[&cpp::Oatpp], fixtures_root())
         .cases("cpp_oatpp", &["users"])
+        .check();
+}
+
+#[test]
+fn dart_shelf_fixtures() {
+    Fixtures::new(&[&dart::Shelf], fixtures_root())
+        .cases("dart_shelf", &["api"])
+        .check();
+}
+
+#[test]
+fn dart_frog_fixtures() {
+    Fixtures::new(&[&dart::DartFrog], fixtures_root())
+        .cases("dart_frog", &["todos"])
+        .check();
+}
+
+#[test]
+fn dart_alfred_fixtures() {
+    Fixtures::new(&[&dart::Alfred], fixtures_root())
+        .cases("dart_alfred", &["basic"])
+        .check();
+}
+
+#[test]
+fn dart_angel3_fixtures() {
+    Fixtures::new(&[&dart::Angel3], fixtures_root())
+        .cases("dart_angel3", &["basic"])
+        .check();
+}
+
+#[test]
+fn dart_get_server_fixtures() {
+    Fixtures::new(&[&dart::GetServer], fixtures_root())
+        .cases("dart_get_server", &["basic"])
+        .check();
+}
+
+#[test]
+fn dart_http_fixtures() {
+    Fixtures::new(&[&dart::DartHttp], fixtures_root())
+        .cases("dart_http", &["basic"])
+        .check();
+}
+
+#[test]
+fn dart_serverpod_fixtures() {
+    Fixtures::new(&[&dart::Serverpod], fixtures_root())
+        .cases("dart_serverpod", &["basic"])
         .check();
 }
