@@ -297,7 +297,8 @@ pub fn join_url(parts: &[&str]) -> String {
     out
 }
 
-/// An endpoint with parameters, deduplicated.
+/// An endpoint with parameters; a name that is a placeholder of the URL
+/// is a path parameter (added by the host), not a query or form one.
 pub fn endpoint(
     method: &str,
     url: &str,
@@ -305,7 +306,33 @@ pub fn endpoint(
     line: u32,
     params: Vec<Param>,
 ) -> Endpoint {
-    Endpoint::new(method, url).at(file, line).params(params)
+    let holes = portolan_plugin_sdk::urls::path_placeholders(url);
+    Endpoint::new(method, url)
+        .at(file, line)
+        .params(params.into_iter().filter(|p| !holes.contains(&p.name)))
+}
+
+/// The indentation block of the line holding `at`: to the first later
+/// non-blank line indented no deeper (Haskell `do` blocks, YAML-like route
+/// files).
+pub fn indent_block(text: &str, at: usize) -> Range<usize> {
+    use portolan_plugin_sdk::text::{indent_of_line, indent_width, line_end_of, line_start_of};
+    let start = line_start_of(text, at);
+    let indent = indent_of_line(text, at);
+    let mut pos = line_end_of(text, at);
+    while pos < text.len() {
+        let line_start = pos + 1;
+        if line_start >= text.len() {
+            break;
+        }
+        let end = line_end_of(text, line_start);
+        let line = &text[line_start..end];
+        if !line.trim().is_empty() && indent_width(line) <= indent {
+            return start..line_start;
+        }
+        pos = end;
+    }
+    start..text.len()
 }
 
 /// Upper-case HTTP method for a verb word, or `None`.
@@ -363,4 +390,22 @@ pub fn c_fn_body(code: &Code, name: &str) -> Option<Range<usize>> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_not_query_params() {
+        let f = SourceFile::new("a.lua", "x");
+        let e = endpoint(
+            "GET",
+            "/posts/:id",
+            &f,
+            1,
+            vec![Param::query("id"), Param::query("q")],
+        );
+        assert_eq!(e.params, vec![Param::query("q")]);
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{clojure, cpp, dart, perl};
+use portolan_plugin_polyglot::{clojure, cpp, dart, lua, perl};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -127,5 +127,19 @@ fn dart_http_fixtures() {
 fn dart_serverpod_fixtures() {
     Fixtures::new(&[&dart::Serverpod], fixtures_root())
         .cases("dart_serverpod", &["basic"])
+        .check();
+}
+
+#[test]
+fn lua_lapis_fixtures() {
+    Fixtures::new(&[&lua::Lapis], fixtures_root())
+        .cases("lua_lapis", &["blog"])
+        .check();
+}
+
+#[test]
+fn lua_lor_fixtures() {
+    Fixtures::new(&[&lua::Lor], fixtures_root())
+        .cases("lua_lor", &["api"])
         .check();
 }
