@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{clojure, cpp, dart, lua, perl};
+use portolan_plugin_polyglot::{clojure, cpp, dart, haskell, lua, perl};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -141,5 +141,26 @@ fn lua_lapis_fixtures() {
 fn lua_lor_fixtures() {
     Fixtures::new(&[&lua::Lor], fixtures_root())
         .cases("lua_lor", &["api"])
+        .check();
+}
+
+#[test]
+fn haskell_scotty_fixtures() {
+    Fixtures::new(&[&haskell::Scotty], fixtures_root())
+        .cases("haskell_scotty", &["app"])
+        .check();
+}
+
+#[test]
+fn haskell_servant_fixtures() {
+    Fixtures::new(&[&haskell::Servant], fixtures_root())
+        .cases("haskell_servant", &["api"])
+        .check();
+}
+
+#[test]
+fn haskell_yesod_fixtures() {
+    Fixtures::new(&[&haskell::Yesod], fixtures_root())
+        .cases("haskell_yesod", &["blog"])
         .check();
 }
