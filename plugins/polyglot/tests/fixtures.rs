@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{clojure, cpp, dart, haskell, lua, perl};
+use portolan_plugin_polyglot::{clojure, cpp, dart, haskell, lua, perl, r};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -162,5 +162,12 @@ fn haskell_servant_fixtures() {
 fn haskell_yesod_fixtures() {
     Fixtures::new(&[&haskell::Yesod], fixtures_root())
         .cases("haskell_yesod", &["blog"])
+        .check();
+}
+
+#[test]
+fn r_plumber_fixtures() {
+    Fixtures::new(&[&r::Plumber], fixtures_root())
+        .cases("r_plumber", &["api"])
         .check();
 }
