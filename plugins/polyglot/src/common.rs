@@ -349,12 +349,62 @@ pub fn method_of(verb: &str) -> Option<&'static str> {
     })
 }
 
-/// Paths under a web root: the URL of a served file (`views/a/b.asp` →
-/// `/views/a/b.asp`), ignoring build and vendor directories.
-pub fn served_url(path: &str) -> String {
-    let rel = portolan_plugin_sdk::paths::below_base(path).replace('\\', "/");
-    let rel = rel.trim_start_matches("./");
-    format!("/{}", rel.trim_start_matches('/'))
+/// Document-root directory names: a page's URL is its path below the last
+/// of these on its path.
+const DOC_ROOTS: &[&str] = &[
+    "public",
+    "public_html",
+    "www",
+    "wwwroot",
+    "htdocs",
+    "html",
+    "webroot",
+];
+
+/// A served page and its endpoints, whose URLs are suffixes of the page's
+/// URL (`""` for the page itself, `/Method` for a web-service method).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct Page {
+    pub path: String,
+    pub endpoints: Vec<Endpoint>,
+}
+
+/// The pages' endpoints at their URLs: the path below the last document
+/// root directory, else below the deepest directory holding every page
+/// (a plugin sees display paths, not the base path).
+pub fn link_pages(pages: Vec<Page>) -> Vec<Endpoint> {
+    let dirs: Vec<&str> = pages
+        .iter()
+        .map(|p| p.path.rsplit_once('/').map_or("", |(d, _)| d))
+        .collect();
+    let mut common: Option<Vec<&str>> = None;
+    for d in &dirs {
+        let segs: Vec<&str> = d.split('/').filter(|s| !s.is_empty()).collect();
+        common = Some(match common {
+            None => segs,
+            Some(c) => c
+                .iter()
+                .zip(&segs)
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| *a)
+                .collect(),
+        });
+    }
+    let common = common.unwrap_or_default().len();
+    let mut out = Vec::new();
+    for p in pages {
+        let segs: Vec<&str> = p.path.split('/').filter(|s| !s.is_empty()).collect();
+        let root = segs[..segs.len().saturating_sub(1)]
+            .iter()
+            .rposition(|s| DOC_ROOTS.contains(&s.to_ascii_lowercase().as_str()))
+            .map_or(common, |i| i + 1);
+        let url = format!("/{}", segs[root.min(segs.len())..].join("/"));
+        for mut e in p.endpoints {
+            e.url = format!("{url}{}", e.url);
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// The methods a route declared without one is reported with (tagged

@@ -3,6 +3,7 @@
 //! crate for all of them (the CI compiles one more crate, not ten); each
 //! language is a module, sharing the helpers in [`common`].
 
+pub mod asp;
 pub mod clojure;
 pub mod common;
 pub mod cpp;
@@ -12,4 +13,4 @@ pub mod lua;
 pub mod perl;
 pub mod r;
 
-portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring, cpp::Crow, cpp::Httplib, cpp::Drogon, cpp::Oatpp, dart::Shelf, dart::DartFrog, dart::Alfred, dart::Angel3, dart::GetServer, dart::DartHttp, dart::Serverpod, lua::Lapis, lua::Lor, haskell::Scotty, haskell::Servant, haskell::Yesod, r::Plumber]);
+portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring, cpp::Crow, cpp::Httplib, cpp::Drogon, cpp::Oatpp, dart::Shelf, dart::DartFrog, dart::Alfred, dart::Angel3, dart::GetServer, dart::DartHttp, dart::Serverpod, lua::Lapis, lua::Lor, haskell::Scotty, haskell::Servant, haskell::Yesod, r::Plumber, asp::AspClassic, asp::WebForms]);

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{clojure, cpp, dart, haskell, lua, perl, r};
+use portolan_plugin_polyglot::{asp, clojure, cpp, dart, haskell, lua, perl, r};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -169,5 +169,19 @@ fn haskell_yesod_fixtures() {
 fn r_plumber_fixtures() {
     Fixtures::new(&[&r::Plumber], fixtures_root())
         .cases("r_plumber", &["api"])
+        .check();
+}
+
+#[test]
+fn asp_classic_fixtures() {
+    Fixtures::new(&[&asp::AspClassic], fixtures_root())
+        .cases("asp_classic", &["site"])
+        .check();
+}
+
+#[test]
+fn aspnet_webforms_fixtures() {
+    Fixtures::new(&[&asp::WebForms], fixtures_root())
+        .cases("aspnet_webforms", &["shop"])
         .check();
 }
