@@ -753,11 +753,14 @@ fn bindings(
                         }
                         i += 1;
                     }
-                    Form::Sym(s, _) if compojure => {
-                        if !url.contains(&format!(":{s}")) && !url.contains(&format!("{{{s}")) {
-                            add(e, by_method(None, m), s);
-                        }
+                    Form::Sym(s, _)
+                        if compojure
+                            && !url.contains(&format!(":{s}"))
+                            && !url.contains(&format!("{{{s}")) =>
+                    {
+                        add(e, by_method(None, m), s);
                     }
+                    Form::Sym(..) if compojure => {}
                     Form::Sym(s, _) => {
                         bound.insert(s.to_string(), None);
                     }

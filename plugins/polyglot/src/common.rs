@@ -240,6 +240,10 @@ pub fn name_after(code: &Code, offset: usize) -> Option<(String, usize)> {
     if matches!(bytes.get(p), Some(b'(' | b'[' | b'{')) {
         p = code.skip_ws(p + 1);
     }
+    // Erlang binaries: <<"name">>
+    if bytes.get(p..p + 3) == Some(b"<<\"") {
+        p += 2;
+    }
     if let Some(lit) = code.string_at(p) {
         if lit.start == p || code.skip_ws(p) == lit.start {
             let v = lit.value.trim().to_string();

@@ -633,12 +633,7 @@ impl Analyzer for DartHttp {
                     file.line_of(at),
                     handler_params(&code, body, m),
                 ));
-            } else if {
-                let before = text[..at]
-                    .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-                    .trim_end();
-                before.ends_with('(') && before.trim_end_matches('(').trim_end().ends_with("switch")
-            } {
+            } else if switch_on(text, at) {
                 let Some(open) = text[at..].find('{').map(|i| at + i) else {
                     continue;
                 };
@@ -689,6 +684,14 @@ impl Analyzer for DartHttp {
             }
         }
     }
+}
+
+/// Is `at` the subject of a `switch (request.uri.path)`?
+fn switch_on(text: &str, at: usize) -> bool {
+    let before = text[..at]
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        .trim_end();
+    before.ends_with('(') && before.trim_end_matches('(').trim_end().ends_with("switch")
 }
 
 pub struct Serverpod;

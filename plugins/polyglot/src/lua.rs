@@ -245,6 +245,9 @@ fn target_of(code: &Code, r: std::ops::Range<usize>) -> String {
         .to_string()
 }
 
+/// (file, receiver) → the mounts of it: (file, receiver, prefix) of each parent.
+type Parents = HashMap<(usize, String), Vec<(usize, String, String)>>;
+
 fn link(files: Vec<LuaFile>) -> Vec<Endpoint> {
     // A mount target, as (module, variable in that module).
     let by_module: HashMap<&str, usize> = files
@@ -260,7 +263,7 @@ fn link(files: Vec<LuaFile>) -> Vec<Endpoint> {
         })
     };
     // (file, var) → [(file, var, prefix)] of its mounts (parents).
-    let mut parents: HashMap<(usize, String), Vec<(usize, String, String)>> = HashMap::new();
+    let mut parents: Parents = HashMap::new();
     for (i, f) in files.iter().enumerate() {
         for (recv, prefix, target) in &f.mounts {
             let resolved = if let Some(m) = target.strip_prefix('@') {
@@ -297,7 +300,7 @@ fn link(files: Vec<LuaFile>) -> Vec<Endpoint> {
 /// mounted under (the mount's `path` option wins), after the prefixes of
 /// whatever mounts it.
 fn chain(
-    parents: &HashMap<(usize, String), Vec<(usize, String, String)>>,
+    parents: &Parents,
     files: &[LuaFile],
     key: (usize, String),
     seen: &mut HashSet<(usize, String)>,

@@ -230,11 +230,11 @@ fn scopes(code: &Code, word: &str) -> Vec<(Range<usize>, String)> {
         // The end of the enclosing block: the first unmatched `}`.
         let mut depth = 0i32;
         let mut end = next;
-        for i in at..next {
+        for (i, b) in bytes.iter().enumerate().take(next).skip(at) {
             if !code.is_code(i) {
                 continue;
             }
-            match bytes[i] {
+            match b {
                 b'{' => depth += 1,
                 b'}' => {
                     depth -= 1;

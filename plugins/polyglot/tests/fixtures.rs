@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{asp, clojure, cpp, dart, haskell, lua, perl, r};
+use portolan_plugin_polyglot::{asp, clojure, cpp, dart, erlang, haskell, lua, perl, r};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -183,5 +183,19 @@ fn asp_classic_fixtures() {
 fn aspnet_webforms_fixtures() {
     Fixtures::new(&[&asp::WebForms], fixtures_root())
         .cases("aspnet_webforms", &["shop"])
+        .check();
+}
+
+#[test]
+fn erlang_cowboy_fixtures() {
+    Fixtures::new(&[&erlang::Cowboy], fixtures_root())
+        .cases("erlang_cowboy", &["api"])
+        .check();
+}
+
+#[test]
+fn erlang_elli_fixtures() {
+    Fixtures::new(&[&erlang::Elli], fixtures_root())
+        .cases("erlang_elli", &["hello"])
         .check();
 }
