@@ -13,5 +13,6 @@ pub mod haskell;
 pub mod lua;
 pub mod perl;
 pub mod r;
+pub mod zig;
 
-portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring, cpp::Crow, cpp::Httplib, cpp::Drogon, cpp::Oatpp, dart::Shelf, dart::DartFrog, dart::Alfred, dart::Angel3, dart::GetServer, dart::DartHttp, dart::Serverpod, lua::Lapis, lua::Lor, haskell::Scotty, haskell::Servant, haskell::Yesod, r::Plumber, asp::AspClassic, asp::WebForms, erlang::Cowboy, erlang::Elli]);
+portolan_plugin_sdk::plugin!(name: "polyglot", analyzers: [perl::Dancer2, perl::Mojolicious, clojure::Compojure, clojure::Reitit, clojure::Pedestal, clojure::Ring, cpp::Crow, cpp::Httplib, cpp::Drogon, cpp::Oatpp, dart::Shelf, dart::DartFrog, dart::Alfred, dart::Angel3, dart::GetServer, dart::DartHttp, dart::Serverpod, lua::Lapis, lua::Lor, haskell::Scotty, haskell::Servant, haskell::Yesod, r::Plumber, asp::AspClassic, asp::WebForms, erlang::Cowboy, erlang::Elli, zig::Httpz, zig::Zap, zig::Jetzig, zig::Tokamak, zig::ZigHttp]);

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{asp, clojure, cpp, dart, erlang, haskell, lua, perl, r};
+use portolan_plugin_polyglot::{asp, clojure, cpp, dart, erlang, haskell, lua, perl, r, zig};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -197,5 +197,40 @@ fn erlang_cowboy_fixtures() {
 fn erlang_elli_fixtures() {
     Fixtures::new(&[&erlang::Elli], fixtures_root())
         .cases("erlang_elli", &["hello"])
+        .check();
+}
+
+#[test]
+fn zig_httpz_fixtures() {
+    Fixtures::new(&[&zig::Httpz], fixtures_root())
+        .cases("zig_httpz", &["api"])
+        .check();
+}
+
+#[test]
+fn zig_zap_fixtures() {
+    Fixtures::new(&[&zig::Zap], fixtures_root())
+        .cases("zig_zap", &["api"])
+        .check();
+}
+
+#[test]
+fn zig_jetzig_fixtures() {
+    Fixtures::new(&[&zig::Jetzig], fixtures_root())
+        .cases("zig_jetzig", &["blog"])
+        .check();
+}
+
+#[test]
+fn zig_tokamak_fixtures() {
+    Fixtures::new(&[&zig::Tokamak], fixtures_root())
+        .cases("zig_tokamak", &["api"])
+        .check();
+}
+
+#[test]
+fn zig_http_fixtures() {
+    Fixtures::new(&[&zig::ZigHttp], fixtures_root())
+        .cases("zig_http", &["basic"])
         .check();
 }
