@@ -202,6 +202,13 @@ pub fn reads(code: &Code, range: Range<usize>, table: &[Read], method: &str) -> 
             let Some((name, pos)) = name_after(code, after) else {
                 continue;
             };
+            // `rc.name = …` writes, it does not read.
+            if needle.ends_with('.') {
+                let end = code.skip_ws(pos + name.len());
+                if bytes.get(end) == Some(&b'=') && bytes.get(end + 1) != Some(&b'=') {
+                    continue;
+                }
+            }
             if used.contains(&pos) {
                 continue;
             }

@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_polyglot::{asp, clojure, cpp, dart, erlang, haskell, lua, perl, r, zig};
+use portolan_plugin_polyglot::{
+    asp, cfml, clojure, cpp, dart, erlang, fsharp, gleam, groovy, haskell, lua, perl, r, zig,
+};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -232,5 +234,61 @@ fn zig_tokamak_fixtures() {
 fn zig_http_fixtures() {
     Fixtures::new(&[&zig::ZigHttp], fixtures_root())
         .cases("zig_http", &["basic"])
+        .check();
+}
+
+#[test]
+fn gleam_wisp_fixtures() {
+    Fixtures::new(&[&gleam::Wisp], fixtures_root())
+        .cases("gleam_wisp", &["app"])
+        .check();
+}
+
+#[test]
+fn fs_giraffe_fixtures() {
+    Fixtures::new(&[&fsharp::Giraffe], fixtures_root())
+        .cases("fs_giraffe", &["app"])
+        .check();
+}
+
+#[test]
+fn cfml_pure_fixtures() {
+    Fixtures::new(&[&cfml::Pure], fixtures_root())
+        .cases("cfml_pure", &["site"])
+        .check();
+}
+
+#[test]
+fn cfml_taffy_fixtures() {
+    Fixtures::new(&[&cfml::Taffy], fixtures_root())
+        .cases("cfml_taffy", &["api"])
+        .check();
+}
+
+#[test]
+fn cfml_coldbox_fixtures() {
+    Fixtures::new(&[&cfml::ColdBox], fixtures_root())
+        .cases("cfml_coldbox", &["app"])
+        .check();
+}
+
+#[test]
+fn cfml_fw1_fixtures() {
+    Fixtures::new(&[&cfml::Fw1], fixtures_root())
+        .cases("cfml_fw1", &["app"])
+        .check();
+}
+
+#[test]
+fn cfml_wheels_fixtures() {
+    Fixtures::new(&[&cfml::Wheels], fixtures_root())
+        .cases("cfml_wheels", &["app"])
+        .check();
+}
+
+#[test]
+fn groovy_grails_fixtures() {
+    Fixtures::new(&[&groovy::Grails], fixtures_root())
+        .cases("groovy_grails", &["library"])
         .check();
 }
