@@ -166,7 +166,7 @@ fn functions(code: &Code) -> Vec<CfFn> {
             let l = tag.to_ascii_lowercase();
             let i = l.find(&format!("{n}="))?;
             let rest = &tag[i + n.len() + 1..];
-            let q = rest.chars().next()?;
+            let q = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
             let rest = &rest[1..];
             rest.find(q).map(|j| rest[..j].to_string())
         };
@@ -181,7 +181,7 @@ fn functions(code: &Code) -> Vec<CfFn> {
             let t = &text[a..t_end];
             if let Some(i) = t.to_ascii_lowercase().find("name=") {
                 let rest = &t[i + 5..];
-                if let Some(q) = rest.chars().next() {
+                if let Some(q) = rest.chars().next().filter(|q| *q == '"' || *q == '\'') {
                     if let Some(j) = rest[1..].find(q) {
                         args.push(rest[1..1 + j].to_string());
                     }

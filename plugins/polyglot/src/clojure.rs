@@ -229,7 +229,7 @@ impl Reader<'_> {
                 let tok = self.src.get(start..self.i).unwrap_or("");
                 Some(Some(if let Some(k) = tok.strip_prefix(':') {
                     Form::Kw(k.trim_start_matches(':').to_string(), line)
-                } else if tok.as_bytes()[0].is_ascii_digit() {
+                } else if tok.as_bytes().first().is_none_or(u8::is_ascii_digit) {
                     Form::Other(line)
                 } else {
                     Form::Sym(tok.to_string(), line)

@@ -422,51 +422,77 @@ pub fn link_pages(pages: Vec<Page>) -> Vec<Endpoint> {
 /// `any_method`).
 pub const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-/// The body of the function or method `name` defined in this file (C-like
+/// The bodies of the functions and methods defined in a file (C-like
 /// languages: `T name(…) {…}`, also `Cls::name(…)`, Dart's `name(…) async
-/// {…}` and arrow bodies `name(…) => expr;`).
-pub fn c_fn_body(code: &Code, name: &str) -> Option<Range<usize>> {
-    let text = code.text();
-    let bytes = text.as_bytes();
-    for at in code.find_word(name) {
-        let p = code.skip_ws(at + name.len());
-        if bytes.get(p) != Some(&b'(') {
-            continue;
+/// {…}` and arrow bodies `name(…) => expr;`), first definition of each
+/// name, found in one pass so that looking up every route's handler stays
+/// linear.
+pub struct Fns(std::collections::HashMap<String, Range<usize>>);
+
+impl Fns {
+    pub fn new(code: &Code) -> Fns {
+        let text = code.text();
+        let bytes = text.as_bytes();
+        let mut map = std::collections::HashMap::new();
+        for p in code.find_all("(") {
+            let Some(name) = code.ident_before(p) else {
+                continue;
+            };
+            if map.contains_key(name)
+                || matches!(name, "if" | "for" | "while" | "switch" | "catch" | "return")
+            {
+                continue;
+            }
+            let Some(close) = code.matching(p) else {
+                continue;
+            };
+            let mut after = code.skip_ws(close + 1);
+            if text[after..].starts_with("async") {
+                after = code.skip_ws(after + 5);
+            }
+            let body = if text[after..].starts_with("=>") {
+                let end = text[after..].find(';').map_or(text.len(), |i| after + i);
+                Some(after..end)
+            } else {
+                // The body's `{` before any `;`, `,`, `)`, `=`, `(` (a call or a declaration).
+                let mut i = close + 1;
+                let mut found = None;
+                while i < bytes.len() && i < close + 400 {
+                    if code.is_code(i) {
+                        match bytes[i] {
+                            b'{' => {
+                                found = Some(block(code, i));
+                                break;
+                            }
+                            b';' | b',' | b')' | b'=' | b'(' | b'}' => break,
+                            _ => {}
+                        }
+                    }
+                    i += 1;
+                }
+                found
+            };
+            if let Some(b) = body {
+                map.insert(name.to_string(), b);
+            }
         }
-        let Some(close) = code.matching(p) else {
-            continue;
-        };
-        let after = code.skip_ws(close + 1);
-        let after = if text[after..].starts_with("async") {
-            code.skip_ws(after + 5)
-        } else {
-            after
-        };
-        if text[after..].starts_with("=>") {
-            let end = text[after..].find(';').map_or(text.len(), |i| after + i);
-            return Some(after..end);
-        }
-        if let Some(open) = next_brace(code, close + 1, b";,)=(") {
-            return Some(block(code, open));
-        }
+        Fns(map)
     }
-    None
+
+    pub fn get(&self, name: &str) -> Option<Range<usize>> {
+        self.0.get(name).cloned()
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_are_not_query_params() {
-        let f = SourceFile::new("a.lua", "x");
-        let e = endpoint(
-            "GET",
-            "/posts/:id",
-            &f,
-            1,
-            vec![Param::query("id"), Param::query("q")],
-        );
-        assert_eq!(e.params, vec![Param::query("q")]);
+/// The string literals (in source order, from `Code::strings`) that lie
+/// within `range`, found by binary search.
+pub fn strings_in(strings: &[StringLit], range: Range<usize>) -> &[StringLit] {
+    let from = strings.partition_point(|s| s.start < range.start);
+    let to = strings.partition_point(|s| s.start < range.end);
+    let to = to.max(from);
+    let mut end = to;
+    while end > from && strings[end - 1].end > range.end {
+        end -= 1;
     }
+    &strings[from..end]
 }

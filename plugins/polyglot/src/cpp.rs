@@ -31,7 +31,7 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::common::{self, c_fn_body, join_url, method_of, next_brace, reads, Kind, Read};
+use crate::common::{self, join_url, method_of, next_brace, reads, Fns, Kind, Read};
 
 const SYNTAX: Syntax = Syntax::C_LIKE;
 const FILES: [&str; 7] = ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.h", "*.hh", "*.hxx"];
@@ -69,11 +69,9 @@ fn string_or_raw(code: &Code, p: usize) -> Option<(String, usize)> {
 }
 
 /// The handler: an inline lambda in `range`, or a function named there.
-fn handler(code: &Code, range: Range<usize>) -> Range<usize> {
-    if let Some(open) = next_brace(code, range.start, b"") {
-        if open < range.end {
-            return range;
-        }
+fn handler(code: &Code, fns: &Fns, range: Range<usize>) -> Range<usize> {
+    if code.slice(range.clone()).contains('{') {
+        return range;
     }
     let text = code.text();
     let last = text.get(range.clone()).unwrap_or("");
@@ -83,7 +81,7 @@ fn handler(code: &Code, range: Range<usize>) -> Range<usize> {
         .unwrap_or("");
     let name = name.rsplit("::").next().unwrap_or(name);
     if !name.is_empty() {
-        if let Some(b) = c_fn_body(code, name) {
+        if let Some(b) = fns.get(name) {
             return b;
         }
     }
@@ -164,6 +162,7 @@ impl Analyzer for Crow {
             return;
         }
         let code = file.code(SYNTAX);
+        let fns = Fns::new(&code);
         let text = code.text();
         let bytes = text.as_bytes();
         // Blueprints: `crow::Blueprint bp("prefix")`.
@@ -221,17 +220,6 @@ impl Analyzer for Crow {
                                 }
                             }
                         }
-                        for lit in code
-                            .strings()
-                            .into_iter()
-                            .filter(|s| s.start > mo && s.end <= mc)
-                        {
-                            if let Some(m) = method_of(&lit.value) {
-                                if !methods.contains(&m) {
-                                    methods.push(m);
-                                }
-                            }
-                        }
                         p = code.skip_ws(mc + 1);
                     }
                 }
@@ -240,7 +228,7 @@ impl Analyzer for Crow {
                 }
                 let body = if bytes.get(p) == Some(&b'(') {
                     let end = code.matching(p).unwrap_or(text.len());
-                    handler(&code, p..end)
+                    handler(&code, &fns, p..end)
                 } else {
                     p..p
                 };
@@ -290,6 +278,7 @@ impl Analyzer for Httplib {
             return;
         }
         let code = file.code(SYNTAX);
+        let fns = Fns::new(&code);
         let bytes = code.text().as_bytes();
         for verb in ["Get", "Post", "Put", "Patch", "Delete", "Options"] {
             for at in code.find_word(verb) {
@@ -312,7 +301,7 @@ impl Analyzer for Httplib {
                     continue;
                 }
                 let m = method_of(verb).unwrap_or("GET");
-                let body = handler(&code, after..end);
+                let body = handler(&code, &fns, after..end);
                 let vars = json_vars(&code, body.clone(), &["json::parse("]);
                 let mut e = common::endpoint(
                     m,
@@ -354,6 +343,7 @@ impl Analyzer for Drogon {
             return;
         }
         let code = file.code(SYNTAX);
+        let fns = Fns::new(&code);
         let text = code.text();
         let bytes = text.as_bytes();
         let mut fact = DrogonFile::default();
@@ -371,7 +361,9 @@ impl Analyzer for Drogon {
                 .get(2)
                 .map(|a| drogon_methods(code.slice(a.clone())))
                 .unwrap_or_default();
-            let body = args.get(1).map_or(at..at, |a| handler(&code, a.clone()));
+            let body = args
+                .get(1)
+                .map_or(at..at, |a| handler(&code, &fns, a.clone()));
             emit_drogon(
                 &code,
                 file,
@@ -447,7 +439,7 @@ impl Analyzer for Drogon {
                     Some(a) => {
                         let full = code.slice(a.clone()).trim();
                         let name = full.rsplit("::").next().unwrap_or("").trim().to_string();
-                        c_fn_body(&code, &name).unwrap_or_else(|| {
+                        fns.get(&name).unwrap_or_else(|| {
                             target = last_two(full);
                             at..at
                         })

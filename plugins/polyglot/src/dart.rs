@@ -32,7 +32,7 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::common::{self, c_fn_body, join_url, method_of, next_brace, reads, Kind, Read, ANY};
+use crate::common::{self, join_url, method_of, next_brace, reads, Fns, Kind, Read, ANY};
 
 const SYNTAX: Syntax = common::DART;
 
@@ -115,13 +115,13 @@ fn handler_params(code: &Code, body: Range<usize>, method: &str) -> Vec<Param> {
 
 /// The handler of a route whose arguments are `args`: an inline closure
 /// (the argument range), or a function/method named by the argument.
-fn handler_body(code: &Code, arg: Range<usize>) -> Range<usize> {
+fn handler_body(code: &Code, fns: &Fns, arg: Range<usize>) -> Range<usize> {
     let text = code.slice(arg.clone()).trim();
     if text.contains('{') || text.contains("=>") {
         return arg;
     }
     let name = text.rsplit(['.', ' ']).next().unwrap_or(text);
-    c_fn_body(code, name).unwrap_or(arg)
+    fns.get(name).unwrap_or(arg)
 }
 
 /// Named ranges: classes and functions returning a router.
@@ -266,6 +266,7 @@ fn router_calls(
     owners: &[(Range<usize>, String)],
     fact: &mut DartFile,
 ) {
+    let fns = Fns::new(code);
     let mut verbs = VERBS.to_vec();
     verbs.push("mount");
     for c in common::verb_calls(code, &verbs, &["."], false) {
@@ -291,7 +292,7 @@ fn router_calls(
                 } else {
                     vec![method_of(v).unwrap_or("GET")]
                 };
-                let body = handler_body(code, args[args.len() - 1].clone());
+                let body = handler_body(code, &fns, args[args.len() - 1].clone());
                 for m in methods {
                     let e = common::endpoint(
                         m,
@@ -369,6 +370,7 @@ fn prefixes_of(
 /// Alfred and Angel3: `app.get('/x', (req, res) …)`.
 fn simple(file: &SourceFile, out: &mut Output) {
     let code = file.code(SYNTAX);
+    let fns = Fns::new(&code);
     let text = code.text();
     // Angel3 groups: (range of the closure, prefix).
     let mut groups: Vec<(Range<usize>, String)> = Vec::new();
@@ -398,7 +400,7 @@ fn simple(file: &SourceFile, out: &mut Output) {
         } else {
             vec![method_of(&c.verb).unwrap_or("GET")]
         };
-        let body = handler_body(&code, args[args.len() - 1].clone());
+        let body = handler_body(&code, &fns, args[args.len() - 1].clone());
         for m in methods {
             out.endpoint(common::endpoint(
                 m,
@@ -532,6 +534,7 @@ impl Analyzer for DartFrog {
             return;
         }
         let code = file.code(SYNTAX);
+        let fns = Fns::new(&code);
         let Some(handler) = code.find_word("onRequest").next() else {
             return;
         };
@@ -564,7 +567,7 @@ impl Analyzer for DartFrog {
             let body = stmt
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .filter(|w| w.starts_with('_') && w.len() > 1)
-                .find_map(|w| c_fn_body(&code, w))
+                .find_map(|w| fns.get(w))
                 .unwrap_or(0..text.len());
             methods.push((m, body));
         }
@@ -599,6 +602,7 @@ impl Analyzer for DartHttp {
         }
         let code = file.code(SYNTAX);
         let text = code.text();
+        let strings = code.strings();
         // if (request.uri.path == '/x' && request.method == 'POST')
         for at in code.find_all("uri.path") {
             let p = code.skip_ws(at + 8);
@@ -612,11 +616,7 @@ impl Analyzer for DartHttp {
                 let cond_start = text[..at].rfind(['(', '\n']).unwrap_or(0);
                 let cond = &text[cond_start..cond_end];
                 let mut m = "GET";
-                for s in code
-                    .strings()
-                    .iter()
-                    .filter(|s| s.start > cond_start && s.end <= cond_end)
-                {
+                for s in common::strings_in(&strings, cond_start..cond_end) {
                     if let Some(x) = method_of(&s.value) {
                         if cond.contains("method") {
                             m = x;
@@ -654,11 +654,7 @@ impl Analyzer for DartHttp {
                     let body = lit.end..next;
                     let body_text = &text[body.clone()];
                     let mut methods: Vec<&str> = Vec::new();
-                    for s in code
-                        .strings()
-                        .iter()
-                        .filter(|s| s.start > lit.end && s.end <= next)
-                    {
+                    for s in common::strings_in(&strings, lit.end..next) {
                         if let Some(m) = method_of(&s.value) {
                             if body_text.contains("method")
                                 && s.value.chars().all(|c| c.is_ascii_uppercase())

@@ -1,14 +1,14 @@
 //! F#: Giraffe (`fs_giraffe`).
 //!
-//! Handlers composed with `choose [ … ]` and `>=>`: `GET >=> route "/x"
-//! >=> h`, `GET >=> choose [ route "/a" >=> …; routef "/b/%i" h ]`,
-//! `subRoute "/api" (choose [ … ])` prefixes, and Endpoint routing (`GET [
-//! route "/" h; routef "/%s" h ]`, `subRoute "/api" [ … ]`). Lists split on
-//! `;` or on a new line at the item's column (the offside rule); a `let`
-//! binding named inside another list (`apiRoutes`, in any file) is
-//! expanded there, and only bindings no other binding uses are roots.
-//! `routef` format holes (`%s`, `%i`, …) become `{p1}`, `{p2}`, …; a route
-//! without a method filter is reported as GET.
+//! Handlers composed with `choose [ … ]` and `>=>`: `GET >=> route "/x" >=>
+//! h`, `GET >=> choose [ route "/a" >=> …; routef "/b/%i" h ]`, `subRoute
+//! "/api" (choose [ … ])` prefixes, and Endpoint routing (`GET [ route "/"
+//! h; routef "/%s" h ]`, `subRoute "/api" [ … ]`). Lists split on `;` or on
+//! a new line at the item's column (the offside rule); a `let` binding
+//! named inside another list (`apiRoutes`, in any file) is expanded there,
+//! and only bindings no other binding uses are roots. `routef` format
+//! holes (`%s`, `%i`, …) become `{p1}`, `{p2}`, …; a route without a
+//! method filter is reported as GET.
 //!
 //! Parameters: `bindJson<T>`/`bindForm<T>`/`bindQuery<T>` in the chain
 //! (the fields of record `T`, json/form/query), and in the handler named
@@ -107,7 +107,7 @@ fn tokenize(code: &Code, file: &SourceFile, r: std::ops::Range<usize>) -> Vec<To
             i += 1;
             continue;
         }
-        if text[i..].starts_with(">=>") {
+        if b[i..].starts_with(b">=>") {
             out.push((T::Compose, file.line_of(i), col(i)));
             i += 3;
         } else if matches!(c, b'[' | b'(') {
@@ -372,7 +372,7 @@ impl<'a> Ctx<'a> {
                                 let mut e = Endpoint::new(m, &url).at_path(path, *line);
                                 for p in &params {
                                     let body = matches!(p.kind, ParamKind::Json | ParamKind::Form);
-                                    if !(body && m == "GET") && !e.params.contains(p) {
+                                    if !(e.params.contains(p) || body && m == "GET") {
                                         e.push_param(p.clone());
                                     }
                                 }

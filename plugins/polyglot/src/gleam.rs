@@ -238,8 +238,10 @@ fn scan(file: &SourceFile) -> GFile {
         while let Some(k) = text[j..body.end.min(text.len())].find('(') {
             let open = j + k;
             let start = text[..open]
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-                .map_or(0, |s| s + 1);
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '.'))
+                .map_or(0, |(s, c)| s + c.len_utf8());
             if start < open && code.is_code(open) {
                 if let Some(t) = call_at(&code, start) {
                     if !g.calls.contains(&t) {

@@ -204,10 +204,10 @@ fn tokenize(code: &Code, file: &SourceFile, r: std::ops::Range<usize>) -> Vec<(T
                 continue;
             }
         }
-        if text[i..].starts_with(":<|>") {
+        if b[i..].starts_with(b":<|>") {
             out.push((Tok::Op(":<|>".into()), file.line_of(i)));
             i += 4;
-        } else if text[i..].starts_with(":>") {
+        } else if b[i..].starts_with(b":>") {
             out.push((Tok::Op(":>".into()), file.line_of(i)));
             i += 2;
         } else if c == b'(' || c == b')' {

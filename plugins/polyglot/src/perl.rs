@@ -109,20 +109,10 @@ fn bare_routes(code: &Code) -> Vec<Route> {
                 continue;
             };
             let inner = code.slice(p + 1..close).to_string();
-            for lit in code
-                .strings()
-                .into_iter()
-                .filter(|s| s.start > p && s.end <= close)
-            {
-                if let Some(m) = method_of(&lit.value) {
-                    methods.push(m);
-                }
-            }
-            if let Some(q) = inner.find("qw") {
-                let words = &inner[q + 2..];
-                let words = words.trim_start().trim_start_matches(['(', '/', '[', '{']);
-                for w in words.split(|ch: char| !ch.is_ascii_alphabetic()) {
-                    if let Some(m) = method_of(w) {
+            // ['get', 'post'] or [qw(GET POST)]
+            for w in inner.split(|ch: char| !ch.is_ascii_alphabetic()) {
+                if let Some(m) = method_of(w) {
+                    if !methods.contains(&m) {
                         methods.push(m);
                     }
                 }

@@ -32,9 +32,7 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::common::{
-    self, c_fn_body, join_url, method_of, next_brace, reads, Kind, Read, ANY, ZIG,
-};
+use crate::common::{self, join_url, method_of, next_brace, reads, Fns, Kind, Read, ANY, ZIG};
 
 fn zig_tech(id: &str, name: &str, aliases: &[&str], dep: &str) -> Tech {
     Tech::new(id, "Zig", name)
@@ -138,6 +136,7 @@ impl Analyzer for Httpz {
             return;
         }
         let code = file.code(ZIG);
+        let fns = Fns::new(&code);
         let mut groups: HashMap<String, String> = HashMap::new();
         let verbs = [
             "get", "post", "put", "patch", "delete", "head", "options", "all", "group",
@@ -166,7 +165,7 @@ impl Analyzer for Httpz {
                 .next()
                 .unwrap_or("")
                 .to_string();
-            let body = c_fn_body(&code, &name).unwrap_or(c.at..c.at);
+            let body = fns.get(&name).unwrap_or(c.at..c.at);
             let methods: Vec<&str> = if c.verb == "all" {
                 ANY.to_vec()
             } else {
@@ -285,6 +284,7 @@ impl Analyzer for Zap {
             return;
         }
         let code = file.code(ZIG);
+        let fns = Fns::new(&code);
         let text = code.text();
         let mut f = ZapFile::default();
         // zap.Endpoint.init(.{ .path = "/x", .get = h, … })
@@ -318,7 +318,7 @@ impl Analyzer for Zap {
                     continue;
                 };
                 let name = v.trim().rsplit('.').next().unwrap_or("");
-                let body = c_fn_body(&code, name).unwrap_or(at..at);
+                let body = fns.get(name).unwrap_or(at..at);
                 f.endpoints.push(common::endpoint(
                     m,
                     &lit.value,
@@ -347,7 +347,7 @@ impl Analyzer for Zap {
                             .to_string()
                     })
                     .unwrap_or_default();
-                let body = c_fn_body(&code, &name).unwrap_or(at..at);
+                let body = fns.get(&name).unwrap_or(at..at);
                 f.endpoints.push(common::endpoint(
                     "GET",
                     &lit.value,
