@@ -81,6 +81,10 @@ pub fn families() -> Vec<Family> {
             analyzers: portolan_plugin_php::portolan_analyzers(),
         },
         Family {
+            name: "polyglot",
+            analyzers: portolan_plugin_polyglot::portolan_analyzers(),
+        },
+        Family {
             name: "python",
             analyzers: portolan_plugin_python::portolan_analyzers(),
         },
