@@ -34,15 +34,21 @@ fn case_dir() -> PathBuf {
 }
 
 /// Plugin cache shared by the tests; AI answers are kept apart by a model
-/// name unique to each test run (the cache key includes the model).
+/// name unique to each test run (the cache key includes the model). The
+/// cache is the one every end-to-end test binary uses (`portolan-tests`,
+/// compiled once per suite run by `scripts/test`).
 fn cache_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-llm-tests");
-        fs::create_dir_all(base.join("cache")).unwrap();
         fs::create_dir_all(base.join("no-user-plugins")).unwrap();
+        fs::create_dir_all(shared_cache()).unwrap();
         base
     })
+}
+
+fn shared_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-tests/cache")
 }
 
 fn unique_model(name: &str) -> String {
@@ -62,7 +68,7 @@ fn portolan(cwd: &Path, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_portolan"));
     cmd.current_dir(cwd)
         .args(args)
-        .env("PORTOLAN_CACHE_DIR", cache_dir().join("cache"))
+        .env("PORTOLAN_CACHE_DIR", shared_cache())
         .env("PORTOLAN_PLUGIN_DIR", cache_dir().join("no-user-plugins"))
         .env_remove("PORTOLAN_AI_KEY")
         .env_remove("OPENAI_API_KEY")
@@ -74,7 +80,7 @@ fn portolan_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_portolan"));
     cmd.current_dir(cwd)
         .args(args)
-        .env("PORTOLAN_CACHE_DIR", cache_dir().join("cache"))
+        .env("PORTOLAN_CACHE_DIR", shared_cache())
         .env("PORTOLAN_PLUGIN_DIR", cache_dir().join("no-user-plugins"))
         .env_remove("PORTOLAN_AI_KEY")
         .env_remove("OPENAI_API_KEY");

@@ -28,13 +28,12 @@ fn test_plugin(name: &str) -> PathBuf {
     Path::new(env!("PORTOLAN_TEST_PLUGIN_DIR")).join(format!("test_plugin_{name}.wasm"))
 }
 
-/// A compiled-plugin cache shared by the tests that do not look inside it,
-/// and empty user config and plugin directories.
+/// Empty user config and plugin directories shared by the tests.
 fn shared_dirs() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-plugins-cmd");
-        for d in ["cache", "no-user-plugins", "no-user-config"] {
+        for d in ["no-user-plugins", "no-user-config"] {
             fs::create_dir_all(base.join(d)).unwrap();
         }
         base
@@ -53,8 +52,12 @@ fn portolan_with_cache(cwd: &Path, cache: &Path) -> Command {
     cmd
 }
 
+/// The compiled-plugin cache of every end-to-end test binary (compiled once
+/// per suite run by `scripts/test`).
 fn portolan(cwd: &Path) -> Command {
-    portolan_with_cache(cwd, &shared_dirs().join("cache"))
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-tests/cache");
+    fs::create_dir_all(&cache).unwrap();
+    portolan_with_cache(cwd, &cache)
 }
 
 fn run(cmd: &mut Command) -> Output {

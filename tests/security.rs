@@ -17,16 +17,24 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-/// A cache shared by the tests, no user plugins, no user config.
+/// No user plugins, no user config.
 fn shared_env() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-security");
-        for d in ["cache", "no-user-plugins", "no-user-config"] {
+        for d in ["no-user-plugins", "no-user-config"] {
             fs::create_dir_all(base.join(d)).unwrap();
         }
         base
     })
+}
+
+/// The compiled-plugin cache of every end-to-end test binary (compiled once
+/// per suite run by `scripts/test`).
+fn shared_cache() -> PathBuf {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-tests/cache");
+    fs::create_dir_all(&cache).unwrap();
+    cache
 }
 
 /// The binary under test: `PORTOLAN_BIN` when set (to check that these
@@ -41,7 +49,7 @@ fn portolan(cwd: &Path) -> Command {
     let base = shared_env();
     let mut cmd = Command::new(binary());
     cmd.current_dir(cwd)
-        .env("PORTOLAN_CACHE_DIR", base.join("cache"))
+        .env("PORTOLAN_CACHE_DIR", shared_cache())
         .env("PORTOLAN_PLUGIN_DIR", base.join("no-user-plugins"))
         .env("PORTOLAN_CONFIG_DIR", base.join("no-user-config"))
         .env_remove("NO_COLOR")
