@@ -261,6 +261,55 @@ fn scripted_endpoints(file: &str) -> Vec<Value> {
             "/legacy/report",
             json!([{"name": "session", "param_type": "cookie"}]),
         )],
+        // tests/fixtures-llm/dsl: route DSLs without parentheses.
+        "app/src/bookshop.nim" => vec![
+            ep(9, "GET", "/", json!([])),
+            ep(
+                12,
+                "GET",
+                "/books/{id}",
+                json!([{"name": "id", "param_type": "path"}]),
+            ),
+            ep(
+                15,
+                "POST",
+                "/books",
+                json!([{"name": "title", "param_type": "json"}]),
+            ),
+        ],
+        "app/lib/Greeter.rakumod" => vec![
+            ep(
+                5,
+                "GET",
+                "/greet/{name}",
+                json!([{"name": "name", "param_type": "path"}]),
+            ),
+            ep(8, "POST", "/orders", json!([])),
+        ],
+        "app/bin/main.ml" => vec![
+            ep(6, "GET", "/", json!([])),
+            ep(
+                7,
+                "GET",
+                "/users/{id}",
+                json!([{"name": "id", "param_type": "path"}]),
+            ),
+            ep(9, "POST", "/users", json!([])),
+        ],
+        "app/src/shop.v" => vec![
+            ep(
+                9,
+                "GET",
+                "/products/{id}",
+                json!([{"name": "id", "param_type": "path"}]),
+            ),
+            ep(
+                14,
+                "POST",
+                "/products",
+                json!([{"name": "name", "param_type": "form"}]),
+            ),
+        ],
         _ => vec![],
     }
 }
@@ -708,4 +757,120 @@ fn http_errors_are_warnings_and_static_results_stand() {
         stderr(&out)
     );
     assert_eq!(server.requests().len(), 1, "HTTP errors are not retried");
+}
+
+fn dsl_dir() -> PathBuf {
+    repo().join("tests/fixtures-llm/dsl")
+}
+
+/// (method, url, file:line, technology) of every endpoint in a report.
+fn endpoint_keys(r: &Value) -> BTreeSet<(String, String, String, String)> {
+    r["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| {
+            let method = e["method"].as_str().unwrap().to_string();
+            let url = e["url"].as_str().unwrap().to_string();
+            let tech = e["details"]["technology"].as_str().unwrap().to_string();
+            e["details"]["code_paths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |c| {
+                    (
+                        method.clone(),
+                        url.clone(),
+                        format!("{}:{}", c["path"].as_str().unwrap(), c["line"]),
+                        tech.clone(),
+                    )
+                })
+        })
+        .collect()
+}
+
+#[test]
+fn route_dsls_in_languages_without_an_analyzer_are_sent() {
+    // Nim (Jester), Raku (Cro), OCaml (Dream) and V (vweb): routes written
+    // as DSL blocks or attributes, without `get(`-style calls. No analyzer
+    // covers these languages, so only the AI can find them.
+    let server = good_server();
+    let model = unique_model("dsl");
+    let out = portolan(&dsl_dir(), &ai_args(&server.url, &model));
+    let r = report(&out);
+    let requests = server.requests();
+    assert_eq!(
+        sent_files(&requests),
+        BTreeSet::from(
+            [
+                "app/bin/main.ml",
+                "app/lib/Greeter.rakumod",
+                "app/src/bookshop.nim",
+                "app/src/shop.v",
+            ]
+            .map(String::from)
+        ),
+        "the HTTP client and the test file stay out; stderr:\n{}",
+        stderr(&out)
+    );
+    let text: String = requests.iter().map(Request::all_text).collect();
+    assert!(!text.contains("newHttpClient"), "the client was sent");
+    assert!(!text.contains("the index answers"), "test code was sent");
+    let key = |m: &str, u: &str, at: &str| {
+        (
+            m.to_string(),
+            u.to_string(),
+            at.to_string(),
+            "ai".to_string(),
+        )
+    };
+    assert_eq!(
+        endpoint_keys(&r),
+        BTreeSet::from([
+            key("GET", "/", "app/bin/main.ml:6"),
+            key("GET", "/", "app/src/bookshop.nim:9"),
+            key("GET", "/users/{id}", "app/bin/main.ml:7"),
+            key("POST", "/users", "app/bin/main.ml:9"),
+            key("GET", "/greet/{name}", "app/lib/Greeter.rakumod:5"),
+            key("POST", "/orders", "app/lib/Greeter.rakumod:8"),
+            key("GET", "/books/{id}", "app/src/bookshop.nim:12"),
+            key("POST", "/books", "app/src/bookshop.nim:15"),
+            key("GET", "/products/{id}", "app/src/shop.v:9"),
+            key("POST", "/products", "app/src/shop.v:14"),
+        ]),
+        "stderr:\n{}",
+        stderr(&out)
+    );
+    // The cache answers a rerun: nothing is sent again.
+    let again = portolan(&dsl_dir(), &ai_args(&server.url, &model));
+    assert_eq!(report(&again), r);
+    assert_eq!(server.requests().len(), requests.len());
+    assert!(
+        stderr(&again).contains("4 answered from the cache; 0 to send"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+#[test]
+fn the_file_cap_keeps_the_strongest_route_dsls() {
+    // With --ai-max-files 3 the Dream file, which has no framework import
+    // line (its score is the lowest), is the one left out.
+    let server = good_server();
+    let model = unique_model("dsl-cap");
+    let mut args = ai_args(&server.url, &model);
+    args.extend(["--ai-max-files", "3"]);
+    let out = portolan(&dsl_dir(), &args);
+    report(&out);
+    assert_eq!(
+        sent_files(&server.requests()),
+        BTreeSet::from(
+            [
+                "app/lib/Greeter.rakumod",
+                "app/src/bookshop.nim",
+                "app/src/shop.v",
+            ]
+            .map(String::from)
+        )
+    );
 }

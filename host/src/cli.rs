@@ -13,7 +13,7 @@ use clap::{ArgAction, Args, Parser, Subcommand};
     args_conflicts_with_subcommands = true,
     disable_version_flag = true,
     propagate_version = true,
-    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n  portolan -b ./app -u http://127.0.0.1:5000 --send-proxy 127.0.0.1:8080 --use-filters DELETE\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\nA portolan.toml in the scanned tree is untrusted: it may not set url, output, plugins or raise limits\n(ignored with a warning; name it with --config to trust it). See docs/security.md.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed,\n5 report written but some deliveries failed (requests without an answer, documents not indexed)."
+    after_help = "Examples:\n  portolan -b ./app\n  portolan scan -b ./app -f json -o endpoints.json\n  portolan -b ./app -u https://staging.example.com -f oas3\n  portolan -b ./app --set-pvalue-header 'Authorization=Bearer x' -f curl\n  portolan -b ./app -u http://127.0.0.1:5000 --send-proxy 127.0.0.1:8080 --use-filters DELETE\n\nConfig: portolan.toml (or .portolan.toml) in the first base path, and the user config\n(~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml); flags override both.\nA portolan.toml in the scanned tree is untrusted: it may not set url, output, plugins or raise limits\n(ignored with a warning; name it with --config to trust it). See docs/security.md.\n\nExit status: 0 ok, 1 runtime error, 2 usage error, 3 base path not found, 4 scan completed but a plugin failed,\n5 report written but some deliveries failed (requests without an answer, documents not indexed),\n7 --strict: an analyzer failed or a file was skipped (size, binary, encoding, permissions)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -55,6 +55,11 @@ pub enum Command {
         )]
         fail_on: Vec<crate::diff::FailOn>,
     },
+    /// Config files: where they are (path), what they set once merged (show), a commented template (init).
+    #[command(
+        after_help = "Examples:\n  portolan config path -b ./app\n  portolan config show -b ./app\n  portolan config init            # ./portolan.toml\n  portolan config init --user     # the user config\n\nSee docs/config.md."
+    )]
+    Config(ConfigArgs),
     /// Serve the Model Context Protocol on stdio (tools: scan, list_techs, endpoint_context) for coding agents.
     #[command(
         after_help = "Register it with an MCP client as a stdio server running `portolan mcp`.\nTools run portolan read-only: they cannot write files, send requests, load plugins or change limits.\nSee docs/mcp.md."
@@ -177,6 +182,50 @@ pub struct PluginOpts {
 }
 
 #[derive(Args, Debug)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ConfigCommand {
+    /// Print where the user config and the project config are looked for.
+    Path {
+        /// The scanned directory whose portolan.toml is the project config [default: .].
+        #[arg(short = 'b', long = "base-path", value_name = "PATH")]
+        base_path: Option<PathBuf>,
+    },
+    /// Print the keys the config files set, merged as a scan would read
+    /// them (untrusted keys of the project config dropped, with warnings).
+    Show {
+        /// The scanned directory whose portolan.toml is the project config [default: .].
+        #[arg(short = 'b', long = "base-path", value_name = "PATH")]
+        base_path: Option<PathBuf>,
+        /// Read this config file too, trusted.
+        #[arg(long = "config", value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Ignore the user and project config files.
+        #[arg(long = "no-config")]
+        no_config: bool,
+        /// toml (the default) or json.
+        #[arg(short = 'f', long = "format", default_value = "toml")]
+        format: String,
+    },
+    /// Write a commented config file (./portolan.toml by default).
+    Init {
+        /// Write the user config instead (~/.config/portolan/config.toml, or $PORTOLAN_CONFIG_DIR/config.toml).
+        #[arg(long = "user", conflicts_with = "file")]
+        user: bool,
+        /// Replace an existing file.
+        #[arg(long = "force")]
+        force: bool,
+        /// Write this file instead.
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
 pub struct CacheArgs {
     #[command(subcommand)]
     pub command: CacheCommand,
@@ -285,6 +334,25 @@ pub struct ScanArgs {
     )]
     pub set_pvalue_path: Vec<String>,
 
+    /// Print how the attack surface changed since OLD (a JSON report from
+    /// `-f json`, or a directory, scanned first) instead of the report:
+    /// -f plain, json, markdown or sarif, as `portolan diff` (docs/diff.md).
+    #[arg(long = "diff-path", value_name = "OLD", help_heading = "Output")]
+    pub diff_path: Option<PathBuf>,
+
+    /// With --diff-path: exit with status 6 when the diff has any of these
+    /// (comma-separated: added, removed, changed, added-unauthenticated,
+    /// guard-removed, any).
+    #[arg(
+        long = "fail-on",
+        value_enum,
+        value_delimiter = ',',
+        value_name = "CHANGES",
+        requires = "diff_path",
+        help_heading = "Output"
+    )]
+    pub fail_on: Vec<crate::diff::FailOn>,
+
     /// Include the source file and line of each endpoint in the plain report.
     #[arg(long = "include-path", help_heading = "Output")]
     pub include_path: bool,
@@ -318,7 +386,9 @@ pub struct ScanArgs {
 
     // ---- Deliver
     /// Send one HTTP request per endpoint to -u (method, query, body,
-    /// headers and cookies from the params; values from --set-pvalue*).
+    /// headers and cookies from the params; values from --set-pvalue*),
+    /// before the report is written: each answer's status is recorded in
+    /// the report (`details.status_code`).
     #[arg(long = "send-req", help_heading = "Deliver")]
     pub send_req: bool,
 
@@ -335,6 +405,23 @@ pub struct ScanArgs {
     /// Do not verify the target's (and the search index's) TLS certificate.
     #[arg(long = "tls-skip-verify", help_heading = "Deliver")]
     pub tls_skip_verify: bool,
+
+    /// With --send-req: leave out of the report the endpoints whose
+    /// request answered one of these status codes (comma-separated, e.g.
+    /// 404,405).
+    #[arg(
+        long = "exclude-codes",
+        value_name = "CODES",
+        value_delimiter = ',',
+        value_parser = clap::value_parser!(u16).range(100..=599),
+        help_heading = "Deliver"
+    )]
+    pub exclude_codes: Vec<u16>,
+
+    /// POST the report as JSON to this URL once it is written (retried on
+    /// connection failures and 5xx answers).
+    #[arg(long = "send-webhook", value_name = "URL", help_heading = "Deliver")]
+    pub send_webhook: Option<String>,
 
     /// Index the endpoints in this Elasticsearch/OpenSearch service (base
     /// URL; bulk API; credentials may be in the URL).
@@ -379,15 +466,27 @@ pub struct ScanArgs {
     pub send_rate: Option<f64>,
 
     // ---- Technologies
-    /// Also analyze these technologies (comma-separated ids or aliases).
+    /// Use only these technologies (comma-separated ids or aliases):
+    /// detection is skipped, and only their analyzers run.
     #[arg(
         short = 't',
         long = "techs",
+        visible_alias = "only-techs",
         value_name = "LIST",
         value_delimiter = ',',
         help_heading = "Technologies"
     )]
     pub techs: Vec<String>,
+
+    /// Analyze these technologies as well as the detected ones
+    /// (comma-separated ids or aliases).
+    #[arg(
+        long = "add-techs",
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Technologies"
+    )]
+    pub add_techs: Vec<String>,
 
     /// Do not analyze these technologies (comma-separated ids or aliases).
     #[arg(
@@ -494,6 +593,12 @@ pub struct ScanArgs {
     /// a few very long lines), which are skipped by default (docs/architecture.md).
     #[arg(long = "include-bundles", help_heading = "Config and others")]
     pub include_bundles: bool,
+
+    /// Exit with status 7 when any analyzer failed or any file was skipped
+    /// for its size, binary content, encoding or permissions; the report
+    /// lists them (`errors`, `skipped`).
+    #[arg(long = "strict", help_heading = "Config and others")]
+    pub strict: bool,
 
     /// Print where the time went to stderr: walk, per-technology analyzer
     /// CPU time and the slowest analyzer batches (also logged with -d).

@@ -23,8 +23,8 @@
 //! `--config` names the project config itself, that file is trusted.
 //!
 //! Keys are the long flag names with `_` for
-//! `-`; list keys take a string or an array of strings (`techs` and
-//! `exclude_techs` strings may be comma-separated). Relative paths
+//! `-`; list keys take a string or an array of strings (`techs`, `add_techs`
+//! and `exclude_techs` strings may be comma-separated). Relative paths
 //! (`output`, `plugin`) are relative to the file that names them. An
 //! unknown key, a wrong type, a number out of its range ([`crate::limits`])
 //! or unparsable TOML is a usage error (exit 2) naming the key and the file:
@@ -32,12 +32,12 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::ScanArgs;
 
 /// A string or a list of strings.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum List {
     One(String),
@@ -64,7 +64,7 @@ impl List {
 }
 
 /// One config file. Every field is optional; see `docs/config.md`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
     pub url: Option<String>,
@@ -81,6 +81,7 @@ pub struct FileConfig {
     pub no_color: Option<bool>,
     pub no_log: Option<bool>,
     pub techs: Option<List>,
+    pub add_techs: Option<List>,
     pub exclude_techs: Option<List>,
     pub exclude_path: Option<List>,
     pub concurrency: Option<usize>,
@@ -92,10 +93,11 @@ pub struct FileConfig {
     pub plugins: Option<Vec<PluginSpec>>,
     pub disable_builtin: Option<bool>,
     pub include_bundles: Option<bool>,
+    pub strict: Option<bool>,
 }
 
 /// A pinned plugin: `[[plugins]]` in a config file.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PluginSpec {
     /// What messages call it (the plugin's declared name, by convention).
@@ -255,6 +257,7 @@ impl FileConfig {
             no_color,
             no_log,
             techs,
+            add_techs,
             exclude_techs,
             exclude_path,
             concurrency,
@@ -265,7 +268,8 @@ impl FileConfig {
             plugin_memory,
             plugins,
             disable_builtin,
-            include_bundles
+            include_bundles,
+            strict
         )
     }
 }
@@ -288,7 +292,7 @@ fn current_limits(so_far: &FileConfig) -> (usize, f64, usize) {
 
 /// What a config file found in a scanned tree may set: the keys that narrow
 /// or shape the scan and its report (`format`, `set_pvalue*`,
-/// `include_path`, `no_color`, `debug`, `techs`, `exclude_techs`,
+/// `include_path`, `no_color`, `debug`, `strict`, `techs`, `add_techs`, `exclude_techs`,
 /// `exclude_path`), and the limits (`concurrency`, `plugin_timeout`,
 /// `plugin_memory`) when lower than they already are. Every other key set
 /// is dropped with one warning naming it. The destructuring is exhaustive:
@@ -314,6 +318,7 @@ fn restrict_untrusted(
         no_color,
         no_log,
         techs,
+        add_techs,
         exclude_techs,
         exclude_path,
         concurrency,
@@ -325,6 +330,7 @@ fn restrict_untrusted(
         plugins,
         disable_builtin,
         include_bundles,
+        strict,
     } = cfg;
     let mut ignore = |key: &str, what: String| {
         warnings.push(format!(
@@ -378,6 +384,14 @@ fn restrict_untrusted(
         }
         b => b,
     };
+    // Strict mode only tightens: a tree may turn it on, not off.
+    let strict = match strict {
+        Some(false) => {
+            ignore("strict", "turn off strict mode (--strict)".to_string());
+            None
+        }
+        s => s,
+    };
     let (max_threads, max_timeout, max_memory) = current_limits(so_far);
     let concurrency = match concurrency {
         Some(c) if c > max_threads => {
@@ -422,12 +436,14 @@ fn restrict_untrusted(
         no_color,
         debug,
         techs,
+        add_techs,
         exclude_techs,
         exclude_path,
         concurrency,
         plugin_timeout,
         plugin_memory,
         include_bundles,
+        strict,
         ..FileConfig::default()
     }
 }
@@ -475,6 +491,15 @@ pub fn apply(
     explicit: &dyn Fn(&str) -> bool,
     project: Project,
 ) -> Result<Applied, String> {
+    let (cfg, applied) = resolve(args, project)?;
+    merge(args, cfg, explicit);
+    Ok(applied)
+}
+
+/// The config files that apply, merged (untrusted keys dropped), without
+/// touching the command line's values; sets `args.lock_dir` like
+/// [`apply`]. `portolan config show` prints this.
+pub fn resolve(args: &mut ScanArgs, project: Project) -> Result<(FileConfig, Applied), String> {
     let mut files: Vec<(PathBuf, bool)> = Vec::new();
     let same_file = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -518,11 +543,13 @@ pub fn apply(
         };
         cfg = cfg.overlay(read);
     }
-    merge(args, cfg, explicit);
-    Ok(Applied {
-        files: files.into_iter().map(|(f, _)| f).collect(),
-        warnings,
-    })
+    Ok((
+        cfg,
+        Applied {
+            files: files.into_iter().map(|(f, _)| f).collect(),
+            warnings,
+        },
+    ))
 }
 
 fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) {
@@ -566,6 +593,7 @@ fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) 
     scalar!(no_color);
     scalar!(no_log);
     list!(techs, comma_items);
+    list!(add_techs, comma_items);
     list!(exclude_techs, comma_items);
     list!(exclude_path, items);
     if let Some(c) = cfg.concurrency {
@@ -580,6 +608,7 @@ fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) 
     scalar!(plugin_memory);
     scalar!(disable_builtin);
     scalar!(include_bundles);
+    scalar!(strict);
     if let Some(specs) = cfg.plugins {
         args.configured_plugins = specs;
     }

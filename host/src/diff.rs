@@ -443,7 +443,7 @@ fn split_location(l: &str) -> (&str, Option<u64>) {
 
 /// A side of the comparison as a report: read a JSON report, or scan a
 /// directory with this binary.
-fn load(side: &Path) -> Result<Value, String> {
+pub fn load(side: &Path) -> Result<Value, String> {
     if side.is_dir() {
         let exe = std::env::current_exe()
             .map_err(|e| format!("cannot find the portolan binary itself: {e}"))?;

@@ -10,6 +10,7 @@ mod analyze;
 mod bundle;
 mod cli;
 mod config;
+mod config_cmd;
 mod context;
 mod deliver;
 mod detect;
@@ -44,6 +45,9 @@ use pipeline::Failure;
 const EXIT_PLUGIN_FAILURE: u8 = 4;
 /// Exit status when the report was written but a delivery failed.
 const EXIT_DELIVERY_FAILURE: u8 = 5;
+/// Exit status under `--strict` when an analyzer failed or a file was
+/// skipped (6 is `portolan diff --fail-on`'s).
+const EXIT_STRICT: u8 = 7;
 
 /// `portolan completion SHELL`: the script on stdout. Generated into memory
 /// first (clap_complete panics on a failed write), so a closed pipe is a
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Plugin(p)) => return plugin_cmd::main(p.command),
         Some(Command::Cache(c)) => return plugin_cmd::cache(c.command),
+        Some(Command::Config(c)) => return config_cmd::main(c.command),
         Some(Command::Completion { shell }) => return completion(shell),
         Some(Command::Mcp) => return mcp::main(),
         Some(Command::Diff {
@@ -128,6 +133,9 @@ fn main() -> ExitCode {
 
 fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
     limits::check_scan(args).map_err(Failure::Usage)?;
+    if args.diff_path.is_some() {
+        return scan_diff(args);
+    }
     let format = output::Format::parse(&args.format).map_err(Failure::Usage)?;
     if args.list_taggers {
         let text = list::taggers(format)?;
@@ -154,7 +162,39 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
         ],
     );
     // Delivery works on the report as scanned; it applies the values itself.
-    let scanned = delivery.as_ref().map(|_| outcome.report.clone());
+    let mut scanned = delivery.as_ref().map(|_| outcome.report.clone());
+    let mut delivery_failed = 0;
+    // The direct replay runs before the report is written, to record each
+    // endpoint's status in it (and drop those of --exclude-codes).
+    if let (Some(plan), Some(report)) = (&delivery, &mut scanned) {
+        if plan.has_direct() {
+            let statuses = plan.direct(report, &pvalues);
+            delivery_failed += statuses.failed;
+            let keep: Vec<bool> = statuses
+                .per_endpoint
+                .iter()
+                .map(|s| s.is_none_or(|s| !plan.exclude_codes().contains(&s)))
+                .collect();
+            for r in [&mut outcome.report, report] {
+                for (e, s) in r.endpoints.iter_mut().zip(&statuses.per_endpoint) {
+                    e.details.status_code = *s;
+                }
+                let mut k = keep.iter();
+                r.endpoints.retain(|_| k.next().copied().unwrap_or(true));
+            }
+            let excluded = keep.iter().filter(|k| !**k).count();
+            if excluded > 0 {
+                log::sub(format!(
+                    "➔ Left out {excluded} endpoint(s) answering {} (--exclude-codes).",
+                    plan.exclude_codes()
+                        .iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+    }
     if !pvalues.is_empty() {
         log::sub("➔ Setting parameter values (--set-pvalue).");
         let templates = matches!(
@@ -182,27 +222,96 @@ fn run(args: &ScanArgs) -> Result<ExitCode, Failure> {
     );
     write_report(args, &text)?;
     // After the report is written: a slow or failing target cannot cost it.
-    let mut delivery_failed = 0;
     if let (Some(plan), Some(report)) = (&delivery, &scanned) {
         let meta = deliver::es::ScanMeta::new(
             started,
             &args.base_path,
             args.url.as_deref().map(with_scheme).as_deref(),
         );
-        delivery_failed = plan.run(report, &pvalues, &meta).failed;
+        delivery_failed += plan.run(report, &pvalues, &meta).failed;
         if delivery_failed > 0 {
             log::error(format!(
                 "{delivery_failed} deliveries failed (see the warnings above); the report is complete."
             ));
         }
     }
-    if !outcome.report.errors.is_empty() {
+    let incomplete = !outcome.report.errors.is_empty() || !outcome.report.skipped.is_empty();
+    if args.strict && incomplete {
+        log::error(format!(
+            "--strict: {} analyzer error(s), {} file(s) skipped; the report lists them.",
+            outcome.report.errors.len(),
+            outcome.report.skipped.len()
+        ));
+        Ok(ExitCode::from(EXIT_STRICT))
+    } else if !outcome.report.errors.is_empty() {
         Ok(ExitCode::from(EXIT_PLUGIN_FAILURE))
     } else if delivery_failed > 0 {
         Ok(ExitCode::from(EXIT_DELIVERY_FAILURE))
     } else {
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// `--diff-path OLD`: scan (with `--ai-context`, so guards compare), then
+/// print the diff from OLD to this scan in `-f` plain, json, markdown or
+/// sarif. `--fail-on` gives exit status 6; `--strict`'s 7 and a plugin
+/// failure's 4 come first.
+fn scan_diff(args: &ScanArgs) -> Result<ExitCode, Failure> {
+    let Some(old_path) = &args.diff_path else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let format =
+        <diff::DiffFormat as clap::ValueEnum>::from_str(&args.format, true).map_err(|_| {
+            Failure::Usage(format!(
+                "--diff-path prints a diff: -f plain, json, markdown or sarif, not `{}`",
+                args.format
+            ))
+        })?;
+    if args.list_techs || args.list_taggers {
+        return Err(Failure::Usage(
+            "--diff-path does not go with --list-techs or --list-taggers".into(),
+        ));
+    }
+    if deliver::Plan::from_args(args)
+        .map_err(Failure::Usage)?
+        .is_some()
+    {
+        return Err(Failure::Usage(
+            "--diff-path does not go with delivery flags (--send-*): deliver from a scan without it".into(),
+        ));
+    }
+    let old = diff::load(old_path).map_err(Failure::Usage)?;
+    let mut scan_args = args.clone();
+    if scan_args.ai_context.is_none() {
+        scan_args.ai_context = Some("all".into());
+    }
+    let outcome = pipeline::scan(&scan_args)?;
+    let new = serde_json::to_value(&outcome.report)
+        .map_err(|e| Failure::Runtime(format!("cannot read the scan as JSON: {e}")))?;
+    let d = diff::Diff::between(&old, &new);
+    log::stage(format!(
+        "Comparing with {} ({} format).",
+        old_path.display(),
+        args.format
+    ));
+    write_report(args, &d.render(format))?;
+    let incomplete = !outcome.report.errors.is_empty() || !outcome.report.skipped.is_empty();
+    let failed = d.failures(&args.fail_on);
+    if args.strict && incomplete {
+        return Ok(ExitCode::from(EXIT_STRICT));
+    }
+    if !outcome.report.errors.is_empty() {
+        return Ok(ExitCode::from(EXIT_PLUGIN_FAILURE));
+    }
+    if !failed.is_empty() {
+        let names: Vec<String> = failed
+            .iter()
+            .filter_map(|f| clap::ValueEnum::to_possible_value(f).map(|v| v.get_name().to_string()))
+            .collect();
+        log::error(format!("--fail-on matched: {}", names.join(", ")));
+        return Ok(ExitCode::from(diff::EXIT_FAIL_ON));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `-u` as the pipeline uses it: `https://` when no scheme is given.

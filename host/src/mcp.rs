@@ -352,7 +352,7 @@ fn tools() -> Value {
         "description": "Directory to scan (absolute, or relative to the server's working directory); several as a list.",
         "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
     });
-    let techs = json!({"type": "array", "items": {"type": "string"}, "description": "Technology ids (see list_techs)."});
+    let techs = json!({"type": "array", "items": {"type": "string"}, "description": "Technology ids (see list_techs): techs = use only these, instead of the detected ones; exclude_techs = leave these out."});
     json!([
         {
             "name": "scan",

@@ -231,6 +231,16 @@ pub struct ScanError {
     pub message: String,
 }
 
+/// A file the scan could not read as it is (`--strict` lists them under
+/// `skipped`): `reason` is `size`, `binary`, `encoding` (read with invalid
+/// UTF-8 replaced), `permissions` or `unreadable`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: String,
+    pub detail: String,
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Report {
@@ -238,4 +248,7 @@ pub struct Report {
     pub passive_results: Vec<serde_json::Value>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub errors: Vec<ScanError>,
+    /// With `--strict` only: files skipped or read lossily.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub skipped: Vec<SkippedFile>,
 }

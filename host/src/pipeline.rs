@@ -256,7 +256,8 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         catalog.plugins.len(),
         catalog.techs.len()
     ));
-    let extra = resolve_list(catalog, &args.techs, "--techs")?;
+    let only = resolve_list(catalog, &args.techs, "--techs")?;
+    let extra = resolve_list(catalog, &args.add_techs, "--add-techs")?;
     let excluded = resolve_list(catalog, &args.exclude_techs, "--exclude-techs")?;
 
     // Walk + detect, in one pass.
@@ -334,12 +335,19 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     ));
 
     drop(spinner);
-    let mut selected: Vec<usize> = detector.detected();
-    for t in spec_techs_detected {
-        if !selected.contains(&t) {
-            selected.push(t);
+    // `-t` names the technologies to use, instead of those detected;
+    // `--add-techs` adds to either.
+    let mut selected: Vec<usize> = if only.is_empty() {
+        let mut detected = detector.detected();
+        for t in spec_techs_detected {
+            if !detected.contains(&t) {
+                detected.push(t);
+            }
         }
-    }
+        detected
+    } else {
+        only
+    };
     for t in extra {
         if !selected.contains(&t) {
             selected.push(t);
@@ -350,7 +358,11 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         log::warn("No technologies detected.");
         log::sub("➔ Check the base path, or name technologies with -t (see --list-techs).");
     } else {
-        log::done(format!("Detected {} technologies.", selected.len()));
+        if args.techs.is_empty() {
+            log::done(format!("Detected {} technologies.", selected.len()));
+        } else {
+            log::done(format!("Using {} technologies (-t).", selected.len()));
+        }
         for (i, &t) in selected.iter().enumerate() {
             let branch = if i + 1 == selected.len() {
                 "└──"
@@ -476,11 +488,23 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         "Scan completed in {:.4} s.",
         started.elapsed().as_secs_f64()
     ));
+    let skipped_files = if args.strict {
+        for f in &skipped.files {
+            log::warn(format!(
+                "strict: {} skipped ({}: {})",
+                f.path, f.reason, f.detail
+            ));
+        }
+        skipped.files
+    } else {
+        Vec::new()
+    };
     Ok(Outcome {
         report: Report {
             endpoints,
             passive_results: Vec::new(),
             errors,
+            skipped: skipped_files,
         },
     })
 }

@@ -140,7 +140,7 @@ pub struct SourceFile {
 }
 
 /// Why a file was not read.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct SkipCounts {
     pub too_large: usize,
     pub binary: usize,
@@ -149,6 +149,11 @@ pub struct SkipCounts {
     pub media: usize,
     /// Minified bundles (by name or by content), see [`crate::bundle`].
     pub bundles: usize,
+    /// The files `--strict` reports: skipped for their size, binary
+    /// content (only files named like source code: a `.py` full of NULs,
+    /// not a database) or a read error, or read with invalid UTF-8
+    /// replaced. In path order.
+    pub files: Vec<crate::model::SkippedFile>,
 }
 
 pub struct WalkOptions<'a> {
@@ -305,15 +310,29 @@ where
                     .unwrap_or(path)
                     .to_string_lossy()
                     .replace('\\', "/");
+                let display = || opts.bases[base_idx].display_path(&relative);
+                let note = |reason: &str, detail: String| {
+                    let file = crate::model::SkippedFile {
+                        path: display(),
+                        reason: reason.to_string(),
+                        detail,
+                    };
+                    bump(counts, |c| c.files.push(file));
+                };
                 match read_text(path, opts.max_file_size, judge) {
-                    Ok(content) => {
+                    Ok((content, lossy)) => {
+                        if lossy {
+                            note(
+                                "encoding",
+                                "not valid UTF-8: read with invalid bytes replaced".into(),
+                            );
+                        }
                         let wanted_by = keep(base_idx, &relative, &content);
                         if !wanted_by.is_empty() {
-                            let display = opts.bases[base_idx].display_path(&relative);
                             let file = SourceFile {
                                 base: base_idx,
+                                display: display(),
                                 relative,
-                                display,
                                 content,
                                 wanted_by,
                             };
@@ -328,10 +347,23 @@ where
                             path.display()
                         ));
                         bump(counts, |c| c.too_large += 1);
+                        note(
+                            "size",
+                            format!(
+                                "{size} bytes, over the {}-byte cap (PORTOLAN_MAX_FILE_SIZE)",
+                                opts.max_file_size
+                            ),
+                        );
                     }
                     Err(Skip::Binary) => {
                         log::debug(format!("skipping binary file {}", path.display()));
                         bump(counts, |c| c.binary += 1);
+                        if crate::llm::select::has_source_extension(&name) {
+                            note(
+                                "binary",
+                                "binary content in a file named like source code".into(),
+                            );
+                        }
                     }
                     Err(Skip::Bundle(why)) => {
                         log::debug(format!(
@@ -346,6 +378,12 @@ where
                             path.display()
                         ));
                         bump(counts, |c| c.unreadable += 1);
+                        let reason = if err.kind() == std::io::ErrorKind::PermissionDenied {
+                            "permissions"
+                        } else {
+                            "unreadable"
+                        };
+                        note(reason, err.to_string());
                     }
                 }
                 WalkState::Continue
@@ -354,7 +392,9 @@ where
     }
     let mut files = kept.into_inner().unwrap_or_default();
     files.sort_by(|a, b| (a.base, &a.relative).cmp(&(b.base, &b.relative)));
-    (files, counts.into_inner().unwrap_or_default())
+    let mut counts = counts.into_inner().unwrap_or_default();
+    counts.files.sort_by(|a, b| a.path.cmp(&b.path));
+    (files, counts)
 }
 
 fn bump(counts: &Mutex<SkipCounts>, f: impl FnOnce(&mut SkipCounts)) {
@@ -382,14 +422,16 @@ enum Skip {
 /// Read one file the way the walk does (size cap, binary check, invalid
 /// UTF-8 replaced), with the reason when it is not read.
 pub fn read_file(path: &Path, max: u64) -> Result<String, String> {
-    read_text(path, max, None).map_err(|e| match e {
-        Skip::TooLarge(n) => {
-            format!("{n} bytes, over the {max}-byte cap (raise PORTOLAN_MAX_FILE_SIZE)")
-        }
-        Skip::Binary => "a binary file".into(),
-        Skip::Bundle(why) => format!("a minified bundle ({why})"),
-        Skip::Io(e) => e.to_string(),
-    })
+    read_text(path, max, None)
+        .map(|(text, _)| text)
+        .map_err(|e| match e {
+            Skip::TooLarge(n) => {
+                format!("{n} bytes, over the {max}-byte cap (raise PORTOLAN_MAX_FILE_SIZE)")
+            }
+            Skip::Binary => "a binary file".into(),
+            Skip::Bundle(why) => format!("a minified bundle ({why})"),
+            Skip::Io(e) => e.to_string(),
+        })
 }
 
 /// Whether the first bytes of a file look binary: more than one in 16 of
@@ -407,7 +449,8 @@ pub fn looks_binary(head: &[u8]) -> bool {
 
 /// Read a text file; `judge` names a file to check for a minified bundle
 /// (from the bytes just read, before they are decoded).
-fn read_text(path: &Path, max: u64, judge: Option<&str>) -> Result<String, Skip> {
+/// Also says whether invalid UTF-8 was replaced.
+fn read_text(path: &Path, max: u64, judge: Option<&str>) -> Result<(String, bool), Skip> {
     let meta = std::fs::metadata(path).map_err(Skip::Io)?;
     if meta.len() > max {
         return Err(Skip::TooLarge(meta.len()));
@@ -423,8 +466,8 @@ fn read_text(path: &Path, max: u64, judge: Option<&str>) -> Result<String, Skip>
         return Err(Skip::Bundle(why));
     }
     Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        Ok(s) => (s, false),
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
     })
 }
 

@@ -160,7 +160,7 @@ impl ScanMeta {
         }
     }
 
-    fn value(&self) -> Value {
+    pub(super) fn value(&self) -> Value {
         let mut v = json!({
             "id": self.id,
             "tool": "portolan",
@@ -298,7 +298,7 @@ fn snippet(body: &str) -> String {
     }
 }
 
-fn percent_decode(s: &str) -> String {
+pub(super) fn percent_decode(s: &str) -> String {
     let hex_val = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());

@@ -29,6 +29,7 @@ pub mod es;
 pub mod filter;
 pub mod request;
 pub mod send;
+pub mod webhook;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -53,6 +54,10 @@ pub struct Plan {
     /// Replays, proxy first.
     replays: Vec<Replay>,
     es: Option<es::Target>,
+    webhook: Option<webhook::Target>,
+    /// `--exclude-codes`: endpoints whose direct replay answered one of
+    /// these leave the report.
+    exclude_codes: Vec<u16>,
     headers: Vec<(HeaderName, HeaderValue)>,
     selector: filter::Selector,
     settings: Settings,
@@ -79,11 +84,29 @@ pub struct Summary {
     pub failed: usize,
 }
 
+/// What the direct replay (`--send-req`) found, per report endpoint.
+#[derive(Debug, Default)]
+pub struct Statuses {
+    /// The answer's status, by the endpoint's index in the report (`None`:
+    /// not sent, or no answer).
+    pub per_endpoint: Vec<Option<u16>>,
+    /// Requests without an answer.
+    pub failed: usize,
+}
+
 impl Plan {
     /// The plan for these flags; `None` when no delivery is asked for.
     /// Every mistake is a usage error, before anything is scanned.
     pub fn from_args(args: &ScanArgs) -> Result<Option<Plan>, String> {
-        let any = args.send_req || args.send_proxy.is_some() || args.send_es.is_some();
+        let any = args.send_req
+            || args.send_proxy.is_some()
+            || args.send_es.is_some()
+            || args.send_webhook.is_some();
+        if !args.exclude_codes.is_empty() && !args.send_req {
+            return Err(
+                "--exclude-codes needs --send-req: statuses come from the direct replay".into(),
+            );
+        }
         if !any {
             let stray = [
                 (!args.with_headers.is_empty(), "--with-headers"),
@@ -99,7 +122,7 @@ impl Plan {
             ];
             if let Some((_, flag)) = stray.iter().find(|(set, _)| *set) {
                 return Err(format!(
-                    "{flag} only applies to a delivery: add --send-req, --send-proxy URL or --send-es URL"
+                    "{flag} only applies to a delivery: add --send-req, --send-proxy URL, --send-es URL or --send-webhook URL"
                 ));
             }
             return Ok(None);
@@ -165,9 +188,16 @@ impl Plan {
             )?),
             None => None,
         };
+        let webhook = args
+            .send_webhook
+            .as_deref()
+            .map(webhook::Target::parse)
+            .transpose()?;
         Ok(Some(Plan {
             replays,
             es,
+            webhook,
+            exclude_codes: args.exclude_codes.clone(),
             headers,
             selector,
             settings: Settings {
@@ -180,10 +210,59 @@ impl Plan {
         }))
     }
 
-    /// Deliver the report's endpoints. The report itself is not changed.
+    /// Whether `--send-req` asked for the direct replay, which runs before
+    /// the report is written so it can record each endpoint's status.
+    pub fn has_direct(&self) -> bool {
+        self.replays.iter().any(|r| r.proxy.is_none())
+    }
+
+    /// `--exclude-codes`.
+    pub fn exclude_codes(&self) -> &[u16] {
+        &self.exclude_codes
+    }
+
+    /// The direct replay (`--send-req`) of the selected endpoints, with
+    /// each answer's status by report index.
+    pub fn direct(&self, report: &Report, pvalues: &Pvalues) -> Statuses {
+        let mut statuses = Statuses {
+            per_endpoint: vec![None; report.endpoints.len()],
+            failed: 0,
+        };
+        let Some(replay) = self.replays.iter().find(|r| r.proxy.is_none()) else {
+            return statuses;
+        };
+        log::stage("Sending requests (--send-req).");
+        let indices: Vec<usize> = (0..report.endpoints.len())
+            .filter(|&i| self.selector.keeps(&report.endpoints[i]))
+            .collect();
+        let mut for_requests = Report {
+            endpoints: indices
+                .iter()
+                .map(|&i| report.endpoints[i].clone())
+                .collect(),
+            ..Report::default()
+        };
+        pvalues.apply(&mut for_requests, false);
+        let (failed, outcomes) = self.replay(replay, &for_requests.endpoints);
+        statuses.failed = failed;
+        for (&i, o) in indices.iter().zip(outcomes) {
+            statuses.per_endpoint[i] = o;
+        }
+        statuses
+    }
+
+    /// Deliver the report's endpoints: proxy replays, the search index,
+    /// the webhook (the direct replay ran before, [`Plan::direct`]). The
+    /// report itself is not changed.
     pub fn run(&self, report: &Report, pvalues: &Pvalues, meta: &es::ScanMeta) -> Summary {
-        log::stage("Delivering endpoints.");
         let mut summary = Summary::default();
+        if !self.replays.iter().any(|r| r.proxy.is_some())
+            && self.es.is_none()
+            && self.webhook.is_none()
+        {
+            return summary;
+        }
+        log::stage("Delivering endpoints.");
         let total = report.endpoints.len();
         let selected: Vec<Endpoint> = report
             .endpoints
@@ -209,13 +288,63 @@ impl Plan {
         pvalues.apply(&mut for_requests, false);
         pvalues.apply(&mut for_docs, true);
 
-        for replay in &self.replays {
-            summary.failed += self.replay(replay, &for_requests.endpoints);
+        for replay in self.replays.iter().filter(|r| r.proxy.is_some()) {
+            summary.failed += self.replay(replay, &for_requests.endpoints).0;
         }
         if let Some(target) = &self.es {
             summary.failed += self.index(target, &for_docs.endpoints, meta);
         }
+        if let Some(target) = &self.webhook {
+            let doc = Report {
+                endpoints: for_docs.endpoints,
+                ..report.clone()
+            };
+            summary.failed += self.post_webhook(target, &doc, meta);
+        }
         summary
+    }
+
+    /// POST the report to the webhook; 1 when it was not delivered.
+    fn post_webhook(
+        &self,
+        target: &webhook::Target,
+        report: &Report,
+        meta: &es::ScanMeta,
+    ) -> usize {
+        let mut body = match serde_json::to_value(report) {
+            Ok(v) => v,
+            Err(e) => {
+                log::warn(format!(
+                    "webhook {}: cannot encode the report: {e}",
+                    target.shown
+                ));
+                return 1;
+            }
+        };
+        if let Some(map) = body.as_object_mut() {
+            map.insert("scan".into(), meta.value());
+        }
+        let client = match self.client(None) {
+            Ok(c) => c,
+            Err(e) => {
+                log::error(e);
+                return 1;
+            }
+        };
+        match webhook::post(&client, target, &body, &self.headers, &self.settings) {
+            Ok(status) => {
+                log::info(format!(
+                    "Posted the report ({} endpoints) to the webhook {}: HTTP {status}.",
+                    report.endpoints.len(),
+                    target.shown
+                ));
+                0
+            }
+            Err(reason) => {
+                log::warn(format!("webhook {}: {reason}", target.shown));
+                1
+            }
+        }
     }
 
     fn client(&self, proxy: Option<&Proxy>) -> Result<Client, String> {
@@ -238,8 +367,10 @@ impl Plan {
             .map_err(|e| format!("cannot set up the HTTP client: {e}"))
     }
 
-    /// One replay; returns the number of failed requests.
-    fn replay(&self, replay: &Replay, endpoints: &[Endpoint]) -> usize {
+    /// One replay; returns the number of failed requests and each
+    /// endpoint's answer status (`None`: not sent or no answer).
+    fn replay(&self, replay: &Replay, endpoints: &[Endpoint]) -> (usize, Vec<Option<u16>>) {
+        let mut statuses = vec![None; endpoints.len()];
         let target = replay.base.origin().ascii_serialization();
         let route = match &replay.proxy {
             Some(p) => {
@@ -256,7 +387,8 @@ impl Plan {
         };
         let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
         let mut jobs: Vec<(String, Result<request::Request, String>)> = Vec::new();
-        for e in endpoints {
+        let mut job_endpoint: Vec<usize> = Vec::new();
+        for (i, e) in endpoints.iter().enumerate() {
             let label = format!("{} {}", e.method, e.url);
             if e.protocol != "http" {
                 *skipped
@@ -279,8 +411,14 @@ impl Plan {
                     *skipped.entry("not on -u's origin").or_default() += 1;
                     log::debug(format!("skipped {label}: not on {target}"));
                 }
-                Ok(r) => jobs.push((r.label(), Ok(r))),
-                Err(err) => jobs.push((label, Err(err))),
+                Ok(r) => {
+                    jobs.push((r.label(), Ok(r)));
+                    job_endpoint.push(i);
+                }
+                Err(err) => {
+                    jobs.push((label, Err(err)));
+                    job_endpoint.push(i);
+                }
             }
         }
         for (why, n) in &skipped {
@@ -290,7 +428,7 @@ impl Plan {
             Ok(c) => c,
             Err(e) => {
                 log::error(e);
-                return jobs.len();
+                return (jobs.len(), statuses);
             }
         };
         let pace = Pace::new(self.settings.rate);
@@ -307,8 +445,11 @@ impl Plan {
         );
         drop(progress);
         let mut tally = Tally::default();
-        for ((label, _), o) in jobs.iter().zip(&outcomes) {
+        for (((label, _), o), &i) in jobs.iter().zip(&outcomes).zip(&job_endpoint) {
             tally.add(o);
+            if let Outcome::Status(s) = o {
+                statuses[i] = Some(*s);
+            }
             match o {
                 Outcome::Failed(reason) => log::warn(format!("{label}: {reason}")),
                 Outcome::Status(s) if *s >= 500 => log::warn(format!("{label}: HTTP {s}")),
@@ -328,7 +469,7 @@ impl Plan {
             tally.failed,
             tally.histogram()
         ));
-        tally.failed
+        (tally.failed, statuses)
     }
 
     /// Bulk-index the endpoints; returns the number of documents not indexed.

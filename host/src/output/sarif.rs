@@ -110,6 +110,9 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
         .errors
         .iter()
         .map(|e| json!({"level": "error", "message": {"text": e.message}}))
+        .chain(report.skipped.iter().map(|f| {
+            json!({"level": "warning", "message": {"text": format!("{} skipped ({}: {})", f.path, f.reason, f.detail)}})
+        }))
         .collect();
     if results.len() > MAX_RESULTS {
         notes.push(json!({"level": "warning", "message": {"text": format!(
