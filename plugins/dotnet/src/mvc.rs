@@ -302,6 +302,39 @@ impl Linker<'_> {
         {
             return true;
         }
+        let lineage = self.idx.lineage(id);
+        let Some(root) = lineage.last() else {
+            return false;
+        };
+        // ASP.NET Core: `ControllerBase` carries `[Controller]`, so any
+        // class deriving from it (directly, or through a library's endpoint
+        // base such as Ardalis' `EndpointBaseAsync.WithRequest<T>…`) is a
+        // controller whatever its name.
+        if self.flavor != Flavor::Classic
+            && self.idx.ty(*root).bases.iter().any(|b| {
+                let head = b.split(['.', '<']).next().unwrap_or(b);
+                self.idx.find(head, Some(root.0)).is_none()
+                    && matches!(
+                        head,
+                        "ControllerBase"
+                            | "Controller"
+                            | "EndpointBaseAsync"
+                            | "EndpointBaseSync"
+                            | "EndpointBase"
+                            | "BaseAsyncEndpoint"
+                            | "BaseEndpoint"
+                            // `EndpointBaseAsync.WithRequest<T>.WithActionResult<R>`
+                            // is read as its last name before `<`.
+                            | "WithRequest"
+                            | "WithoutRequest"
+                            | "WithActionResult"
+                            | "WithResult"
+                            | "WithoutResult"
+                    )
+            })
+        {
+            return true;
+        }
         // The lineage must end in a framework controller class (not in the
         // tree): `Controller`, `ControllerBase` or a library's
         // `…Controller`. An interface named `…Controller` (a Blazor
@@ -309,10 +342,6 @@ impl Linker<'_> {
         if !t.name.ends_with("Controller") {
             return false;
         }
-        let lineage = self.idx.lineage(id);
-        let Some(root) = lineage.last() else {
-            return false;
-        };
         self.idx.ty(*root).bases.iter().any(|b| {
             let external = self.idx.find(b, Some(root.0)).is_none();
             let mut c = b.chars();

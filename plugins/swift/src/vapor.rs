@@ -10,6 +10,10 @@
 //!   `RouteCollection`s registered with `try app.register(collection:
 //!   UserController())` / `try routes.grouped("x").register(collection: …)`
 //!   in any file, as well as helper functions receiving a builder.
+//! - Vapor 3: the builder is a `Router` (`func routes(_ router: Router)`,
+//!   `func boot(router: Router)`), and `Recipe.parameter` / `Int.parameter`
+//!   path components are parameters named by the type's routing slug
+//!   (`:recipe`, `:int`).
 //! - Parameters read by the closure or the handler method (`use: index`,
 //!   `use: controller.index`): see [`crate::swift::reads`]; decoded
 //!   `Content` bodies are reported as json (Vapor picks the decoder from the
@@ -34,10 +38,10 @@ pub const DIALECT: Dialect = Dialect {
     on: &["on"],
     groups: &["grouped", "group"],
     websockets: &["webSocket"],
-    builder_types: &["RoutesBuilder", "Application"],
+    builder_types: &["RoutesBuilder", "Application", "Router"],
     root_inits: &["Application"],
     handler_labels: &["use"],
-    roots: &["app"],
+    roots: &["app", "router"],
     passthrough: &["routes"],
     middleware_labels: &[],
     codable: false,

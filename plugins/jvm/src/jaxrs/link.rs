@@ -187,6 +187,17 @@ pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
         if flavor_of(&marks, &path) != flavor {
             continue;
         }
+        // A MicroProfile REST client (`@RegisterRestClient` interface)
+        // describes calls this application makes: reported `internal`,
+        // without the server's context path (its base URL is configured).
+        if t.kind == TypeKind::Interface && t.annotation("RegisterRestClient").is_some() {
+            let start = out.len();
+            l.resource(id, "", true, 0, &path, &mut out);
+            for e in &mut out[start..] {
+                e.internal = true;
+            }
+            continue;
+        }
         let prefix = l.context(&path);
         l.resource(id, &prefix, true, 0, &path, &mut out);
     }

@@ -694,6 +694,16 @@ fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
             _ => Vec::new(),
         };
     }
+    // Vapor 3: `BlogPost.parameter` / `Int.parameter` is a parameter named
+    // by the type's routing slug (its name in lower case).
+    if end == start + 3 && t.punct(start + 1, ".") && t.word(start + 2, "parameter") {
+        if let Some(ty) = t
+            .ident(start)
+            .filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+        {
+            return vec![Seg::Lit(format!(":{}", ty.to_lowercase()))];
+        }
+    }
     // `users` / `Paths.users`: a constant unless it is called.
     let mut k = start;
     let mut last = None;
