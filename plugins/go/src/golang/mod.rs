@@ -223,6 +223,33 @@ func main() { e := echo.New(); e.GET("/plain", nil) }
     }
 
     #[test]
+    fn other_frameworks_routers_are_not_net_http_routes() {
+        let src = r#"package main
+import (
+	"net/http"
+	"github.com/gorilla/mux"
+)
+func main() {
+	r := mux.NewRouter()
+	api := r.PathPrefix("/api").Subrouter()
+	api.HandleFunc("/items/{id}", item).Methods("GET")
+	mux.NewRouter().HandleFunc("/inline", item)
+	http.HandleFunc("/healthz", item)
+	http.ListenAndServe(":8080", r)
+}
+func item(w http.ResponseWriter, r *http.Request) {}
+"#;
+        assert_eq!(
+            run(&crate::nethttp::FRAMEWORK, &[("a/main.go", src)]),
+            vec!["GET /healthz"]
+        );
+        assert_eq!(
+            run(&crate::mux::FRAMEWORK, &[("a/main.go", src)]),
+            vec!["GET /api/items/{id}", "GET /inline"]
+        );
+    }
+
+    #[test]
     fn placeholders_cleaned() {
         assert_eq!(
             clean_placeholders("/a/{id?}/b/{rest:*}/{n:int min(1)}"),

@@ -104,6 +104,26 @@ struct Scanner<'a, 'c> {
     foreign_params: Vec<String>,
 }
 
+/// Modules of Go web frameworks whose routers the analyzers of the others
+/// must not read as their own.
+const ROUTER_MODULES: &[&str] = &[
+    "github.com/gorilla/mux",
+    "github.com/go-chi/chi",
+    "github.com/gin-gonic/gin",
+    "github.com/labstack/echo",
+    "github.com/gofiber/fiber",
+    "github.com/julienschmidt/httprouter",
+    "github.com/cloudwego/hertz",
+    "github.com/kataras/iris",
+    "github.com/beego/beego",
+    "github.com/astaxie/beego",
+    "github.com/danielgtaylor/huma",
+    "github.com/emicklei/go-restful",
+    "github.com/zeromicro/go-zero",
+    "github.com/gogf/gf",
+    "github.com/go-kratos/kratos",
+];
+
 /// Calls of one local closure followed (each runs its routes again).
 const MAX_CLOSURE_CALLS: usize = 4;
 
@@ -116,6 +136,9 @@ enum Val {
     Ctx,
     /// Anything else: shadows outer bindings of the same name.
     Opaque,
+    /// A router of another web framework (`r := mux.NewRouter()` seen by
+    /// the net/http analyzer): routes on it are not this analyzer's.
+    Foreign,
 }
 
 #[derive(Clone, Debug)]
@@ -190,6 +213,39 @@ enum SiteKind {
 impl<'a, 'c> Scanner<'a, 'c> {
     fn text(&self) -> &'a str {
         self.code.text()
+    }
+
+    /// `name` is an imported web framework package other than this
+    /// analyzer's own (by its constructors and context types).
+    fn foreign_framework(&self, name: &str) -> bool {
+        let own_name = |n: &str| {
+            self.fw
+                .constructors
+                .iter()
+                .chain(self.fw.context_types)
+                .any(|c| c.trim_start_matches('*').split('.').next() == Some(n))
+        };
+        let module_of = |path: &str| {
+            ROUTER_MODULES
+                .iter()
+                .find(|m| path == **m || path.starts_with(&format!("{m}/")))
+                .copied()
+        };
+        let Some(import) = self
+            .imports
+            .iter()
+            .find(|i| i.alias.as_deref().unwrap_or(&i.default_name()) == name)
+        else {
+            return false;
+        };
+        let Some(module) = module_of(&import.path) else {
+            return false;
+        };
+        // The module of one of this framework's own packages is not foreign.
+        !self.imports.iter().any(|i| {
+            own_name(i.alias.as_deref().unwrap_or(&i.default_name()))
+                && module_of(&i.path) == Some(module)
+        })
     }
 
     fn is_package(&self, name: &str) -> bool {
@@ -835,9 +891,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 return Val::Str(self.local_str(env, &e, pos));
             }
         }
-        match self.eval(env, r, pos, 0) {
+        match self.eval(env, r.clone(), pos, 0) {
             Some(v) => Val::Router(v),
+            None if self.foreign_root(env, r, pos) => Val::Foreign,
             None => Val::Opaque,
+        }
+    }
+
+    /// The expression starts from another web framework's package
+    /// (`mux.NewRouter()`) or a value made by one.
+    fn foreign_root(&self, env: &Env, r: Range<usize>, pos: usize) -> bool {
+        let mut r = trim(self.code, r);
+        let b = bytes(self.code);
+        while matches!(b.get(r.start), Some(b'&' | b'*')) {
+            r = trim(self.code, r.start + 1..r.end);
+        }
+        let Some((first, _)) = ident_here(self.code, r.start) else {
+            return false;
+        };
+        match env.lookup(first, pos) {
+            Some(v) => matches!(v, Val::Foreign),
+            None => self.foreign_framework(first),
         }
     }
 
@@ -886,6 +960,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
         let mut state = match env.lookup(first, pos) {
             Some(Val::Router(v)) => S::Val(v.clone()),
             Some(Val::Opaque) => S::Var(first.to_string()),
+            Some(Val::Foreign) => return None,
             Some(_) => return None,
             None if self.is_package(first) => S::Pkg(first.to_string()),
             None => S::Name(first.to_string()),
@@ -924,6 +999,9 @@ impl<'a, 'c> Scanner<'a, 'c> {
                             let inner = self.eval(env, args[0].clone(), pos, depth + 1)?;
                             S::Val(self.apply_method(env, inner, name, &args[1..], pos)?)
                         }
+                        // A router of another web framework (`mux.NewRouter()`
+                        // seen by the net/http analyzer): not ours.
+                        S::Pkg(p) if self.foreign_framework(&p) => return None,
                         S::Pkg(p) => {
                             let full = format!("{p}.{name}");
                             if self.fw.constructors.contains(&full.as_str()) {
