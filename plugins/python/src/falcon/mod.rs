@@ -7,6 +7,13 @@
 //! (`on_get_x` with a suffix), also inherited from in-tree bases. Templates
 //! may be built from constants. `{id:int}` converters are dropped.
 //!
+//! Route tables: `ROUTES = [('/things', ThingsResource()), …]` (a
+//! module constant, or the list a function returns: `def routes(app):
+//! return [...]`) registered in a loop, `for uri, res in ROUTES:
+//! app.add_route(PREFIX + uri, res)` (also `for uri, res in routes(app)`,
+//! the table possibly imported from another module): each row is a route,
+//! reported at the row's line.
+//!
 //! Parameters, read through the responder's request argument (`req`):
 //! `get_param*('x')` and `params['x']` → query, `get_header('X')` and
 //! `headers` → header, `get_cookie_values('x')` and `cookies` → cookie,
@@ -38,6 +45,30 @@ pub struct FalconModule {
     pub instances: Vec<(String, String)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<Resource>,
+    /// Route tables: module constants and function return lists.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<RouteTable>,
+    /// `add_route` calls in loops over a table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<LoopRoute>,
+}
+
+/// `NAME = [(template, resource), …]` or `def name(…): return [...]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteTable {
+    pub name: String,
+    /// (line, template, resource instance name or class callee).
+    pub rows: Vec<(u32, StrExpr, String)>,
+}
+
+/// `for var, res in table: app.add_route(PREFIX + var, res)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopRoute {
+    pub template: StrExpr,
+    /// The loop variable holding the row's template.
+    pub var: String,
+    /// The iterated table: a (dotted) name or a function's callee.
+    pub table: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,6 +180,10 @@ fn scan(file: &SourceFile) -> FalconModule {
         ) else {
             continue;
         };
+        if let Some(l) = loop_route(&code, &lines, call.start, &template, res.clone()) {
+            module.loops.push(l);
+            continue;
+        }
         let resource = match whole_dotted(&code, res.clone()) {
             Some(n) => n,
             None => match call_at(&code, res.start) {
@@ -197,8 +232,105 @@ fn scan(file: &SourceFile) -> FalconModule {
             });
         }
     }
+    module.tables = route_tables(file, &code, &lines, &defs);
     module.info = info;
     module
+}
+
+/// An `add_route(… var …, res)` inside `for var, res in table:`.
+fn loop_route(
+    code: &Code<'_>,
+    lines: &[crate::py::lines::LogicalLine],
+    at: usize,
+    template: &StrExpr,
+    res: Range<usize>,
+) -> Option<LoopRoute> {
+    let res = code.ident_at(code.skip_ws(res.start))?;
+    template.0.iter().find_map(|p| match p {
+        crate::py::strexpr::Piece::Ref(var) if !var.contains('.') => {
+            let iter = crate::py::loops::pair_loop_iter(code, lines, at, var, res)?;
+            let table = match whole_dotted(code, iter.clone()) {
+                Some(n) => n,
+                None => {
+                    let c = call_at(code, iter.start)?;
+                    (code.skip_ws(c.close + 1) >= iter.end).then_some(c.callee)?
+                }
+            };
+            Some(LoopRoute {
+                template: template.clone(),
+                var: var.clone(),
+                table,
+            })
+        }
+        _ => None,
+    })
+}
+
+/// The rows of a list/tuple literal of `(template, resource)` pairs.
+fn table_rows(file: &SourceFile, code: &Code<'_>, value: usize) -> Vec<(u32, StrExpr, String)> {
+    let open = code.skip_ws(value);
+    if !matches!(code.text().as_bytes().get(open), Some(b'[' | b'(')) {
+        return Vec::new();
+    }
+    code.args(open)
+        .into_iter()
+        .filter_map(|elem| {
+            let o = code.skip_ws(elem.start);
+            if code.text().as_bytes().get(o) != Some(&b'(') {
+                return None;
+            }
+            let parts = code.args(o);
+            let [t, r] = parts.as_slice() else {
+                return None;
+            };
+            let template = StrExpr::parse(code, t.clone())?;
+            let resource = match whole_dotted(code, r.clone()) {
+                Some(n) => n,
+                None => call_at(code, code.skip_ws(r.start))?.callee,
+            };
+            Some((file.line_of(o), template, resource))
+        })
+        .collect()
+}
+
+/// Module constants holding route rows, and functions returning them.
+fn route_tables(
+    file: &SourceFile,
+    code: &Code<'_>,
+    lines: &[crate::py::lines::LogicalLine],
+    defs: &[crate::py::outline::Def],
+) -> Vec<RouteTable> {
+    let mut out = Vec::new();
+    for line in lines.iter().filter(|l| l.indent == 0) {
+        if let Some((name, value)) = assignment_target(code, line) {
+            let rows = table_rows(file, code, value);
+            if !rows.is_empty() {
+                out.push(RouteTable { name, rows });
+            }
+        }
+    }
+    for def in defs.iter().filter(|d| d.kind == DefKind::Function) {
+        let ret = lines
+            .iter()
+            .skip(def.line + 1)
+            .take_while(|l| l.start < def.body.end)
+            .find_map(|l| {
+                let text = l.text(code);
+                let rest = text.strip_prefix("return")?;
+                rest.starts_with([' ', '[', '('])
+                    .then(|| l.start + (text.len() - rest.len()))
+            });
+        if let Some(value) = ret {
+            let rows = table_rows(file, code, value);
+            if !rows.is_empty() {
+                out.push(RouteTable {
+                    name: def.name.clone(),
+                    rows,
+                });
+            }
+        }
+    }
+    out
 }
 
 const METHODS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
@@ -207,7 +339,9 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
     let is_local = |m: usize, n: &str| {
         modules.get(m).is_some_and(|md| {
-            md.classes.iter().any(|c| c.name == n) || md.instances.iter().any(|(i, _)| i == n)
+            md.classes.iter().any(|c| c.name == n)
+                || md.instances.iter().any(|(i, _)| i == n)
+                || md.tables.iter().any(|t| t.name == n)
         })
     };
     let local = |m: usize, n: &str| match project.resolve(m, n, &is_local) {
@@ -231,14 +365,10 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
             .map(|c| (ct, c))
     };
     let mut out = Vec::new();
-    for (m, module) in modules.iter().enumerate() {
-        for r in &module.routes {
-            let Some(template) = project.eval(m, &r.template, &is_local) else {
-                continue;
-            };
-            let url = crate::fastapi::link::normalize_placeholders(&template);
+    let mut emit =
+        |cm: usize, resource: &str, suffix: Option<&String>, url: &str, path: &str, line: u32| {
             let mut chain: Vec<&Resource> = Vec::new();
-            let mut stack: Vec<(usize, &Resource)> = class(m, &r.resource).into_iter().collect();
+            let mut stack: Vec<(usize, &Resource)> = class(cm, resource).into_iter().collect();
             while let Some((cm, c)) = stack.pop() {
                 if chain.iter().any(|x| std::ptr::eq(*x, c)) || chain.len() > 32 {
                     continue;
@@ -251,7 +381,7 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
                 }
             }
             for method in METHODS {
-                let wanted = match &r.suffix {
+                let wanted = match suffix {
                     Some(s) => format!("{method}_{s}"),
                     None => method.to_string(),
                 };
@@ -263,10 +393,58 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
                     continue;
                 };
                 out.push(
-                    Endpoint::new(method, url.clone())
-                        .at_path(module.info.path.clone(), r.line)
+                    Endpoint::new(method, url.to_string())
+                        .at_path(path.to_string(), line)
                         .params(params),
                 );
+            }
+        };
+    for (m, module) in modules.iter().enumerate() {
+        for r in &module.routes {
+            let Some(template) = project.eval(m, &r.template, &is_local) else {
+                continue;
+            };
+            let url = crate::fastapi::link::normalize_placeholders(&template);
+            emit(
+                m,
+                &r.resource,
+                r.suffix.as_ref(),
+                &url,
+                &module.info.path,
+                r.line,
+            );
+        }
+        for l in &module.loops {
+            let Some((t, name)) = local(m, &l.table) else {
+                continue;
+            };
+            let Some(table) = modules
+                .get(t)
+                .and_then(|md| md.tables.iter().find(|x| x.name == name))
+            else {
+                continue;
+            };
+            for (line, row, resource) in &table.rows {
+                let Some(row) = project.eval(t, row, &is_local) else {
+                    continue;
+                };
+                let pieces = l
+                    .template
+                    .0
+                    .iter()
+                    .map(|p| match p {
+                        crate::py::strexpr::Piece::Ref(v) if *v == l.var => {
+                            crate::py::strexpr::Piece::Lit(row.clone())
+                        }
+                        other => other.clone(),
+                    })
+                    .collect();
+                let Some(template) = project.eval(m, &StrExpr(pieces), &is_local) else {
+                    continue;
+                };
+                let url = crate::fastapi::link::normalize_placeholders(&template);
+                let path = modules.get(t).map(|md| md.info.path.as_str()).unwrap_or("");
+                emit(t, resource, None, &url, path, *line);
             }
         }
     }

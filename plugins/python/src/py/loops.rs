@@ -110,6 +110,45 @@ pub fn loop_items(
     None
 }
 
+/// When `a` and `b` are the targets of a `for a, b in …:` (or `for (a, b)
+/// in …:`) loop enclosing `offset`, the range of what it iterates over.
+pub fn pair_loop_iter(
+    code: &Code<'_>,
+    lines: &[LogicalLine],
+    offset: usize,
+    a: &str,
+    b: &str,
+) -> Option<Range<usize>> {
+    let at = lines
+        .partition_point(|l| l.start <= offset)
+        .checked_sub(1)?;
+    let mut indent = lines.get(at)?.indent;
+    for line in lines[..at].iter().rev() {
+        if line.indent >= indent {
+            continue;
+        }
+        indent = line.indent;
+        let text = line.text(code);
+        if let Some(rest) = text.strip_prefix("for ") {
+            if let Some((targets, iter)) = rest.split_once(" in ") {
+                let targets: String = targets
+                    .chars()
+                    .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+                    .collect();
+                if targets == format!("{a},{b}") {
+                    let iter_start = line.start + (text.len() - iter.len());
+                    let colon = crate::py::lines::header_colon(code, line)?;
+                    return Some(code.skip_ws(iter_start)..trim_end(code, iter_start..colon));
+                }
+            }
+        }
+        if indent == 0 {
+            break;
+        }
+    }
+    None
+}
+
 fn trim_end(code: &Code<'_>, r: Range<usize>) -> usize {
     r.start + code.slice(r.clone()).trim_end().len()
 }
