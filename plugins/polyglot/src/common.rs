@@ -496,3 +496,41 @@ pub fn strings_in(strings: &[StringLit], range: Range<usize>) -> &[StringLit] {
     }
     &strings[from..end]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_not_query_params() {
+        let f = SourceFile::new("a.lua", "x");
+        let e = endpoint(
+            "GET",
+            "/posts/:id",
+            &f,
+            1,
+            vec![Param::query("id"), Param::query("q")],
+        );
+        assert_eq!(e.params, vec![Param::query("q")]);
+    }
+
+    #[test]
+    fn function_index_finds_definitions_not_calls() {
+        let src = "void list(int a);\nint main() { list(1); }\nvoid list(int a) { get(\"q\"); }\n";
+        let code = Code::new(src, Syntax::C_LIKE);
+        let fns = Fns::new(&code);
+        let body = fns.get("list").map(|r| &src[r]);
+        assert_eq!(body, Some("{ get(\"q\"); "));
+    }
+
+    #[test]
+    fn strings_in_a_range() {
+        let code = Code::new("a('x', 'y') b('z')", DART);
+        let all = code.strings();
+        let got: Vec<&str> = strings_in(&all, 0..11)
+            .iter()
+            .map(|s| s.value.as_str())
+            .collect();
+        assert_eq!(got, ["x", "y"]);
+    }
+}
