@@ -216,6 +216,16 @@ impl Plan {
         self.replays.iter().any(|r| r.proxy.is_none())
     }
 
+    fn note_selection(&self, selected: usize, total: usize) {
+        if !self.selector.matchers.is_empty() || !self.selector.filters.is_empty() {
+            log::sub(format!(
+                "➔ {} matchers, {} filters: {selected} of {total} endpoints selected.",
+                self.selector.matchers.len(),
+                self.selector.filters.len(),
+            ));
+        }
+    }
+
     /// `--exclude-codes`.
     pub fn exclude_codes(&self) -> &[u16] {
         &self.exclude_codes
@@ -235,6 +245,7 @@ impl Plan {
         let indices: Vec<usize> = (0..report.endpoints.len())
             .filter(|&i| self.selector.keeps(&report.endpoints[i]))
             .collect();
+        self.note_selection(indices.len(), report.endpoints.len());
         let mut for_requests = Report {
             endpoints: indices
                 .iter()
@@ -270,13 +281,9 @@ impl Plan {
             .filter(|e| self.selector.keeps(e))
             .cloned()
             .collect();
-        if !self.selector.matchers.is_empty() || !self.selector.filters.is_empty() {
-            log::sub(format!(
-                "➔ {} matchers, {} filters: {} of {total} endpoints selected.",
-                self.selector.matchers.len(),
-                self.selector.filters.len(),
-                selected.len()
-            ));
+        // Said once per run: by the direct replay when there is one.
+        if !self.has_direct() {
+            self.note_selection(selected.len(), total);
         }
         // Requests fill URL placeholders themselves (percent-encoded);
         // documents show URLs the way the JSON report does.
