@@ -36,14 +36,22 @@ fn js_fastify_fixtures() {
 
 #[test]
 fn js_koa_fixtures() {
-    check_all(&js::koa::Koa, &["blog", "guarded-routers", "mounted-apps"]);
+    check_all(
+        &js::koa::Koa,
+        &["blog", "crud-subclass", "guarded-routers", "mounted-apps"],
+    );
 }
 
 #[test]
 fn js_nextjs_fixtures() {
     check_all(
         &js::nextjs::NextJs,
-        &["handler-maps", "storefront", "validated-routes"],
+        &[
+            "handler-maps",
+            "request-helpers",
+            "storefront",
+            "validated-routes",
+        ],
     );
 }
 

@@ -145,7 +145,11 @@ pub fn parse_value(code: &Code<'_>, outline: &Outline, range: Range<usize>) -> O
     let (mut value, mut i) = if code.slice(s..r.end).starts_with("new ") {
         let (class, cr) = dotted_at(code, s + 4)?;
         let mut i = cr.end;
-        let p = code.skip_ws(i);
+        let mut p = code.skip_ws(i);
+        // Type arguments: `new Store<User, Key>(…)`.
+        if bytes.get(p) == Some(&b'<') {
+            p = type_args_end(bytes, p).map_or(p, |e| code.skip_ws(e));
+        }
         if bytes.get(p) == Some(&b'(') {
             i = code.matching(p)? + 1;
         }
@@ -967,4 +971,25 @@ mod tests {
         );
         assert_eq!(m.calls.len(), 1);
     }
+}
+
+/// The offset after the `>` closing type arguments opened at `open`
+/// (nested `<…>` counted; gives up at `;`, `{` or after 400 bytes).
+fn type_args_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, b) in bytes.iter().enumerate().skip(open).take(400) {
+        match b {
+            b'<' => depth += 1,
+            b'>' if k > 0 && bytes[k - 1] == b'=' => {}
+            b'>' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+            b';' | b'{' => return None,
+            _ => {}
+        }
+    }
+    None
 }

@@ -83,6 +83,17 @@ impl Graph {
 /// HTTP client passed to `bindApi(client)` does not turn `client.get('/x')`
 /// into a route. Edges are added until nothing changes.
 pub fn pass_routers(project: &Project<'_>, graph: &mut Graph, is_router: impl Fn(&Target) -> bool) {
+    pass_routers_with(project, graph, is_router, |_| String::new());
+}
+
+/// [`pass_routers`], the parameter getting the router's own prefix
+/// (`own(router)`, a Koa `new Router({ prefix })`).
+pub fn pass_routers_with(
+    project: &Project<'_>,
+    graph: &mut Graph,
+    is_router: impl Fn(&Target) -> bool,
+    own: impl Fn(&Target) -> String,
+) {
     let mut pending: Vec<(Target, Target)> = Vec::new();
     for (mi, m) in project.modules.iter().enumerate() {
         for call in &m.calls {
@@ -106,7 +117,7 @@ pub fn pass_routers(project: &Project<'_>, graph: &mut Graph, is_router: impl Fn
         let before = pending.len();
         pending.retain(|(a, p)| {
             if is_router(a) || graph.is_mounted(a) {
-                graph.mount(a.clone(), String::new(), p.clone());
+                graph.mount(a.clone(), own(a), p.clone());
                 false
             } else {
                 true

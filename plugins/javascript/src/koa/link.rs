@@ -6,7 +6,7 @@ use portolan_plugin_sdk::{Endpoint, Param};
 use super::scan::KoaModule;
 use crate::express::link::path_value;
 use crate::js::module::Value;
-use crate::js::mount::{node_of, pass_routers, Graph};
+use crate::js::mount::{node_of, pass_routers_with, Graph};
 use crate::js::project::{Project, Target};
 
 /// Router-like names accepted as receivers when nothing says otherwise.
@@ -22,12 +22,43 @@ fn routerish(name: &str) -> bool {
 pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
     let mut graph = Graph::new();
+    // A router object with its own prefix: `new Router({ prefix })`, or
+    // `this` of a router subclass (`C#this`, prefix given to `super`).
     let object = |t: &Target| match t {
-        Target::Node(m, n) => modules
-            .get(*m)
-            .and_then(|x| x.objects.iter().find(|(o, _)| o == n))
-            .map(|(_, p)| (*m, p.clone())),
+        Target::Node(m, n) => modules.get(*m).and_then(|x| {
+            x.objects
+                .iter()
+                .find(|(o, _)| o == n)
+                .map(|(_, p)| (*m, p.clone()))
+                .or_else(|| {
+                    let c = n.strip_suffix("#this")?;
+                    let (_, p) = x.subclasses.iter().find(|(s, _)| s == c)?;
+                    Some((*m, p.clone()))
+                })
+        }),
         _ => None,
+    };
+    // An instance of a router subclass is the class's `this`.
+    let subclass = |m: usize, c: &str| {
+        modules
+            .get(m)
+            .is_some_and(|x| x.subclasses.iter().any(|(s, _)| s == c))
+    };
+    let node = |t: Target| match t {
+        Target::Instance(m, c) if subclass(m, &c) => Some(Target::Node(m, format!("{c}#this"))),
+        Target::Node(m, n) => {
+            let class = modules
+                .get(m)
+                .and_then(|x| x.instances.iter().find(|(v, _)| *v == n))
+                .and_then(|(_, c)| project.resolve(m, &Value::Name(c.clone())));
+            match class {
+                Some(Target::Class(cm, c)) if subclass(cm, &c) => {
+                    Some(Target::Node(cm, format!("{c}#this")))
+                }
+                _ => Some(Target::Node(m, n)),
+            }
+        }
+        t => node_of(&project, t),
     };
     let own_prefix = |t: &Target| {
         object(t)
@@ -38,7 +69,7 @@ pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
         for mount in &m.mounts {
             let Some(parent) = project
                 .resolve(mi, &Value::Name(mount.receiver.clone()))
-                .and_then(|t| node_of(&project, t))
+                .and_then(node)
             else {
                 continue;
             };
@@ -52,10 +83,7 @@ pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
                     .collect()
             };
             for child in &mount.children {
-                let Some(c) = project
-                    .resolve(mi, child)
-                    .and_then(|t| node_of(&project, t))
-                else {
+                let Some(c) = project.resolve(mi, child).and_then(node) else {
                     continue;
                 };
                 // A nested router also gets its parent's own prefix.
@@ -70,9 +98,12 @@ pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
             }
         }
     }
-    pass_routers(&project, &mut graph, |a| {
-        object(a).is_some() || matches!(a, Target::Node(_, n) if routerish(n))
-    });
+    pass_routers_with(
+        &project,
+        &mut graph,
+        |a| object(a).is_some() || matches!(a, Target::Node(_, n) if routerish(n)),
+        own_prefix,
+    );
     let is_bound = |t: &Target| match t {
         Target::Node(m, n) => modules.get(*m).is_some_and(|x| {
             x.info.bindings.iter().any(|b| &b.name == n)

@@ -12,7 +12,7 @@ use crate::js::guard::guard_params;
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{object_entries, Outline, ScopeKind};
 use crate::js::request::request_params;
-use crate::js::strexpr::StrExpr;
+use crate::js::strexpr::{Piece, StrExpr};
 use crate::js::syntax::dotted_before;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -31,6 +31,15 @@ pub struct KoaModule {
     pub mounts: Vec<Mount>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub handlers: Vec<Handler>,
+    /// Router subclasses (`class CrudRouter extends Router`) with the prefix
+    /// their constructor hands `super({ prefix })`; their `this.get(…)`
+    /// routes are registered on every instance.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subclasses: Vec<(String, Option<StrExpr>)>,
+    /// `const r = new CrudRouter(…)` of a class not known here (scoped
+    /// name, class): `link` matches the class against subclasses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,6 +167,78 @@ fn for_of_routers(code: &Code<'_>, outline: &Outline) -> Vec<(String, Vec<Value>
     out
 }
 
+/// `class X extends Router { constructor(…) { super({ prefix: … }) } }`
+/// (the router class imported here, or named `Router`/`KoaRouter`). A
+/// prefix built by a call (`'/' + toPath(schema.table)`) is only known at
+/// run time: a placeholder segment named after its last property.
+fn subclasses(
+    code: &Code<'_>,
+    outline: &Outline,
+    locals: &[&str],
+) -> Vec<(String, Option<StrExpr>)> {
+    static CLASS: OnceLock<Regex> = OnceLock::new();
+    let class = re(
+        &CLASS,
+        r"\bclass\s+([A-Za-z_$][\w$]*)\s*(?:<[^{]*?>)?\s+extends\s+([A-Za-z_$][\w$]*)",
+    );
+    static SUPER: OnceLock<Regex> = OnceLock::new();
+    let sup = re(&SUPER, r"\bsuper\s*\(");
+    static WORD: OnceLock<Regex> = OnceLock::new();
+    let word = re(&WORD, r"[A-Za-z_$][\w$]*");
+    let text = code.text();
+    let mut out = Vec::new();
+    for c in class.captures_iter(text) {
+        let (Some(all), Some(name), Some(base)) = (c.get(0), c.get(1), c.get(2)) else {
+            continue;
+        };
+        let base = base.as_str();
+        if !code.is_code(all.start())
+            || !(locals.contains(&base) || matches!(base, "Router" | "KoaRouter"))
+        {
+            continue;
+        }
+        let Some(scope) = outline
+            .scopes
+            .iter()
+            .find(|s| s.kind == ScopeKind::Class && s.name == name.as_str())
+        else {
+            continue;
+        };
+        let body = scope.body.clone();
+        let mut prefix = None;
+        for m in sup.find_iter(code.slice(body.clone())) {
+            let at = body.start + m.start();
+            if !code.is_code(at) {
+                continue;
+            }
+            let Some(first) = code.args(body.start + m.end() - 1).into_iter().next() else {
+                break;
+            };
+            let s = code.skip_ws(first.start);
+            if code.text().as_bytes().get(s) != Some(&b'{') {
+                break;
+            }
+            if let Some(e) = object_entries(code, s)
+                .into_iter()
+                .find(|e| e.key == "prefix")
+            {
+                prefix = StrExpr::parse(code, e.value.clone()).or_else(|| {
+                    // The last property or name not called: `schema.table`.
+                    let v = code.slice(e.value.clone());
+                    let last = word
+                        .find_iter(v)
+                        .filter(|w| !v[w.end()..].trim_start().starts_with('('))
+                        .last()?;
+                    Some(StrExpr(vec![Piece::Lit(format!("/{{{}}}", last.as_str()))]))
+                });
+            }
+            break;
+        }
+        out.push((name.as_str().to_string(), prefix));
+    }
+    out
+}
+
 pub fn scan(file: &SourceFile) -> KoaModule {
     scan_with(file, &KOA)
 }
@@ -186,7 +267,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
     static NEW: OnceLock<Regex> = OnceLock::new();
     let new = re(
         &NEW,
-        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=\s*new\s+([A-Za-z_$][\w$.]*)\s*\(",
+        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=\s*new\s+([A-Za-z_$][\w$.]*)\s*(?:<[^;{()]*>\s*)?\(",
     );
     for c in new.captures_iter(text) {
         let (Some(all), Some(name), Some(class)) = (c.get(0), c.get(1), c.get(2)) else {
@@ -197,6 +278,12 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
         }
         let class = class.as_str();
         if !(locals.contains(&class) || matches!(class, "Router" | "KoaRouter" | "Koa")) {
+            if class.ends_with("Router") {
+                out.instances.push((
+                    outline.scoped(name.as_str(), name.start()),
+                    class.to_string(),
+                ));
+            }
             continue;
         }
         let prefix = code.args(all.end() - 1).first().and_then(|a| {
@@ -256,6 +343,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
             children: vec![Value::Name(outline.scoped(name.as_str(), name.start()))],
         });
     }
+    out.subclasses = subclasses(&code, &outline, &locals);
     let loops = for_of_routers(&code, &outline);
     static CALL: OnceLock<Regex> = OnceLock::new();
     let call = re(

@@ -119,7 +119,9 @@ impl Analyzer for NextJs {
         }
         let route = route_of(&file.path);
         let declares = schema::may_declare(&file.content);
-        if route.is_none() && !declares && !reexports(&file.content) {
+        // A module of request helpers the pages handlers call with `req`.
+        let helpers = file.content.contains("NextApiRequest");
+        if route.is_none() && !declares && !helpers && !reexports(&file.content) {
             return;
         }
         let code = file.code(Syntax::JAVASCRIPT);
@@ -139,14 +141,23 @@ impl Analyzer for NextJs {
             Some((Kind::App, url, _)) => app(file, &code, &outline, &url, out),
             None => {}
         }
+        if helpers {
+            fact.readers = readers(&code, &outline);
+        }
         // Schemas and re-exports other modules' validators may name.
         let mut info = module::scan(&file.path, &code, &outline);
         info.consts.clear();
-        info.functions.clear();
+        // Only the functions reading a request are callees `link` looks up.
+        info.functions
+            .retain(|f| fact.readers.iter().any(|r| r.name == f.name));
         info.classes.clear();
         info.calls.clear();
         fact.info = info;
-        if !fact.routes.is_empty() || !fact.schemas.is_empty() || !fact.info.exports.is_empty() {
+        if !fact.routes.is_empty()
+            || !fact.schemas.is_empty()
+            || !fact.readers.is_empty()
+            || !fact.info.exports.is_empty()
+        {
             out.fact(&fact);
         }
     }
@@ -162,8 +173,33 @@ impl Analyzer for NextJs {
         for (mi, m) in modules.iter().enumerate() {
             for r in &m.routes {
                 let mut params = r.params.clone();
-                for (kind, s) in &r.schemas {
-                    for k in resolver.keys(mi, s) {
+                // Functions of other modules handed the request.
+                let mut schemas: Vec<(usize, &(ParamKind, Schema))> =
+                    r.schemas.iter().map(|s| (mi, s)).collect();
+                for (callee, index) in &r.calls {
+                    let Some((fm, func)) = project.function_of(mi, callee) else {
+                        continue;
+                    };
+                    let Some(reader) = modules.get(fm).and_then(|x| {
+                        x.readers
+                            .iter()
+                            .find(|h| h.name == func.name && h.index == *index)
+                    }) else {
+                        continue;
+                    };
+                    for p in &reader.params {
+                        let mut p = p.clone();
+                        if p.kind == ParamKind::Query && r.dynamic.contains(&p.name) {
+                            p.kind = ParamKind::Path;
+                        }
+                        if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+                            params.push(p);
+                        }
+                    }
+                    schemas.extend(reader.schemas.iter().map(|s| (fm, s)));
+                }
+                for (sm, (kind, s)) in schemas {
+                    for k in resolver.keys(sm, s) {
                         let kind = if *kind == ParamKind::Query && r.dynamic.contains(&k) {
                             ParamKind::Path
                         } else {
@@ -194,6 +230,79 @@ pub struct NextModule {
     pub schemas: Vec<(String, Schema)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<Pending>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readers: Vec<Reader>,
+}
+
+/// A function of a module reading the request handed to it as parameter
+/// `index` (`export async function create(req: NextApiRequest, res)`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Reader {
+    pub name: String,
+    pub index: usize,
+    pub params: Vec<Param>,
+    pub schemas: Vec<(ParamKind, Schema)>,
+}
+
+/// The functions of a module reading a parameter named `req`/`request`.
+fn readers(code: &Code<'_>, outline: &Outline) -> Vec<Reader> {
+    let mut out = Vec::new();
+    for s in &outline.scopes {
+        if s.kind != ScopeKind::Function || s.name.is_empty() || !outline.is_top(s.start) {
+            continue;
+        }
+        for (index, p) in s.params.iter().enumerate() {
+            if !matches!(p.as_str(), "req" | "request") {
+                continue;
+            }
+            let params = request_params(code, s.body.clone(), p);
+            let schemas = parsed_reads(code, outline, s.body.clone(), p);
+            if !params.is_empty() || !schemas.is_empty() {
+                out.push(Reader {
+                    name: s.name.clone(),
+                    index,
+                    params,
+                    schemas,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Calls in `body` handing `req` to a named function: the callee, the
+/// argument's index and the call's offset (`return handleCreate(req, res)`).
+fn request_calls(
+    code: &Code<'_>,
+    outline: &Outline,
+    body: Range<usize>,
+    req: &str,
+) -> Vec<(module::Value, usize, usize)> {
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    let call = re(&CALL, r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(");
+    let text = code.slice(body.clone());
+    let mut out: Vec<(module::Value, usize, usize)> = Vec::new();
+    for c in call.captures_iter(text) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        let at = body.start + all.start();
+        if !code.is_code(at) || name.as_str().starts_with(req) || text[..all.start()].ends_with('.')
+        {
+            continue;
+        }
+        let open = body.start + all.end() - 1;
+        let Some(index) = code
+            .args(open)
+            .iter()
+            .position(|a| code.slice(a.clone()).trim() == req)
+        else {
+            continue;
+        };
+        let v = module::Value::Name(outline.scoped(name.as_str(), at));
+        out.push((v, index, at));
+    }
+    out
 }
 
 /// A route whose parameters need schemas of other modules.
@@ -206,6 +315,9 @@ pub struct Pending {
     pub schemas: Vec<(ParamKind, Schema)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dynamic: Vec<String>,
+    /// Functions handed the request: callee and argument index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<(module::Value, usize)>,
 }
 
 /// `export * from`, `export { a } from`: a barrel other modules import through.
@@ -327,39 +439,43 @@ fn pages(
 ) {
     // An endpoint: reported now when its schemas are all declared here,
     // else recorded for `link`.
-    let mut emit =
-        |m: &str, line: u32, mut params: Vec<Param>, schemas: Vec<(ParamKind, Schema)>| {
-            let mut pending = Vec::new();
-            for (kind, sc) in schemas {
-                let sc = schema::inline(sc, &fact.schemas, 0);
-                if sc.is_local() {
-                    for k in schema::local_keys(&sc) {
-                        let kind = if kind == ParamKind::Query && dynamic.contains(&k) {
-                            ParamKind::Path
-                        } else {
-                            kind
-                        };
-                        if !params.iter().any(|p| p.name == k && p.kind == kind) {
-                            params.push(Param::new(kind, k));
-                        }
+    let mut emit = |m: &str,
+                    line: u32,
+                    mut params: Vec<Param>,
+                    schemas: Vec<(ParamKind, Schema)>,
+                    calls: Vec<(module::Value, usize)>| {
+        let mut pending = Vec::new();
+        for (kind, sc) in schemas {
+            let sc = schema::inline(sc, &fact.schemas, 0);
+            if sc.is_local() {
+                for k in schema::local_keys(&sc) {
+                    let kind = if kind == ParamKind::Query && dynamic.contains(&k) {
+                        ParamKind::Path
+                    } else {
+                        kind
+                    };
+                    if !params.iter().any(|p| p.name == k && p.kind == kind) {
+                        params.push(Param::new(kind, k));
                     }
-                } else {
-                    pending.push((kind, sc));
                 }
-            }
-            if pending.is_empty() {
-                out.endpoint(Endpoint::new(m, url).params(params).at(file, line));
             } else {
-                fact.routes.push(Pending {
-                    method: m.to_string(),
-                    url: url.to_string(),
-                    line,
-                    params,
-                    schemas: pending,
-                    dynamic: dynamic.to_vec(),
-                });
+                pending.push((kind, sc));
             }
-        };
+        }
+        if pending.is_empty() && calls.is_empty() {
+            out.endpoint(Endpoint::new(m, url).params(params).at(file, line));
+        } else {
+            fact.routes.push(Pending {
+                method: m.to_string(),
+                url: url.to_string(),
+                line,
+                params,
+                schemas: pending,
+                dynamic: dynamic.to_vec(),
+                calls,
+            });
+        }
+    };
     let text = code.text();
     // The handler: the default export.
     static DEF: OnceLock<Regex> = OnceLock::new();
@@ -420,36 +536,79 @@ fn pages(
                 }
             };
             let mut schemas = wrapper_schemas(code, outline, value.value.clone(), 0);
+            let mut calls = Vec::new();
             let ps: Vec<Param> = match own {
                 Some((names, b)) => {
                     let req = names.first().cloned().unwrap_or_else(|| "req".into());
                     schemas.extend(parsed_reads(code, outline, b.clone(), &req));
+                    calls = request_calls(code, outline, b.clone(), &req)
+                        .into_iter()
+                        .map(|(v, i, _)| (v, i))
+                        .collect();
                     request_params(code, b, &req)
                         .into_iter()
                         .filter(|p| !(p.kind == ParamKind::Query && dynamic.contains(&p.name)))
                         .collect()
                 }
-                None => params.clone(),
+                None => {
+                    // An imported handler: `{ GET: getItems }`.
+                    let name = code.slice(value.value.clone()).trim();
+                    if !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| crate::js::syntax::is_js_ident(b) || b == b'.')
+                    {
+                        calls.push((
+                            module::Value::Name(outline.scoped(name, value.value.start)),
+                            0,
+                        ));
+                    }
+                    params.clone()
+                }
             };
-            emit(m, file.line_of(k), ps, schemas);
+            emit(m, file.line_of(k), ps, schemas, calls);
         }
         return;
     }
-    let schemas = parsed_reads(code, outline, whole, &req);
+    let schemas = parsed_reads(code, outline, whole.clone(), &req);
     let mut methods: Vec<&str> = Vec::new();
     static CMP: OnceLock<Regex> = OnceLock::new();
     let cmp = re(
         &CMP,
         r#"(?:\.method\s*[!=]==?\s*|\bcase\s+)['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]|['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]\s*[!=]==?\s*[\w$.]*\.method\b"#,
     );
-    for c in cmp.captures_iter(text) {
-        let (Some(all), Some(m)) = (c.get(0), c.get(1).or(c.get(2))) else {
+    // The code each method runs: the block of `if (req.method === 'X') {`,
+    // or a `case 'X':` up to the next comparison.
+    let mut blocks: Vec<(&str, Range<usize>)> = Vec::new();
+    let found: Vec<_> = cmp
+        .captures_iter(text)
+        .filter_map(|c| Some((c.get(0)?, c.get(1).or(c.get(2))?)))
+        .filter(|(all, _)| code.is_code(all.start()) || code.is_code(all.end() - 1))
+        .collect();
+    for (i, (all, m)) in found.iter().enumerate() {
+        let Some(k) = METHODS.iter().find(|x| **x == m.as_str()) else {
             continue;
         };
-        if code.is_code(all.start()) || code.is_code(all.end() - 1) {
-            if let Some(k) = METHODS.iter().find(|x| **x == m.as_str()) {
-                if !methods.contains(k) {
-                    methods.push(k);
+        if !methods.contains(k) {
+            methods.push(k);
+        }
+        let matched = all.as_str();
+        if matched.contains("!=") {
+            continue;
+        }
+        if matched.starts_with("case") {
+            let end = found.get(i + 1).map_or(whole.end, |(n, _)| n.start());
+            blocks.push((k, all.end()..end.max(all.end())));
+        } else if let Some(open) = crate::js::syntax::next_code_byte(
+            code,
+            all.end(),
+            (all.end() + 200).min(text.len()),
+            b'{',
+        ) {
+            let between = code.slice(all.end()..open).trim_end();
+            if between.ends_with(')') && !between.contains(';') {
+                if let Some(close) = code.matching(open) {
+                    blocks.push((k, open..close));
                 }
             }
         }
@@ -457,8 +616,18 @@ fn pages(
     if methods.is_empty() {
         methods = vec!["GET", "POST"];
     }
+    let calls = request_calls(code, outline, whole, &req);
     for m in methods {
-        emit(m, line, params.clone(), schemas.clone());
+        // A call inside another method's block is not this method's.
+        let own: Vec<(module::Value, usize)> = calls
+            .iter()
+            .filter(|(_, _, at)| {
+                let mut inside = blocks.iter().filter(|(_, r)| r.contains(at)).peekable();
+                inside.peek().is_none() || inside.any(|(k, _)| *k == m)
+            })
+            .map(|(v, i, _)| (v.clone(), *i))
+            .collect();
+        emit(m, line, params.clone(), schemas.clone(), own);
     }
 }
 
