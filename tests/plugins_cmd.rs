@@ -171,7 +171,7 @@ fn locked_scan_refuses_a_tampered_plugin_naming_it_and_both_hashes() {
     assert!(
         lock.contains(&format!("sha256 = \"{good}\""))
             && lock.contains("source = \".portolan/plugins/tiny.wasm\"")
-            && lock.contains("interface_version = \"0.1.0\""),
+            && lock.contains("interface_version = \"0.2.0\""),
         "{lock}"
     );
 
@@ -407,7 +407,7 @@ fn list_shows_builtin_and_external_plugins_with_techs_and_versions() {
     let python = find("python");
     assert_eq!(python["builtin"], true);
     assert_eq!(python["source"], "built-in");
-    assert_eq!(python["interface_version"], "0.1.0");
+    assert_eq!(python["interface_version"], "0.2.0");
     assert!(python["techs"]
         .as_array()
         .unwrap()
@@ -460,6 +460,83 @@ fn a_config_plugin_replaces_a_builtin_technology_with_a_log_line() {
         show(&o)
     );
     assert_eq!(routes(&json(&o)), ["GET /from-tinyflask python_flask"]);
+}
+
+#[test]
+fn plugin_settings_reach_the_plugin_and_are_checked() {
+    let proj = project();
+    let (_dir, tiny) = shipped("tiny");
+    let config = |table: &str| {
+        format!(
+            "[[plugins]]\nname = \"tiny\"\npath = {:?}\n{table}",
+            tiny.display().to_string()
+        )
+    };
+    let scan = |proj: &Path| {
+        run(portolan(proj).args([
+            "-b",
+            ".",
+            "--config",
+            "portolan.toml",
+            "-f",
+            "json",
+            "-t",
+            "test_tiny",
+        ]))
+    };
+    // No settings: the plugin's defaults.
+    fs::write(proj.path().join("portolan.toml"), config("")).unwrap();
+    let o = scan(proj.path());
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(
+        routes(&json(&o)),
+        ["GET /tiny/items test_tiny", "POST /tiny/items test_tiny"]
+    );
+    // The settings change what the plugin reports.
+    fs::write(
+        proj.path().join("portolan.toml"),
+        config("config = { prefix = \"/v2\", skip_methods = [\"POST\"] }\n"),
+    )
+    .unwrap();
+    let o = scan(proj.path());
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(routes(&json(&o)), ["GET /v2/tiny/items test_tiny"]);
+    // An undeclared key and a value of the wrong kind stop the scan,
+    // naming the plugin and the key.
+    for (table, words) in [
+        (
+            "config = { prefx = \"/v2\" }\n",
+            ["`tiny`", "no setting `prefx`", "prefix, skip_methods"],
+        ),
+        (
+            "config = { skip_methods = \"POST\" }\n",
+            ["`tiny`", "`skip_methods`", "a list of strings"],
+        ),
+    ] {
+        fs::write(proj.path().join("portolan.toml"), config(table)).unwrap();
+        let o = scan(proj.path());
+        assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+        for w in words {
+            assert!(err(&o).contains(w), "{w}: {}", show(&o));
+        }
+    }
+    // A scanned tree's own portolan.toml cannot set settings (it may not
+    // set [[plugins]] at all): ignored with a warning, defaults apply.
+    fs::write(
+        proj.path().join("portolan.toml"),
+        config("config = { prefix = \"/evil\" }\n"),
+    )
+    .unwrap();
+    let o = run(portolan(proj.path())
+        .args(["-b", ".", "-f", "json", "--plugin"])
+        .arg(&tiny)
+        .args(["-t", "test_tiny"]));
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(err(&o).contains("[[plugins]]` is ignored"), "{}", show(&o));
+    assert_eq!(
+        routes(&json(&o)),
+        ["GET /tiny/items test_tiny", "POST /tiny/items test_tiny"]
+    );
 }
 
 #[test]
@@ -821,14 +898,54 @@ fn cargo(dir: &Path, target: &Path) -> Command {
     cmd
 }
 
+/// Copy a directory tree (files and directories only).
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let dest = to.join(entry.file_name());
+        // `metadata` follows links: a linked file is copied as a file.
+        let meta = fs::metadata(&path).unwrap();
+        if meta.is_dir() {
+            copy_tree(&path, &dest);
+        } else {
+            fs::copy(&path, &dest).unwrap();
+        }
+    }
+}
+
 #[test]
 fn plugin_new_scaffolds_a_crate_that_tests_builds_and_passes_plugin_test() {
     let work = tempfile::tempdir().unwrap();
-    let sdk = repo().join("plugin-sdk");
+    // The SDK stands alone: a copy outside the repository (as a team would
+    // vendor it) is all the scaffold needs, WIT included.
+    copy_tree(
+        &repo().join("plugin-sdk"),
+        &work.path().join("vendor/plugin-sdk"),
+    );
+    let sdk = PathBuf::from("vendor/plugin-sdk");
     let o = run(portolan(work.path())
         .args(["plugin", "new", "acme-web", "--sdk-path"])
         .arg(&sdk));
     assert!(o.status.success(), "{}", show(&o));
+    let manifest = fs::read_to_string(work.path().join("acme-web/Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("portolan-plugin-sdk = { path = \"../vendor/plugin-sdk\" }")
+            && manifest.contains("serde = "),
+        "{manifest}"
+    );
+    let readme = fs::read_to_string(work.path().join("acme-web/README.md")).unwrap();
+    assert!(!readme.contains("example.invalid"), "{readme}");
+    // Without --sdk-path: the published SDK of this interface, never a path
+    // into the tree this binary was built from.
+    let o = run(portolan(work.path()).args(["plugin", "new", "other", "--dir", "other"]));
+    assert!(o.status.success(), "{}", show(&o));
+    let manifest = fs::read_to_string(work.path().join("other/Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("portolan-plugin-sdk = \"0.") && !manifest.contains("path ="),
+        "{manifest}"
+    );
     let krate = work.path().join("acme-web");
     for f in [
         "Cargo.toml",

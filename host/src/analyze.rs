@@ -585,6 +585,7 @@ fn convert(e: wit::Endpoint, tech: &str) -> Endpoint {
                 .collect(),
             status_code: None,
             technology: Some(tech.to_string()),
+            technologies: Vec::new(),
         },
         protocol: if e.protocol.is_empty() {
             "http".into()

@@ -128,8 +128,9 @@ pub enum PluginCommand {
         /// Where to create it [default: ./NAME].
         #[arg(long = "dir", value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Path to portolan-plugin-sdk (the `plugin-sdk/` folder of a
-        /// portolan checkout) [default: the SDK this portolan was built from].
+        /// A local copy of portolan-plugin-sdk (e.g. a vendored
+        /// `plugin-sdk/` folder), referenced relative to the new crate
+        /// [default: the published SDK of this portolan's interface].
         #[arg(long = "sdk-path", value_name = "DIR")]
         sdk_path: Option<PathBuf>,
     },

@@ -108,6 +108,9 @@ pub struct PluginSpec {
     pub url: Option<String>,
     /// Lower-case hex SHA-256 of the component's bytes.
     pub sha256: Option<String>,
+    /// The plugin's settings (`config = { key = value, … }`), handed to it
+    /// as a JSON object and checked against the settings it declares.
+    pub config: Option<toml::Table>,
     /// The config file that lists it.
     #[serde(skip)]
     pub file: PathBuf,
@@ -119,6 +122,14 @@ pub struct PluginSpec {
 }
 
 impl PluginSpec {
+    /// `config` as the JSON object the plugin receives (empty when unset).
+    pub fn settings(&self) -> serde_json::Map<String, serde_json::Value> {
+        match self.config.as_ref().map(serde_json::to_value) {
+            Some(Ok(serde_json::Value::Object(map))) => map,
+            _ => serde_json::Map::new(),
+        }
+    }
+
     /// The name used in messages: `name`, else the file or URL stem.
     pub fn label(&self) -> String {
         if let Some(n) = self.name.as_deref().filter(|n| !n.trim().is_empty()) {

@@ -57,6 +57,10 @@ pub struct Details {
     pub status_code: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub technology: Option<String>,
+    /// Every technology that reported the endpoint, `technology` first, when
+    /// more than one did (the optimizer's merge); absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub technologies: Vec<String>,
 }
 
 /// One `ai_context` entry (seed §2.2). Key order is the seed's.

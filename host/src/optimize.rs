@@ -12,7 +12,9 @@
 //!    spelling; params are unioned by (name, type), code paths and tags
 //!    appended without duplicates. The merged endpoint remembers whether
 //!    code, a document, or both described it ([`Origin`]): that is what the
-//!    `shadow` tagger reads.
+//!    `shadow` tagger reads. When several technologies reported it,
+//!    `details.technologies` lists them all (`technology` stays the
+//!    first's).
 //! 4. `-u`: prefix every relative URL with the base URL (exactly one `/`).
 //! 5. Append a `path` param for each placeholder in the URL (`{id}`,
 //!    `{id:\d+}`, `:id`, `<id>`, `<int:id>`, `*rest`) unless the endpoint
@@ -107,6 +109,8 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
         params: HashSet<(String, ParamType)>,
         code_paths: HashSet<(String, Option<u32>)>,
         tags: HashSet<(String, String)>,
+        /// The technologies that reported it, in order of appearance.
+        techs: Vec<String>,
     }
     let mut out: Vec<Endpoint> = Vec::with_capacity(list.len());
     let mut held: Vec<Held> = Vec::with_capacity(list.len());
@@ -137,6 +141,11 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
                     (mine @ None, theirs) => *mine = theirs,
                     _ => {}
                 }
+                if let Some(t) = e.details.technology {
+                    if !h.techs.contains(&t) {
+                        h.techs.push(t);
+                    }
+                }
                 target.internal &= e.internal;
                 target.origin.code |= e.origin.code;
                 target.origin.spec |= e.origin.spec;
@@ -153,10 +162,16 @@ fn merge(list: Vec<Endpoint>) -> Vec<Endpoint> {
                 for t in &e.tags {
                     h.tags.insert((t.name.clone(), t.tagger.clone()));
                 }
+                h.techs.extend(e.details.technology.clone());
                 index.insert(key, out.len());
                 out.push(e);
                 held.push(h);
             }
+        }
+    }
+    for (e, h) in out.iter_mut().zip(held) {
+        if h.techs.len() > 1 {
+            e.details.technologies = h.techs;
         }
     }
     out
@@ -286,6 +301,8 @@ mod tests {
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].url, "/o/<int:order_id>");
         assert_eq!(out[0].details.technology.as_deref(), Some("t"));
+        assert_eq!(out[0].details.technologies, ["t", "oas3"]);
+        assert!(out[1].details.technologies.is_empty());
         let places: Vec<_> = out[0]
             .details
             .code_paths

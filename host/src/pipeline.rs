@@ -138,6 +138,10 @@ pub fn load_plugins_with(
         .map_err(|e| Failure::Runtime(format!("cannot start the WebAssembly runtime: {e}")))?;
     let (catalog, more) = Catalog::build(&runtime, runtime.cache(), sources);
     errors.extend(more);
+    let bad_settings = catalog.settings_problems();
+    if !bad_settings.is_empty() {
+        return Err(Failure::Usage(escaped_lines(&bad_settings)));
+    }
     if let Some((lock, path)) = lock {
         let problems = plugin::lock::check_descriptions(&lock, &path, &catalog, &args.lock_dir);
         if !problems.is_empty() {
@@ -375,12 +379,25 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     }
     selected.retain(|t| !excluded.contains(t));
 
-    // Which files each technology wants.
+    // Which files each technology wants: those matching its `files`
+    // globs that contain one of its `requires-any` literals (when it
+    // declares some).
     let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); catalog.techs.len()];
+    let mut unpromising = 0usize;
     for (i, f) in files.iter().enumerate() {
         for &t in &f.wanted_by {
-            wanted[t].push(i);
+            let tokens = &catalog.techs[t].desc.requires_any;
+            if tokens.is_empty() || tokens.iter().any(|k| f.content.contains(k.as_str())) {
+                wanted[t].push(i);
+            } else {
+                unpromising += 1;
+            }
         }
+    }
+    if unpromising > 0 {
+        log::debug(format!(
+            "{unpromising} (technology, file) pairs skipped: the file has none of the technology's `requires-any` literals"
+        ));
     }
 
     let mut endpoints = Vec::new();

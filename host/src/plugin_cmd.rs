@@ -664,10 +664,30 @@ const TEMPLATE: &[(&str, &str)] = &[
     ),
 ];
 
-/// The SDK next to the sources this binary was built from, if still there.
-fn default_sdk() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugin-sdk");
-    p.join("Cargo.toml").is_file().then(|| abs(&p))
+/// `to` as a path relative to the directory `from` (both absolute), so a
+/// scaffold can be moved together with its vendored SDK.
+fn relative_to(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<_> = from.components().collect();
+    let to_parts: Vec<_> = to.components().collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return to.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to_parts[common..] {
+        out.push(c);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
 }
 
 fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<ExitCode, Failure> {
@@ -692,18 +712,33 @@ fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<Ex
             dir.display()
         )));
     }
-    let sdk = match sdk_path.or_else(default_sdk) {
-        Some(p) if p.join("Cargo.toml").is_file() => abs(&p),
+    // A local SDK (a vendored copy, a checkout) is referenced relative to
+    // the new crate; without one, the crate depends on the published SDK
+    // of the interface this portolan speaks.
+    let (sdk_dependency, sdk_label) = match sdk_path {
+        Some(p) if p.join("Cargo.toml").is_file() => {
+            let rel = relative_to(&abs(&dir), &abs(&p));
+            (
+                format!(
+                    "portolan-plugin-sdk = {{ path = {:?} }}",
+                    rel.display().to_string().replace('\\', "/")
+                ),
+                format!("SDK at {}", p.display()),
+            )
+        }
         Some(p) => {
             return Err(Failure::Usage(format!(
-                "--sdk-path {}: no Cargo.toml there; point it at the plugin-sdk/ folder of a portolan checkout",
+                "--sdk-path {}: no Cargo.toml there; point it at a copy of portolan's plugin-sdk/ folder",
                 p.display()
             )))
         }
         None => {
-            return Err(Failure::Usage(
-                "portolan-plugin-sdk is not published yet: pass --sdk-path DIR (the plugin-sdk/ folder of a portolan checkout)".into(),
-            ))
+            let minor: Vec<&str> = crate::plugin::INTERFACE_VERSION.split('.').take(2).collect();
+            let req = minor.join(".");
+            (
+                format!("portolan-plugin-sdk = \"{req}\""),
+                format!("portolan-plugin-sdk {req} from crates.io; --sdk-path DIR uses a local copy of portolan's plugin-sdk/ instead"),
+            )
         }
     };
     let framework: String = module
@@ -717,10 +752,6 @@ fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<Ex
         })
         .collect();
     let tech = format!("python_{module}");
-    let sdk_dependency = format!(
-        "portolan-plugin-sdk = {{ path = {:?} }}",
-        sdk.display().to_string()
-    );
     let fill = |s: &str| {
         s.replace("{{name}}", name)
             .replace("{{module}}", &module)
@@ -741,9 +772,8 @@ fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<Ex
         written.push(fill(rel));
     }
     print(&format!(
-        "Created plugin crate `{name}` in {} (technology `{tech}`; SDK at {}):\n  {}\n\nNext:\n  cd {}\n  cargo test\n  cargo build --release --target wasm32-wasip2\n  portolan plugin test . --fixtures tests/fixtures\n",
+        "Created plugin crate `{name}` in {} (technology `{tech}`; {sdk_label}):\n  {}\n\nNext:\n  cd {}\n  cargo test\n  cargo build --release --target wasm32-wasip2\n  portolan plugin test . --fixtures tests/fixtures\n",
         dir.display(),
-        sdk.display(),
         written.join("\n  "),
         dir.display()
     ));

@@ -52,7 +52,7 @@ pub mod runtime;
 #[doc(hidden)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "wit",
         world: "plugin",
         pub_export_macro: true,
         default_bindings_module: "portolan_plugin_sdk::bindings",
@@ -62,24 +62,26 @@ pub mod bindings {
 
 pub use lex::{Code, StringLit, Syntax};
 pub use model::{
-    AiContext, ContextEntry, Detect, Endpoint, Facts, Location, Output, Param, ParamKind,
-    SourceFile, Supports, Tag, Tech,
+    AiContext, ContextEntry, Detect, Endpoint, Facts, Location, Output, Param, ParamKind, Setting,
+    SettingKind, SourceFile, Supports, Tag, Tech,
 };
 
 #[doc(hidden)]
 pub use serde_json as __serde_json;
 
-/// The `portolan:analyzer` interface version this SDK implements. The host
-/// refuses plugins built for an incompatible version.
-pub const INTERFACE_VERSION: &str = "0.1.0";
+/// The `portolan:analyzer` interface version this SDK implements, read at
+/// build time from the `package` line of the crate's `wit/analyzer.wit` (the
+/// only place it is written). The host refuses plugins built for an
+/// incompatible version.
+pub const INTERFACE_VERSION: &str = env!("PORTOLAN_INTERFACE_VERSION");
 
 /// Everything an analyzer usually needs.
 pub mod prelude {
     pub use crate::host;
     pub use crate::lex::{Code, StringLit, Syntax};
     pub use crate::model::{
-        ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, SourceFile, Supports, Tag,
-        Tech,
+        ContextEntry, Detect, Endpoint, Facts, Output, Param, ParamKind, Setting, SettingKind,
+        SourceFile, Supports, Tag, Tech,
     };
     pub use crate::paths::{is_test_path, join as join_path, normalize as normalize_path};
     pub use crate::Analyzer;
@@ -165,6 +167,61 @@ pub mod host {
             const { std::cell::RefCell::new(None) };
     }
 
+    /// The plugin's settings (`[[plugins]] config = { … }` in the user's
+    /// config), a JSON object already checked by the host against the
+    /// [`crate::Setting`]s the plugin declares; empty when none were given.
+    ///
+    /// ```no_run
+    /// let base = portolan_plugin_sdk::host::settings()
+    ///     .get("base_class")
+    ///     .and_then(|v| v.as_str())
+    ///     .unwrap_or("Resource")
+    ///     .to_string();
+    /// ```
+    pub fn settings() -> serde_json::Map<String, serde_json::Value> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            // One instance serves one call: ask the host once per instance.
+            static SETTINGS: std::sync::OnceLock<serde_json::Map<String, serde_json::Value>> =
+                std::sync::OnceLock::new();
+            SETTINGS
+                .get_or_init(|| serde_json::from_str(&imports::settings()).unwrap_or_default())
+                .clone()
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            NATIVE_SETTINGS.with(|s| s.borrow().clone())
+        }
+    }
+
+    /// Native builds only (plugin tests): the settings [`settings`] returns
+    /// on this thread; returns the previous ones.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_native_settings(
+        settings: serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        NATIVE_SETTINGS.with(|s| std::mem::replace(&mut *s.borrow_mut(), settings))
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    thread_local! {
+        static NATIVE_SETTINGS: std::cell::RefCell<serde_json::Map<String, serde_json::Value>> =
+            std::cell::RefCell::new(serde_json::Map::new());
+    }
+
+    /// The scanned base paths as displayed (see [`crate::paths::below_base`]);
+    /// empty outside the wasm component.
+    pub fn base_paths() -> Vec<String> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            imports::base_paths()
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Vec::new()
+        }
+    }
+
     #[cfg(target_arch = "wasm32")]
     fn log(level: LogLevel, message: &str) {
         imports::log(level, message);
@@ -201,10 +258,20 @@ pub mod host {
 /// portolan_plugin_sdk::plugin!(name: "python", analyzers: [flask::Flask, fastapi::FastApi]);
 /// ```
 ///
-/// The version is taken from the crate's `CARGO_PKG_VERSION`.
+/// The version is taken from the crate's `CARGO_PKG_VERSION`. A plugin that
+/// takes settings lists them after the analyzers (read them with
+/// [`host::settings`]):
+///
+/// ```ignore
+/// portolan_plugin_sdk::plugin!(
+///     name: "acme",
+///     analyzers: [acme::Acme],
+///     settings: [Setting::string("base_class", "the base class of the team's handlers")],
+/// );
+/// ```
 #[macro_export]
 macro_rules! plugin {
-    (name: $name:expr, analyzers: [$($analyzer:expr),* $(,)?] $(,)?) => {
+    (name: $name:expr, analyzers: [$($analyzer:expr),* $(,)?] $(, settings: [$($setting:expr),* $(,)?])? $(,)?) => {
         #[allow(dead_code)]
         struct PortolanPlugin;
 
@@ -213,11 +280,21 @@ macro_rules! plugin {
             fn registry() -> &'static [&'static dyn $crate::Analyzer] {
                 &[$(&$analyzer),*]
             }
+
+            #[allow(dead_code)]
+            fn settings() -> ::std::vec::Vec<$crate::Setting> {
+                ::std::vec![$($($setting),*)?]
+            }
         }
 
         impl $crate::bindings::exports::portolan::analyzer::analyzer::Guest for PortolanPlugin {
             fn describe() -> $crate::bindings::portolan::analyzer::types::PluginInfo {
-                $crate::runtime::describe($name, env!("CARGO_PKG_VERSION"), Self::registry())
+                $crate::runtime::describe(
+                    $name,
+                    env!("CARGO_PKG_VERSION"),
+                    Self::registry(),
+                    Self::settings(),
+                )
             }
 
             fn analyze(
@@ -228,6 +305,17 @@ macro_rules! plugin {
                 ::std::string::String,
             > {
                 $crate::runtime::analyze(Self::registry(), &tech, files)
+            }
+
+            fn analyze_many(
+                techs: ::std::vec::Vec<::std::string::String>,
+                files: ::std::vec::Vec<$crate::bindings::portolan::analyzer::types::SourceFile>,
+                wanted: ::std::vec::Vec<::std::vec::Vec<u32>>,
+            ) -> ::std::result::Result<
+                ::std::vec::Vec<$crate::bindings::portolan::analyzer::types::BatchOutput>,
+                ::std::string::String,
+            > {
+                $crate::runtime::analyze_many(Self::registry(), &techs, files, &wanted)
             }
 
             fn link(
@@ -246,7 +334,12 @@ macro_rules! plugin {
         /// start compiles only the plugins of detected technologies.
         #[cfg(not(target_family = "wasm"))]
         pub fn portolan_description() -> $crate::model::PluginDescription {
-            $crate::runtime::description($name, env!("CARGO_PKG_VERSION"), PortolanPlugin::registry())
+            $crate::runtime::description(
+                $name,
+                env!("CARGO_PKG_VERSION"),
+                PortolanPlugin::registry(),
+                PortolanPlugin::settings(),
+            )
         }
 
         /// Every analyzer of this plugin (native builds only), for native
@@ -258,7 +351,7 @@ macro_rules! plugin {
 
         // The component exports only exist in the wasm build: native builds
         // of a plugin crate (its unit tests, an `rlib` user) cannot link
-        // symbols named like `portolan:analyzer/analyzer@0.1.0#describe`.
+        // symbols named like `portolan:analyzer/analyzer@0.2.0#describe`.
         #[cfg(target_family = "wasm")]
         $crate::bindings::export!(PortolanPlugin with_types_in $crate::bindings);
     };
@@ -292,7 +385,7 @@ mod tests {
 
     #[test]
     fn interface_version_matches_wit_package() {
-        let wit = include_str!("../../wit/analyzer.wit");
+        let wit = include_str!("../wit/analyzer.wit");
         let expected = format!("package portolan:analyzer@{};", super::INTERFACE_VERSION);
         assert!(
             wit.contains(&expected),

@@ -337,6 +337,118 @@ pub struct PluginDescription {
     pub version: String,
     pub interface_version: String,
     pub techs: Vec<Tech>,
+    /// The settings the plugin accepts (`[[plugins]] config`).
+    #[serde(default)]
+    pub settings: Vec<Setting>,
+}
+
+/// The JSON type of a [`Setting`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingKind {
+    String,
+    Boolean,
+    Integer,
+    Number,
+    /// An array of strings.
+    StringList,
+}
+
+impl SettingKind {
+    /// How messages name the kind (`a string`, `a list of strings`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            SettingKind::String => "a string",
+            SettingKind::Boolean => "a boolean",
+            SettingKind::Integer => "an integer",
+            SettingKind::Number => "a number",
+            SettingKind::StringList => "a list of strings",
+        }
+    }
+
+    /// Does a JSON value have this kind?
+    pub fn accepts(self, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match self {
+            SettingKind::String => value.is_string(),
+            SettingKind::Boolean => value.is_boolean(),
+            SettingKind::Integer => value.is_i64() || value.is_u64(),
+            SettingKind::Number => value.is_number(),
+            SettingKind::StringList => {
+                matches!(value, Value::Array(items) if items.iter().all(Value::is_string))
+            }
+        }
+    }
+}
+
+/// One key a plugin accepts in `[[plugins]] config = { … }`. The host
+/// refuses undeclared keys and values of another kind before the scan.
+///
+/// ```
+/// use portolan_plugin_sdk::{Setting, SettingKind};
+/// let s = Setting::string("base_class", "the base class of request handlers");
+/// assert_eq!(s.kind, SettingKind::String);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setting {
+    pub key: String,
+    pub kind: SettingKind,
+    pub description: String,
+}
+
+impl Setting {
+    pub fn new(key: &str, kind: SettingKind, description: &str) -> Self {
+        Setting {
+            key: key.into(),
+            kind,
+            description: description.into(),
+        }
+    }
+    pub fn string(key: &str, description: &str) -> Self {
+        Setting::new(key, SettingKind::String, description)
+    }
+    pub fn boolean(key: &str, description: &str) -> Self {
+        Setting::new(key, SettingKind::Boolean, description)
+    }
+    pub fn integer(key: &str, description: &str) -> Self {
+        Setting::new(key, SettingKind::Integer, description)
+    }
+    pub fn number(key: &str, description: &str) -> Self {
+        Setting::new(key, SettingKind::Number, description)
+    }
+    pub fn string_list(key: &str, description: &str) -> Self {
+        Setting::new(key, SettingKind::StringList, description)
+    }
+}
+
+/// Check `settings` (a JSON object from `[[plugins]] config`) against the
+/// keys `declared` by the plugin called `plugin`: the first problem, naming
+/// the plugin and the key. The host calls this before the scan.
+pub fn check_settings(
+    plugin: &str,
+    declared: &[Setting],
+    settings: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(), String> {
+    for (key, value) in settings {
+        let Some(setting) = declared.iter().find(|s| &s.key == key) else {
+            let known: Vec<&str> = declared.iter().map(|s| s.key.as_str()).collect();
+            return Err(if known.is_empty() {
+                format!("plugin `{plugin}` takes no settings, but `config` sets `{key}`")
+            } else {
+                format!(
+                    "plugin `{plugin}` has no setting `{key}` (it accepts: {})",
+                    known.join(", ")
+                )
+            });
+        };
+        if !setting.kind.accepts(value) {
+            return Err(format!(
+                "plugin `{plugin}`: setting `{key}` must be {}, not `{value}`",
+                setting.kind.describe()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A technology as declared by an analyzer.
@@ -351,6 +463,10 @@ pub struct Tech {
     pub specification: bool,
     pub files: Vec<String>,
     pub detect: Vec<Detect>,
+    /// Literals of which a wanted file must contain one to be sent to
+    /// `analyze` (empty: every wanted file is sent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires_any: Vec<String>,
     pub supports: Supports,
 }
 
@@ -365,8 +481,18 @@ impl Tech {
             specification: false,
             files: Vec::new(),
             detect: Vec::new(),
+            requires_any: Vec::new(),
             supports: Supports::HTTP,
         }
+    }
+    /// Literals of which a file must contain at least one to be worth
+    /// analyzing: the host skips the others with a plain byte search before
+    /// sending them. Only for literals without which the analyzer reports
+    /// nothing for the file (a route-declaring call, a decorator).
+    pub fn requires_any<S: Into<String>>(mut self, literals: impl IntoIterator<Item = S>) -> Self {
+        self.requires_any
+            .extend(literals.into_iter().map(Into::into));
+        self
     }
     pub fn aliases<S: Into<String>>(mut self, aliases: impl IntoIterator<Item = S>) -> Self {
         self.aliases.extend(aliases.into_iter().map(Into::into));

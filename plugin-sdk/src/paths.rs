@@ -58,16 +58,13 @@ pub fn normalize(path: &str) -> String {
     out
 }
 
-/// The environment variable through which the host tells plugins the display
-/// spellings of the scanned base paths, one per line (`.` and empty omitted).
-pub const BASE_PATHS_ENV: &str = "PORTOLAN_BASE_PATHS";
-
+/// The display spellings of the scanned base paths, from the host's
+/// `base-paths` (asked once per instance; empty in native builds).
 fn base_paths() -> &'static [String] {
     static BASES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     BASES.get_or_init(|| {
-        let mut bases: Vec<String> = std::env::var(BASE_PATHS_ENV)
-            .unwrap_or_default()
-            .lines()
+        let mut bases: Vec<String> = crate::host::base_paths()
+            .iter()
             .map(|l| l.trim_end_matches(['/', '\\']).replace('\\', "/"))
             .filter(|l| !l.is_empty() && l != ".")
             .collect();

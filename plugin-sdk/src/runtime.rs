@@ -11,22 +11,44 @@ pub fn description(
     name: &str,
     version: &str,
     analyzers: &[&dyn Analyzer],
+    settings: Vec<model::Setting>,
 ) -> model::PluginDescription {
     model::PluginDescription {
         name: name.to_string(),
         version: version.to_string(),
         interface_version: crate::INTERFACE_VERSION.to_string(),
         techs: analyzers.iter().map(|a| a.tech()).collect(),
+        settings,
     }
 }
 
-pub fn describe(name: &str, version: &str, analyzers: &[&dyn Analyzer]) -> wit::PluginInfo {
-    let d = description(name, version, analyzers);
+pub fn describe(
+    name: &str,
+    version: &str,
+    analyzers: &[&dyn Analyzer],
+    settings: Vec<model::Setting>,
+) -> wit::PluginInfo {
+    let d = description(name, version, analyzers, settings);
     wit::PluginInfo {
         name: d.name,
         version: d.version,
         interface_version: d.interface_version,
         techs: d.techs.into_iter().map(tech_info).collect(),
+        settings: d
+            .settings
+            .into_iter()
+            .map(|s| wit::Setting {
+                key: s.key,
+                kind: match s.kind {
+                    model::SettingKind::String => wit::SettingKind::String,
+                    model::SettingKind::Boolean => wit::SettingKind::Boolean,
+                    model::SettingKind::Integer => wit::SettingKind::Integer,
+                    model::SettingKind::Number => wit::SettingKind::Number,
+                    model::SettingKind::StringList => wit::SettingKind::StringList,
+                },
+                description: s.description,
+            })
+            .collect(),
     }
 }
 
@@ -47,6 +69,7 @@ fn tech_info(t: model::Tech) -> wit::TechInfo {
                 regex: d.regex,
             })
             .collect(),
+        requires_any: t.requires_any,
         supports: wit::Supports {
             method: t.supports.method,
             query: t.supports.query,
@@ -82,6 +105,44 @@ pub fn analyze(
         endpoints: out.endpoints.into_iter().map(endpoint).collect(),
         facts: out.facts,
     })
+}
+
+/// The SDK's `analyze-many`: each file converted once, then every
+/// technology run in turn over the files it wants (exactly what separate
+/// `analyze` calls would return).
+pub fn analyze_many(
+    analyzers: &[&dyn Analyzer],
+    techs: &[String],
+    files: Vec<wit::SourceFile>,
+    wanted: &[Vec<u32>],
+) -> Result<Vec<wit::BatchOutput>, String> {
+    if wanted.len() != techs.len() {
+        return Err(format!(
+            "analyze-many: {} technologies but {} file lists",
+            techs.len(),
+            wanted.len()
+        ));
+    }
+    let files: Vec<SourceFile> = files
+        .into_iter()
+        .map(|f| SourceFile::new(f.path, f.content))
+        .collect();
+    let mut outputs = Vec::with_capacity(techs.len());
+    for (tech, wanted) in techs.iter().zip(wanted) {
+        let analyzer = find(analyzers, tech)?;
+        let mut out = Output::new();
+        for &i in wanted {
+            let file = files
+                .get(i as usize)
+                .ok_or_else(|| format!("analyze-many: no file {i} for `{tech}`"))?;
+            analyzer.analyze(file, &mut out);
+        }
+        outputs.push(wit::BatchOutput {
+            endpoints: out.endpoints.into_iter().map(endpoint).collect(),
+            facts: out.facts,
+        });
+    }
+    Ok(outputs)
 }
 
 pub fn link(

@@ -111,7 +111,7 @@ void exports_portolan_analyzer_analyzer_describe(exports_portolan_analyzer_analy
 
     set_str(&ret->name, "c-burrow");
     set_str(&ret->version, "0.1.0");
-    set_str(&ret->interface_version, "0.1.0");
+    set_str(&ret->interface_version, "0.2.0");
     ret->techs.ptr = t;
     ret->techs.len = 1;
 }
@@ -556,6 +556,34 @@ bool exports_portolan_analyzer_analyzer_analyze(plugin_string_t *tech,
     ret->endpoints.len = eps.len;
     ret->facts.ptr = NULL;
     ret->facts.len = 0;
+    return true;
+}
+
+/* Several technologies at once: this plugin has one, so each entry of `techs`
+ * is analyzed over the files `wanted` lists for it, like `analyze`. */
+bool exports_portolan_analyzer_analyzer_analyze_many(plugin_list_string_t *techs,
+                                                    exports_portolan_analyzer_analyzer_list_source_file_t *files,
+                                                    plugin_list_list_u32_t *wanted,
+                                                    exports_portolan_analyzer_analyzer_list_batch_output_t *ret,
+                                                    plugin_string_t *err) {
+    if (techs->len != wanted->len) {
+        set_str(err, "analyze-many: as many file lists as technologies expected");
+        return false;
+    }
+    ret->len = 0;
+    ret->ptr = techs->len ? calloc(techs->len, sizeof *ret->ptr) : NULL;
+    for (size_t t = 0; t < techs->len; t++) {
+        if (!is_tech(&techs->ptr[t], err)) return false;
+        endpoints_t eps = {0};
+        for (size_t k = 0; k < wanted->ptr[t].len; k++) {
+            uint32_t i = wanted->ptr[t].ptr[k];
+            if (i >= files->len || is_test_path(&files->ptr[i].path)) continue;
+            scan_file(&files->ptr[i].path, &files->ptr[i].content, &eps);
+        }
+        ret->ptr[t].endpoints.ptr = eps.ptr;
+        ret->ptr[t].endpoints.len = eps.len;
+        ret->len = t + 1;
+    }
     return true;
 }
 

@@ -43,7 +43,7 @@ from wit_world.imports import types
 
 TECH = "python_pennant"
 VERSION = "0.1.0"
-INTERFACE_VERSION = "0.1.0"
+INTERFACE_VERSION = "0.2.0"
 
 SHORTHANDS = ("get", "post", "put", "patch", "delete", "head", "options")
 MARKERS = {
@@ -73,6 +73,7 @@ class Analyzer(exports.Analyzer):
                     regex=[],
                 )
             ],
+            requires_any=[],
             supports=types.Supports(
                 method=True, query=True, path=True, body=True,
                 header=True, cookie=True, websocket=True,
@@ -83,6 +84,7 @@ class Analyzer(exports.Analyzer):
             version=VERSION,
             interface_version=INTERFACE_VERSION,
             techs=[tech],
+            settings=[],
         )
 
     def analyze(self, tech: str, files: List[types.SourceFile]) -> types.BatchOutput:
@@ -100,6 +102,11 @@ class Analyzer(exports.Analyzer):
             scan_module(f.path, tree, endpoints, facts)
         blob = "".join(json.dumps(fact) + "\n" for fact in facts).encode()
         return types.BatchOutput(endpoints=endpoints, facts=blob)
+
+    def analyze_many(self, techs: List[str], files: List[types.SourceFile],
+                     wanted: List[List[int]]) -> List[types.BatchOutput]:
+        # One technology here: each runs over the files it wants.
+        return [self.analyze(t, [files[i] for i in idx]) for t, idx in zip(techs, wanted)]
 
     def link(self, tech: str, facts: List[bytes]) -> List[types.Endpoint]:
         if tech != TECH:

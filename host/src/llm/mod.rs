@@ -504,6 +504,7 @@ fn to_endpoint(display: &str, e: &AnswerEndpoint) -> Endpoint {
             }],
             status_code: None,
             technology: Some(TECHNOLOGY.into()),
+            technologies: Vec::new(),
         },
         protocol: "http".into(),
         tags: Vec::new(),

@@ -18,8 +18,9 @@ use crate::model::ScanError;
 use cache::Cache;
 use runtime::{Loaded, Runtime};
 
-/// The `portolan:analyzer` interface version this host speaks.
-pub const INTERFACE_VERSION: &str = "0.1.0";
+/// The `portolan:analyzer` interface version this host speaks: the SDK's,
+/// read from the `package` line of `plugin-sdk/wit/analyzer.wit`.
+pub const INTERFACE_VERSION: &str = portolan_plugin_sdk::INTERFACE_VERSION;
 
 mod builtin {
     include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
@@ -42,6 +43,9 @@ pub struct PluginSource {
     pub sha256: String,
     /// The description computed when the binary was built (built-ins).
     pub embedded_description: Option<&'static str>,
+    /// The settings from `[[plugins]] config = { … }` (a JSON object;
+    /// empty when none), checked against the plugin's declared settings.
+    pub settings: serde_json::Map<String, serde_json::Value>,
 }
 
 impl PluginSource {
@@ -53,6 +57,7 @@ impl PluginSource {
             bytes,
             sha256,
             embedded_description: None,
+            settings: serde_json::Map::new(),
         }
     }
 
@@ -194,7 +199,8 @@ pub fn gather(
 /// `plugin-info`, so the host, the descriptor cache and the build-time
 /// description of the bundle share one shape.
 pub use portolan_plugin_sdk::model::{
-    Detect as RuleDescriptor, PluginDescription as Descriptor, Supports, Tech as TechDescriptor,
+    Detect as RuleDescriptor, PluginDescription as Descriptor, Setting, SettingKind, Supports,
+    Tech as TechDescriptor,
 };
 
 fn descriptor(info: runtime::wit::PluginInfo) -> Descriptor {
@@ -221,6 +227,7 @@ fn descriptor(info: runtime::wit::PluginInfo) -> Descriptor {
                         regex: r.regex,
                     })
                     .collect(),
+                requires_any: t.requires_any,
                 supports: Supports {
                     method: t.supports.method,
                     query: t.supports.query,
@@ -230,6 +237,21 @@ fn descriptor(info: runtime::wit::PluginInfo) -> Descriptor {
                     cookie: t.supports.cookie,
                     websocket: t.supports.websocket,
                 },
+            })
+            .collect(),
+        settings: info
+            .settings
+            .into_iter()
+            .map(|s| Setting {
+                key: s.key,
+                kind: match s.kind {
+                    runtime::wit::SettingKind::String => SettingKind::String,
+                    runtime::wit::SettingKind::Boolean => SettingKind::Boolean,
+                    runtime::wit::SettingKind::Integer => SettingKind::Integer,
+                    runtime::wit::SettingKind::Number => SettingKind::Number,
+                    runtime::wit::SettingKind::StringList => SettingKind::StringList,
+                },
+                description: s.description,
             })
             .collect(),
     }
@@ -337,6 +359,29 @@ impl Catalog {
                     .map(Arc::new)
             })
             .clone()
+    }
+
+    /// Settings (`[[plugins]] config`) that do not fit what their plugin
+    /// declares, one message per plugin naming the plugin and the key. The
+    /// scan must not start with any: a typo would change it unnoticed.
+    pub fn settings_problems(&self) -> Vec<String> {
+        self.plugins
+            .iter()
+            .filter_map(|p| {
+                portolan_plugin_sdk::model::check_settings(
+                    &p.descriptor.name,
+                    &p.descriptor.settings,
+                    &p.source.settings,
+                )
+                .err()
+                .map(|e| {
+                    format!(
+                        "{e} (the `config` of its [[plugins]] entry, {})",
+                        p.source.origin_label()
+                    )
+                })
+            })
+            .collect()
     }
 
     pub fn tech_index(&self, id: &str) -> Option<usize> {

@@ -10,7 +10,8 @@
 //! - output: what a call returns is measured after lifting and refused over
 //!   [`MAX_OUTPUT_BYTES`]; the memory cap bounds what can be lifted at all.
 //! - capabilities: WASI with no preopened directories, no environment, no
-//!   arguments and no network; stdout/stderr go to a small in-memory pipe
+//!   arguments and no network (base paths and settings come through the
+//!   `host` interface); stdout/stderr go to a small in-memory pipe
 //!   whose tail is quoted when a plugin panics.
 
 use std::sync::Arc;
@@ -27,7 +28,7 @@ use super::{PluginSource, INTERFACE_VERSION};
 use crate::log;
 
 wasmtime::component::bindgen!({
-    path: "../wit",
+    path: "../plugin-sdk/wit",
     world: "plugin",
 });
 
@@ -62,6 +63,8 @@ pub struct HostState {
     table: ResourceTable,
     limits: StoreLimits,
     plugin: Arc<str>,
+    /// The plugin's settings as a JSON object (`host.settings`).
+    settings: Arc<str>,
     sandbox: Arc<Sandbox>,
 }
 
@@ -98,11 +101,21 @@ impl portolan::analyzer::host::Host for HostState {
         }
         result
     }
+
+    fn base_paths(&mut self) -> Vec<String> {
+        self.sandbox.base_displays().to_vec()
+    }
+
+    fn settings(&mut self) -> String {
+        self.settings.to_string()
+    }
 }
 
 /// A compiled plugin, ready to instantiate.
 pub struct Loaded {
     pub name: String,
+    /// The settings handed to every call (`host.settings`), a JSON object.
+    settings: Arc<str>,
     pre: PluginPre<HostState>,
 }
 
@@ -166,8 +179,10 @@ impl Runtime {
             .map_err(|e| format!("cannot link: {}. It imports something portolan does not provide (only `portolan:analyzer/host` and WASI are available)", root_cause(&e)))?;
         let pre = PluginPre::new(pre)
             .map_err(|e| format!("is not a portolan analyzer: {}", root_cause(&e)))?;
+        let settings = serde_json::to_string(&source.settings).unwrap_or_else(|_| "{}".into());
         Ok(Loaded {
             name: name.to_string(),
+            settings: Arc::from(settings),
             pre,
         })
     }
@@ -234,13 +249,9 @@ impl Runtime {
         Ok(component)
     }
 
-    fn store(&self, plugin: &str, timeout: Duration) -> (Store<HostState>, MemoryOutputPipe) {
+    fn store(&self, plugin: &Loaded, timeout: Duration) -> (Store<HostState>, MemoryOutputPipe) {
         let output = MemoryOutputPipe::new(64 * 1024);
         let wasi = WasiCtxBuilder::new()
-            .env(
-                portolan_plugin_sdk::paths::BASE_PATHS_ENV,
-                self.sandbox.base_displays(),
-            )
             .stdout(output.clone())
             .stderr(output.clone())
             .build();
@@ -254,7 +265,8 @@ impl Runtime {
                 wasi,
                 table: ResourceTable::new(),
                 limits,
-                plugin: Arc::from(plugin),
+                plugin: Arc::from(plugin.name.as_str()),
+                settings: plugin.settings.clone(),
                 sandbox: self.sandbox.clone(),
             },
         );
@@ -282,7 +294,7 @@ impl Runtime {
         f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<R, String> {
         let timeout = timeout.min(self.limits.timeout);
-        let (mut store, output) = self.store(&plugin.name, timeout);
+        let (mut store, output) = self.store(plugin, timeout);
         let instance = plugin
             .pre
             .instantiate(&mut store)
@@ -520,9 +532,10 @@ mod tests {
 
     #[test]
     fn interface_compatibility() {
-        assert!(compatible("0.1.0"));
-        assert!(compatible("0.1.7"));
-        assert!(!compatible("0.2.0"));
+        assert!(compatible("0.2.0"));
+        assert!(compatible("0.2.7"));
+        assert!(!compatible("0.1.0"));
+        assert!(!compatible("0.3.0"));
         assert!(!compatible("9.0.0"));
         assert!(!compatible("0.1"));
     }

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 pub struct Sandbox {
     /// Canonical base directories.
     roots: Vec<PathBuf>,
-    /// The bases as display prefixes, one per line, for plugins (see
+    /// The bases as display prefixes, for plugins (`host.base-paths`; see
     /// `portolan_plugin_sdk::paths::below_base`).
-    displays: String,
+    displays: Vec<String>,
     max_size: u64,
 }
 
@@ -30,8 +30,7 @@ impl Sandbox {
             .iter()
             .map(|b| crate::walk::Base::new(&b.to_string_lossy()).display)
             .filter(|d| !d.is_empty() && d != ".")
-            .collect::<Vec<_>>()
-            .join("\n");
+            .collect();
         Sandbox {
             roots,
             displays,
@@ -39,10 +38,10 @@ impl Sandbox {
         }
     }
 
-    /// The display spellings of the bases, one per line: the value of the
-    /// `PORTOLAN_BASE_PATHS` variable in every plugin's environment, so that
-    /// plugins judge a path only by the part below its base.
-    pub fn base_displays(&self) -> &str {
+    /// The display spellings of the bases (`.` and empty left out): what
+    /// `host.base-paths` returns, so that plugins judge a path only by the
+    /// part below its base.
+    pub fn base_displays(&self) -> &[String] {
         &self.displays
     }
 

@@ -97,7 +97,8 @@ fn load(spec: &PluginSpec, net: Network) -> Result<(PluginSource, Option<String>
             ))
         }
     };
-    let source = PluginSource::new(name.clone(), origin, Arc::from(bytes));
+    let mut source = PluginSource::new(name.clone(), origin, Arc::from(bytes));
+    source.settings = spec.settings();
     let wrong = spec
         .sha256
         .as_ref()
