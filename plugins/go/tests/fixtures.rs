@@ -31,6 +31,7 @@ fn go_gin_fixtures() {
             "group_middleware",
             "groups",
             "monorepo",
+            "validator_objects",
         ],
     );
 }

@@ -65,6 +65,7 @@ pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
         imports: Vec::new(),
         hints: Vec::new(),
         foreign_params: Vec::new(),
+        receiver: None,
     };
     s.top_level(&mut out);
     out.imports = s.imports;
@@ -87,6 +88,7 @@ pub fn handler_in(
         imports: Vec::new(),
         hints: Vec::new(),
         foreign_params: Vec::new(),
+        receiver: None,
     };
     s.handler_of(r, 0)
 }
@@ -102,6 +104,8 @@ struct Scanner<'a, 'c> {
     /// not the framework's (`questions *router.QuestionRouter`): a method
     /// called on them is the application's, and may receive routers.
     foreign_params: Vec<String>,
+    /// Receiver (name, type) of the method being scanned.
+    receiver: Option<(String, String)>,
 }
 
 /// Modules of Go web frameworks whose routers the analyzers of the others
@@ -511,6 +515,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             env.bind(n, Val::Opaque, body.start, body.end);
             hints.push((n.clone(), t.clone()));
         }
+        self.receiver = receiver.clone();
         self.foreign_params.clear();
         for (idx, (name, ty)) in sig.params.iter().enumerate() {
             if !self.is_framework_type(ty) {
@@ -1809,7 +1814,21 @@ impl<'a, 'c> Scanner<'a, 'c> {
         // Helpers called with a wrapper get the request too.
         ctx.extend(wrappers.iter().cloned());
         let b = bytes(self.code);
-        let types = var_types(self.code, body.clone());
+        let mut types = var_types(self.code, body.clone());
+        // The method's receiver (`func (v *LoginValidator) Bind(c)`
+        // binding `v`): a typed value like a local one.
+        if let Some((n, t)) = &self.receiver {
+            types.insert(
+                0,
+                (
+                    n.clone(),
+                    TypeRef::Named {
+                        qual: None,
+                        name: t.clone(),
+                    },
+                ),
+            );
+        }
         let mut i = body.start;
         while i < body.end.min(b.len()) {
             let c = b[i];
@@ -2434,8 +2453,13 @@ fn field_decl(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Field>> {
     let mut tags = Vec::new();
     let mut decl_end = r.end;
     if text.ends_with(['`', '"']) {
-        // Where the literal starts: the first non-code byte.
-        let start = (r.start..r.end).find(|&i| !code.is_code(i) && !code.is_comment(i));
+        // Where the literal starts: the trailing run of non-code bytes
+        // (an inline struct type before it has tags of its own).
+        let mut s = r.end;
+        while s > r.start && !code.is_code(s - 1) && !code.is_comment(s - 1) {
+            s -= 1;
+        }
+        let start = (s < r.end).then_some(s);
         if let Some(lit) = start.and_then(|s| code.string_at(s)) {
             if lit.end == r.end {
                 tags = parse_tag(&lit.value);
