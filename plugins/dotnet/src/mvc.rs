@@ -143,6 +143,8 @@ struct Linker<'a> {
     /// Prefixes of the route groups `MapControllers()` is called on (`""`
     /// for the application itself).
     groups: Vec<String>,
+    /// Names of the tree's types that other types derive from.
+    based: std::collections::HashSet<String>,
 }
 
 pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
@@ -154,6 +156,12 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         transformer: f.token_transformer.clone(),
         global_prefix: f.global_prefix.clone().filter(|_| flavor == Flavor::Core),
         groups: Vec::new(),
+        based: f
+            .files
+            .iter()
+            .flat_map(|x| x.types.iter())
+            .flat_map(|t| t.bases.iter().cloned())
+            .collect(),
     };
     let mounts = Mounts::new(&l.idx, &f.calls);
     // `MapControllers()` on a route group: every attribute route gets the
@@ -310,7 +318,9 @@ impl Linker<'_> {
         // class deriving from it (directly, or through a library's endpoint
         // base such as Ardalis' `EndpointBaseAsync.WithRequest<T>…`) is a
         // controller whatever its name.
+        // (A base of other controllers of the tree is left to the name rule.)
         if self.flavor != Flavor::Classic
+            && !self.based.contains(&t.name)
             && self.idx.ty(*root).bases.iter().any(|b| {
                 let head = b.split(['.', '<']).next().unwrap_or(b);
                 self.idx.find(head, Some(root.0)).is_none()

@@ -124,8 +124,7 @@ fn statements(t: &[Token], s: usize, e: usize) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = s;
-    for k in s..e {
-        let x = &t[k];
+    for (k, x) in t.iter().enumerate().take(e).skip(s) {
         if x.is('(') || x.is('[') || x.is('{') {
             depth += 1;
         } else if x.is(')') || x.is(']') || x.is('}') {
