@@ -604,5 +604,8 @@ mod tests {
         let (files, counts) = scan(dir.path(), &[], 1 << 20);
         assert!(files.is_empty());
         assert_eq!(counts.unreadable, 1);
+        // `--strict` lists it as a permissions problem.
+        assert_eq!(counts.files.len(), 1);
+        assert_eq!(counts.files[0].reason, "permissions");
     }
 }
