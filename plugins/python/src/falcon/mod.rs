@@ -53,6 +53,9 @@ pub struct FalconModule {
     pub loops: Vec<LoopRoute>,
 }
 
+/// Rows of a route table: (line, template, resource or table name).
+pub type Rows = Vec<(u32, StrExpr, String)>;
+
 /// `NAME = [(template, resource), …]` or `def name(…): return [...]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteTable {
@@ -69,6 +72,11 @@ pub struct LoopRoute {
     pub var: String,
     /// The iterated table: a (dotted) name or a function's callee.
     pub table: String,
+    /// When the table is itself the loop variable of an outer `for prefix,
+    /// table in catalog:` over a list built in the function: that
+    /// variable's name and the catalog's (prefix, table) rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outer: Option<(String, Rows)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -256,14 +264,105 @@ fn loop_route(
                     (code.skip_ws(c.close + 1) >= iter.end).then_some(c.callee)?
                 }
             };
+            let outer = (!table.contains('.'))
+                .then(|| outer_catalog(code, lines, at, &table))
+                .flatten();
             Some(LoopRoute {
                 template: template.clone(),
                 var: var.clone(),
                 table,
+                outer,
             })
         }
         _ => None,
     })
+}
+
+/// `for prefix, table in catalog:` enclosing `at`, with `catalog` a list
+/// of `(prefix, table_function(...))` pairs assigned (`catalog = [...]`)
+/// or grown (`catalog.extend([...])`, `catalog.append((...))`) in the
+/// lines before the loop.
+fn outer_catalog(
+    code: &Code<'_>,
+    lines: &[crate::py::lines::LogicalLine],
+    at: usize,
+    table: &str,
+) -> Option<(String, Rows)> {
+    let (prefix, _, iter, header) =
+        crate::py::loops::pair_loop(code, lines, at, &|_, b| b == table)?;
+    let catalog = code.ident_at(iter.start)?;
+    if code.skip_ws(iter.start + catalog.len()) < iter.end {
+        return None;
+    }
+    let indent = lines.get(header)?.indent;
+    let mut rows = Vec::new();
+    for line in lines[..header].iter().rev() {
+        let text = line.text(code);
+        let value = if let Some(rest) = text
+            .strip_prefix(catalog)
+            .and_then(|r| r.trim_start().strip_prefix('='))
+            .filter(|r| !r.starts_with('='))
+        {
+            Some((line.start + (text.len() - rest.len()), true))
+        } else {
+            [".extend(", ".append("].iter().find_map(|m| {
+                let rest = text.strip_prefix(catalog)?.strip_prefix(m)?;
+                Some((line.start + (text.len() - rest.len()) - 1, false))
+            })
+        };
+        if let Some((value, assigned)) = value {
+            let start = if assigned {
+                value
+            } else {
+                // The argument list `(…)`: its single element.
+                code.args(value).first()?.start
+            };
+            let found = if text.contains(".append(") {
+                let end = code.matching(value)?;
+                table_rows_of_elems(code, std::iter::once(start..end).collect())
+            } else {
+                table_rows_at(code, start)
+            };
+            rows.extend(found);
+            if assigned {
+                break;
+            }
+        }
+        if line.indent < indent && text.starts_with("def ") {
+            break;
+        }
+    }
+    (!rows.is_empty()).then_some((prefix, rows))
+}
+
+fn table_rows_at(code: &Code<'_>, value: usize) -> Vec<(u32, StrExpr, String)> {
+    let open = code.skip_ws(value);
+    if !matches!(code.text().as_bytes().get(open), Some(b'[' | b'(')) {
+        return Vec::new();
+    }
+    table_rows_of_elems(code, code.args(open))
+}
+
+fn table_rows_of_elems(code: &Code<'_>, elems: Vec<Range<usize>>) -> Vec<(u32, StrExpr, String)> {
+    elems
+        .into_iter()
+        .filter_map(|elem| {
+            let o = code.skip_ws(elem.start);
+            if code.text().as_bytes().get(o) != Some(&b'(') {
+                return None;
+            }
+            let parts = code.args(o);
+            let [t, r] = parts.as_slice() else {
+                return None;
+            };
+            let template = StrExpr::parse(code, t.clone())?;
+            let target = match whole_dotted(code, r.clone()) {
+                Some(n) => n,
+                None => call_at(code, code.skip_ws(r.start))?.callee,
+            };
+            Some((0, template, target))
+        })
+        .collect()
 }
 
 /// The rows of a list/tuple literal of `(template, resource)` pairs.
@@ -415,36 +514,45 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
             );
         }
         for l in &module.loops {
-            let Some((t, name)) = local(m, &l.table) else {
-                continue;
-            };
-            let Some(table) = modules
-                .get(t)
-                .and_then(|md| md.tables.iter().find(|x| x.name == name))
-            else {
-                continue;
-            };
-            for (line, row, resource) in &table.rows {
-                let Some(row) = project.eval(t, row, &is_local) else {
-                    continue;
-                };
-                let pieces = l
-                    .template
-                    .0
+            // (template with the outer prefix substituted, table name).
+            let tables: Vec<(StrExpr, String)> = match &l.outer {
+                None => vec![(l.template.clone(), l.table.clone())],
+                Some((var, rows)) => rows
                     .iter()
-                    .map(|p| match p {
-                        crate::py::strexpr::Piece::Ref(v) if *v == l.var => {
-                            crate::py::strexpr::Piece::Lit(row.clone())
-                        }
-                        other => other.clone(),
+                    .filter_map(|(_, prefix, table)| {
+                        let prefix = project.eval(m, prefix, &is_local)?;
+                        Some((l.template.substitute(var, &prefix), table.clone()))
                     })
-                    .collect();
-                let Some(template) = project.eval(m, &StrExpr(pieces), &is_local) else {
+                    .collect(),
+            };
+            for (template, table) in tables {
+                let l = LoopRoute {
+                    template,
+                    var: l.var.clone(),
+                    table,
+                    outer: None,
+                };
+                let Some((t, name)) = local(m, &l.table) else {
                     continue;
                 };
-                let url = crate::fastapi::link::normalize_placeholders(&template);
-                let path = modules.get(t).map(|md| md.info.path.as_str()).unwrap_or("");
-                emit(t, resource, None, &url, path, *line);
+                let Some(table) = modules
+                    .get(t)
+                    .and_then(|md| md.tables.iter().find(|x| x.name == name))
+                else {
+                    continue;
+                };
+                for (line, row, resource) in &table.rows {
+                    let Some(row) = project.eval(t, row, &is_local) else {
+                        continue;
+                    };
+                    let filled = l.template.substitute(&l.var, &row);
+                    let Some(template) = project.eval(m, &filled, &is_local) else {
+                        continue;
+                    };
+                    let url = crate::fastapi::link::normalize_placeholders(&template);
+                    let path = modules.get(t).map(|md| md.info.path.as_str()).unwrap_or("");
+                    emit(t, resource, None, &url, path, *line);
+                }
             }
         }
     }
@@ -471,6 +579,8 @@ impl Analyzer for Falcon {
             || !module.classes.is_empty()
             || !module.instances.is_empty()
             || !module.info.consts.is_empty()
+            || !module.tables.is_empty()
+            || !module.loops.is_empty()
         {
             out.fact(&module);
         }

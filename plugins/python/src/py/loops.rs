@@ -119,11 +119,22 @@ pub fn pair_loop_iter(
     a: &str,
     b: &str,
 ) -> Option<Range<usize>> {
+    pair_loop(code, lines, offset, &|x, y| x == a && y == b).map(|(_, _, r, _)| r)
+}
+
+/// The innermost `for a, b in …:` loop enclosing `offset` whose targets
+/// satisfy `want`: (a, b, the iterated range, the header's line index).
+pub fn pair_loop(
+    code: &Code<'_>,
+    lines: &[LogicalLine],
+    offset: usize,
+    want: &dyn Fn(&str, &str) -> bool,
+) -> Option<(String, String, Range<usize>, usize)> {
     let at = lines
         .partition_point(|l| l.start <= offset)
         .checked_sub(1)?;
     let mut indent = lines.get(at)?.indent;
-    for line in lines[..at].iter().rev() {
+    for (k, line) in lines[..at].iter().enumerate().rev() {
         if line.indent >= indent {
             continue;
         }
@@ -135,10 +146,13 @@ pub fn pair_loop_iter(
                     .chars()
                     .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
                     .collect();
-                if targets == format!("{a},{b}") {
-                    let iter_start = line.start + (text.len() - iter.len());
-                    let colon = crate::py::lines::header_colon(code, line)?;
-                    return Some(code.skip_ws(iter_start)..trim_end(code, iter_start..colon));
+                if let Some((x, y)) = targets.split_once(',') {
+                    if want(x, y) {
+                        let iter_start = line.start + (text.len() - iter.len());
+                        let colon = crate::py::lines::header_colon(code, line)?;
+                        let range = code.skip_ws(iter_start)..trim_end(code, iter_start..colon);
+                        return Some((x.to_string(), y.to_string(), range, k));
+                    }
                 }
             }
         }

@@ -47,6 +47,19 @@ impl StrExpr {
         Some(StrExpr(merge(pieces)))
     }
 
+    /// The expression with the name `var` replaced by the literal `value`.
+    pub fn substitute(&self, var: &str, value: &str) -> StrExpr {
+        StrExpr(merge(
+            self.0
+                .iter()
+                .map(|p| match p {
+                    Piece::Ref(v) if v == var => Piece::Lit(value.to_string()),
+                    other => other.clone(),
+                })
+                .collect(),
+        ))
+    }
+
     /// The value when there are no names.
     pub fn literal(&self) -> Option<String> {
         let mut out = String::new();
