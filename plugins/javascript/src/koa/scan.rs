@@ -176,34 +176,26 @@ fn subclasses(
     outline: &Outline,
     locals: &[&str],
 ) -> Vec<(String, Option<StrExpr>)> {
-    static CLASS: OnceLock<Regex> = OnceLock::new();
-    let class = re(
-        &CLASS,
-        r"\bclass\s+([A-Za-z_$][\w$]*)\s*(?:<[^{]*?>)?\s+extends\s+([A-Za-z_$][\w$]*)",
-    );
+    static EXTENDS: OnceLock<Regex> = OnceLock::new();
+    let extends = re(&EXTENDS, r"\bextends\s+([A-Za-z_$][\w$]*)");
     static SUPER: OnceLock<Regex> = OnceLock::new();
     let sup = re(&SUPER, r"\bsuper\s*\(");
     static WORD: OnceLock<Regex> = OnceLock::new();
     let word = re(&WORD, r"[A-Za-z_$][\w$]*");
-    let text = code.text();
     let mut out = Vec::new();
-    for c in class.captures_iter(text) {
-        let (Some(all), Some(name), Some(base)) = (c.get(0), c.get(1), c.get(2)) else {
-            continue;
-        };
-        let base = base.as_str();
-        if !code.is_code(all.start())
-            || !(locals.contains(&base) || matches!(base, "Router" | "KoaRouter"))
-        {
-            continue;
-        }
-        let Some(scope) = outline
-            .scopes
-            .iter()
-            .find(|s| s.kind == ScopeKind::Class && s.name == name.as_str())
+    for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
+        // The header between `class` and the body: `class X<T> extends Router<S> `.
+        let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
+        let Some(base) = extends
+            .captures(header)
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str())
         else {
             continue;
         };
+        if !(locals.contains(&base) || matches!(base, "Router" | "KoaRouter")) {
+            continue;
+        }
         let body = scope.body.clone();
         let mut prefix = None;
         for m in sup.find_iter(code.slice(body.clone())) {
@@ -234,7 +226,7 @@ fn subclasses(
             }
             break;
         }
-        out.push((name.as_str().to_string(), prefix));
+        out.push((scope.name.clone(), prefix));
     }
     out
 }
