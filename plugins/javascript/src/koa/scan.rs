@@ -186,8 +186,15 @@ fn subclasses(
     for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
         // The header between `class` and the body: `class X<T> extends Router<S> `.
         let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
+        // The `extends` outside type parameters (`<K extends string>`).
+        let outside = |at: usize| {
+            let before = header.get(..at).unwrap_or("");
+            before.matches('<').count()
+                <= before.matches('>').count() - before.matches("=>").count()
+        };
         let Some(base) = extends
-            .captures(header)
+            .captures_iter(header)
+            .find(|c| c.get(0).is_some_and(|m| outside(m.start())))
             .and_then(|c| c.get(1))
             .map(|m| m.as_str())
         else {
