@@ -85,7 +85,7 @@ impl Outline {
         );
         let class = re(
             &CLASS,
-            &format!(r"\b(?:export\s+)?(default\s+)?(?:abstract\s+)?class\s+({ID})?[^{{;]*\{{"),
+            &format!(r"\b(?:export\s+)?(default\s+)?(?:abstract\s+)?class\s+({ID})?"),
         );
         let top = |i: usize| depth.get(i) == Some(&0) && code.is_code(i);
         for m in func.captures_iter(text) {
@@ -160,7 +160,9 @@ impl Outline {
                 (None, Some(_)) => "default".to_string(),
                 _ => continue,
             };
-            let open = all.end() - 1;
+            let Some(open) = class_body_open(code, all.end()) else {
+                continue;
+            };
             let Some(close) = code.matching(open) else {
                 continue;
             };
@@ -333,6 +335,35 @@ fn arrow_body(code: &Code<'_>, after: usize) -> Range<usize> {
 }
 
 /// Parameter names of a parameter list (`req: Request, { a }, ...rest`).
+/// The `{` opening a class body after its name at `from`: the first one
+/// outside type arguments (`class Repo<T extends { id: string }> extends
+/// Base<T> {`); `None` at a `;` first or after 4000 bytes.
+fn class_body_open(code: &Code<'_>, from: usize) -> Option<usize> {
+    let bytes = code.text().as_bytes();
+    let mut angle = 0usize;
+    let end = (from + 4000).min(bytes.len());
+    let mut i = from;
+    while i < end {
+        let b = bytes[i];
+        if code.is_code(i) {
+            match b {
+                b'<' => angle += 1,
+                b'>' if i > 0 && bytes[i - 1] == b'=' => {}
+                b'>' => angle = angle.saturating_sub(1),
+                b'{' if angle == 0 => return Some(i),
+                b'{' => {
+                    // An object type inside type arguments.
+                    i = code.matching(i)?;
+                }
+                b';' => return None,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 pub fn param_names(code: &Code<'_>, range: Range<usize>) -> Vec<String> {
     code.split_top_level(range.start, range.end, b',')
         .into_iter()

@@ -176,34 +176,33 @@ fn subclasses(
     outline: &Outline,
     locals: &[&str],
 ) -> Vec<(String, Option<StrExpr>)> {
-    static CLASS: OnceLock<Regex> = OnceLock::new();
-    let class = re(
-        &CLASS,
-        r"\bclass\s+([A-Za-z_$][\w$]*)\s*(?:<[^{]*?>)?\s+extends\s+([A-Za-z_$][\w$]*)",
-    );
+    static EXTENDS: OnceLock<Regex> = OnceLock::new();
+    let extends = re(&EXTENDS, r"\bextends\s+([A-Za-z_$][\w$]*)");
     static SUPER: OnceLock<Regex> = OnceLock::new();
     let sup = re(&SUPER, r"\bsuper\s*\(");
     static WORD: OnceLock<Regex> = OnceLock::new();
     let word = re(&WORD, r"[A-Za-z_$][\w$]*");
-    let text = code.text();
     let mut out = Vec::new();
-    for c in class.captures_iter(text) {
-        let (Some(all), Some(name), Some(base)) = (c.get(0), c.get(1), c.get(2)) else {
-            continue;
+    for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
+        // The header between `class` and the body: `class X<T> extends Router<S> `.
+        let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
+        // The `extends` outside type parameters (`<K extends string>`).
+        let outside = |at: usize| {
+            let before = header.get(..at).unwrap_or("");
+            before.matches('<').count()
+                <= before.matches('>').count() - before.matches("=>").count()
         };
-        let base = base.as_str();
-        if !code.is_code(all.start())
-            || !(locals.contains(&base) || matches!(base, "Router" | "KoaRouter"))
-        {
-            continue;
-        }
-        let Some(scope) = outline
-            .scopes
-            .iter()
-            .find(|s| s.kind == ScopeKind::Class && s.name == name.as_str())
+        let Some(base) = extends
+            .captures_iter(header)
+            .find(|c| c.get(0).is_some_and(|m| outside(m.start())))
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str())
         else {
             continue;
         };
+        if !(locals.contains(&base) || matches!(base, "Router" | "KoaRouter")) {
+            continue;
+        }
         let body = scope.body.clone();
         let mut prefix = None;
         for m in sup.find_iter(code.slice(body.clone())) {
@@ -234,7 +233,7 @@ fn subclasses(
             }
             break;
         }
-        out.push((name.as_str().to_string(), prefix));
+        out.push((scope.name.clone(), prefix));
     }
     out
 }
