@@ -167,6 +167,7 @@ fn list(args: &ScanArgs, format: &str) -> Result<ExitCode, Failure> {
                 "sha256": p.source.sha256,
                 "techs": techs,
                 "replaced_techs": replaced,
+                "settings": d.settings,
             })
         })
         .collect();
@@ -194,6 +195,14 @@ fn list(args: &ScanArgs, format: &str) -> Result<ExitCode, Failure> {
             .filter_map(Value::as_str)
             .collect();
         out.push_str(&format!("  techs: {}\n", techs.join(", ")));
+        for s in r["settings"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "  setting `{}` ({}): {}\n",
+                crate::escape::visible(s["key"].as_str().unwrap_or("")),
+                s["kind"].as_str().unwrap_or(""),
+                crate::escape::visible(s["description"].as_str().unwrap_or(""))
+            ));
+        }
         for rep in r["replaced_techs"].as_array().into_iter().flatten() {
             out.push_str(&format!(
                 "  {} replaced by plugin `{}`\n",
