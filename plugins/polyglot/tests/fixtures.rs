@@ -292,3 +292,10 @@ fn groovy_grails_fixtures() {
         .cases("groovy_grails", &["library"])
         .check();
 }
+
+#[test]
+fn perl_catalyst_fixtures() {
+    Fixtures::new(&[&perl::Catalyst], fixtures_root())
+        .cases("perl_catalyst", &["shop"])
+        .check();
+}
