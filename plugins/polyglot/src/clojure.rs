@@ -922,6 +922,21 @@ fn body_reads(
                     .and_then(Form::sym)
                     .is_some_and(|s| bound.get(s) == Some(&None));
                 let from_part = v.get(1).and_then(part_of);
+                // (-> req :params (select-keys [:a :b]))
+                if from_req {
+                    if let (Some(k), Some(Form::List(sel, _))) = (
+                        path.first().and_then(|k| k.kw()).and_then(key_kind),
+                        path.get(1),
+                    ) {
+                        if sel.first().and_then(Form::sym) == Some("select-keys") {
+                            for n in sel.get(1).map(|x| x.items()).unwrap_or(&[]) {
+                                if let Some(n) = n.name() {
+                                    add(e, by_method(k, m), n);
+                                }
+                            }
+                        }
+                    }
+                }
                 if from_req {
                     if let (Some(k), Some(n)) = (
                         path.first().and_then(|k| k.kw()).and_then(key_kind),

@@ -343,7 +343,10 @@ impl Analyzer for Mojolicious {
         full_routes(&code, file, &mut routes);
         let package = package_of(&code);
         let mut actions = Vec::new();
-        if package.contains("::Controller::") || package.ends_with("Controller") {
+        if package.contains("::Controller::")
+            || package.ends_with("Controller")
+            || file.content.contains("Mojolicious::Controller")
+        {
             for at in code.find_word("sub") {
                 let p = code.skip_ws(at + 3);
                 let Some(name) = code.ident_at(p) else {
@@ -375,10 +378,15 @@ impl Analyzer for Mojolicious {
         let files: Vec<MojoFile> = facts.all();
         let mut actions: HashMap<String, (&Vec<Param>, &Vec<Param>)> = HashMap::new();
         for f in &files {
-            if let Some(i) = f.package.find("::Controller::") {
-                let ctrl = &f.package[i + "::Controller::".len()..];
+            // `App::Controller::Users` (or, in older apps, `App::Users`) → `users`.
+            let mut segs: Vec<&str> = f.package.split("::").skip(1).collect();
+            if segs.first() == Some(&"Controller") {
+                segs.remove(0);
+            }
+            if !segs.is_empty() {
+                let ctrl = segs.join("::");
                 for (name, get, post) in &f.actions {
-                    actions.insert(format!("{}#{}", snake(ctrl), name), (get, post));
+                    actions.insert(format!("{}#{}", snake(&ctrl), name), (get, post));
                 }
             }
         }
