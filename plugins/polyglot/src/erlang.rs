@@ -80,32 +80,25 @@ fn bound_vars(code: &Code) -> HashMap<String, ParamKind> {
     ];
     for (needle, kind) in sources {
         for at in code.find_all(needle) {
-            let stmt_start = text[..at].rfind([',', '\n', '>']).map_or(0, |i| i + 1);
-            let mut lhs = text[stmt_start..at].trim();
-            let Some(l) = lhs.strip_suffix('=') else {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let Some(lhs) = text[line_start..at].trim().strip_suffix('=') else {
                 continue;
             };
-            lhs = l.trim();
-            let lhs = lhs.trim_end_matches('}');
-            // {ok, Body, Req1} = … : the second element.
-            let var = if text[..at]
-                .rfind('{')
-                .is_some_and(|o| o >= text[..at].rfind('\n').unwrap_or(0))
-                && lhs.contains(',')
-            {
-                let parts: Vec<&str> = text[text[..at].rfind('{').unwrap_or(at) + 1..at]
+            let lhs = lhs.trim();
+            // {ok, Body, Req1} = … : the second element; else `Var = …`.
+            let var = match lhs.strip_prefix('{') {
+                Some(t) => t
+                    .trim_end_matches('}')
                     .split(',')
-                    .map(str::trim)
-                    .collect();
-                parts
-                    .get(1)
-                    .map(|s| s.trim_end_matches(['}', '=', ' ']).to_string())
-                    .unwrap_or_default()
-            } else {
-                lhs.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+                None => lhs
+                    .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .next()
                     .unwrap_or("")
-                    .to_string()
+                    .to_string(),
             };
             if var
                 .as_bytes()
