@@ -43,6 +43,10 @@ struct CowboyFile {
     params: Vec<Param>,
     /// Reads of function clauses matching one method (`handle(<<"POST">>, Req)`).
     by_method: Vec<(String, Vec<Param>)>,
+    /// A `cowboy_websocket` handler.
+    ws: bool,
+    /// Reads the request body (`read_body`, `read_part`, …).
+    body: bool,
 }
 
 /// `<<"name">>` or an atom at `p`: the name and where it ends.
@@ -139,6 +143,20 @@ fn cowboy_params(code: &Code, range: std::ops::Range<usize>) -> Vec<Param> {
                     a.start
                 };
                 if let Some((n, _)) = erl_name(code, p) {
+                    add(Param::new(kind, n));
+                }
+            }
+        }
+    }
+    // Multipart parts: {file, <<"name">>, …} / {data, <<"name">>} = cow_multipart:form_data(…)
+    if code
+        .find_all_in("cow_multipart:form_data(", range.clone())
+        .next()
+        .is_some()
+    {
+        for (needle, kind) in [("{file,", ParamKind::File), ("{data,", ParamKind::Form)] {
+            for at in code.find_all_in(needle, range.clone()) {
+                if let Some((n, _)) = erl_name(code, at + needle.len()) {
                     add(Param::new(kind, n));
                 }
             }
@@ -299,6 +317,14 @@ impl Analyzer for Cowboy {
             in_clauses.extend(ps.iter().cloned());
             f.by_method.push((m.clone(), ps));
         }
+        f.ws = file.content.contains("cowboy_websocket");
+        f.body = [
+            "cowboy_req:read_body(",
+            "cowboy_req:read_part(",
+            "cowboy_req:read_urlencoded_body(",
+        ]
+        .iter()
+        .any(|n| file.content.contains(n));
         f.params = cowboy_params(&code, 0..text.len())
             .into_iter()
             .filter(|p| !in_clauses.contains(p))
@@ -317,10 +343,15 @@ impl Analyzer for Cowboy {
                     handler.map(|h| h.methods.clone()).unwrap_or_default();
                 methods.retain(|m| m != "HEAD" && m != "OPTIONS");
                 if methods.is_empty() {
-                    methods.push("GET".into());
+                    // A handler that reads a body without naming methods takes POSTs.
+                    let posts = handler.is_some_and(|h| h.body && !h.ws);
+                    methods.push(if posts { "POST" } else { "GET" }.into());
                 }
                 for m in methods {
                     let mut e = Endpoint::new(&m, url).at_path(path, *line);
+                    if handler.is_some_and(|h| h.ws) {
+                        e.protocol = "ws".into();
+                    }
                     if let Some(h) = handler {
                         let holes = portolan_plugin_sdk::urls::path_placeholders(url);
                         let own = h
