@@ -403,7 +403,9 @@ impl Analyzer for Mojolicious {
                         } else {
                             post
                         };
-                        for p in ps.iter() {
+                        // `$c->param('id')` of a placeholder reads the path.
+                        let holes = portolan_plugin_sdk::urls::path_placeholders(&r.url);
+                        for p in ps.iter().filter(|p| !holes.contains(&p.name)) {
                             e.push_param(p.clone());
                         }
                     }
