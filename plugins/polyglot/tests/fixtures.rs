@@ -240,7 +240,7 @@ fn zig_http_fixtures() {
 #[test]
 fn gleam_wisp_fixtures() {
     Fixtures::new(&[&gleam::Wisp], fixtures_root())
-        .cases("gleam_wisp", &["app"])
+        .cases("gleam_wisp", &["app", "form"])
         .check();
 }
 
