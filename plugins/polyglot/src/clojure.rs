@@ -461,6 +461,8 @@ impl Walk<'_, '_> {
                         }
                         _ => return,
                     };
+                    // Inline regexes: "/user/:id{[0-9]+}" → "/user/:id".
+                    let path = strip_regexes(&path);
                     let url = join_url(&[prefix, &path]);
                     let methods: Vec<&str> = if head == "ANY" {
                         ANY.to_vec()
@@ -476,6 +478,8 @@ impl Walk<'_, '_> {
                         }
                         for x in v.iter().skip(3) {
                             body_reads(self.world, from, x, m, &bound, &mut e, 0);
+                            // A handler named in the body: `(wrap #'ctl/save)`.
+                            self.named_handlers(from, x, m, &mut e, 0);
                         }
                         if head == "ANY" {
                             e = e.tag(Tag::any_method());
@@ -668,6 +672,29 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// The `defn`s named (not called) in a compojure route body, read as
+    /// handlers of the request: `user-ctl/save` in `(wrap #'user-ctl/save)`.
+    fn named_handlers(&self, from: usize, f: &Form, m: &str, e: &mut Endpoint, depth: usize) {
+        if depth > 3 {
+            return;
+        }
+        match f {
+            Form::Sym(s, _) => {
+                if let Some((_, d)) = self.world.resolve(from, s) {
+                    if d.head() == Some("defn") {
+                        self.handler_reads(from, f, m, e);
+                    }
+                }
+            }
+            Form::List(v, _) => {
+                for x in v.iter().skip(1) {
+                    self.named_handlers(from, x, m, e, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Reads of a handler: an inline `(fn [req] …)` or a `defn` by name.
     fn handler_reads(&self, from: usize, h: &Form, m: &str, e: &mut Endpoint) {
         let (file, f) = match h {
@@ -701,6 +728,29 @@ impl Walk<'_, '_> {
             body_reads(self.world, file, x, m, &bound, e, 0);
         }
     }
+}
+
+fn strip_regexes(path: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    let mut after_param = false;
+    for c in path.chars() {
+        match c {
+            ':' if depth == 0 => {
+                after_param = true;
+                out.push(c);
+            }
+            '/' if depth == 0 => {
+                after_param = false;
+                out.push(c);
+            }
+            '{' if after_param => depth += 1,
+            '}' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn is_uri(f: &Form) -> bool {
@@ -747,6 +797,8 @@ fn bindings(
             while i < v.len() {
                 match &v[i] {
                     Form::Sym(s, _) if s == "&" => {}
+                    // `[id :<< as-int]`: a coercion, not a parameter.
+                    Form::Kw(k, _) if k == "<<" => i += 1,
                     Form::Kw(k, _) if k == "as" => {
                         if let Some(s) = v.get(i + 1).and_then(Form::sym) {
                             bound.insert(s.to_string(), None);
@@ -870,6 +922,21 @@ fn body_reads(
                     .and_then(Form::sym)
                     .is_some_and(|s| bound.get(s) == Some(&None));
                 let from_part = v.get(1).and_then(part_of);
+                // (-> req :params (select-keys [:a :b]))
+                if from_req {
+                    if let (Some(k), Some(Form::List(sel, _))) = (
+                        path.first().and_then(|k| k.kw()).and_then(key_kind),
+                        path.get(1),
+                    ) {
+                        if sel.first().and_then(Form::sym) == Some("select-keys") {
+                            for n in sel.get(1).map(|x| x.items()).unwrap_or(&[]) {
+                                if let Some(n) = n.name() {
+                                    add(e, by_method(k, m), n);
+                                }
+                            }
+                        }
+                    }
+                }
                 if from_req {
                     if let (Some(k), Some(n)) = (
                         path.first().and_then(|k| k.kw()).and_then(key_kind),

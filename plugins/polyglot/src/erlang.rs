@@ -43,6 +43,10 @@ struct CowboyFile {
     params: Vec<Param>,
     /// Reads of function clauses matching one method (`handle(<<"POST">>, Req)`).
     by_method: Vec<(String, Vec<Param>)>,
+    /// A `cowboy_websocket` handler.
+    ws: bool,
+    /// Reads the request body (`read_body`, `read_part`, …).
+    body: bool,
 }
 
 /// `<<"name">>` or an atom at `p`: the name and where it ends.
@@ -80,32 +84,25 @@ fn bound_vars(code: &Code) -> HashMap<String, ParamKind> {
     ];
     for (needle, kind) in sources {
         for at in code.find_all(needle) {
-            let stmt_start = text[..at].rfind([',', '\n', '>']).map_or(0, |i| i + 1);
-            let mut lhs = text[stmt_start..at].trim();
-            let Some(l) = lhs.strip_suffix('=') else {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let Some(lhs) = text[line_start..at].trim().strip_suffix('=') else {
                 continue;
             };
-            lhs = l.trim();
-            let lhs = lhs.trim_end_matches('}');
-            // {ok, Body, Req1} = … : the second element.
-            let var = if text[..at]
-                .rfind('{')
-                .is_some_and(|o| o >= text[..at].rfind('\n').unwrap_or(0))
-                && lhs.contains(',')
-            {
-                let parts: Vec<&str> = text[text[..at].rfind('{').unwrap_or(at) + 1..at]
+            let lhs = lhs.trim();
+            // {ok, Body, Req1} = … : the second element; else `Var = …`.
+            let var = match lhs.strip_prefix('{') {
+                Some(t) => t
+                    .trim_end_matches('}')
                     .split(',')
-                    .map(str::trim)
-                    .collect();
-                parts
-                    .get(1)
-                    .map(|s| s.trim_end_matches(['}', '=', ' ']).to_string())
-                    .unwrap_or_default()
-            } else {
-                lhs.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+                None => lhs
+                    .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .next()
                     .unwrap_or("")
-                    .to_string()
+                    .to_string(),
             };
             if var
                 .as_bytes()
@@ -146,6 +143,20 @@ fn cowboy_params(code: &Code, range: std::ops::Range<usize>) -> Vec<Param> {
                     a.start
                 };
                 if let Some((n, _)) = erl_name(code, p) {
+                    add(Param::new(kind, n));
+                }
+            }
+        }
+    }
+    // Multipart parts: {file, <<"name">>, …} / {data, <<"name">>} = cow_multipart:form_data(…)
+    if code
+        .find_all_in("cow_multipart:form_data(", range.clone())
+        .next()
+        .is_some()
+    {
+        for (needle, kind) in [("{file,", ParamKind::File), ("{data,", ParamKind::Form)] {
+            for at in code.find_all_in(needle, range.clone()) {
+                if let Some((n, _)) = erl_name(code, at + needle.len()) {
                     add(Param::new(kind, n));
                 }
             }
@@ -306,6 +317,14 @@ impl Analyzer for Cowboy {
             in_clauses.extend(ps.iter().cloned());
             f.by_method.push((m.clone(), ps));
         }
+        f.ws = file.content.contains("cowboy_websocket");
+        f.body = [
+            "cowboy_req:read_body(",
+            "cowboy_req:read_part(",
+            "cowboy_req:read_urlencoded_body(",
+        ]
+        .iter()
+        .any(|n| file.content.contains(n));
         f.params = cowboy_params(&code, 0..text.len())
             .into_iter()
             .filter(|p| !in_clauses.contains(p))
@@ -324,10 +343,15 @@ impl Analyzer for Cowboy {
                     handler.map(|h| h.methods.clone()).unwrap_or_default();
                 methods.retain(|m| m != "HEAD" && m != "OPTIONS");
                 if methods.is_empty() {
-                    methods.push("GET".into());
+                    // A handler that reads a body without naming methods takes POSTs.
+                    let posts = handler.is_some_and(|h| h.body && !h.ws);
+                    methods.push(if posts { "POST" } else { "GET" }.into());
                 }
                 for m in methods {
                     let mut e = Endpoint::new(&m, url).at_path(path, *line);
+                    if handler.is_some_and(|h| h.ws) {
+                        e.protocol = "ws".into();
+                    }
                     if let Some(h) = handler {
                         let holes = portolan_plugin_sdk::urls::path_placeholders(url);
                         let own = h

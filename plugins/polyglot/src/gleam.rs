@@ -400,6 +400,24 @@ impl Analyzer for Wisp {
                 }
             }
         }
+        // An application without path routing: `handle_request` dispatching
+        // on the method only serves `/`.
+        if out.is_empty() {
+            for (i, f) in files.iter().enumerate() {
+                if let Some(g) = f.fns.iter().find(|g| g.name == "handle_request") {
+                    let root = GFn {
+                        routes: vec![(
+                            Vec::new(),
+                            false,
+                            Some((String::new(), g.name.clone())),
+                            g.line,
+                        )],
+                        ..GFn::default()
+                    };
+                    world.walk(i, &root, "", 0, &mut out);
+                }
+            }
+        }
         Ok(out)
     }
 }

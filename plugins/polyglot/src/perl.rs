@@ -343,7 +343,10 @@ impl Analyzer for Mojolicious {
         full_routes(&code, file, &mut routes);
         let package = package_of(&code);
         let mut actions = Vec::new();
-        if package.contains("::Controller::") || package.ends_with("Controller") {
+        if package.contains("::Controller::")
+            || package.ends_with("Controller")
+            || file.content.contains("Mojolicious::Controller")
+        {
             for at in code.find_word("sub") {
                 let p = code.skip_ws(at + 3);
                 let Some(name) = code.ident_at(p) else {
@@ -375,10 +378,15 @@ impl Analyzer for Mojolicious {
         let files: Vec<MojoFile> = facts.all();
         let mut actions: HashMap<String, (&Vec<Param>, &Vec<Param>)> = HashMap::new();
         for f in &files {
-            if let Some(i) = f.package.find("::Controller::") {
-                let ctrl = &f.package[i + "::Controller::".len()..];
+            // `App::Controller::Users` (or, in older apps, `App::Users`) → `users`.
+            let mut segs: Vec<&str> = f.package.split("::").skip(1).collect();
+            if segs.first() == Some(&"Controller") {
+                segs.remove(0);
+            }
+            if !segs.is_empty() {
+                let ctrl = segs.join("::");
                 for (name, get, post) in &f.actions {
-                    actions.insert(format!("{}#{}", snake(ctrl), name), (get, post));
+                    actions.insert(format!("{}#{}", snake(&ctrl), name), (get, post));
                 }
             }
         }
@@ -395,7 +403,9 @@ impl Analyzer for Mojolicious {
                         } else {
                             post
                         };
-                        for p in ps.iter() {
+                        // `$c->param('id')` of a placeholder reads the path.
+                        let holes = portolan_plugin_sdk::urls::path_placeholders(&r.url);
+                        for p in ps.iter().filter(|p| !holes.contains(&p.name)) {
                             e.push_param(p.clone());
                         }
                     }
@@ -530,5 +540,230 @@ fn full_routes(code: &Code, file: &SourceFile, out: &mut Vec<MojoRoute>) {
             params,
             ws: c.verb == "websocket",
         });
+    }
+}
+
+/// Catalyst (`perl_catalyst`): controller actions declared with
+/// attributes, `sub name :Path('x') :Args(1) { … }`, `:Local`, `:Global`,
+/// `:Path` (the controller's namespace), chained actions (`:Chained('/')
+/// :PathPart('users') :CaptureArgs(1)` … `:Chained('base') :PathPart('')
+/// :Args(0)`), and `:GET`/`:POST`/… (or `:Method('POST')`) method
+/// filters (GET without). A controller's namespace comes from its package
+/// (`MyApp::Controller::Admin::Users` → `/admin/users`) or
+/// `__PACKAGE__->config(namespace => 'x')`; `Root` is `/`. `:Args(n)` adds
+/// `n` placeholders. Reads: `$c->req->params->{x}` / `$c->req->param('x')`
+/// query on GET, form otherwise, `$c->req->query_params->{x}` query,
+/// `$c->req->body_params->{x}` form, `$c->req->header('X')` header,
+/// `$c->req->cookie('c')` cookie, `$c->req->upload('f')` file,
+/// `$c->req->body_data->{x}` json.
+pub struct Catalyst;
+
+const CATALYST_READS: &[Read] = &[
+    ("->req->query_params->", Kind::Fixed(ParamKind::Query)),
+    ("->req->query_parameters->", Kind::Fixed(ParamKind::Query)),
+    ("->req->body_params->", Kind::Fixed(ParamKind::Form)),
+    ("->req->body_parameters->", Kind::Fixed(ParamKind::Form)),
+    ("->req->body_data->", Kind::Fixed(ParamKind::Json)),
+    ("->req->header", Kind::Fixed(ParamKind::Header)),
+    ("->req->cookie", Kind::Fixed(ParamKind::Cookie)),
+    ("->req->upload", Kind::Fixed(ParamKind::File)),
+    ("->req->params->", Kind::QueryOrForm),
+    ("->req->parameters->", Kind::QueryOrForm),
+    ("->req->param", Kind::QueryOrForm),
+    ("->request->param", Kind::QueryOrForm),
+];
+
+/// One action: its attributes as (name, argument).
+struct Action {
+    name: String,
+    attrs: Vec<(String, Option<String>)>,
+    at: usize,
+    body: Range<usize>,
+}
+
+fn catalyst_actions(code: &Code) -> Vec<Action> {
+    let text = code.text();
+    let mut out = Vec::new();
+    for at in code.find_word("sub") {
+        let p = code.skip_ws(at + 3);
+        let Some(name) = code.ident_at(p) else {
+            continue;
+        };
+        let Some(open) = next_brace(code, p, b";") else {
+            continue;
+        };
+        let head = &text[p + name.len()..open];
+        if !head.contains(':') {
+            continue;
+        }
+        let mut attrs = Vec::new();
+        for part in head.split(':').skip(1) {
+            let part = part.trim();
+            let (n, arg) = match part.split_once('(') {
+                Some((n, a)) => (
+                    n.trim(),
+                    Some(
+                        a.trim_end()
+                            .trim_end_matches(')')
+                            .trim()
+                            .trim_matches(['\'', '"'])
+                            .to_string(),
+                    ),
+                ),
+                None => (part, None),
+            };
+            if !n.is_empty() {
+                attrs.push((n.to_string(), arg));
+            }
+        }
+        out.push(Action {
+            name: name.to_string(),
+            attrs,
+            at,
+            body: common::block(code, open),
+        });
+    }
+    out
+}
+
+fn attr<'a>(a: &'a Action, n: &str) -> Option<Option<&'a str>> {
+    a.attrs
+        .iter()
+        .find(|(k, _)| k == n)
+        .map(|(_, v)| v.as_deref())
+}
+
+fn namespace_of(package: &str, code: &Code) -> String {
+    let text = code.text();
+    if let Some(i) = text.find("namespace") {
+        if let Some((v, _)) = text[i..].split_once("=>").map(|(_, rest)| (rest, ())) {
+            if let Some(lit) = code.string_at(text.len() - v.len()) {
+                return lit.value.trim_matches('/').to_string();
+            }
+        }
+    }
+    let Some(i) = package
+        .find("::Controller::")
+        .or_else(|| package.find("::C::"))
+    else {
+        return String::new();
+    };
+    let rest = &package[package[i + 2..].find("::").map_or(i, |j| i + 2 + j + 2)..];
+    if rest == "Root" {
+        return String::new();
+    }
+    rest.split("::")
+        .map(snake)
+        .collect::<Vec<_>>()
+        .join("/")
+        .replace('-', "/")
+}
+
+fn args_suffix(n: Option<Option<&str>>) -> String {
+    let count = n
+        .flatten()
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(0);
+    (1..=count.min(8)).map(|i| format!("/{{arg{i}}}")).collect()
+}
+
+impl Analyzer for Catalyst {
+    fn tech(&self) -> Tech {
+        perl_detect(
+            Tech::new("perl_catalyst", "Perl", "Catalyst").aliases(["catalyst", "perl-catalyst"]),
+            "Catalyst",
+            "Catalyst::Runtime",
+        )
+    }
+
+    fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if skip_file(file) || !file.content.contains("Controller") {
+            return;
+        }
+        let code = file.code(PERL);
+        let package = package_of(&code);
+        if !package.contains("::Controller") && !package.contains("::C::") {
+            return;
+        }
+        let ns = namespace_of(&package, &code);
+        let actions = catalyst_actions(&code);
+        // Chained: (action name → (path so far incl. captures, chained-to)).
+        let by_name: HashMap<&str, &Action> =
+            actions.iter().map(|a| (a.name.as_str(), a)).collect();
+        for a in &actions {
+            let verbs: Vec<&str> = a
+                .attrs
+                .iter()
+                .filter_map(|(k, v)| {
+                    if k == "Method" || k == "Via" {
+                        v.as_deref().and_then(method_of)
+                    } else if k.chars().all(|c| c.is_ascii_uppercase()) {
+                        method_of(k)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            // Chain parents run before the end point: their reads count.
+            let mut bodies = vec![a.body.clone()];
+            let url = if let Some(chained) = attr(a, "Chained") {
+                // Only end points (Args) are routes.
+                if attr(a, "CaptureArgs").is_some() || attr(a, "Args").is_none() {
+                    continue;
+                }
+                let mut segs = vec![chain_part(a, &ns) + &args_suffix(attr(a, "Args"))];
+                let mut parent = chained.unwrap_or("");
+                let mut depth = 0;
+                while !parent.is_empty() && parent != "/" && depth < 16 {
+                    let Some(p) = by_name.get(parent.trim_start_matches('/')) else {
+                        break;
+                    };
+                    segs.push(chain_part(p, &ns) + &args_suffix(attr(p, "CaptureArgs")));
+                    bodies.push(p.body.clone());
+                    parent = attr(p, "Chained").flatten().unwrap_or("");
+                    depth += 1;
+                }
+                segs.reverse();
+                join_url(&segs.iter().map(String::as_str).collect::<Vec<_>>())
+            } else if let Some(p) = attr(a, "Path") {
+                let p = p.unwrap_or("");
+                let base = if p.starts_with('/') {
+                    String::new()
+                } else {
+                    ns.clone()
+                };
+                join_url(&[&base, p]) + &args_suffix(attr(a, "Args"))
+            } else if attr(a, "Local").is_some() {
+                join_url(&[&ns, &a.name]) + &args_suffix(attr(a, "Args"))
+            } else if attr(a, "Global").is_some() {
+                join_url(&[&a.name]) + &args_suffix(attr(a, "Args"))
+            } else if let Some(r) = attr(a, "Regex").or_else(|| attr(a, "LocalRegex")) {
+                join_url(&[&ns, r.unwrap_or("")])
+            } else {
+                continue;
+            };
+            let methods = if verbs.is_empty() { vec!["GET"] } else { verbs };
+            for m in methods {
+                let mut ps = Vec::new();
+                for b in &bodies {
+                    for p in reads(&code, b.clone(), CATALYST_READS, m) {
+                        if !ps.contains(&p) {
+                            ps.push(p);
+                        }
+                    }
+                }
+                out.endpoint(common::endpoint(m, &url, file, file.line_of(a.at), ps));
+            }
+        }
+    }
+}
+
+/// A chained action's own path part: `:PathPart('x')`, its name without one,
+/// `''` for none.
+fn chain_part(a: &Action, _ns: &str) -> String {
+    match attr(a, "PathPart") {
+        Some(Some(p)) => p.to_string(),
+        Some(None) => a.name.clone(),
+        None => a.name.clone(),
     }
 }

@@ -240,7 +240,7 @@ fn zig_http_fixtures() {
 #[test]
 fn gleam_wisp_fixtures() {
     Fixtures::new(&[&gleam::Wisp], fixtures_root())
-        .cases("gleam_wisp", &["app"])
+        .cases("gleam_wisp", &["app", "form"])
         .check();
 }
 
@@ -290,5 +290,12 @@ fn cfml_wheels_fixtures() {
 fn groovy_grails_fixtures() {
     Fixtures::new(&[&groovy::Grails], fixtures_root())
         .cases("groovy_grails", &["library"])
+        .check();
+}
+
+#[test]
+fn perl_catalyst_fixtures() {
+    Fixtures::new(&[&perl::Catalyst], fixtures_root())
+        .cases("perl_catalyst", &["shop"])
         .check();
 }
