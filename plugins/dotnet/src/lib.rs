@@ -8,6 +8,7 @@ pub mod carter;
 pub mod cs;
 pub mod fastendpoints;
 pub mod httplistener;
+pub mod migrations;
 pub mod minimal;
 pub mod mvc;
 pub mod scan;

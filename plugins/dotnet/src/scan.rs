@@ -132,7 +132,7 @@ fn token_transformers(outline: &CsFile, toks: &[Token], out: &mut Output) {
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
-    if is_test_code(&file.path, &file.content) {
+    if is_test_code(&file.path, &file.content) || crate::migrations::is_ef_migration(file) {
         return;
     }
     let (outline, toks) = outline::parse(file);
