@@ -566,3 +566,97 @@ fn specs_scale_linearly() {
     ];
     check("specs", &shapes);
 }
+
+const PL_HEAD: &str = "package App;\nuse Dancer2;\n";
+const CLJ_HEAD: &str =
+    "(ns app.api\n  (:require [compojure.core :refer [defroutes GET POST context]]))\n";
+const CPP_HEAD: &str = "#include \"crow.h\"\nint main() {\n  crow::SimpleApp app;\n";
+const HS_HEAD: &str =
+    "{-# LANGUAGE OverloadedStrings #-}\nimport Web.Scotty\nmain = scotty 3000 $ do\n";
+const R_HEAD: &str = "library(plumber)\n";
+
+#[test]
+fn polyglot_scales_linearly() {
+    let mut shapes = vec![
+        Shape {
+            name: "dancer2 routes",
+            path: "app/lib/App.pm",
+            make: |n| {
+                repeat(
+                    PL_HEAD,
+                    n,
+                    |i| {
+                        format!("get '/r{i}/:id' => sub {{\n  my $q = query_parameters->get('q');\n}};\n")
+                    },
+                    "1;\n",
+                )
+            },
+        },
+        Shape {
+            name: "compojure routes in nested contexts",
+            path: "app/src/app/api.clj",
+            make: |n| {
+                let mut s = String::from(CLJ_HEAD);
+                s.push_str("(defroutes app-routes\n");
+                for i in 0..n {
+                    s.push_str(&format!(
+                        "  (context \"/c{i}\" []\n    (GET \"/r{i}/:id\" [id q] (h id q))\n"
+                    ));
+                }
+                s.push_str(&")".repeat(n));
+                s.push_str(")\n");
+                s
+            },
+        },
+        Shape {
+            name: "crow routes",
+            path: "app/src/main.cpp",
+            make: |n| {
+                repeat(
+                    CPP_HEAD,
+                    n,
+                    |i| {
+                        format!("  CROW_ROUTE(app, \"/r{i}/<int>\").methods(\"POST\"_method)([](const crow::request& req, int id) {{ return req.url_params.get(\"q\"); }});\n")
+                    },
+                    "  app.port(8080).run();\n}\n",
+                )
+            },
+        },
+        Shape {
+            name: "scotty routes",
+            path: "app/src/Main.hs",
+            make: |n| {
+                repeat(
+                    HS_HEAD,
+                    n,
+                    |i| {
+                        format!("  get \"/r{i}/:id\" $ do\n    q <- queryParam \"q\"\n    text q\n")
+                    },
+                    "",
+                )
+            },
+        },
+        Shape {
+            name: "plumber annotations",
+            path: "app/plumber.R",
+            make: |n| {
+                repeat(
+                    R_HEAD,
+                    n,
+                    |i| {
+                        format!(
+                            "#* @param q a query\n#* @get /r{i}/<id>\nfunction(q, id) {{ q }}\n"
+                        )
+                    },
+                    "",
+                )
+            },
+        },
+    ];
+    shapes.extend(openers!("app/lib/App.pm", PL_HEAD));
+    shapes.extend(openers!("app/src/app/api.clj", CLJ_HEAD));
+    shapes.extend(openers!("app/src/main.cpp", CPP_HEAD));
+    shapes.extend(openers!("app/src/Main.hs", HS_HEAD));
+    shapes.extend(openers!("app/plumber.R", R_HEAD));
+    check("polyglot", &shapes);
+}
