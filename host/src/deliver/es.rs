@@ -20,7 +20,7 @@
 //!   `"errors": true` lists the rejected documents, each reported with its
 //!   `error.type`/`error.reason`.
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use reqwest::Url;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -99,15 +99,7 @@ impl Target {
             HeaderValue::from_static("application/x-ndjson"),
         );
         h.insert(ACCEPT, HeaderValue::from_static("application/json"));
-        for (n, _) in custom {
-            h.remove(n);
-        }
-        for (n, v) in custom {
-            h.append(n.clone(), v.clone());
-        }
-        if !h.contains_key(USER_AGENT) {
-            h.insert(USER_AGENT, super::request::user_agent());
-        }
+        super::request::apply_custom(&mut h, custom);
         h
     }
 }

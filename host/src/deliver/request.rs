@@ -74,6 +74,21 @@ pub fn user_agent() -> HeaderValue {
     HeaderValue::from_static(concat!("portolan/", env!("CARGO_PKG_VERSION")))
 }
 
+/// The `--with-headers` headers replace same-named ones already in
+/// `headers` (a name given twice keeps both values); then our User-Agent
+/// unless one was given.
+pub fn apply_custom(headers: &mut HeaderMap, custom: &[(HeaderName, HeaderValue)]) {
+    for (name, _) in custom {
+        headers.remove(name);
+    }
+    for (name, value) in custom {
+        headers.append(name.clone(), value.clone());
+    }
+    if !headers.contains_key(USER_AGENT) {
+        headers.insert(USER_AGENT, user_agent());
+    }
+}
+
 /// Build the request for one endpoint; an error says why it cannot be sent.
 pub fn build(e: &Endpoint, custom: &[(HeaderName, HeaderValue)]) -> Result<Request, String> {
     let method = Method::from_bytes(e.method.as_bytes())
@@ -142,15 +157,7 @@ pub fn build(e: &Endpoint, custom: &[(HeaderName, HeaderValue)]) -> Result<Reque
     } else {
         Body::None
     };
-    for (name, _) in custom {
-        headers.remove(name);
-    }
-    for (name, value) in custom {
-        headers.append(name.clone(), value.clone());
-    }
-    if !headers.contains_key(USER_AGENT) {
-        headers.insert(USER_AGENT, user_agent());
-    }
+    apply_custom(&mut headers, custom);
     Ok(Request {
         method,
         url,

@@ -7,7 +7,7 @@
 //! final, 2xx being success.
 
 use reqwest::blocking::Client;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, USER_AGENT};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::{Method, Url};
 use serde_json::Value;
 
@@ -54,15 +54,7 @@ impl Target {
 fn headers(custom: &[(HeaderName, HeaderValue)]) -> HeaderMap {
     let mut h = HeaderMap::new();
     h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    for (n, _) in custom {
-        h.remove(n);
-    }
-    for (n, v) in custom {
-        h.append(n.clone(), v.clone());
-    }
-    if !h.contains_key(USER_AGENT) {
-        h.insert(USER_AGENT, super::request::user_agent());
-    }
+    super::request::apply_custom(&mut h, custom);
     h
 }
 
