@@ -86,7 +86,7 @@ fn cpp_oatpp_fixtures() {
 #[test]
 fn dart_shelf_fixtures() {
     Fixtures::new(&[&dart::Shelf], fixtures_root())
-        .cases("dart_shelf", &["api"])
+        .cases("dart_shelf", &["api", "interpolated"])
         .check();
 }
 
