@@ -142,7 +142,7 @@ fn lua_lapis_fixtures() {
 #[test]
 fn lua_lor_fixtures() {
     Fixtures::new(&[&lua::Lor], fixtures_root())
-        .cases("lua_lor", &["api"])
+        .cases("lua_lor", &["api", "multiassign"])
         .check();
 }
 
