@@ -219,7 +219,7 @@ fn zig_zap_fixtures() {
 #[test]
 fn zig_jetzig_fixtures() {
     Fixtures::new(&[&zig::Jetzig], fixtures_root())
-        .cases("zig_jetzig", &["blog"])
+        .cases("zig_jetzig", &["blog", "orders"])
         .check();
 }
 
