@@ -65,7 +65,7 @@ fn cpp_crow_fixtures() {
 #[test]
 fn cpp_httplib_fixtures() {
     Fixtures::new(&[&cpp::Httplib], fixtures_root())
-        .cases("cpp_httplib", &["notes"])
+        .cases("cpp_httplib", &["notes", "prefixed"])
         .check();
 }
 
