@@ -247,7 +247,7 @@ fn gleam_wisp_fixtures() {
 #[test]
 fn fs_giraffe_fixtures() {
     Fixtures::new(&[&fsharp::Giraffe], fixtures_root())
-        .cases("fs_giraffe", &["app"])
+        .cases("fs_giraffe", &["app", "urlconsts"])
         .check();
 }
 
