@@ -17,7 +17,9 @@
 //!   …)` cookie.
 //! - Jetzig: views `src/app/views/<path>.zig` (`root.zig` is `/`), whose
 //!   `index`/`get`/`new`/`edit`/`post`/`put`/`patch`/`delete` functions are
-//!   the RESTful routes (`get(id, …)` → `GET /<path>/:id`). Reads:
+//!   the RESTful routes (`get(id, …)` → `GET /<path>/:id`), and custom
+//!   routes `app.route(.GET, "/x/:id", @import("app/views/x.zig"), .fn)`
+//!   (without the view function's reads). Reads:
 //!   `params.get("x")`/`params.getT(.string, "x")` on `try
 //!   request.params()` and the fields of the struct named in
 //!   `request.expectParams(T)` (same file) query on GET, form otherwise,
@@ -564,6 +566,44 @@ const JETZIG_READS: &[Read] = &[
 
 pub struct Jetzig;
 
+/// Jetzig custom routes, declared in `main.zig`'s `init`:
+/// `app.route(.GET, "/docs/:section", @import("app/views/docs.zig"), .section)`
+/// (the view function's reads are not followed).
+fn custom_routes(file: &SourceFile, out: &mut Output) {
+    if !file.content.contains(".route(") {
+        return;
+    }
+    let code = file.code(ZIG);
+    for at in code.find_all(".route(") {
+        let open = at + ".route".len();
+        let args = code.args(open);
+        if args.len() != 4 || !code.slice(args[2].clone()).contains("@import") {
+            continue;
+        }
+        let Some(m) = code
+            .slice(args[0].clone())
+            .trim()
+            .strip_prefix('.')
+            .and_then(method_of)
+        else {
+            continue;
+        };
+        let Some(lit) = code.string_at(args[1].start) else {
+            continue;
+        };
+        if !lit.value.starts_with('/') {
+            continue;
+        }
+        out.endpoint(common::endpoint(
+            m,
+            &lit.value,
+            file,
+            file.line_of(at),
+            Vec::new(),
+        ));
+    }
+}
+
 impl Analyzer for Jetzig {
     fn tech(&self) -> Tech {
         zig_tech("zig_jetzig", "Jetzig", &["jetzig", "zig-jetzig"], "jetzig")
@@ -572,6 +612,7 @@ impl Analyzer for Jetzig {
         if skip(file) {
             return;
         }
+        custom_routes(file, out);
         let rel = portolan_plugin_sdk::paths::below_base(&file.path).replace('\\', "/");
         let Some(i) = rel.find("src/app/views/") else {
             return;
