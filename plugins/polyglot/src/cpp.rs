@@ -9,7 +9,8 @@
 //!   `crow::json::load(req.body)` value json, `get_part_by_name("f")` file,
 //!   `get_cookie("c")` cookie.
 //! - cpp-httplib: `svr.Get/Post/Put/Patch/Delete/Options("/path", h)`
-//!   (raw-string regex paths `R"(/n/(\d+))"` kept as written).
+//!   (raw-string regex paths `R"(/n/(\d+))"` kept as written; a path
+//!   built at run time, `cfg.prefix + "/x"`, gives `/{prefix}/x`).
 //!   Reads: `req.get_param_value("q")`/`req.has_param("q")` query,
 //!   `req.get_header_value("X")` header, `req.get_file_value("f")` file.
 //! - Drogon: `app().registerHandler("/x/{id}", h, {Get, Post})`,
@@ -66,6 +67,68 @@ fn string_or_raw(code: &Code, p: usize) -> Option<(String, usize)> {
         return Some((text[p + 3..end].to_string(), end + 2));
     }
     code.string_at(p).map(|s| (s.value, s.end))
+}
+
+/// A path built at run time, `cfg.prefix + "/health"`: literals kept,
+/// every operand that is a plain variable or member (`cfg.prefix`,
+/// `opts->base`) becomes a `{name}` placeholder segment (its last
+/// identifier). `None` when an operand is anything else or no operand is a
+/// literal.
+fn concat_path(code: &Code, arg: Range<usize>) -> Option<String> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = arg.start;
+    for i in arg.clone() {
+        match bytes.get(i) {
+            Some(b'(' | b'[' | b'{') => depth += 1,
+            Some(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+            Some(b'+') if depth == 0 && code.is_code(i) => {
+                parts.push(start..i);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(start..arg.end);
+    if parts.len() < 2 {
+        return None;
+    }
+    let mut out = String::new();
+    let mut literal = false;
+    for part in parts {
+        let p = code.skip_ws(part.start);
+        if let Some((lit, end)) = string_or_raw(code, p) {
+            if code.skip_ws(end) < part.end {
+                return None;
+            }
+            if out.ends_with('/') && lit.starts_with('/') {
+                out.pop();
+            }
+            out.push_str(&lit);
+            literal = true;
+            continue;
+        }
+        let expr = text.get(p..part.end)?.trim();
+        if expr.is_empty()
+            || !expr
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'>' | b':'))
+        {
+            return None;
+        }
+        let name = expr
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find(|w| !w.is_empty())?;
+        if !out.ends_with('/') {
+            out.push('/');
+        }
+        out.push('{');
+        out.push_str(name);
+        out.push('}');
+    }
+    literal.then_some(out)
 }
 
 /// The handler: an inline lambda in `range`, or a function named there.
@@ -289,17 +352,22 @@ impl Analyzer for Httplib {
                 if bytes.get(open) != Some(&b'(') {
                     continue;
                 }
-                let Some((path, after)) = string_or_raw(&code, open + 1) else {
+                let args = code.args(open);
+                // A client call (`cli.Get("/x")`) has no handler argument.
+                if args.len() < 2 {
                     continue;
+                }
+                let (path, after) = match string_or_raw(&code, open + 1) {
+                    Some((p, a)) if code.skip_ws(a) >= args[0].end => (p, a),
+                    _ => match concat_path(&code, args[0].clone()) {
+                        Some(p) => (p, args[0].end),
+                        None => continue,
+                    },
                 };
                 if !path.starts_with('/') {
                     continue;
                 }
                 let end = code.matching(open).unwrap_or(code.text().len());
-                // A client call (`cli.Get("/x")`) has no handler argument.
-                if code.args(open).len() < 2 {
-                    continue;
-                }
                 let m = method_of(verb).unwrap_or("GET");
                 let body = handler(&code, &fns, after..end);
                 let vars = json_vars(&code, body.clone(), &["json::parse("]);

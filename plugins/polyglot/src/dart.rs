@@ -7,6 +7,9 @@
 //!   `@Route.get('/x')` on class methods, and `router.mount('/api/',
 //!   Api().router)` / `@Route.mount('/api/')` prefixing the routes of the
 //!   class (or the `Router`-returning function) it names, in any file.
+//!   Interpolations in their paths (`'$apiPrefix/users'`, `'${base}/x'`)
+//!   take the value of a string `const`/`final` of the same file; a
+//!   run-time value becomes a `{name}` placeholder segment.
 //! - Alfred and Angel3: `app.get('/x', (req, res) …)`; Angel3's
 //!   `app.group('/api', (router) { … })` prefixes.
 //! - GetServer: `GetPage(name: '/x', page: …, method: Method.post)`.
@@ -199,8 +202,9 @@ impl Analyzer for Shelf {
         }
         let code = file.code(SYNTAX);
         let owners = owners(&code);
+        let consts = string_consts(&code);
         let mut fact = DartFile::default();
-        router_calls(&code, file, &owners, &mut fact);
+        router_calls(&code, file, &owners, &consts, &mut fact);
         // @Route.get('/x') annotations.
         let text = code.text();
         for at in code.find_all("@Route.") {
@@ -209,9 +213,10 @@ impl Analyzer for Shelf {
                 continue;
             };
             let open = code.skip_ws(p + verb.len());
-            let Some(lit) = code.string_at(open + 1) else {
+            let Some(mut lit) = code.string_at(open + 1) else {
                 continue;
             };
+            lit.value = interpolate(&lit.value, &consts);
             let owner = owner_at(&owners, at).unwrap_or("").to_string();
             if verb == "mount" {
                 // @Route.mount('/api/') Router get _api => Api().router;
@@ -259,17 +264,110 @@ fn target_name(expr: &str) -> String {
         .to_string()
 }
 
+/// File-level string constants (`const apiPrefix = '/api/v1';`, `static
+/// const String base = '/x';`, `final root = '/r';`), for `$apiPrefix` and
+/// `${apiPrefix}` in route strings. Constants of other files are not
+/// followed.
+fn string_consts(code: &Code) -> HashMap<String, String> {
+    let text = code.text();
+    let mut out = HashMap::new();
+    for kw in ["const", "final"] {
+        for at in code.find_word(kw) {
+            let mut p = code.skip_ws(at + kw.len());
+            let Some(mut name) = code.ident_at(p) else {
+                continue;
+            };
+            // An optional type: `const String base = …`.
+            let q = code.skip_ws(p + name.len());
+            if let Some(next) = code.ident_at(q) {
+                p = q;
+                name = next;
+            }
+            let eq = code.skip_ws(p + name.len());
+            if text.as_bytes().get(eq) != Some(&b'=') || text.as_bytes().get(eq + 1) == Some(&b'=')
+            {
+                continue;
+            }
+            if let Some(lit) = code.string_at(eq + 1) {
+                out.entry(name.to_string()).or_insert(lit.value);
+            }
+        }
+    }
+    out
+}
+
+/// Dart string interpolation in a route: `$name`/`${name}` of a known
+/// constant is replaced by its value (one level of constants inside
+/// constants); an unknown one (a run-time value) becomes the placeholder
+/// `{name}` (the last identifier of a `${…}` expression).
+fn interpolate(s: &str, consts: &HashMap<String, String>) -> String {
+    interpolate_depth(s, consts, 2)
+}
+
+fn interpolate_depth(s: &str, consts: &HashMap<String, String>, depth: usize) -> String {
+    if !s.contains('$') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (expr, used) = if let Some(inner) = after.strip_prefix('{') {
+            match inner.find('}') {
+                Some(c) => (&inner[..c], c + 2),
+                None => {
+                    out.push_str(&rest[i..]);
+                    return out;
+                }
+            }
+        } else {
+            let n = after
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            (&after[..n], n)
+        };
+        let name = expr
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .rfind(|w| !w.is_empty())
+            .unwrap_or("");
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        match consts.get(expr.trim()) {
+            Some(v) if depth > 0 => out.push_str(&interpolate_depth(v, consts, depth - 1)),
+            _ => {
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        rest = &after[used..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `recv.verb('/x', handler)` and `recv.mount('/p', target)`.
 fn router_calls(
     code: &Code,
     file: &SourceFile,
     owners: &[(Range<usize>, String)],
+    consts: &HashMap<String, String>,
     fact: &mut DartFile,
 ) {
     let fns = Fns::new(code);
     let mut verbs = VERBS.to_vec();
     verbs.push("mount");
-    for c in common::verb_calls(code, &verbs, &["."], false) {
+    for mut c in common::verb_calls(code, &verbs, &["."], false) {
+        c.path = interpolate(&c.path, consts);
+        if c.path.starts_with('{') {
+            // `'$basePath/x'` with a run-time `basePath`: `/{basePath}/x`.
+            c.path.insert(0, '/');
+        }
         let Some(open) = c.paren else { continue };
         let args = code.args(open);
         if args.len() < 2 || code.keyword_arg(args[1].clone()).is_some() {

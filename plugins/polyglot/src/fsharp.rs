@@ -8,7 +8,9 @@
 //! named inside another list (`apiRoutes`, in any file) is expanded there,
 //! and only bindings no other binding uses are roots. `routef` format
 //! holes (`%s`, `%i`, …) become `{p1}`, `{p2}`, …; a route without a
-//! method filter is reported as GET.
+//! method filter is reported as GET. A route may name a path constant
+//! (`route Urls.login` with `let login = "/login"` in `module Urls`, in any
+//! file).
 //!
 //! Parameters: `bindJson<T>`/`bindForm<T>`/`bindQuery<T>` in the chain
 //! (the fields of record `T`, json/form/query), and in the handler named
@@ -54,6 +56,9 @@ struct FsFile {
     /// handler name → reads (query/header/cookie) and bound record types (kind, type)
     handlers: Vec<(String, Vec<Param>, Vec<(ParamKind, String)>)>,
     records: Vec<(String, Vec<String>)>,
+    /// `let login = "/login"`: string bindings holding a path (route
+    /// constants, often in a `module Urls`).
+    consts: Vec<(String, String)>,
 }
 
 const READS: &[Read] = &[
@@ -160,6 +165,11 @@ fn scan(file: &SourceFile) -> FsFile {
         };
         let rhs = np + eq + 1..block.end;
         let body = &text[rhs.clone()];
+        if let Some(lit) = code.string_at(rhs.start) {
+            if code.skip_ws(lit.end) >= rhs.end && lit.value.starts_with('/') {
+                f.consts.push((name.to_string(), lit.value));
+            }
+        }
         if body.contains("route") || body.contains("choose") || body.contains("subRoute") {
             f.bindings
                 .push((name.to_string(), tokenize(&code, file, rhs.clone())));
@@ -196,6 +206,7 @@ struct Ctx<'a> {
     bindings: HashMap<&'a str, (&'a str, &'a [Tok])>,
     handlers: HashMap<&'a str, (&'a Vec<Param>, &'a Vec<(ParamKind, String)>)>,
     records: HashMap<&'a str, &'a Vec<String>>,
+    consts: HashMap<&'a str, &'a str>,
     out: Vec<Endpoint>,
     stack: Vec<&'a str>,
 }
@@ -310,11 +321,20 @@ impl<'a> Ctx<'a> {
                         word,
                         "route" | "routeCi" | "routex" | "routef" | "routeCif" | "routeStartsWith"
                     ) {
-                        if let Some((T::Str(s), line, _)) = toks.get(i + 1) {
+                        // A literal, or a path constant (`route Urls.login`).
+                        let arg = match toks.get(i + 1) {
+                            Some((T::Str(s), line, _)) => Some((s.as_str(), line)),
+                            Some((T::Id(c), line, _)) => self
+                                .consts
+                                .get(c.rsplit('.').next().unwrap_or(c))
+                                .map(|v| (*v, line)),
+                            _ => None,
+                        };
+                        if let Some((s, line)) = arg {
                             let url = if word.starts_with("routef") || word == "routeCif" {
                                 format_url(s)
                             } else {
-                                s.clone()
+                                s.to_string()
                             };
                             let url = common::join_url(&[&st.prefix, &url]);
                             let url = if s.ends_with('/') && s.len() > 1 {
@@ -432,6 +452,7 @@ impl Analyzer for Giraffe {
             bindings: HashMap::new(),
             handlers: HashMap::new(),
             records: HashMap::new(),
+            consts: HashMap::new(),
             out: Vec::new(),
             stack: Vec::new(),
         };
@@ -445,6 +466,9 @@ impl Analyzer for Giraffe {
             }
             for (n, fl) in &f.records {
                 ctx.records.insert(n.as_str(), fl);
+            }
+            for (n, v) in &f.consts {
+                ctx.consts.entry(n.as_str()).or_insert(v.as_str());
             }
         }
         let mut used: HashSet<&str> = HashSet::new();

@@ -165,7 +165,12 @@ fn scan(file: &SourceFile, table: &[Read], lapis: bool) -> LuaFile {
         if !path.starts_with('/') {
             continue;
         }
-        let body = handler_arg.cloned().unwrap_or(c.after..c.after);
+        // The handler is the last argument; an inline `function … end`
+        // may hold top-level commas (`local a, b = f()`) that split it.
+        let last_end = args.last().map_or(c.after, |a| a.end);
+        let body = handler_arg
+            .map(|a| a.start..last_end.max(a.end))
+            .unwrap_or(c.after..c.after);
         let mut methods: Vec<(&str, std::ops::Range<usize>)> = Vec::new();
         if c.verb == "match" || c.verb == "all" {
             let h = code.slice(body.clone());

@@ -17,10 +17,13 @@
 //!   …)` cookie.
 //! - Jetzig: views `src/app/views/<path>.zig` (`root.zig` is `/`), whose
 //!   `index`/`get`/`new`/`edit`/`post`/`put`/`patch`/`delete` functions are
-//!   the RESTful routes (`get(id, …)` → `GET /<path>/:id`). Reads:
-//!   `params.get("x")` on `try request.params()` query on GET, form
-//!   otherwise, `request.queryParams()` query, `request.headers.get("x")`
-//!   header.
+//!   the RESTful routes (`get(id, …)` → `GET /<path>/:id`), and custom
+//!   routes `app.route(.GET, "/x/:id", @import("app/views/x.zig"), .fn)`
+//!   (without the view function's reads). Reads:
+//!   `params.get("x")`/`params.getT(.string, "x")` on `try
+//!   request.params()` and the fields of the struct named in
+//!   `request.expectParams(T)` (same file) query on GET, form otherwise,
+//!   `request.queryParams()` query, `request.headers.get("x")` header.
 //! - Tokamak: route tuples `.get("/x", handler)`, `.post(…)`,
 //!   `.group("/api", &.{ … })` prefixes.
 //! - std.http: `std.mem.eql(u8, request.head.target, "/x")` (with
@@ -80,20 +83,99 @@ fn var_reads(
     out: &mut Vec<Param>,
 ) {
     for (v, kind) in vars {
+        let kind = if *kind == ParamKind::Form && matches!(method, "GET" | "HEAD" | "DELETE") {
+            ParamKind::Query
+        } else {
+            *kind
+        };
         let needle = format!("{v}.get(");
         for at in code.find_all_in(&needle, body.clone()) {
             if let Some((n, _)) = common::name_after(code, at + needle.len()) {
-                let kind =
-                    if *kind == ParamKind::Form && matches!(method, "GET" | "HEAD" | "DELETE") {
-                        ParamKind::Query
-                    } else {
-                        *kind
-                    };
-                let p = Param::new(kind, n);
-                if !out.contains(&p) {
-                    out.push(p);
+                push_param(out, Param::new(kind, n));
+            }
+        }
+        // Jetzig's typed getter: `params.getT(.string, "email")`.
+        let needle = format!("{v}.getT(");
+        for at in code.find_all_in(&needle, body.clone()) {
+            let args = code.args(at + needle.len() - 1);
+            if let Some(a) = args.get(1) {
+                if let Some((n, _)) = common::name_after(code, a.start) {
+                    push_param(out, Param::new(kind, n));
                 }
             }
+        }
+    }
+}
+
+fn push_param(out: &mut Vec<Param>, p: Param) {
+    if !out.contains(&p) {
+        out.push(p);
+    }
+}
+
+/// Jetzig `request.expectParams(T)`: the fields of the struct `T` declared
+/// in the same file (`const T = struct { title: []const u8, … };`), form
+/// parameters (query on GET/HEAD/DELETE).
+fn expect_params(code: &Code, body: Range<usize>, method: &str, out: &mut Vec<Param>) {
+    let text = code.text();
+    let kind = if matches!(method, "GET" | "HEAD" | "DELETE") {
+        ParamKind::Query
+    } else {
+        ParamKind::Form
+    };
+    for at in code.find_all_in(".expectParams(", body) {
+        let Some(ty) = code.ident_at(at + ".expectParams(".len()) else {
+            continue;
+        };
+        // `const T = struct {`: the last declaration before the call (a
+        // struct local to the view function), else the first after it.
+        let decls: Vec<(usize, usize)> = code
+            .find_word(ty)
+            .filter_map(|d| {
+                let p = code.skip_ws(d + ty.len());
+                let rest = text.get(p..)?.strip_prefix('=')?;
+                let q = p + 1 + (rest.len() - rest.trim_start().len());
+                let open = text
+                    .get(q..)?
+                    .starts_with("struct")
+                    .then(|| next_brace(code, q, b";"))
+                    .flatten()?;
+                Some((d, open))
+            })
+            .collect();
+        let Some(open) = decls
+            .iter()
+            .rev()
+            .find(|(d, _)| *d < at)
+            .or(decls.first())
+            .map(|(_, o)| *o)
+        else {
+            continue;
+        };
+        let block = common::block(code, open);
+        let bytes = text.as_bytes();
+        let mut depth = 0usize;
+        let mut field_start = true;
+        let mut i = open + 1;
+        while i < block.end {
+            match bytes[i] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => field_start = true,
+                b if depth == 0 && field_start && !b.is_ascii_whitespace() => {
+                    field_start = false;
+                    if let Some(name) = code.ident_at(i) {
+                        let after = code.skip_ws(i + name.len());
+                        if bytes.get(after) == Some(&b':') && code.is_code(i) {
+                            push_param(out, Param::new(kind, name));
+                        }
+                        i += name.len().max(1);
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
         }
     }
 }
@@ -484,6 +566,44 @@ const JETZIG_READS: &[Read] = &[
 
 pub struct Jetzig;
 
+/// Jetzig custom routes, declared in `main.zig`'s `init`:
+/// `app.route(.GET, "/docs/:section", @import("app/views/docs.zig"), .section)`
+/// (the view function's reads are not followed).
+fn custom_routes(file: &SourceFile, out: &mut Output) {
+    if !file.content.contains(".route(") {
+        return;
+    }
+    let code = file.code(ZIG);
+    for at in code.find_all(".route(") {
+        let open = at + ".route".len();
+        let args = code.args(open);
+        if args.len() != 4 || !code.slice(args[2].clone()).contains("@import") {
+            continue;
+        }
+        let Some(m) = code
+            .slice(args[0].clone())
+            .trim()
+            .strip_prefix('.')
+            .and_then(method_of)
+        else {
+            continue;
+        };
+        let Some(lit) = code.string_at(args[1].start) else {
+            continue;
+        };
+        if !lit.value.starts_with('/') {
+            continue;
+        }
+        out.endpoint(common::endpoint(
+            m,
+            &lit.value,
+            file,
+            file.line_of(at),
+            Vec::new(),
+        ));
+    }
+}
+
 impl Analyzer for Jetzig {
     fn tech(&self) -> Tech {
         zig_tech("zig_jetzig", "Jetzig", &["jetzig", "zig-jetzig"], "jetzig")
@@ -492,6 +612,7 @@ impl Analyzer for Jetzig {
         if skip(file) {
             return;
         }
+        custom_routes(file, out);
         let rel = portolan_plugin_sdk::paths::below_base(&file.path).replace('\\', "/");
         let Some(i) = rel.find("src/app/views/") else {
             return;
@@ -536,7 +657,8 @@ impl Analyzer for Jetzig {
                     (".queryParams()", ParamKind::Query),
                 ],
             );
-            var_reads(&code, body, &vars, m, &mut ps);
+            var_reads(&code, body.clone(), &vars, m, &mut ps);
+            expect_params(&code, body, m, &mut ps);
             out.endpoint(common::endpoint(m, &url, file, file.line_of(at), ps));
         }
     }

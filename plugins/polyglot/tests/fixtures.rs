@@ -65,7 +65,7 @@ fn cpp_crow_fixtures() {
 #[test]
 fn cpp_httplib_fixtures() {
     Fixtures::new(&[&cpp::Httplib], fixtures_root())
-        .cases("cpp_httplib", &["notes"])
+        .cases("cpp_httplib", &["notes", "prefixed"])
         .check();
 }
 
@@ -86,7 +86,7 @@ fn cpp_oatpp_fixtures() {
 #[test]
 fn dart_shelf_fixtures() {
     Fixtures::new(&[&dart::Shelf], fixtures_root())
-        .cases("dart_shelf", &["api"])
+        .cases("dart_shelf", &["api", "interpolated"])
         .check();
 }
 
@@ -142,7 +142,7 @@ fn lua_lapis_fixtures() {
 #[test]
 fn lua_lor_fixtures() {
     Fixtures::new(&[&lua::Lor], fixtures_root())
-        .cases("lua_lor", &["api"])
+        .cases("lua_lor", &["api", "multiassign"])
         .check();
 }
 
@@ -219,7 +219,7 @@ fn zig_zap_fixtures() {
 #[test]
 fn zig_jetzig_fixtures() {
     Fixtures::new(&[&zig::Jetzig], fixtures_root())
-        .cases("zig_jetzig", &["blog"])
+        .cases("zig_jetzig", &["blog", "orders"])
         .check();
 }
 
@@ -247,7 +247,7 @@ fn gleam_wisp_fixtures() {
 #[test]
 fn fs_giraffe_fixtures() {
     Fixtures::new(&[&fsharp::Giraffe], fixtures_root())
-        .cases("fs_giraffe", &["app"])
+        .cases("fs_giraffe", &["app", "urlconsts"])
         .check();
 }
 
