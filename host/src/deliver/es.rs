@@ -57,21 +57,7 @@ impl Target {
             ));
         }
         check_index(index)?;
-        let auth = (!url.username().is_empty()).then(|| {
-            (
-                percent_decode(url.username()),
-                percent_decode(url.password().unwrap_or("")),
-            )
-        });
-        let shown = if auth.is_some() {
-            let mut s = url.clone();
-            let _ = s.set_password(url.password().map(|_| "***"));
-            s.to_string()
-        } else {
-            url.to_string()
-        };
-        let _ = url.set_username("");
-        let _ = url.set_password(None);
+        let (shown, auth) = take_credentials(&mut url);
         let path = url.path().trim_end_matches('/').to_string();
         let last = path.rsplit('/').next().unwrap_or("");
         if matches!(last, "_doc" | "_create" | "_update") {
@@ -288,6 +274,28 @@ fn snippet(body: &str) -> String {
         Some((i, _)) => format!("{}…", &one_line[..i]),
         None => one_line,
     }
+}
+
+/// Takes the credentials out of `url`: the URL as logs show it (any
+/// password as `***`) and the decoded Basic credentials when a user is
+/// given. `url` is left without credentials.
+pub(super) fn take_credentials(url: &mut Url) -> (String, Option<(String, String)>) {
+    let auth = (!url.username().is_empty()).then(|| {
+        (
+            percent_decode(url.username()),
+            percent_decode(url.password().unwrap_or("")),
+        )
+    });
+    let shown = if url.password().is_some() {
+        let mut s = url.clone();
+        let _ = s.set_password(Some("***"));
+        s.to_string()
+    } else {
+        url.to_string()
+    };
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    (shown, auth)
 }
 
 pub(super) fn percent_decode(s: &str) -> String {

@@ -30,21 +30,7 @@ impl Target {
                 "--send-webhook `{raw}`: only http and https URLs with a host"
             ));
         }
-        let shown = if url.password().is_some() {
-            let mut s = url.clone();
-            let _ = s.set_password(Some("***"));
-            s.to_string()
-        } else {
-            url.to_string()
-        };
-        let auth = (!url.username().is_empty()).then(|| {
-            (
-                super::es::percent_decode(url.username()),
-                super::es::percent_decode(url.password().unwrap_or("")),
-            )
-        });
-        let _ = url.set_username("");
-        let _ = url.set_password(None);
+        let (shown, auth) = super::es::take_credentials(&mut url);
         Ok(Target { url, shown, auth })
     }
 }
