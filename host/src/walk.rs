@@ -347,13 +347,7 @@ where
                             path.display()
                         ));
                         bump(counts, |c| c.too_large += 1);
-                        note(
-                            "size",
-                            format!(
-                                "{size} bytes, over the {}-byte cap (PORTOLAN_MAX_FILE_SIZE)",
-                                opts.max_file_size
-                            ),
-                        );
+                        note("size", too_large(size, opts.max_file_size));
                     }
                     Err(Skip::Binary) => {
                         log::debug(format!("skipping binary file {}", path.display()));
@@ -425,13 +419,16 @@ pub fn read_file(path: &Path, max: u64) -> Result<String, String> {
     read_text(path, max, None)
         .map(|(text, _)| text)
         .map_err(|e| match e {
-            Skip::TooLarge(n) => {
-                format!("{n} bytes, over the {max}-byte cap (raise PORTOLAN_MAX_FILE_SIZE)")
-            }
+            Skip::TooLarge(n) => too_large(n, max),
             Skip::Binary => "a binary file".into(),
             Skip::Bundle(why) => format!("a minified bundle ({why})"),
             Skip::Io(e) => e.to_string(),
         })
+}
+
+/// Why a file over the size cap is not read.
+fn too_large(size: u64, max: u64) -> String {
+    format!("{size} bytes, over the {max}-byte cap (raise PORTOLAN_MAX_FILE_SIZE)")
 }
 
 /// Whether the first bytes of a file look binary: more than one in 16 of
