@@ -217,7 +217,6 @@ fn http_feathers_tanstack_survive_non_ascii() {
 /// without panicking: no slicing at a non-char boundary anywhere.
 #[test]
 fn every_analyzer_survives_multibyte_chars_at_any_offset() {
-    use portolan_plugin_sdk::{Facts, Output, SourceFile};
     const PERIOD: usize = 19;
     let all: [&dyn Analyzer; 27] = [
         &js::express::Express,
@@ -248,29 +247,5 @@ fn every_analyzer_survives_multibyte_chars_at_any_offset() {
         &js::feathers::Feathers,
         &js::tanstack::TanStackRouter,
     ];
-    let chars = ['é', '中', '😀'];
-    for analyzer in all {
-        let tech = analyzer.tech();
-        for case in testing::cases(&fixtures_root(), &tech.id) {
-            let app = fixtures_root().join(&tech.id).join(case).join("app");
-            for file in testing::load_tree(&tech, &app) {
-                let mut facts = Facts::new(Vec::new());
-                for k in 0..PERIOD {
-                    let mut s = String::with_capacity(file.content.len() * 2);
-                    for (i, c) in file.content.chars().enumerate() {
-                        if i % PERIOD == k {
-                            s.push(chars[(i / PERIOD) % chars.len()]);
-                        }
-                        s.push(c);
-                    }
-                    let mut out = Output::new();
-                    analyzer.analyze(&SourceFile::new(file.path.clone(), s), &mut out);
-                    let (_, f) = out.into_parts();
-                    facts.extend(f);
-                }
-                assert!(analyzer.link(&facts).is_ok(), "{}", file.path);
-            }
-        }
-    }
-    let _ = portolan_plugin_sdk::host::take_logs();
+    testing::check_multibyte(&all, &fixtures_root(), PERIOD);
 }
