@@ -33,6 +33,30 @@ pub fn join<S: AsRef<str>>(parts: &[S]) -> String {
     out
 }
 
+/// Join route segments with exactly one `/` between them, dropping every
+/// leading and trailing `/` of each part (unlike [`join`], a trailing `/`
+/// is not kept); the result starts with `/`.
+///
+/// ```
+/// use portolan_plugin_sdk::paths::join_trimmed;
+/// assert_eq!(join_trimmed(&["/api", "v1/", "/users/"]), "/api/v1/users");
+/// assert_eq!(join_trimmed(&["", "/"]), "/");
+/// ```
+pub fn join_trimmed(parts: &[&str]) -> String {
+    let mut out = String::new();
+    for p in parts {
+        let p = p.trim_matches('/');
+        if !p.is_empty() {
+            out.push('/');
+            out.push_str(p);
+        }
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
 /// Normalise a route path: ensure a leading `/`, collapse `//`, drop `./`
 /// segments. Path-parameter syntax is left as written.
 ///

@@ -292,21 +292,8 @@ pub fn next_brace(code: &Code, from: usize, stop: &[u8]) -> Option<usize> {
     None
 }
 
-/// Joins URL pieces with single slashes; the result starts with `/`.
-pub fn join_url(parts: &[&str]) -> String {
-    let mut out = String::new();
-    for p in parts {
-        let p = p.trim_matches('/');
-        if !p.is_empty() {
-            out.push('/');
-            out.push_str(p);
-        }
-    }
-    if out.is_empty() {
-        out.push('/');
-    }
-    out
-}
+/// Join URL pieces with single slashes, no trailing `/` (the SDK helper).
+pub use portolan_plugin_sdk::paths::join_trimmed as join_url;
 
 /// An endpoint with parameters; a name that is a placeholder of the URL
 /// is a path parameter (added by the host), not a query or form one.

@@ -362,22 +362,8 @@ pub fn endpoint_with(
     e
 }
 
-/// Join URL pieces with single slashes (`"/api"`, `"v1/"`, `"/users"`).
-pub fn join_url(parts: &[&str]) -> String {
-    let mut out = String::new();
-    for p in parts {
-        let p = p.trim_matches('/');
-        if p.is_empty() {
-            continue;
-        }
-        out.push('/');
-        out.push_str(p);
-    }
-    if out.is_empty() {
-        out.push('/');
-    }
-    out
-}
+/// Join URL pieces with single slashes, no trailing `/` (the SDK helper).
+pub use portolan_plugin_sdk::paths::join_trimmed as join_url;
 
 #[cfg(test)]
 mod tests {
