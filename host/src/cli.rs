@@ -601,6 +601,40 @@ pub struct ScanArgs {
     #[arg(long = "strict", help_heading = "Config and others")]
     pub strict: bool,
 
+    /// Match the passive-scan rules (secrets, debug switches, dangerous
+    /// settings, default credentials) against every file read; findings go
+    /// to `passive_results` (docs/passive.md).
+    #[arg(short = 'P', long = "passive-scan", help_heading = "Passive scan")]
+    pub passive_scan: bool,
+
+    /// Use the rules in this directory (or rule file) instead of the
+    /// embedded set and your config directory's passive_rules/
+    /// (repeatable; turns the passive scan on).
+    #[arg(
+        long = "passive-scan-path",
+        value_name = "PATH",
+        help_heading = "Passive scan"
+    )]
+    pub passive_scan_path: Vec<PathBuf>,
+
+    /// Keep findings at or above this severity: critical, high, medium or
+    /// low (default high; turns the passive scan on).
+    #[arg(
+        long = "passive-scan-severity",
+        value_name = "LEVEL",
+        help_heading = "Passive scan"
+    )]
+    pub passive_scan_severity: Option<String>,
+
+    /// Not available: the rules are embedded and portolan never downloads
+    /// at run time (use --passive-scan-path for other rules).
+    #[arg(long = "passive-scan-auto-update", hide = true)]
+    pub passive_scan_auto_update: bool,
+
+    /// Accepted for compatibility: portolan never checks for rule updates.
+    #[arg(long = "passive-scan-no-update-check", help_heading = "Passive scan")]
+    pub passive_scan_no_update_check: bool,
+
     /// Print where the time went to stderr: walk, per-technology analyzer
     /// CPU time and the slowest analyzer batches (also logged with -d).
     #[arg(long = "stats", help_heading = "Config and others")]

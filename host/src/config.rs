@@ -94,6 +94,9 @@ pub struct FileConfig {
     pub disable_builtin: Option<bool>,
     pub include_bundles: Option<bool>,
     pub strict: Option<bool>,
+    pub passive_scan: Option<bool>,
+    pub passive_scan_path: Option<List>,
+    pub passive_scan_severity: Option<String>,
 }
 
 /// A pinned plugin: `[[plugins]]` in a config file.
@@ -223,6 +226,22 @@ impl FileConfig {
                 .collect();
             cfg.plugin = Some(List::Many(joined));
         }
+        if let Some(sev) = &cfg.passive_scan_severity {
+            if crate::model::Severity::parse(sev).is_none() {
+                return Err(format!(
+                    "{}: `{sev}` is not a severity; use critical, high, medium or low",
+                    at("passive_scan_severity")
+                ));
+            }
+        }
+        if let Some(p) = &cfg.passive_scan_path {
+            let joined: Vec<String> = p
+                .items()
+                .iter()
+                .map(|s| dir.join(s).display().to_string())
+                .collect();
+            cfg.passive_scan_path = Some(List::Many(joined));
+        }
         if let Some(specs) = &mut cfg.plugins {
             for (i, spec) in specs.iter_mut().enumerate() {
                 spec.check(file, i)?;
@@ -280,7 +299,10 @@ impl FileConfig {
             plugins,
             disable_builtin,
             include_bundles,
-            strict
+            strict,
+            passive_scan,
+            passive_scan_path,
+            passive_scan_severity
         )
     }
 }
@@ -304,7 +326,7 @@ fn current_limits(so_far: &FileConfig) -> (usize, f64, usize) {
 /// What a config file found in a scanned tree may set: the keys that narrow
 /// or shape the scan and its report (`format`, `set_pvalue*`,
 /// `include_path`, `no_color`, `debug`, `strict`, `techs`, `add_techs`, `exclude_techs`,
-/// `exclude_path`), and the limits (`concurrency`, `plugin_timeout`,
+/// `exclude_path`, `passive_scan` on, `passive_scan_severity` down), and the limits (`concurrency`, `plugin_timeout`,
 /// `plugin_memory`) when lower than they already are. Every other key set
 /// is dropped with one warning naming it. The destructuring is exhaustive:
 /// a new key must be classified here before the crate compiles.
@@ -342,6 +364,9 @@ fn restrict_untrusted(
         disable_builtin,
         include_bundles,
         strict,
+        passive_scan,
+        passive_scan_path,
+        passive_scan_severity,
     } = cfg;
     let mut ignore = |key: &str, what: String| {
         warnings.push(format!(
@@ -349,7 +374,7 @@ fn restrict_untrusted(
             file.display()
         ));
     };
-    let refused: [(bool, &str, &str); 7] = [
+    let refused: [(bool, &str, &str); 8] = [
         (url.is_some(), "url", "choose where requests go (-u)"),
         (
             output.is_some(),
@@ -377,6 +402,11 @@ fn restrict_untrusted(
             "no_log",
             "silence the log (it would hide these warnings)",
         ),
+        (
+            passive_scan_path.is_some(),
+            "passive_scan_path",
+            "choose the passive-scan rules (--passive-scan-path)",
+        ),
     ];
     for (set, key, what) in refused {
         if set {
@@ -399,6 +429,33 @@ fn restrict_untrusted(
     let strict = match strict {
         Some(false) => {
             ignore("strict", "turn off strict mode (--strict)".to_string());
+            None
+        }
+        s => s,
+    };
+    // The passive scan too: on, not off; and its severity threshold may
+    // come down (more findings), not go up.
+    let passive_scan = match passive_scan {
+        Some(false) => {
+            ignore("passive_scan", "turn off the passive scan (-P)".to_string());
+            None
+        }
+        p => p,
+    };
+    let threshold = so_far
+        .passive_scan_severity
+        .as_deref()
+        .and_then(crate::model::Severity::parse)
+        .unwrap_or(crate::passive::DEFAULT_SEVERITY);
+    let passive_scan_severity = match passive_scan_severity {
+        Some(s) if crate::model::Severity::parse(&s).is_some_and(|v| v > threshold) => {
+            ignore(
+                "passive_scan_severity",
+                format!(
+                    "raise the passive-scan severity threshold above {} (it would hide findings)",
+                    threshold.as_str()
+                ),
+            );
             None
         }
         s => s,
@@ -455,6 +512,8 @@ fn restrict_untrusted(
         plugin_memory,
         include_bundles,
         strict,
+        passive_scan,
+        passive_scan_severity,
         ..FileConfig::default()
     }
 }
@@ -620,6 +679,13 @@ fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) 
     scalar!(disable_builtin);
     scalar!(include_bundles);
     scalar!(strict);
+    scalar!(passive_scan);
+    list!(passive_scan_path, items);
+    if let Some(s) = cfg.passive_scan_severity {
+        if !explicit("passive_scan_severity") {
+            args.passive_scan_severity = Some(s);
+        }
+    }
     if let Some(specs) = cfg.plugins {
         args.configured_plugins = specs;
     }

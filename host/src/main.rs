@@ -24,6 +24,7 @@ mod mcp;
 mod model;
 mod optimize;
 mod output;
+mod passive;
 mod paths;
 mod pipeline;
 mod plugin;

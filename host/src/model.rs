@@ -245,11 +245,68 @@ pub struct SkippedFile {
     pub detail: String,
 }
 
+/// How serious a passive-scan finding is (its rule's `info.severity`);
+/// ordered, `Low` < `Critical`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    /// `critical`, `high`, `medium` or `low`, in any case.
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "critical" => Some(Severity::Critical),
+            "high" => Some(Severity::High),
+            "medium" => Some(Severity::Medium),
+            "low" => Some(Severity::Low),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+        }
+    }
+}
+
+/// A passive-scan rule's description, copied into each of its findings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassiveInfo {
+    pub name: String,
+    pub author: Vec<String>,
+    pub severity: Severity,
+    pub description: String,
+    pub reference: Vec<String>,
+}
+
+/// One line a passive-scan rule matched (`-P`; docs/passive.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassiveFinding {
+    pub id: String,
+    pub info: PassiveInfo,
+    pub category: String,
+    pub techs: Vec<String>,
+    pub file_path: String,
+    pub line_number: usize,
+    /// The matched line (trimmed; at most [`crate::passive::MAX_EXTRACT`]
+    /// characters, then `…`).
+    pub extract: String,
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Report {
     pub endpoints: Vec<Endpoint>,
-    pub passive_results: Vec<serde_json::Value>,
+    pub passive_results: Vec<PassiveFinding>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub errors: Vec<ScanError>,
     /// With `--strict` only: files skipped or read lossily.

@@ -10,8 +10,9 @@ use crate::context;
 use crate::detect::{Detector, Rule, TechRules};
 use crate::llm;
 use crate::log;
-use crate::model::{Report, ScanError};
+use crate::model::{Report, ScanError, Severity};
 use crate::optimize;
+use crate::passive;
 use crate::plugin::cache::Cache;
 use crate::plugin::runtime::{Limits, Runtime};
 use crate::plugin::sandbox::Sandbox;
@@ -213,6 +214,7 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         }
     }
     let ai = llm::options(args).map_err(Failure::Usage)?;
+    let passive_settings = passive_settings(args)?;
     if let Some(missing) = args.spec.iter().find(|p| !p.is_file()) {
         return Err(Failure::Usage(format!(
             "--spec {}: no such file",
@@ -297,6 +299,24 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         .collect();
     let detector =
         Detector::new(&tech_rules).map_err(|e| Failure::Runtime(format!("plugin rules: {e}")))?;
+    let passive = passive_settings.map(|settings| {
+        let (scanner, warnings) = passive::load(&settings, |t| resolve_tech(catalog, t));
+        for w in &warnings {
+            log::warn(w);
+        }
+        if scanner.len() == 0 {
+            log::warn(
+                "Passive scan: no rule to run (see the warnings above, or --passive-scan-path).",
+            );
+        } else {
+            log::info(format!(
+                "Passive scan: {} rules at or above {}.",
+                scanner.len(),
+                settings.severity.as_str()
+            ));
+        }
+        scanner
+    });
     let opts = walk::WalkOptions {
         bases: &bases,
         exclude: &exclude,
@@ -311,6 +331,9 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     let walk_started = Instant::now();
     let (mut files, skipped) = walk::walk(&opts, |base, rel, content| {
         let wanted_by = detector.check(rel, content).wanted_by;
+        if let Some(p) = &passive {
+            p.scan(&bases[base].display_path(rel), content, &wanted_by);
+        }
         if ai.is_some() && wanted_by.is_empty() && llm::select::worth_keeping(rel, content) {
             if let Ok(mut extra) = ai_extra.lock() {
                 extra.push(llm::Candidate {
@@ -378,6 +401,14 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
         }
     }
     selected.retain(|t| !excluded.contains(t));
+    let passive_results = match passive {
+        Some(scanner) => {
+            let found = scanner.finish(&selected);
+            log::done(format!("Passive scan: {} findings.", found.len()));
+            found
+        }
+        None => Vec::new(),
+    };
 
     // Which files each technology wants: those matching its `files`
     // globs that contain one of its `requires-any` literals (when it
@@ -519,11 +550,41 @@ pub fn scan(args: &ScanArgs) -> Result<Outcome, Failure> {
     Ok(Outcome {
         report: Report {
             endpoints,
-            passive_results: Vec::new(),
+            passive_results,
             errors,
             skipped: skipped_files,
         },
     })
+}
+
+/// The passive scan's settings when it is on (`-P`, or a rules path or a
+/// severity given); a bad severity or the auto-update flag is a usage error.
+fn passive_settings(args: &ScanArgs) -> Result<Option<passive::Settings>, Failure> {
+    if args.passive_scan_auto_update {
+        return Err(Failure::Usage(
+            "--passive-scan-auto-update is not available: portolan's passive rules are embedded and it never downloads at run time; give other rules with --passive-scan-path DIR".into(),
+        ));
+    }
+    let on = args.passive_scan
+        || !args.passive_scan_path.is_empty()
+        || args.passive_scan_severity.is_some();
+    if !on {
+        return Ok(None);
+    }
+    let severity = match args.passive_scan_severity.as_deref() {
+        None => passive::DEFAULT_SEVERITY,
+        Some(s) => Severity::parse(s).ok_or_else(|| {
+            Failure::Usage(format!(
+                "--passive-scan-severity {s}: use critical, high, medium or low"
+            ))
+        })?,
+    };
+    Ok(Some(passive::Settings {
+        paths: args.passive_scan_path.clone(),
+        severity,
+        user_dir: crate::config::user_config_file()
+            .and_then(|f| f.parent().map(|d| d.join("passive_rules"))),
+    }))
 }
 
 /// `--spec FILE`: documents outside the base paths, offered to the

@@ -10,7 +10,7 @@ pub fn render(report: &Report) -> String {
         out.push('\n');
     }
     for p in &report.passive_results {
-        out.push_str(&p.to_string());
+        out.push_str(&serde_json::to_string(p).unwrap_or_default());
         out.push('\n');
     }
     out

@@ -2,7 +2,9 @@
 //! The URL is the raw route (not baked). Each param is a code span
 //! `` `name (type)` `` followed by a space; an endpoint without params has
 //! an empty cell (Noir v0.28). Cell text is escaped (`\`, `|`, `<`, `>`,
-//! line breaks); inside code spans only `|` needs it.
+//! line breaks); inside code spans only `|` needs it. With `-P`, a second
+//! table lists the passive-scan findings (severity, rule, category,
+//! file:line, extract).
 
 use super::quote;
 use crate::model::Report;
@@ -29,6 +31,20 @@ pub fn render(report: &Report) -> String {
             quote::markdown(&e.protocol),
             params
         ));
+    }
+    if !report.passive_results.is_empty() {
+        out.push_str("\n| Severity | Rule | Category | File | Extract |\n| -------- | ---- | -------- | ---- | ------- |\n");
+        for p in &report.passive_results {
+            out.push_str(&format!(
+                "| {} | {} | {} | {}:{} | `{}` |\n",
+                p.info.severity.as_str(),
+                quote::markdown(&p.id),
+                quote::markdown(&p.category),
+                quote::markdown(&p.file_path),
+                p.line_number,
+                quote::markdown_code(&p.extract)
+            ));
+        }
     }
     out
 }

@@ -10,6 +10,9 @@
 //! (from routes, params, tags or file names) are written as visible escapes
 //! (`\x1b`, `\x0a`; [`crate::escape`]), so one endpoint is always one line.
 //!
+//! With `-P`, the passive-scan findings follow the endpoints after a blank
+//! line ([`passive_lines`]).
+//!
 //! With `--ai-context`, each endpoint line is followed by one indented line
 //! per non-empty bucket, `  <bucket> (<count>): …`: the kinds for
 //! `signals`, the names for `callees` and `sources`, `kind: name` for
@@ -18,6 +21,7 @@
 
 use super::bake::bake;
 use super::RenderOptions;
+use crate::escape::visible;
 use crate::model::{AiContext, ContextEntry, Endpoint, Report};
 
 pub fn render(report: &Report, opts: &RenderOptions) -> String {
@@ -28,6 +32,31 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
         if let Some(ctx) = &e.ai_context {
             out.push_str(&context_lines(ctx));
         }
+    }
+    out.push_str(&passive_lines(report));
+    out
+}
+
+/// With `-P`: after a blank line, each finding as
+/// `[severity][id][category] name`, `  ├── extract: …`, `  └── file: path:line`
+/// (escaped like the endpoint lines).
+pub fn passive_lines(report: &Report) -> String {
+    let mut out = String::new();
+    if report.passive_results.is_empty() {
+        return out;
+    }
+    out.push_str("\nPassive results:\n");
+    for p in &report.passive_results {
+        out.push_str(&format!(
+            "[{}][{}][{}] {}\n  ├── extract: {}\n  └── file: {}:{}\n",
+            p.info.severity.as_str(),
+            visible(&p.id),
+            visible(&p.category),
+            visible(&p.info.name),
+            visible(&p.extract),
+            visible(&p.file_path),
+            p.line_number
+        ));
     }
     out
 }

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::RenderOptions;
-use crate::model::{Endpoint, Report};
+use crate::model::{Endpoint, Report, Severity};
 use crate::paths::clean;
 use crate::plugin::source::sha256_hex;
 
@@ -62,18 +62,23 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
         results.push(endpoint_result(e, rule, level, &roots));
     }
     for p in &report.passive_results {
-        let id = p["id"].as_str().unwrap_or("passive").to_string();
-        let level = match p["info"]["severity"].as_str().unwrap_or("") {
-            "critical" | "high" => "error",
-            "medium" => "warning",
-            "low" => "note",
-            _ => "none",
+        let id = p.id.clone();
+        let level = match p.info.severity {
+            Severity::Critical | Severity::High => "error",
+            Severity::Medium => "warning",
+            Severity::Low => "note",
         };
         if !rules.iter().any(|r| r["id"] == json!(id)) {
-            let name = p["info"]["name"].as_str().unwrap_or(&id);
-            let description = p["info"]["description"]
-                .as_str()
-                .unwrap_or("Passive scan finding");
+            let name = if p.info.name.is_empty() {
+                &id
+            } else {
+                &p.info.name
+            };
+            let description = if p.info.description.is_empty() {
+                "Passive scan finding"
+            } else {
+                &p.info.description
+            };
             rules.push(json!({
                 "id": id,
                 "name": name,
@@ -83,23 +88,18 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
                 "defaultConfiguration": {"level": level},
             }));
         }
-        let extract = p["extract"].as_str().unwrap_or("");
+        let extract = p.extract.as_str();
         let mut r = Map::new();
         r.insert("ruleId".into(), json!(id));
         r.insert("level".into(), json!(level));
         r.insert("message".into(), json!({ "text": extract }));
-        let mut where_ = String::new();
-        if let Some(path) = p["file_path"].as_str() {
-            let line = p["line_number"]
-                .as_u64()
-                .and_then(|l| u32::try_from(l).ok());
-            let loc = roots.location(path, line);
-            where_ = loc["physicalLocation"]["artifactLocation"]["uri"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
-            r.insert("locations".into(), json!([loc]));
-        }
+        let line = u32::try_from(p.line_number).ok();
+        let loc = roots.location(&p.file_path, line);
+        let where_ = loc["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        r.insert("locations".into(), json!([loc]));
         r.insert(
             "partialFingerprints".into(),
             json!({ "portolanPassive/v1": fingerprint(&[&id, &where_, extract]) }),
