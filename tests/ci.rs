@@ -26,9 +26,12 @@ fn shop() -> PathBuf {
     repo().join("examples/flask-shop")
 }
 
+/// The suite's shared plugin cache (`portolan-tests/cache`, filled once by
+/// scripts/test) and this file's empty user dirs.
 fn cache_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-ci-tests");
-    fs::create_dir_all(d.join("cache")).unwrap();
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    fs::create_dir_all(tmp.join("portolan-tests/cache")).unwrap();
+    let d = tmp.join("portolan-ci-tests");
     fs::create_dir_all(d.join("no-user-plugins")).unwrap();
     fs::create_dir_all(d.join("no-user-config")).unwrap();
     d
@@ -39,7 +42,10 @@ fn portolan_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_portolan"));
     cmd.current_dir(cwd)
         .args(args)
-        .env("PORTOLAN_CACHE_DIR", c.join("cache"))
+        .env(
+            "PORTOLAN_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-tests/cache"),
+        )
         .env("PORTOLAN_PLUGIN_DIR", c.join("no-user-plugins"))
         .env("PORTOLAN_CONFIG_DIR", c.join("no-user-config"))
         .env_remove("PORTOLAN_MAX_FILE_SIZE")

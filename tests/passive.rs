@@ -385,6 +385,18 @@ fn findings_in_plain_sarif_and_markdown() {
         md.contains("| critical | github-token | secret | tree/deploy.env:1 |"),
         "{md}"
     );
+
+    let out = portolan_in(dir.path(), &["-b", "tree", "-P", "-f", "html", "--no-log"]);
+    let html = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(html.contains("<h2>Passive findings</h2>"), "{html}");
+    assert!(
+        html.contains("<td>critical</td><td title=\"A GitHub personal access, OAuth, app or refresh token.\">github-token</td>"),
+        "{html}"
+    );
+    assert!(
+        !html.contains('\u{1b}'),
+        "control characters are not passed through"
+    );
 }
 
 #[test]

@@ -190,7 +190,12 @@ pub fn render(report: &Report) -> String {
         (params, "Parameters"),
         (websockets, "WebSocket endpoints"),
         (files.len(), "Source files"),
-    ] {
+    ]
+    .into_iter()
+    .chain(
+        (!report.passive_results.is_empty())
+            .then_some((report.passive_results.len(), "Passive findings")),
+    ) {
         h.push_str(&format!(
             "<div class=\"card\"><div class=\"n\">{n}</div><div class=\"l\">{label}</div></div>\n"
         ));
@@ -247,6 +252,22 @@ pub fn render(report: &Report) -> String {
         "<p id=\"empty\"{}>No endpoint matches the filter.</p>\n</main>\n",
         if eps.is_empty() { "" } else { " hidden" }
     ));
+    if !report.passive_results.is_empty() {
+        h.push_str("<section class=\"group passive\">\n<h2>Passive findings</h2>\n<table>\n<thead><tr><th>Severity</th><th>Rule</th><th>Category</th><th>File</th><th>Extract</th></tr></thead>\n<tbody>\n");
+        for p in &report.passive_results {
+            h.push_str(&format!(
+                "<tr><td>{}</td><td title=\"{}\">{}</td><td>{}</td><td><code>{}:{}</code></td><td><code>{}</code></td></tr>\n",
+                p.info.severity.as_str(),
+                esc(&p.info.description),
+                esc(&p.id),
+                esc(&p.category),
+                esc(&p.file_path),
+                p.line_number,
+                esc(&p.extract)
+            ));
+        }
+        h.push_str("</tbody>\n</table>\n</section>\n");
+    }
     h.push_str("<footer>portolan maps endpoints by static analysis of the source; values are empty unless set with --set-pvalue.</footer>\n</div>\n<script>");
     h.push_str(SCRIPT);
     h.push_str("</script>\n</body>\n</html>\n");
