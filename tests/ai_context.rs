@@ -284,11 +284,11 @@ fn plain_shows_a_compact_context() {
     assert_eq!(
         block,
         vec![
-            "DELETE /admin/users/<int:user_id>",
+            "DELETE /admin/users/<int:user_id> auth admin",
             "  guards (2): auth_guard: login_required, authz_guard: roles_required(\"admin\")",
             "  callees (1): db.delete_user",
             "  sources (1): path.user_id",
-            "  signals (5): route_definition, technology, state_change, path_param, identifier_input",
+            "  signals (6): route_definition, technology, state_change, path_param, identifier_input, admin",
         ],
         "{text}"
     );

@@ -704,3 +704,81 @@ fn send_req_records_statuses_and_exclude_codes_drops_endpoints() {
         .iter()
         .all(|e| e["details"].get("status_code").is_none()));
 }
+
+/// The taggers added for issue 23 through the real binary, on the example
+/// shop: `auth` from the Flask analyzer's resolved guards (a decorator on
+/// the route, or on every route of a blueprint), the word-set taggers, and
+/// the endpoints none of them may tag.
+#[test]
+fn taggers_auth_and_word_sets_on_the_example_shop() {
+    let out = portolan(&[
+        "-b",
+        shop().to_str().unwrap(),
+        "--use-taggers",
+        "auth,admin,pii,payment,webhook,debug,api_docs,account_recovery,mcp",
+        "-f",
+        "json",
+        "--no-log",
+    ]);
+    let report = json_of(&out);
+    let mut got: Vec<(String, Vec<String>)> = report["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let tags = e["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["name"] != "shadow")
+                .map(|t| match t["name"].as_str().unwrap() {
+                    "auth" => format!("auth: {}", t["description"].as_str().unwrap()),
+                    other => other.to_string(),
+                })
+                .collect();
+            (
+                format!(
+                    "{} {}",
+                    e["method"].as_str().unwrap(),
+                    e["url"].as_str().unwrap()
+                ),
+                tags,
+            )
+        })
+        .filter(|(_, tags): &(String, Vec<String>)| !tags.is_empty())
+        .collect();
+    got.sort();
+    let want: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "GET /api/v1/admin/debug/routes",
+            vec!["auth: Protected by admin_required", "admin", "debug"],
+        ),
+        (
+            "GET /api/v1/auth/me",
+            vec!["auth: Protected by token_required"],
+        ),
+        (
+            "GET /api/v1/orders/<int:order_id>/invoice",
+            vec!["auth: Protected by token_required", "payment"],
+        ),
+        (
+            "POST /api/v1/admin/products",
+            vec!["auth: Protected by admin_required", "admin"],
+        ),
+        (
+            "POST /api/v1/auth/logout",
+            vec!["auth: Protected by token_required"],
+        ),
+        ("POST /api/v1/cart/coupon", vec!["payment"]),
+        (
+            "POST /api/v1/catalog/products/<int:product_id>/reviews",
+            vec!["auth: Protected by token_required"],
+        ),
+        ("POST /api/v1/orders/", vec!["payment"]),
+    ];
+    let want: Vec<(String, Vec<String>)> = want
+        .into_iter()
+        .map(|(e, t)| (e.to_string(), t.into_iter().map(String::from).collect()))
+        .collect();
+    assert_eq!(got, want);
+}

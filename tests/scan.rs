@@ -764,11 +764,20 @@ fn optional_taggers_run_when_asked_and_are_listed() {
         "graphql",
         "jwt",
         "file_upload",
+        "auth",
+        "admin",
+        "pii",
+        "payment",
+        "webhook",
+        "debug",
+        "api_docs",
+        "account_recovery",
+        "mcp",
     ] {
         assert!(text.contains(&format!("\n {id}\n")), "{id}: {text}");
     }
     let out = run(portolan(&example).args(["--list-taggers", "-f", "json"]));
-    assert_eq!(json(&out)["taggers"].as_array().unwrap().len(), 9);
+    assert_eq!(json(&out)["taggers"].as_array().unwrap().len(), 18);
 }
 
 // ------------------------------------------------------- base path spelling

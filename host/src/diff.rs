@@ -102,10 +102,14 @@ impl Entry {
         ))
     }
 
+    /// A guard in `ai_context`, or the `auth` tag (a report made with
+    /// `--use-taggers auth` or `-T` but without `--ai-context`).
     fn authenticated(&self) -> bool {
-        self.guards
-            .iter()
-            .any(|g| AUTH_GUARDS.iter().any(|k| g.starts_with(&format!("{k}:"))))
+        self.tags.contains("auth")
+            || self
+                .guards
+                .iter()
+                .any(|g| AUTH_GUARDS.iter().any(|k| g.starts_with(&format!("{k}:"))))
     }
 }
 
@@ -612,6 +616,18 @@ mod tests {
         let same = Diff::between(&new, &new);
         assert!(same.is_empty());
         assert!(same.failures(&[FailOn::Any]).is_empty());
+    }
+
+    #[test]
+    fn an_auth_tag_counts_as_a_guard() {
+        let old = report(vec![]);
+        let mut tagged = ep("PUT", "/safe", &[], &[]);
+        tagged["tags"] = json!([{"name": "auth", "description": "Protected by login_required", "tagger": "Auth"}]);
+        tagged.as_object_mut().unwrap().remove("ai_context");
+        let d = Diff::between(&old, &report(vec![tagged]));
+        assert!(d.failures(&[FailOn::AddedUnauthenticated]).is_empty());
+        let d = Diff::between(&old, &report(vec![ep("PUT", "/open", &[], &[])]));
+        assert_eq!(d.failures(&[FailOn::AddedUnauthenticated]).len(), 1);
     }
 
     #[test]

@@ -31,6 +31,7 @@ mod plugin;
 mod plugin_cmd;
 mod tag;
 mod walk;
+mod words;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -170,6 +170,11 @@ pub fn params(e: &Endpoint, d: &mut Draft) {
 /// are guards; a `file_upload` tag is also a `file_io` sink.
 pub fn tags(e: &Endpoint, d: &mut Draft) {
     for t in &e.tags {
+        // The `auth` tagger restates the analyzer's guard facts, which
+        // become guards below (plugin facts) with their own source.
+        if t.tagger == crate::tag::auth::TAGGER.label {
+            continue;
+        }
         if t.name == "auth" || t.tagger.ends_with("_auth") {
             let name = t
                 .description

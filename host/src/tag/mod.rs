@@ -7,15 +7,25 @@
 //! A tag is added at most once per (name, tagger), on the endpoint or, for
 //! `hunt`, on the parameter it is about.
 
+mod account_recovery;
+mod admin;
+mod api_docs;
+pub mod auth;
 mod cors;
+mod debug;
 mod file_upload;
 mod graphql;
 mod hunt;
 mod jwt;
+mod mcp;
 mod oauth;
+mod payment;
+mod pii;
 mod shadow;
 mod soap;
+mod webhook;
 mod websocket;
+mod wordset;
 
 use crate::model::{Endpoint, Param, Tag};
 
@@ -60,6 +70,15 @@ pub const ALL: &[Tagger] = &[
     graphql::TAGGER,
     jwt::TAGGER,
     file_upload::TAGGER,
+    auth::TAGGER,
+    admin::TAGGER,
+    pii::TAGGER,
+    payment::TAGGER,
+    webhook::TAGGER,
+    debug::TAGGER,
+    api_docs::TAGGER,
+    account_recovery::TAGGER,
+    mcp::TAGGER,
 ];
 
 /// Which optional taggers run.
@@ -340,5 +359,177 @@ mod tests {
         assert_eq!(t[8], vec!["jwt"]);
         assert_eq!(t[9], vec!["file_upload"]);
         assert!(t[10].is_empty(), "GET never uploads");
+    }
+
+    /// Each word-set tagger on what it must tag and what it must not:
+    /// (method, url, params, the tags expected from the word-set taggers).
+    #[test]
+    fn word_set_taggers_true_and_false_positives() {
+        use ParamType::{Header, Json, Path, Query};
+        type Case<'a> = (&'a str, &'a str, &'a [(&'a str, ParamType)], &'a [&'a str]);
+        let cases: &[Case] = &[
+            ("GET", "/admin/users", &[], &["admin"]),
+            ("GET", "/api/backoffice/orders", &[], &["admin"]),
+            (
+                "POST",
+                "/internal/users/{id}",
+                &[("role", Json)],
+                &["admin"],
+            ),
+            ("PATCH", "/users/{id}", &[("is_admin", Json)], &["admin"]),
+            ("GET", "/users/{adminId}", &[("adminId", Path)], &[]),
+            ("PUT", "/users/{id}/roles", &[("role", Json)], &[]),
+            (
+                "POST",
+                "/register",
+                &[("email", Json), ("phone", Json)],
+                &["pii"],
+            ),
+            ("POST", "/kyc/documents", &[], &["pii"]),
+            ("PUT", "/me", &[("dateOfBirth", Json)], &["pii"]),
+            (
+                "POST",
+                "/login",
+                &[("email", Json), ("password", Json)],
+                &[],
+            ),
+            ("POST", "/checkout", &[], &["payment"]),
+            ("POST", "/cards", &[("card", Json)], &["payment"]),
+            ("POST", "/orders/{id}/pay", &[], &["payment"]),
+            (
+                "POST",
+                "/donate",
+                &[("card_number", Json), ("cvv", Json)],
+                &["payment"],
+            ),
+            ("GET", "/products", &[("price", Query)], &[]),
+            ("GET", "/payday-loans-info", &[], &[]),
+            ("POST", "/webhooks/github", &[], &["webhook"]),
+            (
+                "POST",
+                "/integrations/stripe/events",
+                &[("Stripe-Signature", Header)],
+                &["payment", "webhook"],
+            ),
+            (
+                "POST",
+                "/api/callback",
+                &[("signature", Json)],
+                &["webhook"],
+            ),
+            ("GET", "/api/callback", &[], &[]),
+            ("GET", "/debug/pprof/heap", &[], &["debug"]),
+            ("GET", "/actuator/env", &[], &["debug"]),
+            ("GET", "/search", &[("debug", Query)], &["debug"]),
+            ("GET", "/health", &[], &[]),
+            ("GET", "/api-docs", &[], &["api_docs"]),
+            ("GET", "/swagger-ui/index.html", &[], &["api_docs"]),
+            ("GET", "/v3/api-docs/{group}", &[], &["api_docs"]),
+            ("GET", "/docs", &[], &[]),
+            (
+                "POST",
+                "/auth/forgot-password",
+                &[("email", Json)],
+                &["account_recovery"],
+            ),
+            (
+                "POST",
+                "/password/reset",
+                &[("token", Json), ("password", Json)],
+                &["account_recovery"],
+            ),
+            (
+                "POST",
+                "/users/unlock",
+                &[("token", Json)],
+                &["account_recovery"],
+            ),
+            (
+                "PUT",
+                "/users/{id}/password",
+                &[("new_password", Json)],
+                &[],
+            ),
+            ("POST", "/promo", &[("code", Json), ("email", Json)], &[]),
+            ("POST", "/mcp", &[], &["mcp"]),
+            ("POST", "/messages", &[("jsonrpc", Json)], &["mcp"]),
+            ("GET", "/sse", &[("Mcp-Session-Id", Header)], &["mcp"]),
+            ("POST", "/chat/messages", &[("text", Json)], &[]),
+            ("POST", "/rpc", &[("method", Json), ("params", Json)], &[]),
+        ];
+        let word_taggers = [
+            "admin",
+            "pii",
+            "payment",
+            "webhook",
+            "debug",
+            "api_docs",
+            "account_recovery",
+            "mcp",
+        ];
+        for (method, url, params, want) in cases {
+            let mut list = vec![ep(method, url, params)];
+            run_all(&mut list);
+            let mut got: Vec<&str> = tags_of(&list[0])
+                .into_iter()
+                .filter(|t| word_taggers.contains(t))
+                .collect();
+            got.sort_unstable();
+            assert_eq!(&got, want, "{method} {url} {params:?}");
+        }
+    }
+
+    #[test]
+    fn auth_comes_from_the_analyzers_guards_only() {
+        use crate::model::{AiContext, ContextEntry};
+        let guard = |kind: &str, name: &str| ContextEntry {
+            kind: kind.into(),
+            name: name.into(),
+            source: Some("decorator".into()),
+            description: None,
+            path: None,
+            line: None,
+            confidence: None,
+            snippet: None,
+        };
+        let mut guarded = ep("DELETE", "/admin/users/{id}", &[]);
+        guarded.ai_context = Some(AiContext {
+            guards: vec![
+                guard("auth_guard", "login_required"),
+                guard("authz_guard", "roles_required('admin')"),
+                guard("rate_limit_guard", "limiter.limit('5/minute')"),
+            ],
+            ..AiContext::default()
+        });
+        let mut limited = ep("POST", "/login", &[]);
+        limited.ai_context = Some(AiContext {
+            guards: vec![guard("rate_limit_guard", "limiter.limit('5/minute')")],
+            ..AiContext::default()
+        });
+        // A guard-like word in the URL or a token parameter is no guard.
+        let unguarded = ep(
+            "GET",
+            "/auth/required",
+            &[("Authorization", ParamType::Header)],
+        );
+        let mut list = vec![guarded, limited, unguarded];
+        run_all(&mut list);
+        let auth: Vec<Option<&str>> = list
+            .iter()
+            .map(|e| {
+                e.tags
+                    .iter()
+                    .find(|t| t.name == "auth")
+                    .map(|t| t.description.as_str())
+            })
+            .collect();
+        assert_eq!(
+            auth,
+            vec![
+                Some("Protected by login_required, roles_required('admin')"),
+                None,
+                None
+            ]
+        );
     }
 }
