@@ -1008,3 +1008,60 @@ fn plugin_new_scaffolds_a_crate_that_tests_builds_and_passes_plugin_test() {
     assert!(o.status.success(), "{}", show(&o));
     assert!(out(&o).contains("✔ python_acme_web/basic"), "{}", show(&o));
 }
+
+/// `plugin new --lang python`: the scaffold (analyzer.py, the interface,
+/// build.sh, the same fixture as the Rust one) builds with componentize-py
+/// and passes `plugin test`. componentize-py comes from the directory
+/// scripts/test-tools installs it into for the example plugins (build.sh
+/// installs it from PyPI when that is missing).
+#[test]
+fn plugin_new_python_scaffold_builds_and_passes_plugin_test() {
+    let work = tempfile::tempdir().unwrap();
+    let o = run(portolan(work.path()).args(["plugin", "new", "acme-py", "--lang", "python"]));
+    assert!(o.status.success(), "{}", show(&o));
+    let project = work.path().join("acme-py");
+    for f in [
+        "analyzer.py",
+        "build.sh",
+        "wit/analyzer.wit",
+        "README.md",
+        "tests/fixtures/python_acme_py/basic/app/server.py",
+        "tests/fixtures/python_acme_py/basic/expected.json",
+    ] {
+        assert!(project.join(f).is_file(), "{f} missing\n{}", show(&o));
+    }
+    assert!(!project.join("Cargo.toml").exists());
+    let wit = fs::read_to_string(project.join("wit/analyzer.wit")).unwrap();
+    assert_eq!(
+        wit,
+        fs::read_to_string(repo().join("plugin-sdk/wit/analyzer.wit")).unwrap()
+    );
+    // The SDK path is a Rust-only option.
+    let bad = run(portolan(work.path()).args([
+        "plugin",
+        "new",
+        "x",
+        "--lang",
+        "python",
+        "--sdk-path",
+        "sdk",
+    ]));
+    assert_eq!(bad.status.code(), Some(2), "{}", show(&bad));
+
+    let tools = Path::new(env!("CARGO_TARGET_TMPDIR")).join("example-plugins/componentize-py");
+    let b = Command::new("bash")
+        .arg(project.join("build.sh"))
+        .env("COMPONENTIZE_PY_DIR", &tools)
+        .output()
+        .expect("run build.sh");
+    assert!(b.status.success(), "build.sh failed:\n{}", show(&b));
+    let o = run(portolan(&project).args([
+        "plugin",
+        "test",
+        "acme_py.wasm",
+        "--fixtures",
+        "tests/fixtures",
+    ]));
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(out(&o).contains("✔ python_acme_py/basic"), "{}", show(&o));
+}

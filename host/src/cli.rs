@@ -121,13 +121,18 @@ pub enum PluginCommand {
         #[command(flatten)]
         opts: PluginOpts,
     },
-    /// Create a Rust plugin crate that builds and passes its own tests.
+    /// Create a plugin (a Rust crate, or a Python component project) that
+    /// builds and passes its own tests.
     New {
         /// Plugin name (lower-case letters, digits, `-`, `_`).
         name: String,
         /// Where to create it [default: ./NAME].
         #[arg(long = "dir", value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// The language to write it in: rust (on portolan-plugin-sdk) or
+        /// python (componentize-py).
+        #[arg(long = "lang", value_name = "LANG", value_enum, default_value = "rust")]
+        lang: PluginLang,
         /// A local copy of portolan-plugin-sdk (e.g. a vendored
         /// `plugin-sdk/` folder), referenced relative to the new crate
         /// [default: the published SDK of this portolan's interface].
@@ -230,6 +235,13 @@ pub enum ConfigCommand {
 pub struct CacheArgs {
     #[command(subcommand)]
     pub command: CacheCommand,
+}
+
+/// What `portolan plugin new` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PluginLang {
+    Rust,
+    Python,
 }
 
 #[derive(Subcommand, Debug)]

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::cli::{CacheCommand, PluginCommand, PluginOpts, ScanArgs};
+use crate::cli::{CacheCommand, PluginCommand, PluginLang, PluginOpts, ScanArgs};
 use crate::config;
 use crate::log;
 use crate::pipeline::{self, Failure, Plugins};
@@ -40,10 +40,11 @@ pub fn main(command: PluginCommand) -> ExitCode {
         PluginCommand::New {
             name,
             dir,
+            lang,
             sdk_path,
         } => {
             log::init(false, false, false);
-            new(&name, dir, sdk_path)
+            new(&name, dir, lang, sdk_path)
         }
         PluginCommand::Test {
             plugin,
@@ -647,7 +648,8 @@ fn verify(args: &ScanArgs) -> Result<ExitCode, Failure> {
 
 // ------------------------------------------------------------------- new
 
-const TEMPLATE: &[(&str, &str)] = &[
+/// The Rust scaffold: a crate on portolan-plugin-sdk.
+const RUST_TEMPLATE: &[(&str, &str)] = &[
     (
         "Cargo.toml",
         include_str!("plugin/template/Cargo.toml.tmpl"),
@@ -659,6 +661,28 @@ const TEMPLATE: &[(&str, &str)] = &[
         "tests/fixtures.rs",
         include_str!("plugin/template/fixtures.rs.tmpl"),
     ),
+];
+
+/// The Python scaffold: analyzer.py, the interface, a build script.
+const PYTHON_TEMPLATE: &[(&str, &str)] = &[
+    (
+        "analyzer.py",
+        include_str!("plugin/template/analyzer.py.tmpl"),
+    ),
+    ("build.sh", include_str!("plugin/template/build.sh.tmpl")),
+    (
+        ".gitignore",
+        include_str!("plugin/template/gitignore.python.tmpl"),
+    ),
+    (
+        "README.md",
+        include_str!("plugin/template/README.python.md.tmpl"),
+    ),
+    ("wit/analyzer.wit", crate::plugin::INTERFACE_WIT),
+];
+
+/// The fixture every scaffold passes (the same framework in each language).
+const FIXTURE_TEMPLATE: &[(&str, &str)] = &[
     (
         "tests/fixtures/{{tech}}/basic/app/server.py",
         include_str!("plugin/template/server.py.tmpl"),
@@ -672,6 +696,10 @@ const TEMPLATE: &[(&str, &str)] = &[
         include_str!("plugin/template/expected.json.tmpl"),
     ),
 ];
+
+/// componentize-py version the Python scaffold's build.sh installs (the
+/// one examples/plugins/build.sh uses).
+const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 
 /// `to` as a path relative to the directory `from` (both absolute), so a
 /// scaffold can be moved together with its vendored SDK.
@@ -699,7 +727,12 @@ fn relative_to(from: &Path, to: &Path) -> PathBuf {
     out
 }
 
-fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<ExitCode, Failure> {
+fn new(
+    name: &str,
+    dir: Option<PathBuf>,
+    lang: PluginLang,
+    sdk_path: Option<PathBuf>,
+) -> Result<ExitCode, Failure> {
     let valid = name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
         && name
             .bytes()
@@ -725,6 +758,13 @@ fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<Ex
     // the new crate; without one, the crate depends on the published SDK
     // of the interface this portolan speaks.
     let (sdk_dependency, sdk_label) = match sdk_path {
+        Some(p) if lang != PluginLang::Rust => {
+            return Err(Failure::Usage(format!(
+                "--sdk-path {}: only the Rust scaffold uses the SDK crate",
+                p.display()
+            )))
+        }
+        None if lang != PluginLang::Rust => (String::new(), "componentize-py".to_string()),
         Some(p) if p.join("Cargo.toml").is_file() => {
             let rel = relative_to(&abs(&dir), &abs(&p));
             (
@@ -767,9 +807,15 @@ fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<Ex
             .replace("{{tech}}", &tech)
             .replace("{{framework}}", &framework)
             .replace("{{sdk_dependency}}", &sdk_dependency)
+            .replace("{{interface_version}}", crate::plugin::INTERFACE_VERSION)
+            .replace("{{componentize_py_version}}", COMPONENTIZE_PY_VERSION)
+    };
+    let files = match lang {
+        PluginLang::Rust => RUST_TEMPLATE,
+        PluginLang::Python => PYTHON_TEMPLATE,
     };
     let mut written = Vec::new();
-    for (rel, content) in TEMPLATE {
+    for (rel, content) in files.iter().chain(FIXTURE_TEMPLATE) {
         let path = dir.join(fill(rel));
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| {
@@ -780,8 +826,22 @@ fn new(name: &str, dir: Option<PathBuf>, sdk_path: Option<PathBuf>) -> Result<Ex
             .map_err(|e| Failure::Runtime(format!("cannot write {}: {e}", path.display())))?;
         written.push(fill(rel));
     }
+    #[cfg(unix)]
+    if lang == PluginLang::Python {
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.join("build.sh");
+        let _ = std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755));
+    }
+    let next = match lang {
+        PluginLang::Rust => "cargo test\n  cargo build --release --target wasm32-wasip2\n  portolan plugin test . --fixtures tests/fixtures".to_string(),
+        PluginLang::Python => format!("./build.sh\n  portolan plugin test {module}.wasm --fixtures tests/fixtures"),
+    };
+    let what = match lang {
+        PluginLang::Rust => "plugin crate",
+        PluginLang::Python => "Python plugin",
+    };
     print(&format!(
-        "Created plugin crate `{name}` in {} (technology `{tech}`; {sdk_label}):\n  {}\n\nNext:\n  cd {}\n  cargo test\n  cargo build --release --target wasm32-wasip2\n  portolan plugin test . --fixtures tests/fixtures\n",
+        "Created {what} `{name}` in {} (technology `{tech}`; {sdk_label}):\n  {}\n\nNext:\n  cd {}\n  {next}\n",
         dir.display(),
         written.join("\n  "),
         dir.display()
@@ -1125,13 +1185,19 @@ mod tests {
 
     #[test]
     fn template_placeholders_are_all_filled() {
-        for (rel, content) in TEMPLATE {
+        for (rel, content) in RUST_TEMPLATE
+            .iter()
+            .chain(PYTHON_TEMPLATE)
+            .chain(FIXTURE_TEMPLATE)
+        {
             let filled = content
                 .replace("{{name}}", "x")
                 .replace("{{module}}", "x")
                 .replace("{{tech}}", "x")
                 .replace("{{framework}}", "x")
-                .replace("{{sdk_dependency}}", "x");
+                .replace("{{sdk_dependency}}", "x")
+                .replace("{{interface_version}}", "x")
+                .replace("{{componentize_py_version}}", "x");
             assert!(!filled.contains("{{"), "{rel} has an unknown placeholder");
         }
     }

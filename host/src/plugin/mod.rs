@@ -22,6 +22,10 @@ use runtime::{Loaded, Runtime};
 /// read from the `package` line of `plugin-sdk/wit/analyzer.wit`.
 pub const INTERFACE_VERSION: &str = portolan_plugin_sdk::INTERFACE_VERSION;
 
+/// The interface itself (`plugin-sdk/wit/analyzer.wit`), which
+/// `portolan plugin new --lang python` writes into the new project.
+pub const INTERFACE_WIT: &str = include_str!("../../../plugin-sdk/wit/analyzer.wit");
+
 mod builtin {
     include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
 }
