@@ -68,6 +68,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/insomnia-export.json: invalid JSON: "],
     ),
+    ("insomnia", "v5", &[]),
     ("insomnia", "yaml", &[]),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (

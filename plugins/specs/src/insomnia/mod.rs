@@ -1,4 +1,14 @@
-//! Insomnia exports, format 4 (JSON or YAML): one endpoint per request.
+//! Insomnia exports, format 4 (JSON or YAML), and Insomnia 10+/11
+//! collections, format 5 (YAML, `type: collection.insomnia.rest/5.0`): one
+//! endpoint per request.
+//!
+//! Format 5 nests the same request fields in a tree: `collection` lists
+//! requests (items with a `url`) and folders (items with `children`, their
+//! own variables in `environment`); the variables are `environments.data`
+//! overridden by its first `subEnvironments` entry. Requests whose
+//! `meta.id` starts with `ws-req_` are WebSocket endpoints; gRPC requests
+//! (`greq_`, `protoMethodName`) are left to the gRPC analyzer. Location: the
+//! request's item in `collection`.
 //!
 //! - Resources of `_type: request` are HTTP requests; `websocket_request`
 //!   ones are WebSocket endpoints (GET, protocol `ws`). Request groups
@@ -15,8 +25,9 @@
 //!   cookies), the body: `params` → `form` (`file` for file parts), else its
 //!   `text` by `mimeType` (JSON and GraphQL → `json`, urlencoded → `form`).
 //! - Location: the request's resource entry.
-//! - Not read: Insomnia 5 collections (`type: collection.insomnia.rest/5.0`),
-//!   authentication settings.
+//! - Not read: authentication settings, unit tests, API specs embedded as
+//!   text (`api_spec` / `spec.contents`: the OpenAPI analyzers read the
+//!   document where it lives in the tree).
 
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
@@ -32,6 +43,12 @@ pub struct Insomnia;
 /// `__export_format: 4` (JSON or YAML, quoted or not).
 pub const DETECT_REGEX: &str = r#"["']?__export_format["']?\s*:\s*["']?4"#;
 
+/// `type: collection.insomnia.rest/5.0` (format 5, YAML).
+pub const DETECT_V5_REGEX: &str = r#"(?m)^["']?type["']?\s*:\s*["']?collection\.insomnia\.rest/5"#;
+
+/// The `type` prefix of format 5 collections.
+const V5_TYPE: &str = "collection.insomnia.rest/5";
+
 /// Deepest `parentId` chain followed.
 const MAX_DEPTH: usize = 64;
 
@@ -40,17 +57,28 @@ impl Analyzer for Insomnia {
         Tech::new("insomnia", "Specification", "Insomnia export")
             .specification()
             .files(["*.json", "*.yaml", "*.yml"])
-            .detect(Detect::files(["*.json", "*.yaml", "*.yml"]).regex([DETECT_REGEX]))
+            .detect(
+                Detect::files(["*.json", "*.yaml", "*.yml"]).regex([DETECT_REGEX, DETECT_V5_REGEX]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if !file.content.contains("__export_format") {
+        let v5 = file.content.contains(V5_TYPE);
+        if !file.content.contains("__export_format") && !v5 {
             return;
         }
         let doc = match load::parse(&file.path, &file.content) {
             Ok(doc) => doc,
             Err(e) => return host::warn(&format!("{}: {e}", file.path)),
         };
+        if v5
+            && doc
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with(V5_TYPE))
+        {
+            return collection_v5(file, &doc, out);
+        }
         if doc.get("_type").and_then(Value::as_str) != Some("export") {
             return;
         }
@@ -135,6 +163,65 @@ impl<'a> Export<'a> {
             merge(&mut vars, group.get("environment"));
         }
         vars
+    }
+}
+
+/// A format 5 collection (see the module doc).
+fn collection_v5(file: &SourceFile, doc: &Value, out: &mut Output) {
+    let Some(items) = doc.get("collection").and_then(Value::as_array) else {
+        return host::warn(&format!("{}: no `collection` list", file.path));
+    };
+    let mut vars = Map::new();
+    if let Some(base) = doc.get("environments") {
+        merge(&mut vars, base.get("data"));
+        let first_sub = base
+            .get("subEnvironments")
+            .and_then(Value::as_array)
+            .and_then(|subs| subs.first());
+        if let Some(sub) = first_sub {
+            merge(&mut vars, sub.get("data"));
+        }
+    }
+    let source = SourceMap::new(&file.content);
+    let mut path = vec![Seg::Key("collection")];
+    walk_v5(file, &source, items, &vars, &mut path, out);
+}
+
+fn walk_v5<'a>(
+    file: &SourceFile,
+    source: &SourceMap,
+    items: &'a [Value],
+    vars: &Map<String, Value>,
+    path: &mut Vec<Seg<'a>>,
+    out: &mut Output,
+) {
+    if path.len() > MAX_DEPTH * 2 {
+        return;
+    }
+    for (i, item) in items.iter().enumerate() {
+        path.push(Seg::Index(i));
+        if let Some(children) = item.get("children").and_then(Value::as_array) {
+            let mut scoped = vars.clone();
+            merge(&mut scoped, item.get("environment"));
+            path.push(Seg::Key("children"));
+            walk_v5(file, source, children, &scoped, path, out);
+            path.pop();
+        } else if item.get("url").is_some_and(Value::is_string) {
+            let id = item
+                .get("meta")
+                .and_then(|m| m.get("id"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let grpc = id.starts_with("greq_") || item.get("protoMethodName").is_some();
+            if !grpc {
+                let websocket = id.starts_with("ws-req_");
+                let line = source
+                    .line(path)
+                    .unwrap_or_else(|| source.nearest_line(path));
+                out.endpoint(request(item, websocket, vars).at(file, line));
+            }
+        }
+        path.pop();
     }
 }
 
