@@ -12,7 +12,9 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
-use portolan_plugin_specs::{bruno, har, http_file, insomnia, oas2, oas3, postman, zap_sites_tree};
+use portolan_plugin_specs::{
+    bruno, har, http_file, insomnia, oas2, oas3, openrpc, postman, zap_sites_tree,
+};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -26,6 +28,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &insomnia::Insomnia,
     &oas2::Oas2,
     &oas3::Oas3,
+    &openrpc::OpenRpc,
     &postman::Postman,
     &zap_sites_tree::ZapSitesTree,
 ];
@@ -89,6 +92,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("oas3", "v31", &[]),
     ("oas3", "yaml", &[]),
+    ("openrpc", "node", &[]),
     (
         "postman",
         "malformed",
