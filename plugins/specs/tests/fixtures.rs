@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
 use portolan_plugin_specs::{
-    bruno, har, http_file, insomnia, oas2, oas3, openrpc, postman, zap_sites_tree,
+    bruno, burp, caido, har, http_file, insomnia, mitmproxy, oas2, oas3, openrpc, postman,
+    zap_sites_tree,
 };
 
 fn fixtures() -> PathBuf {
@@ -23,9 +24,12 @@ fn fixtures() -> PathBuf {
 /// Every analyzer of the plugin, for cases that expect several.
 const ANALYZERS: &[&dyn Analyzer] = &[
     &bruno::Bruno,
+    &burp::Burp,
+    &caido::Caido,
     &har::Har,
     &http_file::HttpFile,
     &insomnia::Insomnia,
+    &mitmproxy::Mitmproxy,
     &oas2::Oas2,
     &oas3::Oas3,
     &openrpc::OpenRpc,
@@ -41,6 +45,8 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/status/Report.bru: line 12: block `body:json` is never closed"],
     ),
+    ("burp", "history", &[]),
+    ("caido", "export", &[]),
     ("har", "browser", &[]),
     ("har", "firefox", &[]),
     (
@@ -51,6 +57,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
             "warn: app/recordings/notes.har: not an HTTP Archive (no `log.entries` list)",
         ],
     ),
+    ("har", "mitmproxy", &[]),
     (
         "http_file",
         "jetbrains",
@@ -73,6 +80,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("insomnia", "v5", &[]),
     ("insomnia", "yaml", &[]),
+    ("mitmproxy", "dump", &[]),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (
         "oas2",

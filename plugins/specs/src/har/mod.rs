@@ -37,7 +37,7 @@ pub struct Har;
 pub const DETECT_REGEX: &str = r#"(?s)"log"\s*:\s*\{.*"entries"\s*:\s*\["#;
 
 /// Headers that are not API inputs (compared lower-case; `sec-*` too).
-const NOISE_HEADERS: &[&str] = &[
+pub(crate) const NOISE_HEADERS: &[&str] = &[
     "host",
     "connection",
     "keep-alive",
@@ -66,7 +66,7 @@ const NOISE_HEADERS: &[&str] = &[
 const STATIC_TYPES: &[&str] = &["image", "font", "stylesheet", "script", "media", "manifest"];
 
 /// File extensions of static assets.
-const STATIC_EXTENSIONS: &[&str] = &[
+pub(crate) const STATIC_EXTENSIONS: &[&str] = &[
     "js", "mjs", "css", "map", "png", "jpg", "jpeg", "gif", "webp", "avif", "svg", "ico", "bmp",
     "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "webm", "ogg", "wav",
 ];
@@ -115,25 +115,7 @@ impl Analyzer for Har {
             let line = source
                 .line(&key)
                 .unwrap_or_else(|| source.nearest_line(&key));
-            let endpoint = endpoint.at(file, line);
-            match found.iter_mut().find(|e| {
-                e.method == endpoint.method
-                    && e.url == endpoint.url
-                    && e.protocol == endpoint.protocol
-            }) {
-                Some(first) => {
-                    for p in endpoint.params {
-                        if !first
-                            .params
-                            .iter()
-                            .any(|q| q.name == p.name && q.kind == p.kind)
-                        {
-                            first.params.push(p);
-                        }
-                    }
-                }
-                None => found.push(endpoint),
-            }
+            crate::capture::merge(&mut found, endpoint.at(file, line));
         }
         for endpoint in found {
             out.endpoint(endpoint);
@@ -180,12 +162,7 @@ fn entry_endpoint(entry: &Value) -> Option<Endpoint> {
     } else {
         path
     };
-    let extension = path
-        .rsplit('/')
-        .next()
-        .and_then(|last| last.rsplit_once('.'))
-        .map(|(_, e)| e.to_ascii_lowercase());
-    if extension.is_some_and(|e| STATIC_EXTENSIONS.contains(&e.as_str())) {
+    if crate::capture::is_static(&path) {
         return None;
     }
     let headers: Vec<(String, String)> = list(request.get("headers"))
