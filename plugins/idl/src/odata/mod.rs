@@ -35,8 +35,7 @@ pub struct OData;
 const EDMX_V4: &str = "http://docs.oasis-open.org/odata/ns/edmx";
 
 /// `<edmx:Edmx` (any prefix) in either OData generation's namespace.
-pub const DETECT_REGEX: &str =
-    r"<(?:[A-Za-z_][\w.-]*:)?Edmx\b[^>]*(?:docs\.oasis-open\.org/odata/ns/edmx|schemas\.microsoft\.com/ado/20\d\d/\d\d/edmx)";
+pub const DETECT_REGEX: &str = r"<(?:[A-Za-z_][\w.-]*:)?Edmx\b[^>]*(?:docs\.oasis-open\.org/odata/ns/edmx|schemas\.microsoft\.com/ado/20\d\d/\d\d/edmx)";
 
 /// Deepest `BaseType` chain followed.
 const MAX_BASES: usize = 16;
@@ -47,7 +46,10 @@ impl Analyzer for OData {
             .specification()
             .aliases(["csdl", "edmx"])
             .files(["*.xml", "*.edmx", "*.csdl", "$metadata", "metadata"])
-            .detect(Detect::files(["*.xml", "*.edmx", "*.csdl", "$metadata", "metadata"]).regex([DETECT_REGEX]))
+            .detect(
+                Detect::files(["*.xml", "*.edmx", "*.csdl", "$metadata", "metadata"])
+                    .regex([DETECT_REGEX]),
+            )
             .supports(Supports {
                 method: true,
                 query: true,
@@ -69,7 +71,9 @@ impl Analyzer for OData {
         };
         let doc = match Document::parse_with_options(&file.content, options) {
             Ok(doc) => doc,
-            Err(e) => return host::warn(&format!("{}: invalid OData metadata (XML): {e}", file.path)),
+            Err(e) => {
+                return host::warn(&format!("{}: invalid OData metadata (XML): {e}", file.path))
+            }
         };
         let root = doc.root_element();
         if root.tag_name().name() != "Edmx" {
@@ -157,7 +161,8 @@ impl<'a, 'i> Model<'a, 'i> {
         // Entity sets by type, for bound operations.
         let mut sets: Vec<(String, String, Vec<String>)> = Vec::new();
         for set in containers.iter().flat_map(|c| named(*c, "EntitySet")) {
-            let (Some(name), Some(ty)) = (set.attribute("Name"), set.attribute("EntityType")) else {
+            let (Some(name), Some(ty)) = (set.attribute("Name"), set.attribute("EntityType"))
+            else {
                 continue;
             };
             let keys = self.keys(ty);
@@ -165,7 +170,9 @@ impl<'a, 'i> Model<'a, 'i> {
             let collection = format!("/{name}");
             let mut list = Endpoint::new("GET", collection.clone());
             let count = if self.v4 { "$count" } else { "$inlinecount" };
-            for option in ["$filter", "$select", "$expand", "$orderby", "$top", "$skip", count] {
+            for option in [
+                "$filter", "$select", "$expand", "$orderby", "$top", "$skip", count,
+            ] {
                 list.push_param(Param::query(option));
             }
             out.push(list.at(file, at));
@@ -192,7 +199,11 @@ impl<'a, 'i> Model<'a, 'i> {
                         .at(file, at),
                 );
             }
-            out.push(Endpoint::new("DELETE", entity.clone()).params(key_params()).at(file, at));
+            out.push(
+                Endpoint::new("DELETE", entity.clone())
+                    .params(key_params())
+                    .at(file, at),
+            );
             for nav in self.properties(ty, "NavigationProperty") {
                 out.push(
                     Endpoint::new("GET", format!("{entity}/{nav}"))
@@ -236,7 +247,11 @@ impl<'a, 'i> Model<'a, 'i> {
                     .filter_map(|p| p.attribute("Name").map(str::to_string))
                     .collect();
                 let endpoint = Endpoint::new(method.to_ascii_uppercase(), format!("/{name}"));
-                out.push(endpoint.params(params.iter().map(Param::query)).at(file, at));
+                out.push(
+                    endpoint
+                        .params(params.iter().map(Param::query))
+                        .at(file, at),
+                );
             }
         }
         for import in containers.iter().flat_map(|c| named(*c, "ActionImport")) {
@@ -259,7 +274,9 @@ impl<'a, 'i> Model<'a, 'i> {
                 }
                 let (Some(name), Some(binding)) = (
                     op.attribute("Name"),
-                    named(op, "Parameter").next().and_then(|p| p.attribute("Type")),
+                    named(op, "Parameter")
+                        .next()
+                        .and_then(|p| p.attribute("Type")),
                 ) else {
                     continue;
                 };
@@ -330,5 +347,6 @@ fn key_segment(keys: &[String]) -> String {
 /// without parameters).
 fn function_endpoint(path: &str, params: &[String]) -> Endpoint {
     let inner: Vec<String> = params.iter().map(|p| format!("{p}={{{p}}}")).collect();
-    Endpoint::new("GET", format!("{path}({})", inner.join(","))).params(params.iter().map(Param::path))
+    Endpoint::new("GET", format!("{path}({})", inner.join(",")))
+        .params(params.iter().map(Param::path))
 }
