@@ -40,6 +40,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
 /// (technology, case, prefixes of the warnings it logs, in order).
 const CASES: &[(&str, &str, &[&str])] = &[
     ("bruno", "collection", &[]),
+    ("bruno", "lang", &[]),
     (
         "bruno",
         "malformed",
