@@ -102,6 +102,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("oas3", "v31", &[]),
     ("oas3", "yaml", &[]),
     ("openrpc", "node", &[]),
+    ("postman", "library", &[]),
     (
         "postman",
         "malformed",
