@@ -25,7 +25,12 @@
 //!   cookies), the body: `params` → `form` (`file` for file parts), else its
 //!   `text` by `mimeType` (JSON and GraphQL → `json`, urlencoded → `form`).
 //! - Location: the request's resource entry.
-//! - Not read: authentication settings, unit tests, API specs embedded as
+//! - Authentication (the request's, else the innermost folder's that sets
+//!   one; `none` sets none): bearer → `Authorization: Bearer <token>` (its
+//!   `prefix` if set), basic, digest, OAuth, NTLM, Hawk, AWS IAM →
+//!   `Authorization`, `apikey` → its key as a header, query param or cookie
+//!   (`addTo`). An explicit `Authorization` header wins.
+//! - Not read: unit tests, API specs embedded as
 //!   text (`api_spec` / `spec.contents`: the OpenAPI analyzers read the
 //!   document where it lives in the tree).
 
@@ -103,7 +108,8 @@ impl Analyzer for Insomnia {
                 .line(&key)
                 .unwrap_or_else(|| source.nearest_line(&key));
             let vars = export.variables(resource);
-            let endpoint = request(resource, websocket, &vars).at(file, line);
+            let inherited = export.group_auth(resource);
+            let endpoint = request(resource, websocket, &vars, inherited).at(file, line);
             out.endpoint(endpoint);
         }
     }
@@ -122,6 +128,19 @@ impl<'a> Export<'a> {
 
     fn parent_id(resource: &Value) -> Option<&str> {
         resource.get("parentId").and_then(Value::as_str)
+    }
+
+    /// The `authentication` of the innermost enclosing group that sets one.
+    fn group_auth(&self, request: &Value) -> Option<&'a Value> {
+        let mut current = Self::parent_id(request);
+        for _ in 0..MAX_DEPTH {
+            let parent = current.and_then(|id| self.by_id(id))?;
+            if let Some(auth) = parent.get("authentication").filter(|a| has_auth_type(a)) {
+                return Some(auth);
+            }
+            current = Self::parent_id(parent);
+        }
+        None
     }
 
     /// The variables in scope for a request (see the module doc).
@@ -184,7 +203,7 @@ fn collection_v5(file: &SourceFile, doc: &Value, out: &mut Output) {
     }
     let source = SourceMap::new(&file.content);
     let mut path = vec![Seg::Key("collection")];
-    walk_v5(file, &source, items, &vars, &mut path, out);
+    walk_v5(file, &source, items, &vars, None, &mut path, out);
 }
 
 fn walk_v5<'a>(
@@ -192,6 +211,7 @@ fn walk_v5<'a>(
     source: &SourceMap,
     items: &'a [Value],
     vars: &Map<String, Value>,
+    auth: Option<&'a Value>,
     path: &mut Vec<Seg<'a>>,
     out: &mut Output,
 ) {
@@ -204,7 +224,11 @@ fn walk_v5<'a>(
             let mut scoped = vars.clone();
             merge(&mut scoped, item.get("environment"));
             path.push(Seg::Key("children"));
-            walk_v5(file, source, children, &scoped, path, out);
+            let auth = item
+                .get("authentication")
+                .filter(|a| has_auth_type(a))
+                .or(auth);
+            walk_v5(file, source, children, &scoped, auth, path, out);
             path.pop();
         } else if item.get("url").is_some_and(Value::is_string) {
             let id = item
@@ -218,7 +242,7 @@ fn walk_v5<'a>(
                 let line = source
                     .line(path)
                     .unwrap_or_else(|| source.nearest_line(path));
-                out.endpoint(request(item, websocket, vars).at(file, line));
+                out.endpoint(request(item, websocket, vars, auth).at(file, line));
             }
         }
         path.pop();
@@ -257,7 +281,52 @@ fn enabled_pairs(list: Option<&Value>) -> impl Iterator<Item = (&str, String, &V
         })
 }
 
-fn request(resource: &Value, websocket: bool, vars: &Map<String, Value>) -> Endpoint {
+/// An `authentication` object that sets a scheme (`{}` inherits).
+fn has_auth_type(auth: &Value) -> bool {
+    auth.get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| !t.is_empty() && t != "inherit")
+}
+
+/// The params an `authentication` adds: bearer → `Authorization: <prefix or
+/// Bearer> <token>`, basic, digest, OAuth, NTLM, Hawk, AWS IAM →
+/// `Authorization`, `apikey` → its key as a header, query param or cookie
+/// (`addTo`). `none` and disabled ones: nothing.
+fn auth_params(auth: &Value, sub: &dyn Fn(&str) -> String) -> Vec<Param> {
+    if auth.get("disabled").and_then(Value::as_bool) == Some(true) {
+        return Vec::new();
+    }
+    let field = |name: &str| auth.get(name).and_then(scalar_string).map(|v| sub(&v));
+    match auth.get("type").and_then(Value::as_str).unwrap_or("") {
+        "" | "none" | "inherit" | "netrc" => Vec::new(),
+        "bearer" => {
+            let prefix = field("prefix").filter(|p| !p.is_empty());
+            let token = field("token").unwrap_or_default();
+            let value = format!("{} {token}", prefix.as_deref().unwrap_or("Bearer"));
+            vec![Param::header("Authorization").value(value.trim_end())]
+        }
+        "basic" => vec![Param::header("Authorization").value("Basic")],
+        "apikey" => {
+            let Some(key) = field("key").filter(|k| !k.is_empty()) else {
+                return Vec::new();
+            };
+            let value = field("value").unwrap_or_default();
+            match field("addTo").as_deref() {
+                Some("queryParams") => vec![Param::query(key).value(value)],
+                Some("cookie") => vec![Param::cookie(key).value(value)],
+                _ => vec![Param::header(key).value(value)],
+            }
+        }
+        _ => vec![Param::header("Authorization")],
+    }
+}
+
+fn request(
+    resource: &Value,
+    websocket: bool,
+    vars: &Map<String, Value>,
+    inherited: Option<&Value>,
+) -> Endpoint {
     let lookup = lookup_in(vars);
     let sub = |s: &str| substitute(s, &lookup);
     let url = resource.get("url").and_then(Value::as_str).unwrap_or("");
@@ -284,6 +353,14 @@ fn request(resource: &Value, websocket: bool, vars: &Map<String, Value>) -> Endp
     }
     for (name, value, _) in enabled_pairs(resource.get("pathParameters")) {
         endpoint.push_param(Param::path(name).value(sub(&value)));
+    }
+    let own = resource.get("authentication").filter(|a| has_auth_type(a));
+    let explicit = enabled_pairs(resource.get("headers"))
+        .any(|(name, _, _)| name.eq_ignore_ascii_case("authorization"));
+    if let (Some(auth), false) = (own.or(inherited), explicit) {
+        for p in auth_params(auth, &sub) {
+            endpoint.push_param(p);
+        }
     }
     let mut content_type = None;
     for (name, value, _) in enabled_pairs(resource.get("headers")) {
