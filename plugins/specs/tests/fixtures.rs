@@ -49,6 +49,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("burp", "history", &[]),
     ("caido", "export", &[]),
     ("har", "browser", &[]),
+    ("har", "examples", &[]),
     ("har", "firefox", &[]),
     (
         "har",

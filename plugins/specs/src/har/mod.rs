@@ -10,8 +10,8 @@
 //! - Skipped entries: static assets (Chrome's `_resourceType` image, font,
 //!   stylesheet, script, media, manifest, or a path ending in such a file
 //!   extension) and non-HTTP URLs (`data:`, `blob:`, browser extensions).
-//! - Params, with the captured values: `queryString` (else the URL's
-//!   query), `cookies` (else the `Cookie` header), headers except HTTP/2
+//! - Params, with the captured values: `queryString` (names and values
+//!   percent-decoded, as Chrome keeps them encoded; else the URL's query), `cookies` (else the `Cookie` header), headers except HTTP/2
 //!   pseudo-headers (`:authority`), hop-by-hop and transport headers
 //!   (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, …) and
 //!   headers every browser adds on its own (`User-Agent`, `Accept-Encoding`,
@@ -29,7 +29,7 @@ use serde_json::Value;
 use portolan_plugin_sdk::doc::load::{self, scalar_string};
 use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
 use portolan_plugin_sdk::doc::request::{body_params, cookie_params, header_params, query_params};
-use portolan_plugin_sdk::doc::url::{query_of, url_path};
+use portolan_plugin_sdk::doc::url::{percent_decode, query_of, url_path};
 
 pub struct Har;
 
@@ -192,8 +192,12 @@ fn entry_endpoint(entry: &Value) -> Option<Endpoint> {
         Some(query) if !query.is_empty() => {
             for q in query {
                 if let Some(name) = q.get("name").and_then(Value::as_str) {
+                    // Chrome writes names and values as they are in the URL
+                    // (percent-encoded), Firefox decoded: decode both.
                     let value = q.get("value").and_then(scalar_string).unwrap_or_default();
-                    endpoint.push_param(Param::query(name).value(value));
+                    endpoint.push_param(
+                        Param::query(percent_decode(name)).value(percent_decode(&value)),
+                    );
                 }
             }
         }
