@@ -101,6 +101,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         &["warn: app/api/openapi.yaml: $ref `./paths/refunds.yaml`: app/api/paths/refunds.yaml: "],
     ),
     ("oas3", "v31", &[]),
+    ("oas3", "v32", &[]),
     ("oas3", "yaml", &[]),
     ("openrpc", "node", &[]),
     ("postman", "library", &[]),
