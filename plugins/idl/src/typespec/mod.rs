@@ -1,7 +1,9 @@
 //! TypeSpec HTTP services (`.tsp`, `@typespec/http`): operations with
 //! their routes, verbs and parameters.
 //!
-//! - Route: the `@route("…")` of every enclosing namespace (file-level
+//! - Route: the path of the service's `@server("https://host/base", …)`
+//!   (a leading `{endpoint}` parameter is the host), then the
+//!   `@route("…")` of every enclosing namespace (file-level
 //!   `namespace A;` and blocks, dotted names `namespace A.B` nesting A then
 //!   B, across files), interface and the operation, joined in order. A
 //!   `@path` parameter missing from the route is appended as `/{name}`, as
@@ -28,6 +30,7 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use portolan_plugin_sdk::doc::is_test_document;
+use portolan_plugin_sdk::doc::url::url_path;
 
 use crate::tokens::{lex, Parser, Tok};
 
@@ -67,11 +70,12 @@ impl Analyzer for TypeSpec {
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let units: Vec<Unit> = facts.all();
-        let mut routes: HashMap<&str, &str> = HashMap::new();
+        let mut routes: HashMap<&str, String> = HashMap::new();
         let mut models: HashMap<&str, &Model> = HashMap::new();
         for unit in &units {
             for (ns, route) in &unit.namespace_routes {
-                routes.entry(ns.as_str()).or_insert(route.as_str());
+                let joined = join_route(routes.get(ns.as_str()).map_or("", String::as_str), route);
+                routes.insert(ns.as_str(), joined);
             }
             for m in &unit.models {
                 models.entry(m.name.as_str()).or_insert(m);
@@ -147,6 +151,18 @@ fn join_route(base: &str, part: &str) -> String {
     )
 }
 
+/// The path of a `@server` URL; a leading `{endpoint}` parameter is the
+/// host and dropped.
+fn server_path(url: &str) -> String {
+    let url = url.trim();
+    let rest = match url.strip_prefix('{') {
+        Some(after) => after.find('}').map_or("", |i| &after[i + 1..]),
+        None => url,
+    };
+    let path = url_path(rest);
+    path.trim_end_matches('/').to_string()
+}
+
 fn kebab(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
     for (i, c) in name.chars().enumerate() {
@@ -201,7 +217,7 @@ fn model_props<'a>(
 }
 
 impl Operation {
-    fn endpoint(&self, routes: &HashMap<&str, &str>, models: &HashMap<&str, &Model>) -> Endpoint {
+    fn endpoint(&self, routes: &HashMap<&str, String>, models: &HashMap<&str, &Model>) -> Endpoint {
         let mut route = String::new();
         let mut qualified = String::new();
         for part in self.namespace.split('.').filter(|s| !s.is_empty()) {
@@ -472,8 +488,13 @@ fn parse(tokens: &[(Tok, usize)], file: &SourceFile) -> Unit {
                     } else {
                         format!("{parent}.{name}")
                     };
-                    if let Some(route) = route {
-                        unit.namespace_routes.push((qualified.clone(), route));
+                    let server = decos
+                        .iter()
+                        .find(|(d, _)| d == "server")
+                        .map(|(_, url)| server_path(url))
+                        .filter(|p| !p.is_empty());
+                    for prefix in server.into_iter().chain(route) {
+                        unit.namespace_routes.push((qualified.clone(), prefix));
                     }
                     if p.punct(';') {
                         p.pos += 1;
@@ -637,6 +658,13 @@ fn operation(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_paths() {
+        assert_eq!(server_path("https://h.test/api/v1/"), "/api/v1");
+        assert_eq!(server_path("{endpoint}/widgets"), "/widgets");
+        assert_eq!(server_path("https://h.test"), "");
+    }
 
     #[test]
     fn kebab_headers() {
