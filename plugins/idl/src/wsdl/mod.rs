@@ -18,7 +18,8 @@
 //!   (rpc style) contributes its part name. They are reported as `json`
 //!   params, the report's type for body fields: the actual body is the SOAP
 //!   envelope (XML). HTTP bindings send parts as `query` (GET) or `form`
-//!   params.
+//!   params; a `(part)` in the operation's location (`http:urlReplacement`)
+//!   is a `{part}` path segment and param.
 //! - Location: the line of the binding's `<operation>` element.
 //!
 //! Operations sharing a port share the URL, so the report merges them into
@@ -203,10 +204,22 @@ fn endpoints(file: &SourceFile, root: Node<'_, '_>) -> Vec<Endpoint> {
                         .next()
                         .and_then(|o| o.attribute("location"))
                         .unwrap_or("");
-                    let url = join(&base, relative);
+                    let mut url = join(&base, relative);
                     let get = verb.eq_ignore_ascii_case("GET");
+                    // `http:urlReplacement`: `(part)` in the location is a
+                    // path segment.
+                    let mut in_path = Vec::new();
+                    for p in &parts {
+                        let marker = format!("({p})");
+                        if url.contains(&marker) {
+                            url = url.replace(&marker, &format!("{{{p}}}"));
+                            in_path.push(p.clone());
+                        }
+                    }
                     Endpoint::new(verb, url).params(parts.iter().map(|p| {
-                        if get {
+                        if in_path.contains(p) {
+                            Param::path(p)
+                        } else if get {
                             Param::query(p)
                         } else {
                             Param::form(p)
