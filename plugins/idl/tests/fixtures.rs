@@ -84,7 +84,10 @@ fn asyncapi_fixtures() {
 #[test]
 fn wsdl_fixtures() {
     Fixtures::new(&[&wsdl::Wsdl], fixtures_root())
-        .cases("wsdl", &["http_binding", "malformed", "soap_services"])
+        .cases(
+            "wsdl",
+            &["http_binding", "imports", "malformed", "soap_services"],
+        )
         .check();
     let logs = warnings(&wsdl::Wsdl, "wsdl/malformed");
     assert_eq!(logs.len(), 1, "{logs:?}");
