@@ -82,6 +82,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("insomnia", "v5", &[]),
     ("insomnia", "yaml", &[]),
+    (
+        "mitmproxy",
+        "binary",
+        &["warn: app/captures/reports.flows: 1 flow(s) are not valid tnetstrings"],
+    ),
     ("mitmproxy", "dump", &[]),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (

@@ -11,12 +11,14 @@
 //!   method and path (the first flow's location, the union of the params).
 //! - Location: the line where the flow's `request` starts (flow files have
 //!   few newlines, so usually line 1).
-//! - The host reads files as UTF-8 text: a dump whose captured bodies are
+//! - The host reads files as UTF-8 text: a flow whose captured bodies are
 //!   binary (images, compressed responses) no longer has exact byte
-//!   lengths once invalid bytes are replaced, so reading stops at the first
-//!   flow that does not parse, with a warning; the flows before it are
-//!   reported. For such captures, export HAR instead (`mitmdump -nr FILE
-//!   --set hardump=out.har`), which the `har` analyzer reads.
+//!   lengths once invalid bytes are replaced, so it does not parse; reading
+//!   resumes at the next flow (a `}` followed by two lengths) and one
+//!   warning counts the flows skipped. The host skips files that look
+//!   binary altogether (many control bytes in the first 8 KiB). For such
+//!   captures, export HAR instead (`mitmdump -nr FILE --set
+//!   hardump=out.har`), which the `har` analyzer reads.
 
 use portolan_plugin_sdk::prelude::*;
 
@@ -48,30 +50,63 @@ impl Analyzer for Mitmproxy {
         let bytes = file.content.as_bytes();
         let mut pos = 0;
         let mut found = Vec::new();
-        let mut index = 0;
+        let mut skipped = 0;
         while pos < bytes.len() {
             if bytes[pos].is_ascii_whitespace() {
                 pos += 1;
                 continue;
             }
-            let Some((flow, next)) = parse(bytes, pos, 0) else {
-                host::warn(&format!(
-                    "{}: flow {} is not a valid tnetstring (binary content read as text?); the flows before it are reported",
-                    file.path,
-                    index + 1
-                ));
-                break;
+            let parsed = parse(bytes, pos, 0).filter(|(flow, _)| matches!(flow, T::Dict(..)));
+            let Some((flow, next)) = parsed else {
+                skipped += 1;
+                match next_flow_start(bytes, pos) {
+                    Some(start) => {
+                        pos = start;
+                        continue;
+                    }
+                    None => break,
+                }
             };
             if let Some((endpoint, offset)) = flow_endpoint(&flow) {
                 capture::merge(&mut found, endpoint.at(file, file.line_of(offset)));
             }
-            index += 1;
             pos = next;
+        }
+        if skipped > 0 {
+            host::warn(&format!(
+                "{}: {skipped} flow(s) are not valid tnetstrings (binary content read as text?) and were skipped",
+                file.path
+            ));
         }
         for endpoint in found {
             out.endpoint(endpoint);
         }
     }
+}
+
+/// The start of the next top-level flow at or after `from`: a `}` closing
+/// the previous flow followed by `LEN:` and the first key's `LEN:` (inside
+/// a flow, a `}` is followed by a key, `7:request;`, never by two lengths).
+fn next_flow_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < bytes.len() {
+        let close = i + bytes.get(i..)?.iter().position(|&b| b == b'}')?;
+        let start = close + 1;
+        let digits = |at: usize| {
+            bytes
+                .get(at..)
+                .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count())
+        };
+        let first = digits(start);
+        if first > 0 && bytes.get(start + first) == Some(&b':') {
+            let second = digits(start + first + 1);
+            if second > 0 && bytes.get(start + first + 1 + second) == Some(&b':') {
+                return Some(start);
+            }
+        }
+        i = start;
+    }
+    None
 }
 
 /// File names mitmproxy dumps are usually given (`-w` takes any name).
@@ -219,5 +254,16 @@ mod tests {
         assert_eq!((e.method.as_str(), e.url.as_str()), ("GET", "/"));
         assert!(parse(b"99:3:abc,}", 0, 0).is_none());
         assert!(parse("5:é,".as_bytes(), 0, 0).is_none());
+    }
+
+    #[test]
+    fn resync_after_a_broken_flow() {
+        let good = "40:7:request;26:6:method;3:GET,4:path;1:/,}}";
+        let text = format!("45:7:request;26:6:method;3:GET,4:path;1:/,}}}}{good}");
+        assert_eq!(
+            next_flow_start(text.as_bytes(), 1),
+            Some(text.len() - good.len())
+        );
+        assert_eq!(next_flow_start(good.as_bytes(), 1), None);
     }
 }
