@@ -108,6 +108,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("oas3", "v31", &[]),
     ("oas3", "v32", &[]),
     ("oas3", "yaml", &[]),
+    ("openrpc", "examples", &[]),
     ("openrpc", "node", &[]),
     ("postman", "library", &[]),
     (
