@@ -1,8 +1,10 @@
 //! Caido exports of requests (HTTP History, Search or Replay → Export →
 //! JSON): a list of request objects with `host`, `port`, `is_tls`,
-//! `method`, `path`, `query` and the raw request (`raw`, base64), each with
-//! its `response`. camelCase keys (`isTls`) and a `{"requests": [...]}`
-//! wrapper are accepted too. CSV exports are not read.
+//! `method`, `path`, `query` and the raw request (`raw`, base64, absent
+//! when exported without raw data), each with its `response`. The
+//! camelCase names of Caido's API (`isTls`, as in the SDK's `Request`
+//! type) and a `{"requests": [...]}` wrapper are accepted too; the method
+//! and path may come from `raw` alone. CSV exports are not read.
 //!
 //! - Path from `path` (else the raw request line), query params from
 //!   `query` (else the raw target's query); headers, cookies and body from
@@ -83,9 +85,10 @@ fn get<'a>(request: &'a Value, snake: &str, camel: &str) -> Option<&'a Value> {
 /// A request object of an export: a method and a path or raw request, and
 /// the TLS flag.
 fn is_request(request: &Value) -> bool {
+    let raw = request.get("raw").is_some_and(Value::is_string);
     get(request, "is_tls", "isTls").is_some()
-        && request.get("method").is_some_and(Value::is_string)
-        && (request.get("path").is_some() || request.get("raw").is_some())
+        && (request.get("method").is_some_and(Value::is_string) || raw)
+        && (request.get("path").is_some_and(Value::is_string) || raw)
 }
 
 fn request_endpoint(request: &Value) -> Option<Endpoint> {
