@@ -5,6 +5,8 @@
 //! cookies and bodies split into params, and one endpoint per method and
 //! path (the first capture's location, the union of the params).
 
+use std::collections::HashMap;
+
 use portolan_plugin_sdk::prelude::*;
 
 use portolan_plugin_sdk::doc::request::{body_params, content_type, header_params, query_params};
@@ -121,24 +123,45 @@ pub fn is_static(path: &str) -> bool {
         .is_some_and(|(_, e)| STATIC_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
-/// Add a captured endpoint, merging it into an earlier one with the same
-/// method, path and protocol (first location, union of the params).
-pub fn merge(found: &mut Vec<Endpoint>, endpoint: Endpoint) {
-    match found.iter_mut().find(|e| {
-        e.method == endpoint.method && e.url == endpoint.url && e.protocol == endpoint.protocol
-    }) {
-        Some(first) => {
-            for p in endpoint.params {
-                if !first
-                    .params
-                    .iter()
-                    .any(|q| q.name == p.name && q.kind == p.kind)
-                {
-                    first.params.push(p);
+/// Captured endpoints, one per method, path and protocol: the first
+/// capture's location, the union of the params (first value wins).
+#[derive(Default)]
+pub struct Merged {
+    found: Vec<Endpoint>,
+    index: HashMap<(String, String, String), usize>,
+}
+
+impl Merged {
+    pub fn add(&mut self, endpoint: Endpoint) {
+        let key = (
+            endpoint.method.clone(),
+            endpoint.url.clone(),
+            endpoint.protocol.clone(),
+        );
+        match self.index.get(&key) {
+            Some(&i) => {
+                let Some(first) = self.found.get_mut(i) else {
+                    return;
+                };
+                for p in endpoint.params {
+                    if !first
+                        .params
+                        .iter()
+                        .any(|q| q.name == p.name && q.kind == p.kind)
+                    {
+                        first.params.push(p);
+                    }
                 }
             }
+            None => {
+                self.index.insert(key, self.found.len());
+                self.found.push(endpoint);
+            }
         }
-        None => found.push(endpoint),
+    }
+
+    pub fn into_endpoints(self) -> Vec<Endpoint> {
+        self.found
     }
 }
 

@@ -25,6 +25,8 @@
 //! - Location: the line of the `EntitySet`, `Singleton`, import, or bound
 //!   operation element.
 
+use std::collections::HashMap;
+
 use portolan_plugin_sdk::prelude::*;
 use roxmltree::{Document, Node, ParsingOptions};
 
@@ -84,7 +86,28 @@ impl Analyzer for OData {
             .descendants()
             .filter(|n| n.is_element() && n.tag_name().name() == "Schema")
             .collect();
-        let model = Model { schemas, v4 };
+        let mut types = HashMap::new();
+        let mut operations: HashMap<(&str, &str), Vec<Node<'_, '_>>> = HashMap::new();
+        for schema in &schemas {
+            for t in named(*schema, "EntityType").chain(named(*schema, "ComplexType")) {
+                if let Some(name) = t.attribute("Name") {
+                    types.entry(name).or_insert(t);
+                }
+            }
+            for kind in ["Function", "Action"] {
+                for op in named(*schema, kind) {
+                    if let Some(name) = op.attribute("Name") {
+                        operations.entry((kind, name)).or_default().push(op);
+                    }
+                }
+            }
+        }
+        let model = Model {
+            schemas,
+            types,
+            operations,
+            v4,
+        };
         for endpoint in model.endpoints(file) {
             out.endpoint(endpoint);
         }
@@ -107,6 +130,10 @@ fn local(qname: &str) -> &str {
 
 struct Model<'a, 'i> {
     schemas: Vec<Node<'a, 'i>>,
+    /// Entity and complex types by name (first declaration wins).
+    types: HashMap<&'a str, Node<'a, 'i>>,
+    /// Functions and actions by (kind, name): overloads share a name.
+    operations: HashMap<(&'static str, &'a str), Vec<Node<'a, 'i>>>,
     v4: bool,
 }
 
@@ -116,9 +143,7 @@ impl<'a, 'i> Model<'a, 'i> {
     }
 
     fn entity_type(&self, qname: &str) -> Option<Node<'a, 'i>> {
-        let name = local(qname);
-        self.all("EntityType")
-            .find(|t| t.attribute("Name") == Some(name))
+        self.types.get(local(qname)).copied()
     }
 
     /// The type and its `BaseType` chain.
@@ -315,15 +340,14 @@ impl<'a, 'i> Model<'a, 'i> {
     }
 
     /// The parameters of an unbound function or action (by qualified name).
-    fn operation_params(&self, kind: &'a str, qname: &str, bound: bool) -> Vec<String> {
-        let name = local(qname);
-        self.all(kind)
-            .find(|op| {
-                op.attribute("Name") == Some(name)
-                    && (op.attribute("IsBound") == Some("true")) == bound
-            })
+    fn operation_params(&self, kind: &'static str, qname: &str, bound: bool) -> Vec<String> {
+        self.operations
+            .get(&(kind, local(qname)))
+            .into_iter()
+            .flatten()
+            .find(|op| (op.attribute("IsBound") == Some("true")) == bound)
             .map(|op| {
-                named(op, "Parameter")
+                named(*op, "Parameter")
                     .filter_map(|p| p.attribute("Name").map(str::to_string))
                     .collect()
             })

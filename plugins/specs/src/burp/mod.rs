@@ -49,15 +49,15 @@ impl Analyzer for Burp {
         if root.tag_name().name() != "items" || root.attribute("burpVersion").is_none() {
             return;
         }
-        let mut found = Vec::new();
+        let mut found = capture::Merged::default();
         for item in root.children().filter(|n| n.has_tag_name("item")) {
             let Some(endpoint) = item_endpoint(item) else {
                 continue;
             };
             let line = file.line_of(item.range().start);
-            capture::merge(&mut found, endpoint.at(file, line));
+            found.add(endpoint.at(file, line));
         }
-        for endpoint in found {
+        for endpoint in found.into_endpoints() {
             out.endpoint(endpoint);
         }
     }

@@ -54,7 +54,7 @@ impl Analyzer for Caido {
             _ => return,
         };
         let source = SourceMap::new(&file.content);
-        let mut found = Vec::new();
+        let mut found = capture::Merged::default();
         for (i, request) in list.iter().enumerate() {
             if !is_request(request) {
                 continue;
@@ -70,9 +70,9 @@ impl Analyzer for Caido {
             let line = source
                 .line(&key)
                 .unwrap_or_else(|| source.nearest_line(&key));
-            capture::merge(&mut found, endpoint.at(file, line));
+            found.add(endpoint.at(file, line));
         }
-        for endpoint in found {
+        for endpoint in found.into_endpoints() {
             out.endpoint(endpoint);
         }
     }

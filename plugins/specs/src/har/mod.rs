@@ -101,7 +101,7 @@ impl Analyzer for Har {
             }
         };
         let source = SourceMap::new(&file.content);
-        let mut found: Vec<Endpoint> = Vec::new();
+        let mut found = crate::capture::Merged::default();
         for (i, entry) in entries.iter().enumerate() {
             let Some(endpoint) = entry_endpoint(entry) else {
                 continue;
@@ -115,9 +115,9 @@ impl Analyzer for Har {
             let line = source
                 .line(&key)
                 .unwrap_or_else(|| source.nearest_line(&key));
-            crate::capture::merge(&mut found, endpoint.at(file, line));
+            found.add(endpoint.at(file, line));
         }
-        for endpoint in found {
+        for endpoint in found.into_endpoints() {
             out.endpoint(endpoint);
         }
     }

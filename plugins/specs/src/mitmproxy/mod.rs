@@ -49,7 +49,7 @@ impl Analyzer for Mitmproxy {
         }
         let bytes = file.content.as_bytes();
         let mut pos = 0;
-        let mut found = Vec::new();
+        let mut found = capture::Merged::default();
         let mut skipped = 0;
         while pos < bytes.len() {
             if bytes[pos].is_ascii_whitespace() {
@@ -68,7 +68,7 @@ impl Analyzer for Mitmproxy {
                 }
             };
             if let Some((endpoint, offset)) = flow_endpoint(&flow) {
-                capture::merge(&mut found, endpoint.at(file, file.line_of(offset)));
+                found.add(endpoint.at(file, file.line_of(offset)));
             }
             pos = next;
         }
@@ -78,7 +78,7 @@ impl Analyzer for Mitmproxy {
                 file.path
             ));
         }
-        for endpoint in found {
+        for endpoint in found.into_endpoints() {
             out.endpoint(endpoint);
         }
     }
