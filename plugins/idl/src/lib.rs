@@ -7,7 +7,11 @@
 pub mod asyncapi;
 pub mod graphql_sdl;
 pub mod grpc;
+pub mod odata;
 pub mod raml;
+pub mod smithy;
+mod tokens;
+pub mod typespec;
 pub mod wsdl;
 
 portolan_plugin_sdk::plugin!(
@@ -18,5 +22,8 @@ portolan_plugin_sdk::plugin!(
         asyncapi::AsyncApi,
         wsdl::Wsdl,
         raml::Raml,
+        odata::OData,
+        smithy::Smithy,
+        typespec::TypeSpec,
     ]
 );

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_idl::{asyncapi, graphql_sdl, grpc, raml, wsdl};
+use portolan_plugin_idl::{asyncapi, graphql_sdl, grpc, odata, raml, smithy, typespec, wsdl};
 use portolan_plugin_sdk::prelude::host;
 use portolan_plugin_sdk::testing::{self, Fixtures};
 use portolan_plugin_sdk::Analyzer;
@@ -16,13 +16,16 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-fn analyzers() -> [&'static dyn Analyzer; 5] {
+fn analyzers() -> [&'static dyn Analyzer; 8] {
     [
         &graphql_sdl::GraphqlSdl,
         &grpc::Grpc,
         &asyncapi::AsyncApi,
         &wsdl::Wsdl,
         &raml::Raml,
+        &odata::OData,
+        &smithy::Smithy,
+        &typespec::TypeSpec,
     ]
 }
 
@@ -81,7 +84,10 @@ fn asyncapi_fixtures() {
 #[test]
 fn wsdl_fixtures() {
     Fixtures::new(&[&wsdl::Wsdl], fixtures_root())
-        .cases("wsdl", &["malformed", "soap_services"])
+        .cases(
+            "wsdl",
+            &["http_binding", "imports", "malformed", "soap_services"],
+        )
         .check();
     let logs = warnings(&wsdl::Wsdl, "wsdl/malformed");
     assert_eq!(logs.len(), 1, "{logs:?}");
@@ -104,6 +110,30 @@ fn raml_fixtures() {
         "{logs:?}"
     );
     assert!(warnings(&raml::Raml, "raml/two_apis").is_empty());
+}
+
+#[test]
+fn odata_fixtures() {
+    Fixtures::new(&[&odata::OData], fixtures_root())
+        .cases("odata", &["csdl"])
+        .check();
+    assert!(warnings(&odata::OData, "odata/csdl").is_empty());
+}
+
+#[test]
+fn smithy_fixtures() {
+    Fixtures::new(&[&smithy::Smithy], fixtures_root())
+        .cases("smithy", &["service"])
+        .check();
+    assert!(warnings(&smithy::Smithy, "smithy/service").is_empty());
+}
+
+#[test]
+fn typespec_fixtures() {
+    Fixtures::new(&[&typespec::TypeSpec], fixtures_root())
+        .cases("typespec", &["service"])
+        .check();
+    assert!(warnings(&typespec::TypeSpec, "typespec/service").is_empty());
 }
 
 /// Every prefix of every fixture document (cut at arbitrary points, so

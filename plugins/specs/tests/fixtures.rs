@@ -12,7 +12,10 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
-use portolan_plugin_specs::{bruno, har, http_file, insomnia, oas2, oas3, postman, zap_sites_tree};
+use portolan_plugin_specs::{
+    bruno, burp, caido, har, http_file, insomnia, mitmproxy, oas2, oas3, openrpc, postman,
+    zap_sites_tree,
+};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -21,11 +24,15 @@ fn fixtures() -> PathBuf {
 /// Every analyzer of the plugin, for cases that expect several.
 const ANALYZERS: &[&dyn Analyzer] = &[
     &bruno::Bruno,
+    &burp::Burp,
+    &caido::Caido,
     &har::Har,
     &http_file::HttpFile,
     &insomnia::Insomnia,
+    &mitmproxy::Mitmproxy,
     &oas2::Oas2,
     &oas3::Oas3,
+    &openrpc::OpenRpc,
     &postman::Postman,
     &zap_sites_tree::ZapSitesTree,
 ];
@@ -33,12 +40,16 @@ const ANALYZERS: &[&dyn Analyzer] = &[
 /// (technology, case, prefixes of the warnings it logs, in order).
 const CASES: &[(&str, &str, &[&str])] = &[
     ("bruno", "collection", &[]),
+    ("bruno", "lang", &[]),
     (
         "bruno",
         "malformed",
         &["warn: app/status/Report.bru: line 12: block `body:json` is never closed"],
     ),
+    ("burp", "history", &[]),
+    ("caido", "export", &[]),
     ("har", "browser", &[]),
+    ("har", "examples", &[]),
     ("har", "firefox", &[]),
     (
         "har",
@@ -48,6 +59,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
             "warn: app/recordings/notes.har: not an HTTP Archive (no `log.entries` list)",
         ],
     ),
+    ("har", "mitmproxy", &[]),
     (
         "http_file",
         "jetbrains",
@@ -68,7 +80,14 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/insomnia-export.json: invalid JSON: "],
     ),
+    ("insomnia", "v5", &[]),
     ("insomnia", "yaml", &[]),
+    (
+        "mitmproxy",
+        "binary",
+        &["warn: app/captures/reports.flows: 1 flow(s) are not valid tnetstrings"],
+    ),
+    ("mitmproxy", "dump", &[]),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (
         "oas2",
@@ -87,7 +106,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
         &["warn: app/api/openapi.yaml: $ref `./paths/refunds.yaml`: app/api/paths/refunds.yaml: "],
     ),
     ("oas3", "v31", &[]),
+    ("oas3", "v32", &[]),
     ("oas3", "yaml", &[]),
+    ("openrpc", "examples", &[]),
+    ("openrpc", "node", &[]),
+    ("postman", "library", &[]),
     (
         "postman",
         "malformed",

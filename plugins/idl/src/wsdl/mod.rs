@@ -18,8 +18,15 @@
 //!   (rpc style) contributes its part name. They are reported as `json`
 //!   params, the report's type for body fields: the actual body is the SOAP
 //!   envelope (XML). HTTP bindings send parts as `query` (GET) or `form`
-//!   params.
+//!   params; a `(part)` in the operation's location (`http:urlReplacement`)
+//!   is a `{part}` path segment and param.
 //! - Location: the line of the binding's `<operation>` element.
+//!
+//! `<import location="…">` of another WSDL file of the tree (services in
+//! one file, bindings and messages in another, as WCF and CXF split them):
+//! the imported definitions are used for this file's services (one level;
+//! an operation from an imported binding is located at its port's line).
+//! An import that cannot be read is a warning naming the file.
 //!
 //! Operations sharing a port share the URL, so the report merges them into
 //! one endpoint per address listing every operation's line and the first
@@ -31,6 +38,7 @@ use std::collections::HashMap;
 use portolan_plugin_sdk::prelude::*;
 use roxmltree::{Document, Node, ParsingOptions};
 
+use portolan_plugin_sdk::doc::files::relative_to;
 use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::doc::url::url_path;
 
@@ -80,7 +88,41 @@ impl Analyzer for Wsdl {
         if !is(root, WSDL, "definitions") {
             return;
         }
-        for endpoint in endpoints(file, root) {
+        // `<import location="other.wsdl">`: messages, port types, bindings
+        // and schemas of imported documents (one level, files of the tree).
+        let mut texts = Vec::new();
+        for import in children(root, WSDL, "import") {
+            let Some(location) = import.attribute("location") else {
+                continue;
+            };
+            let Some(path) = relative_to(&file.path, location) else {
+                continue;
+            };
+            match host::read_file(&path) {
+                Ok(text) => texts.push((path, text)),
+                Err(e) => host::warn(&format!("{}: import `{location}`: {e}", file.path)),
+            }
+        }
+        let imported: Vec<Document<'_>> = texts
+            .iter()
+            .filter_map(
+                |(path, text)| match Document::parse_with_options(text, options) {
+                    Ok(doc) => Some(doc),
+                    Err(e) => {
+                        host::warn(&format!("{path}: invalid WSDL (XML): {e}"));
+                        None
+                    }
+                },
+            )
+            .collect();
+        let mut roots = vec![root];
+        roots.extend(
+            imported
+                .iter()
+                .map(Document::root_element)
+                .filter(|r| is(*r, WSDL, "definitions")),
+        );
+        for endpoint in endpoints(file, &roots) {
             out.endpoint(endpoint);
         }
     }
@@ -112,17 +154,23 @@ enum Kind {
     Http,
 }
 
-fn endpoints(file: &SourceFile, root: Node<'_, '_>) -> Vec<Endpoint> {
-    let schemas: Vec<Node<'_, '_>> = children(root, WSDL, "types")
+/// The endpoints of the services of `roots[0]`, with the definitions of
+/// every root (the document and those it imports).
+fn endpoints<'a, 'i>(file: &SourceFile, roots: &[Node<'a, 'i>]) -> Vec<Endpoint> {
+    let Some(&root) = roots.first() else {
+        return Vec::new();
+    };
+    let all = |name: &'a str| roots.iter().flat_map(move |r| children(*r, WSDL, name));
+    let schemas: Vec<Node<'_, '_>> = all("types")
         .flat_map(|t| children(t, XSD, "schema"))
         .collect();
-    let messages: HashMap<&str, Node<'_, '_>> = children(root, WSDL, "message")
+    let messages: HashMap<&str, Node<'_, '_>> = all("message")
         .filter_map(|m| Some((m.attribute("name")?, m)))
         .collect();
-    let port_types: HashMap<&str, Node<'_, '_>> = children(root, WSDL, "portType")
+    let port_types: HashMap<&str, Node<'_, '_>> = all("portType")
         .filter_map(|p| Some((p.attribute("name")?, p)))
         .collect();
-    let bindings: HashMap<&str, Node<'_, '_>> = children(root, WSDL, "binding")
+    let bindings: HashMap<&str, Node<'_, '_>> = all("binding")
         .filter_map(|b| Some((b.attribute("name")?, b)))
         .collect();
     let mut out = Vec::new();
@@ -171,7 +219,13 @@ fn endpoints(file: &SourceFile, root: Node<'_, '_>) -> Vec<Endpoint> {
                 .and_then(|m| messages.get(local(m)))
                 .map(|m| part_fields(&schemas, *m))
                 .unwrap_or_default();
-            let line = file.line_of(operation.range().start);
+            // A binding from an imported document: the port's line here.
+            let here = std::ptr::eq(operation.document(), root.document());
+            let line = if here {
+                file.line_of(operation.range().start)
+            } else {
+                file.line_of(port.range().start)
+            };
             let endpoint = match kind {
                 Kind::Soap11 | Kind::Soap12 => {
                     let ns = if kind == Kind::Soap11 { SOAP11 } else { SOAP12 };
@@ -203,10 +257,22 @@ fn endpoints(file: &SourceFile, root: Node<'_, '_>) -> Vec<Endpoint> {
                         .next()
                         .and_then(|o| o.attribute("location"))
                         .unwrap_or("");
-                    let url = join(&base, relative);
+                    let mut url = join(&base, relative);
                     let get = verb.eq_ignore_ascii_case("GET");
+                    // `http:urlReplacement`: `(part)` in the location is a
+                    // path segment.
+                    let mut in_path = Vec::new();
+                    for p in &parts {
+                        let marker = format!("({p})");
+                        if url.contains(&marker) {
+                            url = url.replace(&marker, &format!("{{{p}}}"));
+                            in_path.push(p.clone());
+                        }
+                    }
                     Endpoint::new(verb, url).params(parts.iter().map(|p| {
-                        if get {
+                        if in_path.contains(p) {
+                            Param::path(p)
+                        } else if get {
                             Param::query(p)
                         } else {
                             Param::form(p)

@@ -329,19 +329,38 @@ struct Block {
 
 impl Block {
     /// `key: value` entries, enabled ones only (`~key: v` is disabled).
+    /// Keys may be quoted (`"key with spaces": v`, `"a:b": v`, `\"`
+    /// escapes), as Bruno writes names with spaces, colons or braces;
+    /// multi-line values are written between `'''` lines.
     fn pairs(&self) -> Vec<(String, String)> {
-        self.body
-            .iter()
-            .filter_map(|line| {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with('~') {
-                    return None;
+        let mut out = Vec::new();
+        let mut lines = self.body.iter();
+        while let Some(line) = lines.next() {
+            let line = line.trim();
+            let (disabled, entry) = match line.strip_prefix('~') {
+                Some(rest) => (true, rest),
+                None => (false, line),
+            };
+            let Some((key, value)) = split_entry(entry) else {
+                continue;
+            };
+            let mut value = value.trim().to_string();
+            if value == "'''" {
+                // A multi-line value: `key: '''`, indented lines, `'''`.
+                let mut parts = Vec::new();
+                for next in lines.by_ref() {
+                    if next.trim() == "'''" {
+                        break;
+                    }
+                    parts.push(next.trim());
                 }
-                let (key, value) = line.split_once(':')?;
-                let key = key.trim();
-                (!key.is_empty()).then(|| (key.to_string(), value.trim().to_string()))
-            })
-            .collect()
+                value = parts.join("\n");
+            }
+            if !key.is_empty() && !disabled {
+                out.push((key, value));
+            }
+        }
+        out
     }
 
     /// The body as text, its common indentation removed.
@@ -359,6 +378,31 @@ impl Block {
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// `key: value` → (key, value); a `"…"` key is unquoted and may hold `:`.
+fn split_entry(line: &str) -> Option<(String, &str)> {
+    let Some(quoted) = line.strip_prefix('"') else {
+        let (key, value) = line.split_once(':')?;
+        return Some((key.trim().to_string(), value));
+    };
+    let mut key = String::new();
+    let mut chars = quoted.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, escaped)) = chars.next() {
+                    key.push(escaped);
+                }
+            }
+            '"' => {
+                let rest = quoted.get(i + 1..)?.trim_start();
+                return Some((key, rest.strip_prefix(':')?));
+            }
+            _ => key.push(c),
+        }
+    }
+    None
 }
 
 /// The enabled entries of the block named `name`, if any.

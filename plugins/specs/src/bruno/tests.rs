@@ -31,3 +31,34 @@ fn malformed_files_are_errors() {
     assert!(re.is_match("meta {\n}\npost {\n"));
     assert!(!re.is_match("vars {\n  get: 1\n}\n"));
 }
+
+#[test]
+fn quoted_keys() {
+    let text = "headers {\n  \"key with spaces\": is allowed\n  \"colon:header\": a:b\n  \"nested escaped \\\"quote\\\"\": x\n  ~\"disabled:colon\": y\n  plain: z\n}\n";
+    let blocks = parse(text).expect("parses");
+    let pairs: Vec<(String, String)> = blocks[0].pairs();
+    let keys: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "key with spaces",
+            "colon:header",
+            "nested escaped \"quote\"",
+            "plain"
+        ]
+    );
+    assert_eq!(pairs[1].1, "a:b");
+}
+
+#[test]
+fn multi_line_values() {
+    let text = "body:form-urlencoded {\n  street: '''\n    1 Main St\n    Apt 4\n  '''\n  ~\"no:te\": '''\n    a: b\n  '''\n  city: x\n}\n";
+    let blocks = parse(text).expect("parses");
+    assert_eq!(
+        blocks[0].pairs(),
+        [
+            ("street".to_string(), "1 Main St\nApt 4".to_string()),
+            ("city".to_string(), "x".to_string())
+        ]
+    );
+}

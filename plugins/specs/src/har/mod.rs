@@ -10,8 +10,8 @@
 //! - Skipped entries: static assets (Chrome's `_resourceType` image, font,
 //!   stylesheet, script, media, manifest, or a path ending in such a file
 //!   extension) and non-HTTP URLs (`data:`, `blob:`, browser extensions).
-//! - Params, with the captured values: `queryString` (else the URL's
-//!   query), `cookies` (else the `Cookie` header), headers except HTTP/2
+//! - Params, with the captured values: `queryString` (names and values
+//!   percent-decoded, as Chrome keeps them encoded; else the URL's query), `cookies` (else the `Cookie` header), headers except HTTP/2
 //!   pseudo-headers (`:authority`), hop-by-hop and transport headers
 //!   (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, …) and
 //!   headers every browser adds on its own (`User-Agent`, `Accept-Encoding`,
@@ -29,7 +29,7 @@ use serde_json::Value;
 use portolan_plugin_sdk::doc::load::{self, scalar_string};
 use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
 use portolan_plugin_sdk::doc::request::{body_params, cookie_params, header_params, query_params};
-use portolan_plugin_sdk::doc::url::{query_of, url_path};
+use portolan_plugin_sdk::doc::url::{percent_decode, query_of, url_path};
 
 pub struct Har;
 
@@ -37,7 +37,7 @@ pub struct Har;
 pub const DETECT_REGEX: &str = r#"(?s)"log"\s*:\s*\{.*"entries"\s*:\s*\["#;
 
 /// Headers that are not API inputs (compared lower-case; `sec-*` too).
-const NOISE_HEADERS: &[&str] = &[
+pub(crate) const NOISE_HEADERS: &[&str] = &[
     "host",
     "connection",
     "keep-alive",
@@ -66,7 +66,7 @@ const NOISE_HEADERS: &[&str] = &[
 const STATIC_TYPES: &[&str] = &["image", "font", "stylesheet", "script", "media", "manifest"];
 
 /// File extensions of static assets.
-const STATIC_EXTENSIONS: &[&str] = &[
+pub(crate) const STATIC_EXTENSIONS: &[&str] = &[
     "js", "mjs", "css", "map", "png", "jpg", "jpeg", "gif", "webp", "avif", "svg", "ico", "bmp",
     "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "webm", "ogg", "wav",
 ];
@@ -101,7 +101,7 @@ impl Analyzer for Har {
             }
         };
         let source = SourceMap::new(&file.content);
-        let mut found: Vec<Endpoint> = Vec::new();
+        let mut found = crate::capture::Merged::default();
         for (i, entry) in entries.iter().enumerate() {
             let Some(endpoint) = entry_endpoint(entry) else {
                 continue;
@@ -115,27 +115,9 @@ impl Analyzer for Har {
             let line = source
                 .line(&key)
                 .unwrap_or_else(|| source.nearest_line(&key));
-            let endpoint = endpoint.at(file, line);
-            match found.iter_mut().find(|e| {
-                e.method == endpoint.method
-                    && e.url == endpoint.url
-                    && e.protocol == endpoint.protocol
-            }) {
-                Some(first) => {
-                    for p in endpoint.params {
-                        if !first
-                            .params
-                            .iter()
-                            .any(|q| q.name == p.name && q.kind == p.kind)
-                        {
-                            first.params.push(p);
-                        }
-                    }
-                }
-                None => found.push(endpoint),
-            }
+            found.add(endpoint.at(file, line));
         }
-        for endpoint in found {
+        for endpoint in found.into_endpoints() {
             out.endpoint(endpoint);
         }
     }
@@ -180,12 +162,7 @@ fn entry_endpoint(entry: &Value) -> Option<Endpoint> {
     } else {
         path
     };
-    let extension = path
-        .rsplit('/')
-        .next()
-        .and_then(|last| last.rsplit_once('.'))
-        .map(|(_, e)| e.to_ascii_lowercase());
-    if extension.is_some_and(|e| STATIC_EXTENSIONS.contains(&e.as_str())) {
+    if crate::capture::is_static(&path) {
         return None;
     }
     let headers: Vec<(String, String)> = list(request.get("headers"))
@@ -215,8 +192,12 @@ fn entry_endpoint(entry: &Value) -> Option<Endpoint> {
         Some(query) if !query.is_empty() => {
             for q in query {
                 if let Some(name) = q.get("name").and_then(Value::as_str) {
+                    // Chrome writes names and values as they are in the URL
+                    // (percent-encoded), Firefox decoded: decode both.
                     let value = q.get("value").and_then(scalar_string).unwrap_or_default();
-                    endpoint.push_param(Param::query(name).value(value));
+                    endpoint.push_param(
+                        Param::query(percent_decode(name)).value(percent_decode(&value)),
+                    );
                 }
             }
         }

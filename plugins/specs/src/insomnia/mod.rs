@@ -1,4 +1,14 @@
-//! Insomnia exports, format 4 (JSON or YAML): one endpoint per request.
+//! Insomnia exports, format 4 (JSON or YAML), and Insomnia 10+/11
+//! collections, format 5 (YAML, `type: collection.insomnia.rest/5.0`): one
+//! endpoint per request.
+//!
+//! Format 5 nests the same request fields in a tree: `collection` lists
+//! requests (items with a `url`) and folders (items with `children`, their
+//! own variables in `environment`); the variables are `environments.data`
+//! overridden by its first `subEnvironments` entry. Requests whose
+//! `meta.id` starts with `ws-req_` are WebSocket endpoints; gRPC requests
+//! (`greq_`, `protoMethodName`) are left to the gRPC analyzer. Location: the
+//! request's item in `collection`.
 //!
 //! - Resources of `_type: request` are HTTP requests; `websocket_request`
 //!   ones are WebSocket endpoints (GET, protocol `ws`). Request groups
@@ -15,8 +25,14 @@
 //!   cookies), the body: `params` → `form` (`file` for file parts), else its
 //!   `text` by `mimeType` (JSON and GraphQL → `json`, urlencoded → `form`).
 //! - Location: the request's resource entry.
-//! - Not read: Insomnia 5 collections (`type: collection.insomnia.rest/5.0`),
-//!   authentication settings.
+//! - Authentication (the request's, else the innermost folder's that sets
+//!   one; `none` sets none): bearer → `Authorization: Bearer <token>` (its
+//!   `prefix` if set), basic, digest, OAuth, NTLM, Hawk, AWS IAM →
+//!   `Authorization`, `apikey` → its key as a header, query param or cookie
+//!   (`addTo`). An explicit `Authorization` header wins.
+//! - Not read: unit tests, API specs embedded as
+//!   text (`api_spec` / `spec.contents`: the OpenAPI analyzers read the
+//!   document where it lives in the tree).
 
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
@@ -32,6 +48,12 @@ pub struct Insomnia;
 /// `__export_format: 4` (JSON or YAML, quoted or not).
 pub const DETECT_REGEX: &str = r#"["']?__export_format["']?\s*:\s*["']?4"#;
 
+/// `type: collection.insomnia.rest/5.0` (format 5, YAML).
+pub const DETECT_V5_REGEX: &str = r#"(?m)^["']?type["']?\s*:\s*["']?collection\.insomnia\.rest/5"#;
+
+/// The `type` prefix of format 5 collections.
+const V5_TYPE: &str = "collection.insomnia.rest/5";
+
 /// Deepest `parentId` chain followed.
 const MAX_DEPTH: usize = 64;
 
@@ -40,17 +62,28 @@ impl Analyzer for Insomnia {
         Tech::new("insomnia", "Specification", "Insomnia export")
             .specification()
             .files(["*.json", "*.yaml", "*.yml"])
-            .detect(Detect::files(["*.json", "*.yaml", "*.yml"]).regex([DETECT_REGEX]))
+            .detect(
+                Detect::files(["*.json", "*.yaml", "*.yml"]).regex([DETECT_REGEX, DETECT_V5_REGEX]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if !file.content.contains("__export_format") {
+        let v5 = file.content.contains(V5_TYPE);
+        if !file.content.contains("__export_format") && !v5 {
             return;
         }
         let doc = match load::parse(&file.path, &file.content) {
             Ok(doc) => doc,
             Err(e) => return host::warn(&format!("{}: {e}", file.path)),
         };
+        if v5
+            && doc
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with(V5_TYPE))
+        {
+            return collection_v5(file, &doc, out);
+        }
         if doc.get("_type").and_then(Value::as_str) != Some("export") {
             return;
         }
@@ -75,7 +108,8 @@ impl Analyzer for Insomnia {
                 .line(&key)
                 .unwrap_or_else(|| source.nearest_line(&key));
             let vars = export.variables(resource);
-            let endpoint = request(resource, websocket, &vars).at(file, line);
+            let inherited = export.group_auth(resource);
+            let endpoint = request(resource, websocket, &vars, inherited).at(file, line);
             out.endpoint(endpoint);
         }
     }
@@ -94,6 +128,19 @@ impl<'a> Export<'a> {
 
     fn parent_id(resource: &Value) -> Option<&str> {
         resource.get("parentId").and_then(Value::as_str)
+    }
+
+    /// The `authentication` of the innermost enclosing group that sets one.
+    fn group_auth(&self, request: &Value) -> Option<&'a Value> {
+        let mut current = Self::parent_id(request);
+        for _ in 0..MAX_DEPTH {
+            let parent = current.and_then(|id| self.by_id(id))?;
+            if let Some(auth) = parent.get("authentication").filter(|a| has_auth_type(a)) {
+                return Some(auth);
+            }
+            current = Self::parent_id(parent);
+        }
+        None
     }
 
     /// The variables in scope for a request (see the module doc).
@@ -138,6 +185,70 @@ impl<'a> Export<'a> {
     }
 }
 
+/// A format 5 collection (see the module doc).
+fn collection_v5(file: &SourceFile, doc: &Value, out: &mut Output) {
+    let Some(items) = doc.get("collection").and_then(Value::as_array) else {
+        return host::warn(&format!("{}: no `collection` list", file.path));
+    };
+    let mut vars = Map::new();
+    if let Some(base) = doc.get("environments") {
+        merge(&mut vars, base.get("data"));
+        let first_sub = base
+            .get("subEnvironments")
+            .and_then(Value::as_array)
+            .and_then(|subs| subs.first());
+        if let Some(sub) = first_sub {
+            merge(&mut vars, sub.get("data"));
+        }
+    }
+    let source = SourceMap::new(&file.content);
+    let mut path = vec![Seg::Key("collection")];
+    walk_v5(file, &source, items, &vars, None, &mut path, out);
+}
+
+fn walk_v5<'a>(
+    file: &SourceFile,
+    source: &SourceMap,
+    items: &'a [Value],
+    vars: &Map<String, Value>,
+    auth: Option<&'a Value>,
+    path: &mut Vec<Seg<'a>>,
+    out: &mut Output,
+) {
+    if path.len() > MAX_DEPTH * 2 {
+        return;
+    }
+    for (i, item) in items.iter().enumerate() {
+        path.push(Seg::Index(i));
+        if let Some(children) = item.get("children").and_then(Value::as_array) {
+            let mut scoped = vars.clone();
+            merge(&mut scoped, item.get("environment"));
+            path.push(Seg::Key("children"));
+            let auth = item
+                .get("authentication")
+                .filter(|a| has_auth_type(a))
+                .or(auth);
+            walk_v5(file, source, children, &scoped, auth, path, out);
+            path.pop();
+        } else if item.get("url").is_some_and(Value::is_string) {
+            let id = item
+                .get("meta")
+                .and_then(|m| m.get("id"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let grpc = id.starts_with("greq_") || item.get("protoMethodName").is_some();
+            if !grpc {
+                let websocket = id.starts_with("ws-req_");
+                let line = source
+                    .line(path)
+                    .unwrap_or_else(|| source.nearest_line(path));
+                out.endpoint(request(item, websocket, vars, auth).at(file, line));
+            }
+        }
+        path.pop();
+    }
+}
+
 fn merge(into: &mut Map<String, Value>, data: Option<&Value>) {
     if let Some(Value::Object(data)) = data {
         for (k, v) in data {
@@ -170,7 +281,52 @@ fn enabled_pairs(list: Option<&Value>) -> impl Iterator<Item = (&str, String, &V
         })
 }
 
-fn request(resource: &Value, websocket: bool, vars: &Map<String, Value>) -> Endpoint {
+/// An `authentication` object that sets a scheme (`{}` inherits).
+fn has_auth_type(auth: &Value) -> bool {
+    auth.get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| !t.is_empty() && t != "inherit")
+}
+
+/// The params an `authentication` adds: bearer → `Authorization: <prefix or
+/// Bearer> <token>`, basic, digest, OAuth, NTLM, Hawk, AWS IAM →
+/// `Authorization`, `apikey` → its key as a header, query param or cookie
+/// (`addTo`). `none` and disabled ones: nothing.
+fn auth_params(auth: &Value, sub: &dyn Fn(&str) -> String) -> Vec<Param> {
+    if auth.get("disabled").and_then(Value::as_bool) == Some(true) {
+        return Vec::new();
+    }
+    let field = |name: &str| auth.get(name).and_then(scalar_string).map(|v| sub(&v));
+    match auth.get("type").and_then(Value::as_str).unwrap_or("") {
+        "" | "none" | "inherit" | "netrc" => Vec::new(),
+        "bearer" => {
+            let prefix = field("prefix").filter(|p| !p.is_empty());
+            let token = field("token").unwrap_or_default();
+            let value = format!("{} {token}", prefix.as_deref().unwrap_or("Bearer"));
+            vec![Param::header("Authorization").value(value.trim_end())]
+        }
+        "basic" => vec![Param::header("Authorization").value("Basic")],
+        "apikey" => {
+            let Some(key) = field("key").filter(|k| !k.is_empty()) else {
+                return Vec::new();
+            };
+            let value = field("value").unwrap_or_default();
+            match field("addTo").as_deref() {
+                Some("queryParams") => vec![Param::query(key).value(value)],
+                Some("cookie") => vec![Param::cookie(key).value(value)],
+                _ => vec![Param::header(key).value(value)],
+            }
+        }
+        _ => vec![Param::header("Authorization")],
+    }
+}
+
+fn request(
+    resource: &Value,
+    websocket: bool,
+    vars: &Map<String, Value>,
+    inherited: Option<&Value>,
+) -> Endpoint {
     let lookup = lookup_in(vars);
     let sub = |s: &str| substitute(s, &lookup);
     let url = resource.get("url").and_then(Value::as_str).unwrap_or("");
@@ -197,6 +353,14 @@ fn request(resource: &Value, websocket: bool, vars: &Map<String, Value>) -> Endp
     }
     for (name, value, _) in enabled_pairs(resource.get("pathParameters")) {
         endpoint.push_param(Param::path(name).value(sub(&value)));
+    }
+    let own = resource.get("authentication").filter(|a| has_auth_type(a));
+    let explicit = enabled_pairs(resource.get("headers"))
+        .any(|(name, _, _)| name.eq_ignore_ascii_case("authorization"));
+    if let (Some(auth), false) = (own.or(inherited), explicit) {
+        for p in auth_params(auth, &sub) {
+            endpoint.push_param(p);
+        }
     }
     let mut content_type = None;
     for (name, value, _) in enabled_pairs(resource.get("headers")) {

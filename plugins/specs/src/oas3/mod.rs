@@ -20,6 +20,10 @@
 //!   schema `examples` lists and `const`, `$ref` with siblings (a path
 //!   item's own operations win over the referenced item's), `webhooks`
 //!   ignored (they are requests the API *sends*), documents without `paths`.
+//! - OpenAPI 3.2: the `query` operation and `additionalOperations`
+//!   (other methods by name, `COPY:`), located at their own key. The
+//!   report knows the methods of `portolan_plugin_sdk::METHODS`; the host
+//!   reports others as `GET` (so `COPY /doc` merges into `GET /doc`).
 
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
@@ -34,8 +38,8 @@ use portolan_plugin_sdk::doc::url::{expand_template, url_path};
 pub struct Oas3;
 
 /// Operation keys of a path item, as in the specification.
-const METHODS: [&str; 8] = [
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+const METHODS: [&str; 9] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace", "query",
 ];
 
 /// Top-level `openapi: 3.x` in YAML (unindented, optionally quoted key) or
@@ -129,7 +133,7 @@ fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
             return Vec::new();
         }
     };
-    let source = SourceMap::with_max_depth(&file.content, 3);
+    let source = SourceMap::with_max_depth(&file.content, 4);
     let doc_base = base_path(&resolver, doc.get("servers")).unwrap_or_default();
     let empty = Map::new();
     let mut out = Vec::new();
@@ -157,11 +161,20 @@ fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
         };
         let item_base =
             base_path(&resolver, item.get("servers")).unwrap_or_else(|| doc_base.clone());
-        for (method, operation) in item {
+        // OpenAPI 3.2: `additionalOperations` holds other methods by name
+        // (`COPY:`, `PURGE:`), next to the fixed keys (`query:` included).
+        let additional = item
+            .get("additionalOperations")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(m, o)| (m, o, true));
+        let fixed = item
+            .iter()
+            .filter(|(m, _)| METHODS.contains(&m.to_ascii_lowercase().as_str()))
+            .map(|(m, o)| (m, o, false));
+        for (method, operation, is_additional) in fixed.chain(additional) {
             let lower = method.to_ascii_lowercase();
-            if !METHODS.contains(&lower.as_str()) {
-                continue;
-            }
             let operation = match operation {
                 Value::Object(operation) => operation,
                 // `get:` with nothing under it yet: still an operation.
@@ -173,7 +186,20 @@ fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
             };
             let base =
                 base_path(&resolver, operation.get("servers")).unwrap_or_else(|| item_base.clone());
-            let (at, line) = operation_location(file, &source, bundled, path, written, method);
+            let (at, line) = if is_additional {
+                let key = [
+                    Seg::Key("paths"),
+                    Seg::Key(path),
+                    Seg::Key("additionalOperations"),
+                    Seg::Key(method),
+                ];
+                let line = source
+                    .line(&key)
+                    .unwrap_or_else(|| source.nearest_line(&key));
+                (file.path.clone(), line)
+            } else {
+                operation_location(file, &source, bundled, path, written, method)
+            };
             let endpoint = Endpoint::new(&lower, join_url(&base, path))
                 .params(parameters(&resolver, item, operation))
                 .params(body_params(&resolver, operation))

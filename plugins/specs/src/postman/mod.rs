@@ -17,6 +17,12 @@
 //!   → `json`, `urlencoded` → `form`, `formdata` → `form` / `file`,
 //!   `graphql` → `json` `query` and `variables`. Disabled entries are
 //!   skipped.
+//! - Auth (`auth` of the request, else of the innermost folder or the
+//!   collection that sets one; `noauth` sets none): bearer → `Authorization:
+//!   Bearer <token>`, basic, digest, OAuth 1, Hawk, AWS, NTLM →
+//!   `Authorization`, `apikey` → its key as a header or query param (`in`),
+//!   OAuth 2 → `Authorization` (or `access_token` in the query). An
+//!   explicit `Authorization` header wins.
 //! - Location: the request's `request` key (the item itself when the
 //!   request is missing).
 
@@ -61,6 +67,7 @@ impl Analyzer for Postman {
             file,
             source: SourceMap::new(&file.content),
             vars: Vec::new(),
+            auth: doc.get("auth").into_iter().collect(),
             out: Vec::new(),
         };
         walker.push_vars(doc.get("variable"));
@@ -97,10 +104,12 @@ struct Walker<'a> {
     source: SourceMap,
     /// (name, value), outer scopes first.
     vars: Vec<(String, String)>,
+    /// `auth` of the collection and enclosing folders, outer first.
+    auth: Vec<&'a Value>,
     out: Vec<Endpoint>,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
     fn push_vars(&mut self, list: Option<&Value>) -> usize {
         let before = self.vars.len();
         for var in list.and_then(Value::as_array).into_iter().flatten() {
@@ -129,7 +138,7 @@ impl Walker<'_> {
         }
     }
 
-    fn items(&mut self, list: Option<&Value>, path: &mut Vec<Step>) {
+    fn items(&mut self, list: Option<&'a Value>, path: &mut Vec<Step>) {
         if path.len() > MAX_DEPTH * 2 {
             return;
         }
@@ -141,7 +150,10 @@ impl Walker<'_> {
             path.push(Step::Index(i));
             if let Some(children) = item.get("item") {
                 let before = self.push_vars(item.get("variable"));
+                let auths = self.auth.len();
+                self.auth.extend(item.get("auth"));
                 self.items(Some(children), path);
+                self.auth.truncate(auths);
                 self.vars.truncate(before);
             } else if let Some(request) = item.get("request") {
                 let before = self.push_vars(item.get("variable"));
@@ -225,6 +237,13 @@ impl Walker<'_> {
         for (name, value) in &headers {
             params.extend(header_params(name, value));
         }
+        let auth = request.get("auth").or(self.auth.last().copied());
+        if !headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+        {
+            params.extend(auth.map(|a| auth_params(a, &sub)).unwrap_or_default());
+        }
         let content_type = content_type(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         if let Some(body) = request.get("body") {
             params.extend(body_fields(body, content_type, &sub));
@@ -234,6 +253,50 @@ impl Walker<'_> {
                 .params(params)
                 .at(self.file, line),
         )
+    }
+}
+
+/// The params an `auth` object adds to the request: `Authorization` for
+/// bearer, basic, digest, OAuth and the signature schemes, the key of an
+/// `apikey` auth as a header or query param (its `in`). `noauth`: none.
+/// Options are a `[{key, value}]` list (v2.1) or an object (v2.0).
+fn auth_params(auth: &Value, sub: &dyn Fn(&str) -> String) -> Vec<Param> {
+    let Some(kind) = auth.get("type").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let option = |name: &str| -> Option<String> {
+        let options = auth.get(kind)?;
+        let value = match options {
+            Value::Array(list) => list
+                .iter()
+                .find(|o| o.get("key").and_then(Value::as_str) == Some(name))?
+                .get("value")?,
+            Value::Object(map) => map.get(name)?,
+            _ => return None,
+        };
+        scalar_string(value).map(|v| sub(&v))
+    };
+    match kind {
+        "noauth" | "" => Vec::new(),
+        "bearer" => {
+            let token = option("token").unwrap_or_default();
+            vec![Param::header("Authorization").value(format!("Bearer {token}"))]
+        }
+        "basic" => vec![Param::header("Authorization").value("Basic")],
+        "apikey" => {
+            let name = option("key").unwrap_or_else(|| "X-API-Key".to_string());
+            let value = option("value").unwrap_or_default();
+            if option("in").as_deref() == Some("query") {
+                vec![Param::query(name).value(value)]
+            } else {
+                vec![Param::header(name).value(value)]
+            }
+        }
+        "oauth2" => match option("addTokenTo").as_deref() {
+            Some("queryParams") => vec![Param::query("access_token")],
+            _ => vec![Param::header("Authorization").value("Bearer")],
+        },
+        _ => vec![Param::header("Authorization")],
     }
 }
 
