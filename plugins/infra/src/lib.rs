@@ -9,6 +9,7 @@
 
 pub mod aws_cloudformation;
 pub mod common;
+pub mod gateway;
 pub mod k8s_gateway_api;
 pub mod k8s_ingress;
 pub mod nginx;
@@ -24,5 +25,9 @@ portolan_plugin_sdk::plugin!(
         serverless_framework::ServerlessFramework,
         aws_cloudformation::AwsCloudFormation,
         terraform::Terraform,
+        gateway::istio_virtualservice::IstioVirtualService,
+        gateway::kong::Kong,
+        gateway::apisix::Apisix,
+        gateway::envoy::Envoy,
     ],
 );

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use portolan_plugin_infra::gateway::{apisix, envoy, istio_virtualservice, kong};
 use portolan_plugin_infra::{
     aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
@@ -28,6 +29,10 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &serverless_framework::ServerlessFramework,
         &aws_cloudformation::AwsCloudFormation,
         &terraform::Terraform,
+        &istio_virtualservice::IstioVirtualService,
+        &kong::Kong,
+        &apisix::Apisix,
+        &envoy::Envoy,
     ]
 }
 
@@ -119,6 +124,19 @@ fn terraform_fixtures() {
         &terraform::Terraform,
         "apigw",
         &["warn: app/infra/broken/main.tf: invalid HCL: unterminated string starting on line 3"],
+    );
+}
+
+#[test]
+fn gateway_fixtures() {
+    testing::check_fixtures(
+        &[
+            &istio_virtualservice::IstioVirtualService,
+            &kong::Kong,
+            &apisix::Apisix,
+            &envoy::Envoy,
+        ],
+        &fixtures_root(),
     );
 }
 

@@ -1,0 +1,7 @@
+//! Web servers, reverse proxies and API gateways whose configuration
+//! declares routes: one module per product.
+
+pub mod apisix;
+pub mod envoy;
+pub mod istio_virtualservice;
+pub mod kong;
