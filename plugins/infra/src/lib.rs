@@ -29,5 +29,7 @@ portolan_plugin_sdk::plugin!(
         gateway::kong::Kong,
         gateway::apisix::Apisix,
         gateway::envoy::Envoy,
+        gateway::traefik::Traefik,
+        gateway::caddy::Caddy,
     ],
 );

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::gateway::{apisix, envoy, istio_virtualservice, kong};
+use portolan_plugin_infra::gateway::{apisix, caddy, envoy, istio_virtualservice, kong, traefik};
 use portolan_plugin_infra::{
     aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
@@ -33,6 +33,8 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &kong::Kong,
         &apisix::Apisix,
         &envoy::Envoy,
+        &traefik::Traefik,
+        &caddy::Caddy,
     ]
 }
 
@@ -135,6 +137,8 @@ fn gateway_fixtures() {
             &kong::Kong,
             &apisix::Apisix,
             &envoy::Envoy,
+            &traefik::Traefik,
+            &caddy::Caddy,
         ],
         &fixtures_root(),
     );

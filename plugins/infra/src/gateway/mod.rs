@@ -2,6 +2,8 @@
 //! declares routes: one module per product.
 
 pub mod apisix;
+pub mod caddy;
 pub mod envoy;
 pub mod istio_virtualservice;
 pub mod kong;
+pub mod traefik;
