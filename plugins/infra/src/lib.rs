@@ -31,5 +31,6 @@ portolan_plugin_sdk::plugin!(
         gateway::envoy::Envoy,
         gateway::traefik::Traefik,
         gateway::caddy::Caddy,
+        gateway::apache_httpd::ApacheHttpd,
     ],
 );

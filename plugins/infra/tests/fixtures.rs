@@ -9,7 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::gateway::{apisix, caddy, envoy, istio_virtualservice, kong, traefik};
+use portolan_plugin_infra::gateway::{
+    apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
+};
 use portolan_plugin_infra::{
     aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
@@ -35,6 +37,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &envoy::Envoy,
         &traefik::Traefik,
         &caddy::Caddy,
+        &apache_httpd::ApacheHttpd,
     ]
 }
 
@@ -139,6 +142,7 @@ fn gateway_fixtures() {
             &envoy::Envoy,
             &traefik::Traefik,
             &caddy::Caddy,
+            &apache_httpd::ApacheHttpd,
         ],
         &fixtures_root(),
     );
