@@ -8,6 +8,7 @@
 //! helpers live in [`common`].
 
 pub mod aws_cloudformation;
+pub mod cloud;
 pub mod common;
 pub mod gateway;
 pub mod k8s_gateway_api;
@@ -32,5 +33,6 @@ portolan_plugin_sdk::plugin!(
         gateway::traefik::Traefik,
         gateway::caddy::Caddy,
         gateway::apache_httpd::ApacheHttpd,
+        cloud::vercel::Vercel,
     ],
 );

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use portolan_plugin_infra::cloud::vercel;
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -38,6 +39,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &traefik::Traefik,
         &caddy::Caddy,
         &apache_httpd::ApacheHttpd,
+        &vercel::Vercel,
     ]
 }
 
@@ -146,6 +148,11 @@ fn gateway_fixtures() {
         ],
         &fixtures_root(),
     );
+}
+
+#[test]
+fn cloud_fixtures() {
+    testing::check_fixtures(&[&vercel::Vercel], &fixtures_root());
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

@@ -6,6 +6,7 @@
 pub mod aws;
 pub mod k8s;
 pub mod regex_path;
+pub mod toml;
 pub mod yaml;
 
 /// What a route that accepts every method is reported as when the product
