@@ -34,5 +34,7 @@ portolan_plugin_sdk::plugin!(
         gateway::caddy::Caddy,
         gateway::apache_httpd::ApacheHttpd,
         cloud::vercel::Vercel,
+        cloud::netlify::Netlify,
+        cloud::cloudflare_wrangler::CloudflareWrangler,
     ],
 );

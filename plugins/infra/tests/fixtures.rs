@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::cloud::vercel;
+use portolan_plugin_infra::cloud::{cloudflare_wrangler, netlify, vercel};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -40,6 +40,8 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &caddy::Caddy,
         &apache_httpd::ApacheHttpd,
         &vercel::Vercel,
+        &netlify::Netlify,
+        &cloudflare_wrangler::CloudflareWrangler,
     ]
 }
 
@@ -152,7 +154,14 @@ fn gateway_fixtures() {
 
 #[test]
 fn cloud_fixtures() {
-    testing::check_fixtures(&[&vercel::Vercel], &fixtures_root());
+    testing::check_fixtures(
+        &[
+            &vercel::Vercel,
+            &netlify::Netlify,
+            &cloudflare_wrangler::CloudflareWrangler,
+        ],
+        &fixtures_root(),
+    );
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

@@ -2,6 +2,8 @@
 //! declares HTTP routes: one module per product, plus the route syntaxes
 //! they share.
 
+pub mod cloudflare_wrangler;
+pub mod netlify;
 pub mod vercel;
 
 /// A path-to-regexp route (Vercel `source`, Netlify `from`, Next.js-style

@@ -37,6 +37,7 @@ pub fn parse(text: &str) -> Result<Toml, String> {
         text,
         pos: 0,
         line: 1,
+        item_lines: Vec::new(),
     };
     let mut root = Value::Object(Map::new());
     let mut lines = BTreeMap::new();
@@ -108,7 +109,9 @@ pub fn parse(text: &str) -> Result<Toml, String> {
         }
         p.pos += 1;
         p.skip_ws();
+        p.item_lines.clear();
         let value = p.value(0)?;
+        let item_lines = std::mem::take(&mut p.item_lines);
         p.end_of_line()?;
         let mut cur = &mut root;
         for k in &table {
@@ -127,6 +130,9 @@ pub fn parse(text: &str) -> Result<Toml, String> {
                 .as_object_mut()
                 .ok_or_else(|| format!("key {k} on line {line} is not a table"))?;
             if i + 1 == keys.len() {
+                for (n, l) in item_lines.iter().enumerate() {
+                    lines.insert(format!("{}\u{1}{n}", path.join("\u{1}")), *l);
+                }
                 record_inline(&value, &path, line, &mut lines);
                 obj.insert(k.clone(), value);
                 break;
@@ -139,8 +145,8 @@ pub fn parse(text: &str) -> Result<Toml, String> {
     Ok(Toml { value: root, lines })
 }
 
-/// Keys and items inside an inline value get the line of the value
-/// (multi-line arrays: each item its own line is not tracked).
+/// Keys and items inside an inline value get the line of the value (the
+/// items of a top-level array their own line, recorded before).
 fn record_inline(v: &Value, path: &[String], line: u32, lines: &mut BTreeMap<String, u32>) {
     match v {
         Value::Array(items) => {
@@ -168,6 +174,8 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     line: u32,
+    /// Lines of the items of the last top-level array value read.
+    item_lines: Vec<u32>,
 }
 
 impl Parser<'_> {
@@ -266,6 +274,9 @@ impl Parser<'_> {
                     }
                     if self.peek().is_none() {
                         return Err(format!("unclosed array on line {}", self.line));
+                    }
+                    if depth == 0 {
+                        self.item_lines.push(self.line);
                     }
                     items.push(self.value(depth + 1)?);
                     self.skip_blank_lines();
@@ -431,6 +442,7 @@ mod tests {
         assert_eq!(t.line(&["redirects", "1", "from"]), 10);
         assert_eq!(t.line(&["redirects", "0"]), 5);
         assert_eq!(t.value["build"]["command"], json!("npm run build"));
+        assert_eq!(t.line(&["redirects", "1", "headers", "routes", "1"]), 15);
     }
 
     #[test]
