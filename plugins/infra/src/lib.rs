@@ -36,5 +36,6 @@ portolan_plugin_sdk::plugin!(
         cloud::vercel::Vercel,
         cloud::netlify::Netlify,
         cloud::cloudflare_wrangler::CloudflareWrangler,
+        cloud::azure_functions::AzureFunctions,
     ],
 );

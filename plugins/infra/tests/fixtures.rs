@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::cloud::{cloudflare_wrangler, netlify, vercel};
+use portolan_plugin_infra::cloud::{azure_functions, cloudflare_wrangler, netlify, vercel};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -42,6 +42,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &vercel::Vercel,
         &netlify::Netlify,
         &cloudflare_wrangler::CloudflareWrangler,
+        &azure_functions::AzureFunctions,
     ]
 }
 
@@ -159,6 +160,7 @@ fn cloud_fixtures() {
             &vercel::Vercel,
             &netlify::Netlify,
             &cloudflare_wrangler::CloudflareWrangler,
+            &azure_functions::AzureFunctions,
         ],
         &fixtures_root(),
     );
