@@ -37,5 +37,6 @@ portolan_plugin_sdk::plugin!(
         cloud::netlify::Netlify,
         cloud::cloudflare_wrangler::CloudflareWrangler,
         cloud::azure_functions::AzureFunctions,
+        cloud::kamal::Kamal,
     ],
 );

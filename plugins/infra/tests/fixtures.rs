@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::cloud::{azure_functions, cloudflare_wrangler, netlify, vercel};
+use portolan_plugin_infra::cloud::{azure_functions, cloudflare_wrangler, kamal, netlify, vercel};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -43,6 +43,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &netlify::Netlify,
         &cloudflare_wrangler::CloudflareWrangler,
         &azure_functions::AzureFunctions,
+        &kamal::Kamal,
     ]
 }
 
@@ -161,6 +162,7 @@ fn cloud_fixtures() {
             &netlify::Netlify,
             &cloudflare_wrangler::CloudflareWrangler,
             &azure_functions::AzureFunctions,
+            &kamal::Kamal,
         ],
         &fixtures_root(),
     );

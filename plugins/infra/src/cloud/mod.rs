@@ -4,6 +4,7 @@
 
 pub mod azure_functions;
 pub mod cloudflare_wrangler;
+pub mod kamal;
 pub mod netlify;
 pub mod vercel;
 
