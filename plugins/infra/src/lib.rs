@@ -38,5 +38,6 @@ portolan_plugin_sdk::plugin!(
         cloud::cloudflare_wrangler::CloudflareWrangler,
         cloud::azure_functions::AzureFunctions,
         cloud::kamal::Kamal,
+        cloud::aws_cdk::AwsCdk,
     ],
 );

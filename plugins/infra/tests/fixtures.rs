@@ -9,7 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_infra::cloud::{azure_functions, cloudflare_wrangler, kamal, netlify, vercel};
+use portolan_plugin_infra::cloud::{
+    aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
+};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -44,6 +46,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &cloudflare_wrangler::CloudflareWrangler,
         &azure_functions::AzureFunctions,
         &kamal::Kamal,
+        &aws_cdk::AwsCdk,
     ]
 }
 
@@ -163,6 +166,7 @@ fn cloud_fixtures() {
             &cloudflare_wrangler::CloudflareWrangler,
             &azure_functions::AzureFunctions,
             &kamal::Kamal,
+            &aws_cdk::AwsCdk,
         ],
         &fixtures_root(),
     );

@@ -2,6 +2,7 @@
 //! declares HTTP routes: one module per product, plus the route syntaxes
 //! they share.
 
+pub mod aws_cdk;
 pub mod azure_functions;
 pub mod cloudflare_wrangler;
 pub mod kamal;
