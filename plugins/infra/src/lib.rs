@@ -9,6 +9,7 @@
 
 pub mod aws_cloudformation;
 pub mod cloud;
+pub mod cms;
 pub mod common;
 pub mod gateway;
 pub mod k8s_gateway_api;
@@ -39,5 +40,7 @@ portolan_plugin_sdk::plugin!(
         cloud::azure_functions::AzureFunctions,
         cloud::kamal::Kamal,
         cloud::aws_cdk::AwsCdk,
+        cms::supabase::Supabase,
+        cms::strapi::Strapi,
     ],
 );

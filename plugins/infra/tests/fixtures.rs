@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_infra::cloud::{
     aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
 };
+use portolan_plugin_infra::cms::{strapi, supabase};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -47,6 +48,8 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &azure_functions::AzureFunctions,
         &kamal::Kamal,
         &aws_cdk::AwsCdk,
+        &supabase::Supabase,
+        &strapi::Strapi,
     ]
 }
 
@@ -170,6 +173,11 @@ fn cloud_fixtures() {
         ],
         &fixtures_root(),
     );
+}
+
+#[test]
+fn cms_fixtures() {
+    testing::check_fixtures(&[&supabase::Supabase, &strapi::Strapi], &fixtures_root());
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so
