@@ -42,5 +42,6 @@ portolan_plugin_sdk::plugin!(
         cloud::aws_cdk::AwsCdk,
         cms::supabase::Supabase,
         cms::strapi::Strapi,
+        cms::directus::Directus,
     ],
 );

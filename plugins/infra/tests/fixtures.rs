@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_infra::cloud::{
     aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
 };
-use portolan_plugin_infra::cms::{strapi, supabase};
+use portolan_plugin_infra::cms::{directus, strapi, supabase};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -50,6 +50,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &aws_cdk::AwsCdk,
         &supabase::Supabase,
         &strapi::Strapi,
+        &directus::Directus,
     ]
 }
 
@@ -177,7 +178,10 @@ fn cloud_fixtures() {
 
 #[test]
 fn cms_fixtures() {
-    testing::check_fixtures(&[&supabase::Supabase, &strapi::Strapi], &fixtures_root());
+    testing::check_fixtures(
+        &[&supabase::Supabase, &strapi::Strapi, &directus::Directus],
+        &fixtures_root(),
+    );
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

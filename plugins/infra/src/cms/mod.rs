@@ -2,5 +2,6 @@
 //! or table declared in their schema files. What each product serves is
 //! documented in `docs/schema-apis.md`.
 
+pub mod directus;
 pub mod strapi;
 pub mod supabase;

@@ -288,7 +288,12 @@ fn routes_file(file: &SourceFile, out: &mut Output) {
     // Custom routes: objects with `method`, `path` and `handler`.
     for at in code.find_all("routes") {
         let text = code.text();
-        if at > 0 && text.as_bytes().get(at - 1).is_some_and(|b| is_ident_byte(*b)) {
+        if at > 0
+            && text
+                .as_bytes()
+                .get(at - 1)
+                .is_some_and(|b| is_ident_byte(*b))
+        {
             continue;
         }
         let after = text.get(at + "routes".len()..).unwrap_or("");
