@@ -43,5 +43,6 @@ portolan_plugin_sdk::plugin!(
         cms::supabase::Supabase,
         cms::strapi::Strapi,
         cms::directus::Directus,
+        cms::payload_cms::PayloadCms,
     ],
 );

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_infra::cloud::{
     aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
 };
-use portolan_plugin_infra::cms::{directus, strapi, supabase};
+use portolan_plugin_infra::cms::{directus, payload_cms, strapi, supabase};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -51,6 +51,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &supabase::Supabase,
         &strapi::Strapi,
         &directus::Directus,
+        &payload_cms::PayloadCms,
     ]
 }
 
@@ -179,7 +180,12 @@ fn cloud_fixtures() {
 #[test]
 fn cms_fixtures() {
     testing::check_fixtures(
-        &[&supabase::Supabase, &strapi::Strapi, &directus::Directus],
+        &[
+            &supabase::Supabase,
+            &strapi::Strapi,
+            &directus::Directus,
+            &payload_cms::PayloadCms,
+        ],
         &fixtures_root(),
     );
 }

@@ -3,5 +3,6 @@
 //! documented in `docs/schema-apis.md`.
 
 pub mod directus;
+pub mod payload_cms;
 pub mod strapi;
 pub mod supabase;
