@@ -8,7 +8,10 @@
 //! helpers live in [`common`].
 
 pub mod aws_cloudformation;
+pub mod cloud;
+pub mod cms;
 pub mod common;
+pub mod gateway;
 pub mod k8s_gateway_api;
 pub mod k8s_ingress;
 pub mod nginx;
@@ -24,5 +27,22 @@ portolan_plugin_sdk::plugin!(
         serverless_framework::ServerlessFramework,
         aws_cloudformation::AwsCloudFormation,
         terraform::Terraform,
+        gateway::istio_virtualservice::IstioVirtualService,
+        gateway::kong::Kong,
+        gateway::apisix::Apisix,
+        gateway::envoy::Envoy,
+        gateway::traefik::Traefik,
+        gateway::caddy::Caddy,
+        gateway::apache_httpd::ApacheHttpd,
+        cloud::vercel::Vercel,
+        cloud::netlify::Netlify,
+        cloud::cloudflare_wrangler::CloudflareWrangler,
+        cloud::azure_functions::AzureFunctions,
+        cloud::kamal::Kamal,
+        cloud::aws_cdk::AwsCdk,
+        cms::supabase::Supabase,
+        cms::strapi::Strapi,
+        cms::directus::Directus,
+        cms::payload_cms::PayloadCms,
     ],
 );

@@ -9,6 +9,13 @@
 
 use std::path::{Path, PathBuf};
 
+use portolan_plugin_infra::cloud::{
+    aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
+};
+use portolan_plugin_infra::cms::{directus, payload_cms, strapi, supabase};
+use portolan_plugin_infra::gateway::{
+    apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
+};
 use portolan_plugin_infra::{
     aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
@@ -28,6 +35,23 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &serverless_framework::ServerlessFramework,
         &aws_cloudformation::AwsCloudFormation,
         &terraform::Terraform,
+        &istio_virtualservice::IstioVirtualService,
+        &kong::Kong,
+        &apisix::Apisix,
+        &envoy::Envoy,
+        &traefik::Traefik,
+        &caddy::Caddy,
+        &apache_httpd::ApacheHttpd,
+        &vercel::Vercel,
+        &netlify::Netlify,
+        &cloudflare_wrangler::CloudflareWrangler,
+        &azure_functions::AzureFunctions,
+        &kamal::Kamal,
+        &aws_cdk::AwsCdk,
+        &supabase::Supabase,
+        &strapi::Strapi,
+        &directus::Directus,
+        &payload_cms::PayloadCms,
     ]
 }
 
@@ -119,6 +143,50 @@ fn terraform_fixtures() {
         &terraform::Terraform,
         "apigw",
         &["warn: app/infra/broken/main.tf: invalid HCL: unterminated string starting on line 3"],
+    );
+}
+
+#[test]
+fn gateway_fixtures() {
+    testing::check_fixtures(
+        &[
+            &istio_virtualservice::IstioVirtualService,
+            &kong::Kong,
+            &apisix::Apisix,
+            &envoy::Envoy,
+            &traefik::Traefik,
+            &caddy::Caddy,
+            &apache_httpd::ApacheHttpd,
+        ],
+        &fixtures_root(),
+    );
+}
+
+#[test]
+fn cloud_fixtures() {
+    testing::check_fixtures(
+        &[
+            &vercel::Vercel,
+            &netlify::Netlify,
+            &cloudflare_wrangler::CloudflareWrangler,
+            &azure_functions::AzureFunctions,
+            &kamal::Kamal,
+            &aws_cdk::AwsCdk,
+        ],
+        &fixtures_root(),
+    );
+}
+
+#[test]
+fn cms_fixtures() {
+    testing::check_fixtures(
+        &[
+            &supabase::Supabase,
+            &strapi::Strapi,
+            &directus::Directus,
+            &payload_cms::PayloadCms,
+        ],
+        &fixtures_root(),
     );
 }
 

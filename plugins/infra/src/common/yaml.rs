@@ -184,6 +184,43 @@ fn only_actions(mut s: &str) -> bool {
     }
 }
 
+/// Every document of a YAML (or JSON) file; one that does not parse gets a
+/// warning naming the file and the document's line, and the others still
+/// count.
+pub fn documents(file: &portolan_plugin_sdk::SourceFile) -> Vec<Doc> {
+    parse_stream(&file.content, Tags::Drop)
+        .into_iter()
+        .filter_map(|d| match d {
+            Ok(doc) => Some(doc),
+            Err(e) => {
+                portolan_plugin_sdk::host::warn(&format!(
+                    "{}: document at line {}: {}",
+                    file.path, e.line, e.message
+                ));
+                None
+            }
+        })
+        .collect()
+}
+
+/// Owned steps of a key path, for walks that build lookup paths as they go.
+#[derive(Clone, Debug)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The lookup path of owned [`Step`]s.
+pub fn segs(steps: &[Step]) -> Vec<Seg<'_>> {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Key(k) => Seg::Key(k),
+            Step::Index(i) => Seg::Index(*i),
+        })
+        .collect()
+}
+
 /// A string value, or the text of a scalar.
 pub fn str_of(value: &Value) -> Option<String> {
     match value {

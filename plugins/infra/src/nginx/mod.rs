@@ -35,7 +35,7 @@ use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::common::{regex_path, ANY_METHODS};
+use crate::common::{header_name, regex_path, ANY_METHODS};
 use parse::Directive;
 
 pub struct Nginx;
@@ -435,21 +435,6 @@ fn var_names(arg: &str, prefix: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// `x_api_key` → `X-Api-Key`.
-fn header_name(var: &str) -> String {
-    var.split('_')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut c = p.chars();
-            match c.next() {
-                Some(f) => f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase(),
-                None => String::new(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("-")
 }
 
 #[cfg(test)]
