@@ -52,6 +52,7 @@ fn every_python_fixture_matches() {
                 "marshmallow_meta",
                 "marshmallow_shared_fields",
                 "methodview",
+                "restful",
                 "webargs",
             ],
         )
@@ -59,6 +60,7 @@ fn every_python_fixture_matches() {
             "python_django",
             &[
                 "apiview_serializer",
+                "bound_forms",
                 "filterset",
                 "monorepo",
                 "router_subclass",
