@@ -18,7 +18,10 @@ fn fixtures_root() -> PathBuf {
 fn ruby_rails_fixtures() {
     // The shop mounts Action Cable: its endpoint is in the report too.
     Fixtures::new(&[&rails::Rails, &actioncable::ActionCable], fixtures_root())
-        .cases("ruby_rails", &["geo", "shop", "telemetry", "tracker"])
+        .cases(
+            "ruby_rails",
+            &["blog8", "geo", "shop", "telemetry", "tracker"],
+        )
         .check();
 }
 

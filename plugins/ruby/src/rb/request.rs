@@ -243,6 +243,22 @@ fn arg_names(toks: &[Token], open: usize) -> (Vec<String>, usize) {
     (names, k)
 }
 
+/// Rails 8's `params.expect(article: [:title, :body])` (also
+/// `expect(articles: [[:title]])` for a list): the key wraps the listed
+/// fields, as `require(:article).permit(:title, :body)` does.
+fn expect_nested(toks: &[Token], open: usize) -> Option<(String, Vec<String>)> {
+    let label = toks.get(open + 1).filter(|t| t.kind == Kind::Label)?;
+    let mut inner = open + 2;
+    if !toks.get(inner)?.is("[") {
+        return None;
+    }
+    if toks.get(inner + 1).is_some_and(|t| t.is("[")) {
+        inner += 1;
+    }
+    let (names, _) = arg_names(toks, inner);
+    Some((label.text.clone(), names))
+}
+
 /// Scan tokens (a handler body) for request reads.
 pub fn reads(toks: &[Token], opts: Options) -> Reads {
     let mut r = Reads::default();
@@ -541,6 +557,14 @@ fn read_params(
                     "slice" | "values_at" | "extract!" => {
                         for n in &names {
                             push(out, n);
+                        }
+                    }
+                    "expect" if expect_nested(toks, i + 2).is_some() => {
+                        if let Some((wrapper, fields)) = expect_nested(toks, i + 2) {
+                            push(wrappers, &wrapper);
+                            for n in &fields {
+                                push(out, n);
+                            }
                         }
                     }
                     "permit" | "expect" => {
