@@ -6,7 +6,7 @@ use std::ops::Range;
 use super::classful;
 use super::facts::{
     CallArg, CallSite, Class, ConfigValue, FlaskModule, Func, Obj, ObjKind, Prefix, Registration,
-    Route, SchemaMeta, Scope, View,
+    Route, SchemaArg, SchemaMeta, Scope, View,
 };
 use crate::py::call::{
     call_at, list_expr, method_call, methods_list, whole_dotted, Call, ListPart,
@@ -151,7 +151,9 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     };
 
     let mut module = FlaskModule {
-        flask: info.imports_from(flavor.package),
+        // APIFlask re-exports Flask's objects under its own package.
+        flask: info.imports_from(flavor.package)
+            || (flavor.package == "flask" && info.imports_from("apiflask")),
         objects: objects(&code, &lines, flavor),
         lists: module_lists(&code, &lines),
         ..FlaskModule::default()
@@ -205,11 +207,16 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                     .collect(),
                 _ => Vec::new(),
             };
+            let schemas = match route.view {
+                View::Params(_) => schema_args(&code, def),
+                _ => Vec::new(),
+            };
             module.routes.push(Route {
                 line: file.line_of(deco.at),
                 scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
                 handler,
                 decorators,
+                schemas,
                 ..route
             });
         }
@@ -225,6 +232,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                         module.functions.push(Func {
                             name: def.name.clone(),
                             params,
+                            schemas: Vec::new(),
                         });
                     }
                 }
@@ -273,6 +281,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             module.functions.push(Func {
                 name: function,
                 params: Vec::new(),
+                schemas: Vec::new(),
             });
         }
     }
@@ -484,6 +493,7 @@ fn restful(
                 scope: None,
                 handler: None,
                 decorators: Vec::new(),
+                schemas: Vec::new(),
             });
         }
     }
@@ -681,6 +691,7 @@ fn resource_params(code: &Code<'_>, lines: &[LogicalLine], defs: &[Def], module:
             None => c.funcs.push(Func {
                 name: def.name.clone(),
                 params: found,
+                schemas: Vec::new(),
             }),
         }
     }
@@ -867,6 +878,63 @@ fn webargs_params(code: &Code<'_>, def: &Def) -> Vec<Param> {
     out
 }
 
+/// Schemas `def`'s decorators load the request with:
+/// `@blp.arguments(PetSchema, location="query")` (flask-smorest),
+/// `@app.input(PetIn, location="headers")` (APIFlask),
+/// `@use_args(PetSchema(), location="form")` / `@use_kwargs(...)` (webargs;
+/// dict argmaps are read by [`webargs_params`]). The default location is
+/// the JSON body.
+fn schema_args(code: &Code<'_>, def: &Def) -> Vec<SchemaArg> {
+    let mut out = Vec::new();
+    for deco in &def.decorators {
+        let Some(call) = &deco.call else { continue };
+        let last = deco.name.rsplit('.').next().unwrap_or(&deco.name);
+        let (schema_kw, location_pos) = match last {
+            "arguments" | "input" if deco.name.contains('.') => ("schema", None),
+            "use_args" | "use_kwargs" => ("argmap", Some(1)),
+            _ => continue,
+        };
+        let Some(arg) = call.arg(0, schema_kw) else {
+            continue;
+        };
+        let at = code.skip_ws(arg.start);
+        // `PetSchema` or `PetSchema(many=True)`.
+        let schema = match whole_dotted(code, arg.clone()) {
+            Some(name) => name,
+            None => match call_at(code, at) {
+                Some(c) if code.skip_ws(c.close + 1) >= arg.end => c.callee.clone(),
+                _ => continue,
+            },
+        };
+        if !schema
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            continue;
+        }
+        let location = match location_pos {
+            Some(pos) => call.arg(pos, "location"),
+            None => call.keyword("location"),
+        }
+        .and_then(|r| code.string_at(code.skip_ws(r.start)))
+        .map(|l| l.value);
+        let kind = match location.as_deref().unwrap_or("json") {
+            "query" | "querystring" => ParamKind::Query,
+            "json" | "json_or_form" => ParamKind::Json,
+            "form" => ParamKind::Form,
+            "files" => ParamKind::File,
+            "headers" => ParamKind::Header,
+            "cookies" => ParamKind::Cookie,
+            "path" | "view_args" => ParamKind::Path,
+            _ => continue,
+        };
+        out.push(SchemaArg { schema, kind });
+    }
+    out
+}
+
 /// A route from a decorator call on `def`, line unset.
 fn decorator_route(
     code: &Code<'_>,
@@ -913,6 +981,7 @@ fn decorator_route(
         scope: None,
         handler: None,
         decorators: Vec::new(),
+        schemas: Vec::new(),
     })
 }
 
@@ -945,6 +1014,7 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
         scope: None,
         handler: None,
         decorators: Vec::new(),
+        schemas: Vec::new(),
     })
 }
 
@@ -996,6 +1066,7 @@ fn class_fact(
         .map(|d| Func {
             name: d.name.clone(),
             params: params(d.body.clone()),
+            schemas: schema_args(code, d),
         })
         .collect();
     // `methods = [...]` directly in the class body.
@@ -1031,9 +1102,12 @@ fn class_fact(
             let (name, value) = assignment_target(code, l)?;
             let call = call_at(code, code.skip_ws(value))?;
             let receiver = call.receiver().unwrap_or("");
+            // Also marshmallow fields imported by name (`from
+            // apiflask.fields import Integer`).
             let field_like = receiver == "fields"
                 || receiver.ends_with(".fields")
-                || call.method().ends_with("Field");
+                || call.method().ends_with("Field")
+                || (call.receiver().is_none() && MARSHMALLOW_FIELDS.contains(&call.method()));
             let dump_only = call
                 .keyword("dump_only")
                 .is_some_and(|r| code.slice(r).trim() == "True");
@@ -1141,6 +1215,37 @@ fn class_fact(
         meta,
     })
 }
+
+/// marshmallow field classes, called by their bare name when imported from
+/// `marshmallow.fields` (or a re-export such as `apiflask.fields`).
+const MARSHMALLOW_FIELDS: [&str; 26] = [
+    "String",
+    "Str",
+    "Integer",
+    "Int",
+    "Float",
+    "Boolean",
+    "Bool",
+    "DateTime",
+    "NaiveDateTime",
+    "AwareDateTime",
+    "Date",
+    "Time",
+    "TimeDelta",
+    "Email",
+    "URL",
+    "Url",
+    "UUID",
+    "Decimal",
+    "Number",
+    "List",
+    "Dict",
+    "Nested",
+    "Raw",
+    "Enum",
+    "File",
+    "IP",
+];
 
 /// Bases naming a marshmallow-style schema (`Schema`, `ma.SQLAlchemyAutoSchema`,
 /// `AutoSchema`, `BaseSchema`).
