@@ -78,6 +78,7 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
+        .cases("python_sanic", &["views"])
         .check();
 }
 

@@ -254,6 +254,23 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         resource_params(&code, &lines, &defs, &mut module);
     }
 
+    // Sanic's `app.add_route(handler, uri, methods=[…])` (a function or
+    // `HTTPMethodView.as_view()`).
+    if flavor.package == "sanic" {
+        for at in code.find_all(".add_route(") {
+            let Some(call) = method_call(&code, at) else {
+                continue;
+            };
+            let Some(route) = sanic_add_route(&code, &call) else {
+                continue;
+            };
+            module.routes.push(Route {
+                line: file.line_of(call.start),
+                ..route
+            });
+        }
+    }
+
     for at in code.find_all(".add_url_rule(") {
         let Some(call) = method_call(&code, at) else {
             continue;
@@ -978,6 +995,34 @@ fn decorator_route(
         methods,
         view,
         shortcut: method != "route",
+        scope: None,
+        handler: None,
+        decorators: Vec::new(),
+        schemas: Vec::new(),
+    })
+}
+
+/// Sanic's `recv.add_route(handler, uri, methods=None, …)`.
+fn sanic_add_route(code: &Code<'_>, call: &Call) -> Option<Route> {
+    let receiver = call.receiver()?;
+    let rule = StrExpr::parse(code, call.arg(1, "uri")?)?;
+    let handler = call.arg(0, "handler")?;
+    let view = match whole_dotted(code, handler.clone()) {
+        Some(name) => View::Ref(name),
+        None => match call_at(code, code.skip_ws(handler.start)) {
+            Some(c) if c.method() == "as_view" && code.skip_ws(c.close + 1) >= handler.end => {
+                View::Class(c.receiver()?.to_string())
+            }
+            _ => return None,
+        },
+    };
+    Some(Route {
+        line: 0,
+        receiver: receiver.to_string(),
+        rule,
+        methods: methods_arg(code, call.keyword("methods")),
+        view,
+        shortcut: false,
         scope: None,
         handler: None,
         decorators: Vec::new(),
