@@ -28,7 +28,7 @@ fn ruby_rails_fixtures() {
 #[test]
 fn ruby_sinatra_fixtures() {
     Fixtures::new(&[&sinatra::Sinatra], fixtures_root())
-        .cases("ruby_sinatra", &["bookstore"])
+        .cases("ruby_sinatra", &["bookstore", "greeter"])
         .check();
 }
 

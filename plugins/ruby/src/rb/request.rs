@@ -259,6 +259,34 @@ fn expect_nested(toks: &[Token], open: usize) -> Option<(String, Vec<String>)> {
     Some((label.text.clone(), names))
 }
 
+/// The code of each `#{...}` interpolation of a string literal's text.
+fn interpolations(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#{") {
+        let body = &rest[at + 2..];
+        let mut depth = 1usize;
+        let mut end = None;
+        for (k, c) in body.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        out.push(&body[..end]);
+        rest = &body[end + 1..];
+    }
+    out
+}
+
 /// Scan tokens (a handler body) for request reads.
 pub fn reads(toks: &[Token], opts: Options) -> Reads {
     let mut r = Reads::default();
@@ -267,6 +295,12 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
     while i < toks.len() {
         let t = &toks[i];
         let after_dot = i > 0 && (toks[i - 1].is(".") || toks[i - 1].is("&."));
+        // `"Hello #{params[:name]}"`: reads inside interpolations.
+        if t.kind == Kind::Str && t.interpolated && t.text.contains("#{") {
+            for inner in interpolations(&t.text) {
+                r.merge(&reads(&super::tokens_of(inner), opts));
+            }
+        }
         if t.kind != Kind::Ident {
             i += 1;
             continue;
