@@ -20,7 +20,14 @@ fn ruby_rails_fixtures() {
     Fixtures::new(&[&rails::Rails, &actioncable::ActionCable], fixtures_root())
         .cases(
             "ruby_rails",
-            &["blog8", "geo", "shop", "telemetry", "tracker"],
+            &[
+                "blog8",
+                "constraints",
+                "geo",
+                "shop",
+                "telemetry",
+                "tracker",
+            ],
         )
         .check();
 }
