@@ -217,6 +217,12 @@ impl<'a> Code<'a> {
         self.class.get(offset) == Some(&Class::Code)
     }
 
+    /// Is the byte at `offset` inside a regular expression literal (only
+    /// with [`Syntax::regex_literals`])?
+    pub fn is_regex(&self, offset: usize) -> bool {
+        self.class.get(offset) == Some(&Class::Regex)
+    }
+
     /// Is the byte at `offset` inside a comment?
     pub fn is_comment(&self, offset: usize) -> bool {
         self.class.get(offset) == Some(&Class::Comment)

@@ -28,6 +28,9 @@ pub enum Kind {
     Int,
     /// Punctuation and operators (`::`, `=>`, `(`, `.`, …).
     Punct,
+    /// A regular expression literal (`/\d+/`), as written; only produced
+    /// when the code was lexed with `regex_literals` (Ruby).
+    Regex,
     /// End of a line or `;` (statement separator candidate).
     Newline,
 }
@@ -109,6 +112,17 @@ pub fn tokenize(code: &Code<'_>) -> Vec<Token> {
                         out.push(t);
                         i = end;
                     }
+                }
+                // A regular expression literal (`constraints: { id: /\d+/ }`):
+                // one value token, so the call around it keeps its shape.
+                _ if code.is_regex(i) => {
+                    let mut end = i + 1;
+                    while end < bytes.len() && code.is_regex(end) {
+                        end += 1;
+                    }
+                    let text = code.text().get(i..end).unwrap_or("");
+                    out.push(tok(Kind::Regex, text, i, end, space));
+                    i = end;
                 }
                 _ => i += 1,
             }

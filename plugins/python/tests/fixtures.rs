@@ -52,6 +52,8 @@ fn every_python_fixture_matches() {
                 "marshmallow_meta",
                 "marshmallow_shared_fields",
                 "methodview",
+                "restful",
+                "schema_args",
                 "webargs",
             ],
         )
@@ -59,6 +61,7 @@ fn every_python_fixture_matches() {
             "python_django",
             &[
                 "apiview_serializer",
+                "bound_forms",
                 "filterset",
                 "monorepo",
                 "router_subclass",
@@ -75,6 +78,7 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
+        .cases("python_sanic", &["views"])
         .check();
 }
 

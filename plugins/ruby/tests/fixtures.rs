@@ -18,14 +18,24 @@ fn fixtures_root() -> PathBuf {
 fn ruby_rails_fixtures() {
     // The shop mounts Action Cable: its endpoint is in the report too.
     Fixtures::new(&[&rails::Rails, &actioncable::ActionCable], fixtures_root())
-        .cases("ruby_rails", &["geo", "shop", "telemetry", "tracker"])
+        .cases(
+            "ruby_rails",
+            &[
+                "blog8",
+                "constraints",
+                "geo",
+                "shop",
+                "telemetry",
+                "tracker",
+            ],
+        )
         .check();
 }
 
 #[test]
 fn ruby_sinatra_fixtures() {
     Fixtures::new(&[&sinatra::Sinatra], fixtures_root())
-        .cases("ruby_sinatra", &["bookstore"])
+        .cases("ruby_sinatra", &["bookstore", "greeter"])
         .check();
 }
 

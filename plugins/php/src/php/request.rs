@@ -110,6 +110,36 @@ fn is_request_receiver(toks: &[Token], i: usize) -> bool {
     }
 }
 
+/// Properties of Symfony's / Laravel's `Request` itself, not inputs.
+const REQUEST_PROPERTIES: [&str; 26] = [
+    "attributes",
+    "request",
+    "query",
+    "server",
+    "files",
+    "cookies",
+    "headers",
+    "json",
+    "content",
+    "languages",
+    "charsets",
+    "encodings",
+    "acceptableContentTypes",
+    "pathInfo",
+    "requestUri",
+    "baseUrl",
+    "basePath",
+    "method",
+    "format",
+    "session",
+    "locale",
+    "defaultLocale",
+    "convertedFiles",
+    "userResolver",
+    "routeResolver",
+    "uri",
+];
+
 /// Scan a body for reads.
 pub fn reads(toks: &[Token]) -> Reads {
     let mut r = Reads::default();
@@ -353,6 +383,18 @@ pub fn reads(toks: &[Token]) -> Reads {
                     }
                 }
                 method_read(toks, j + 1, &mut r);
+                // Laravel's dynamic input properties: `$request->email`.
+                if t.kind == Kind::Var && t.text != "this" && t.text != "app" {
+                    if let Some(name) = toks.get(j + 1).filter(|n| n.kind == Kind::Ident) {
+                        let next = toks.get(j + 2);
+                        let accessor = next.is_some_and(|n| {
+                            n.is("(") || n.is("->") || n.is("?->") || n.is("::") || n.is("=")
+                        });
+                        if !accessor && !REQUEST_PROPERTIES.contains(&name.text.as_str()) {
+                            r.push(Where::Input, &name.text);
+                        }
+                    }
+                }
             }
         }
         // Phalcon: `$this->cookies->get('c')`.

@@ -211,6 +211,7 @@ fn call_routes(file: &SourceFile, module: &mut FlaskModule) {
             scope: None,
             handler: None,
             decorators: Vec::new(),
+            schemas: Vec::new(),
         });
     }
 }

@@ -347,9 +347,26 @@ impl<'a> Linker<'a> {
                     }
                     v
                 });
+                // `XSerializer(data=request.data)` / `XForm(request.POST)`
+                // in the body: its fields are the body of the writing methods.
+                let body = f
+                    .serializer
+                    .as_ref()
+                    .map(|s| self.serializer_fields(module, s, true))
+                    .unwrap_or_default();
                 return methods
                     .into_iter()
-                    .map(|mt| (mt, f.params.clone()))
+                    .map(|mt| {
+                        let mut p = f.params.clone();
+                        if matches!(mt.as_str(), "POST" | "PUT" | "PATCH") {
+                            for q in &body {
+                                if !p.iter().any(|x| x.name == q.name) {
+                                    p.push(q.clone());
+                                }
+                            }
+                        }
+                        (mt, p)
+                    })
                     .collect();
             }
         }
@@ -395,7 +412,9 @@ impl<'a> Linker<'a> {
         let Some(ser) = self.class(m, name) else {
             return Vec::new();
         };
-        let (ser_chain, _) = self.ancestry(ser);
+        let (ser_chain, external) = self.ancestry(ser);
+        // A Django form's fields are posted as a form whatever the view.
+        let drf = drf && !external.iter().any(|b| b == "Form" || b == "ModelForm");
         let mut out: Vec<Param> = Vec::new();
         for (_, c) in ser_chain.iter().rev() {
             for f in &c.fields {

@@ -208,7 +208,9 @@ fn validated_serializer(code: &Code<'_>, body: Range<usize>) -> Option<String> {
     let text = code.text().get(body.clone())?;
     // `payload = {**request.data, 'id': pk}` / `payload = request.data.copy()`
     // then `XSerializer(data=payload)`.
-    let mut needles = vec!["data=request.data".to_string()];
+    // A Django form bound to the posted data: `XForm(request.POST)`,
+    // `XForm(request.POST or None, request.FILES)`, `XForm(data=request.POST)`.
+    let mut needles = vec!["data=request.data".to_string(), "request.POST".to_string()];
     let mut line_start = 0usize;
     for line in text.split_inclusive('\n') {
         let here = line_start;
@@ -288,7 +290,7 @@ fn validated_serializer(code: &Code<'_>, body: Range<usize>) -> Option<String> {
         if name
             .rsplit('.')
             .next()
-            .is_some_and(|l| l.ends_with("Serializer"))
+            .is_some_and(|l| l.ends_with("Serializer") || l.ends_with("Form"))
         {
             return Some(name.to_string());
         }
@@ -327,7 +329,7 @@ fn view_func(code: &Code<'_>, def: &Def, params: &dyn Fn(Range<usize>) -> Vec<Pa
         methods,
         body_methods: body_methods(code, def.body.clone(), &params),
         params,
-        serializer: None,
+        serializer: validated_serializer(code, def.body.clone()),
     }
 }
 

@@ -154,6 +154,19 @@ pub struct Route {
     /// read for the route too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decorators: Vec<String>,
+    /// Schemas the view's decorators load the request with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<SchemaArg>,
+}
+
+/// A schema class a decorator loads part of the request with:
+/// flask-smorest's `@blp.arguments(S, location=…)`, APIFlask's
+/// `@app.input(S, location=…)`, webargs' `@use_args(S(), location=…)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchemaArg {
+    /// Dotted class name as seen from the module.
+    pub schema: String,
+    pub kind: portolan_plugin_sdk::ParamKind,
 }
 
 /// A function whose parameters a route depends on.
@@ -193,6 +206,8 @@ pub struct Registration {
 pub struct Func {
     pub name: String,
     pub params: Vec<Param>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<SchemaArg>,
 }
 
 /// A class that may be a view (`MethodView`, `View`) or a base of one.

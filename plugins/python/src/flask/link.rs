@@ -18,7 +18,7 @@ use portolan_plugin_sdk::{Endpoint, Param};
 
 use super::classful::{self, RuleBuilder};
 use super::facts::{AttrValue, ClassyReg};
-use super::facts::{CallSite, Class, FlaskModule, ObjKind, Prefix, Route, Scope, View};
+use super::facts::{CallSite, Class, FlaskModule, ObjKind, Prefix, Route, SchemaArg, Scope, View};
 use super::scan::{Flavor, FLASK, HTTP_METHOD_FUNCS};
 use crate::py::call::ListPart;
 use crate::py::config;
@@ -401,6 +401,11 @@ impl Linker<'_> {
                         }
                     }
                 }
+                for p in self.schema_params(m, &route.schemas) {
+                    if !all.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                        all.push(p);
+                    }
+                }
                 simple(&all)
             }
             View::None => simple(&[]),
@@ -410,12 +415,19 @@ impl Linker<'_> {
             },
             View::Ref(name) => match self.resolve_in(m, name, env) {
                 Target::Func { module, index } => {
-                    let params = self
+                    let f = self
                         .modules
                         .get(module)
-                        .and_then(|md| md.functions.get(index))
-                        .map(|f| f.params.clone())
-                        .unwrap_or_default();
+                        .and_then(|md| md.functions.get(index));
+                    let mut params = f.map(|f| f.params.clone()).unwrap_or_default();
+                    for p in f
+                        .map(|f| self.schema_params(module, &f.schemas))
+                        .unwrap_or_default()
+                    {
+                        if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                            params.push(p);
+                        }
+                    }
                     simple(&params)
                 }
                 Target::AsView { module, class } => {
@@ -507,9 +519,33 @@ impl Linker<'_> {
                 } else {
                     func("dispatch_request")
                 };
-                (method, f.map(|f| f.params.clone()).unwrap_or_default())
+                let mut params = f.map(|f| f.params.clone()).unwrap_or_default();
+                for p in f
+                    .map(|f| self.schema_params(module, &f.schemas))
+                    .unwrap_or_default()
+                {
+                    if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                        params.push(p);
+                    }
+                }
+                (method, params)
             })
             .collect()
+    }
+
+    /// The fields of the schemas a view's decorators load, each in its
+    /// location.
+    fn schema_params(&self, m: usize, schemas: &[SchemaArg]) -> Vec<Param> {
+        let mut out: Vec<Param> = Vec::new();
+        for s in schemas {
+            for f in self.schema_body(m, &s.schema) {
+                let p = Param::new(s.kind, f);
+                if !out.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                    out.push(p);
+                }
+            }
+        }
+        out
     }
 }
 

@@ -32,10 +32,9 @@ impl Analyzer for Flask {
         Tech::new("python_flask", "Python", "Flask")
             .aliases(["flask", "python-flask"])
             .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+flask\b.*\bimport\b|import\s+flask\b)"]),
-            )
+            .detect(Detect::files(["*.py"]).regex([
+                r"^\s*(from\s+(flask|apiflask)\b.*\bimport\b|import\s+(flask|apiflask)\b)",
+            ]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -1,12 +1,12 @@
 //! Map step: read one module into a [`FlaskModule`].
 
-use portolan_plugin_sdk::{Code, Param, SourceFile};
+use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile};
 use std::ops::Range;
 
 use super::classful;
 use super::facts::{
     CallArg, CallSite, Class, ConfigValue, FlaskModule, Func, Obj, ObjKind, Prefix, Registration,
-    Route, SchemaMeta, Scope, View,
+    Route, SchemaArg, SchemaMeta, Scope, View,
 };
 use crate::py::call::{
     call_at, list_expr, method_call, methods_list, whole_dotted, Call, ListPart,
@@ -151,7 +151,9 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
     };
 
     let mut module = FlaskModule {
-        flask: info.imports_from(flavor.package),
+        // APIFlask re-exports Flask's objects under its own package.
+        flask: info.imports_from(flavor.package)
+            || (flavor.package == "flask" && info.imports_from("apiflask")),
         objects: objects(&code, &lines, flavor),
         lists: module_lists(&code, &lines),
         ..FlaskModule::default()
@@ -205,11 +207,16 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                     .collect(),
                 _ => Vec::new(),
             };
+            let schemas = match route.view {
+                View::Params(_) => schema_args(&code, def),
+                _ => Vec::new(),
+            };
             module.routes.push(Route {
                 line: file.line_of(deco.at),
                 scope: enclosing.and_then(|f| scope_for(&code, f, &route, &module.objects)),
                 handler,
                 decorators,
+                schemas,
                 ..route
             });
         }
@@ -225,6 +232,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                         module.functions.push(Func {
                             name: def.name.clone(),
                             params,
+                            schemas: Vec::new(),
                         });
                     }
                 }
@@ -239,6 +247,27 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                     module.classes.push(class);
                 }
             }
+        }
+    }
+
+    if flavor.package == "flask" && code.text().contains("Resource") {
+        resource_params(&code, &lines, &defs, &mut module);
+    }
+
+    // Sanic's `app.add_route(handler, uri, methods=[…])` (a function or
+    // `HTTPMethodView.as_view()`).
+    if flavor.package == "sanic" {
+        for at in code.find_all(".add_route(") {
+            let Some(call) = method_call(&code, at) else {
+                continue;
+            };
+            let Some(route) = sanic_add_route(&code, &call) else {
+                continue;
+            };
+            module.routes.push(Route {
+                line: file.line_of(call.start),
+                ..route
+            });
         }
     }
 
@@ -269,6 +298,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             module.functions.push(Func {
                 name: function,
                 params: Vec::new(),
+                schemas: Vec::new(),
             });
         }
     }
@@ -295,6 +325,10 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
             blueprint: bp,
             prefix: prefix_arg(&code, call.keyword(flavor.prefix_keyword)),
         });
+    }
+
+    if flavor.package == "flask" {
+        restful(file, &code, &lines, &info, &mut module);
     }
 
     if flavor.package == "flask" {
@@ -359,6 +393,343 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
 
     module.info = info;
     module
+}
+
+/// Packages whose `Api` routes `Resource` classes (`add_resource`,
+/// `@api.route` / `@ns.route` on a class).
+const RESTFUL_PACKAGES: [&str; 3] = ["flask_restful", "flask_restx", "flask_restplus"];
+
+/// Flask-RESTful / Flask-RESTX / Flask-RESTPlus.
+///
+/// An `Api(app_or_blueprint, prefix=…)` is a blueprint registered on its
+/// first argument (or later through `api.init_app(app)`); a RESTX
+/// `Namespace('name', path=…)` / `api.namespace('name', path=…)` is a
+/// blueprint whose prefix is `path`, else `/name`, registered on the `Api`
+/// by `api.add_namespace(ns, path=…)` (whose `path` wins) or by
+/// `api.namespace(...)` itself. `x.add_resource(Class, url, url…)` is one
+/// route per URL to the class (its `get`/`post`/… functions); `@x.route`
+/// on a class is already a class route.
+fn restful(
+    file: &SourceFile,
+    code: &Code<'_>,
+    lines: &[LogicalLine],
+    info: &ModuleInfo,
+    module: &mut FlaskModule,
+) {
+    let restish = RESTFUL_PACKAGES.iter().any(|p| info.imports_from(p));
+    for line in lines {
+        let Some((name, value)) = assignment_target(code, line) else {
+            continue;
+        };
+        let Some(call) = call_at(code, code.skip_ws(value)) else {
+            continue;
+        };
+        if code.skip_ws(call.close + 1) < line.end {
+            continue;
+        }
+        let method = call.method();
+        let receiver = call.receiver();
+        let (prefix, parent) = match (method, receiver) {
+            ("Api", None) if restish => (
+                prefix_arg(code, call.keyword("prefix")),
+                call.arg(0, "app").and_then(|r| whole_dotted(code, r)),
+            ),
+            ("Namespace", None) if restish => (namespace_path(code, &call), None),
+            ("namespace", Some(api)) if call.arg(0, "name").is_some() => {
+                (namespace_path(code, &call), Some(api.to_string()))
+            }
+            _ => continue,
+        };
+        module.objects.retain(|o| o.name != name);
+        module.objects.push(Obj {
+            name: name.clone(),
+            kind: ObjKind::Blueprint(prefix),
+        });
+        if let Some(parent) = parent.filter(|p| p != "None") {
+            module.registrations.push(Registration {
+                receiver: parent,
+                blueprint: name,
+                prefix: Prefix::Absent,
+            });
+        }
+    }
+    for (needle, keyword) in [(".init_app(", None), (".add_namespace(", Some("path"))] {
+        for at in code.find_all(needle) {
+            let Some(call) = method_call(code, at) else {
+                continue;
+            };
+            let (Some(receiver), Some(arg)) = (call.receiver(), call.positional(0)) else {
+                continue;
+            };
+            let Some(arg) = whole_dotted(code, arg) else {
+                continue;
+            };
+            // `api.init_app(app)` registers the Api on the app;
+            // `api.add_namespace(ns)` the namespace on the Api.
+            let (receiver, blueprint, prefix) = match keyword {
+                None => (arg, receiver.to_string(), Prefix::Absent),
+                Some(k) => (receiver.to_string(), arg, prefix_arg(code, call.arg(1, k))),
+            };
+            if keyword.is_none() && !module.objects.iter().any(|o| o.name == blueprint) {
+                // Some other extension's `init_app`.
+                continue;
+            }
+            module.registrations.push(Registration {
+                receiver,
+                blueprint,
+                prefix,
+            });
+        }
+    }
+    for at in code.find_all(".add_resource(") {
+        let Some(call) = method_call(code, at) else {
+            continue;
+        };
+        let Some(receiver) = call.receiver() else {
+            continue;
+        };
+        let Some(class) = call.arg(0, "resource").and_then(|r| whole_dotted(code, r)) else {
+            continue;
+        };
+        for arg in call
+            .args
+            .iter()
+            .skip(1)
+            .filter(|a| a.name.is_none() && !a.star)
+        {
+            let Some(rule) = StrExpr::parse(code, arg.value.clone()) else {
+                continue;
+            };
+            module.routes.push(Route {
+                line: file.line_of(call.start),
+                receiver: receiver.to_string(),
+                rule,
+                methods: None,
+                view: View::Class(class.clone()),
+                shortcut: false,
+                scope: None,
+                handler: None,
+                decorators: Vec::new(),
+                schemas: Vec::new(),
+            });
+        }
+    }
+}
+
+/// Where a reqparse argument is read (`location=`); `None` = the default
+/// (`json` + `values`), settled per method.
+fn reqparse_kind(location: &str) -> Option<ParamKind> {
+    Some(match location {
+        "args" | "values" | "query" => ParamKind::Query,
+        "json" => ParamKind::Json,
+        "form" => ParamKind::Form,
+        "files" => ParamKind::File,
+        "headers" => ParamKind::Header,
+        "cookies" => ParamKind::Cookie,
+        _ => return None,
+    })
+}
+
+/// Parameters of Flask-RESTful / RESTX `Resource` method functions:
+/// `parser.parse_args()` of a module-level `reqparse.RequestParser` (its
+/// `add_argument(name, location=…)` calls; `parser.copy()` keeps them), and
+/// `@ns.expect(parser_or_model)` where a model is `api.model('N', {...})`
+/// (`api.inherit('N', parent, {...})`), whose keys are JSON fields. An
+/// argument without a location is a query parameter of `get` / `delete`
+/// and a JSON field of the writing methods (reqparse's default reads both).
+fn resource_params(code: &Code<'_>, lines: &[LogicalLine], defs: &[Def], module: &mut FlaskModule) {
+    type Args = Vec<(String, Option<ParamKind>)>;
+    let mut parsers: Vec<(String, Args)> = Vec::new();
+    let mut models: Vec<(String, Vec<String>)> = Vec::new();
+    let key_list = |r: Range<usize>| -> Vec<String> {
+        let open = code.skip_ws(r.start);
+        if code.text().as_bytes().get(open) != Some(&b'{') {
+            return Vec::new();
+        }
+        code.args(open)
+            .into_iter()
+            .filter_map(|a| code.string_at(code.skip_ws(a.start)))
+            .filter(|l| !l.interpolated && !l.value.is_empty())
+            .map(|l| l.value)
+            .collect()
+    };
+    for line in lines {
+        if let Some((name, value)) = assignment_target(code, line) {
+            if let Some(call) = call_at(code, code.skip_ws(value)) {
+                match call.method() {
+                    "RequestParser" => parsers.push((name, Vec::new())),
+                    "copy" => {
+                        let copied = call
+                            .receiver()
+                            .and_then(|r| parsers.iter().find(|(n, _)| n == r))
+                            .map(|(_, a)| a.clone());
+                        if let Some(args) = copied {
+                            parsers.push((name, args));
+                        }
+                    }
+                    "model" | "schema_model" if call.receiver().is_some() => {
+                        let keys = call.arg(1, "model").map(key_list).unwrap_or_default();
+                        models.push((name, keys));
+                    }
+                    "inherit" if call.receiver().is_some() => {
+                        let mut keys: Vec<String> = call
+                            .positional(1)
+                            .and_then(|r| whole_dotted(code, r))
+                            .and_then(|p| models.iter().find(|(n, _)| *n == p))
+                            .map(|(_, k)| k.clone())
+                            .unwrap_or_default();
+                        for k in call.positional(2).map(key_list).unwrap_or_default() {
+                            if !keys.contains(&k) {
+                                keys.push(k);
+                            }
+                        }
+                        models.push((name, keys));
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+        }
+        let text = line.text(code);
+        let Some(dot) = text.find(".add_argument(") else {
+            continue;
+        };
+        let Some(call) = method_call(code, line.start + dot) else {
+            continue;
+        };
+        let Some(receiver) = call.receiver() else {
+            continue;
+        };
+        let Some(arg) = call
+            .arg(0, "name")
+            .and_then(|r| code.string_at(code.skip_ws(r.start)))
+            .filter(|l| !l.interpolated && !l.value.is_empty())
+        else {
+            continue;
+        };
+        let location = call.keyword("location").and_then(|r| {
+            let open = code.skip_ws(r.start);
+            match code.string_at(open) {
+                Some(l) => Some(l.value),
+                None => crate::py::call::string_list(code, r).and_then(|v| v.into_iter().next()),
+            }
+        });
+        let kind = location.as_deref().and_then(reqparse_kind);
+        // `dest=` renames the result, not the request key.
+        if let Some((_, args)) = parsers.iter_mut().find(|(n, _)| n == receiver) {
+            if !args.iter().any(|(n, _)| *n == arg.value) {
+                args.push((arg.value, kind));
+            }
+        }
+    }
+    if parsers.is_empty() && models.is_empty() {
+        return;
+    }
+    for def in defs {
+        if def.kind != DefKind::Function || !HTTP_METHOD_FUNCS.contains(&def.name.as_str()) {
+            continue;
+        }
+        let Some(class) = def.parent.and_then(|p| defs.get(p)) else {
+            continue;
+        };
+        let reading = !matches!(def.name.as_str(), "get" | "delete" | "head" | "options");
+        let default = if reading {
+            ParamKind::Json
+        } else {
+            ParamKind::Query
+        };
+        let mut found: Vec<Param> = Vec::new();
+        let mut add = |p: Param| {
+            if !found.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                found.push(p);
+            }
+        };
+        let use_name = |name: &str, add: &mut dyn FnMut(Param)| {
+            let name = name.strip_prefix("self.").unwrap_or(name);
+            if let Some((_, args)) = parsers.iter().find(|(n, _)| n == name) {
+                for (arg, kind) in args {
+                    add(Param::new(kind.unwrap_or(default), arg.clone()));
+                }
+            } else if let Some((_, keys)) = models.iter().find(|(n, _)| n == name) {
+                for k in keys {
+                    add(Param::json(k.clone()));
+                }
+            }
+        };
+        for deco in &def.decorators {
+            let is_expect = deco.name.rsplit('.').next() == Some("expect");
+            let Some(call) = deco.call.as_ref().filter(|_| is_expect) else {
+                continue;
+            };
+            for arg in call.args.iter().filter(|a| a.name.is_none() && !a.star) {
+                let target = match code.text().as_bytes().get(code.skip_ws(arg.value.start)) {
+                    // `@ns.expect([model])`: a list of the model.
+                    Some(b'[') => code
+                        .args(code.skip_ws(arg.value.start))
+                        .into_iter()
+                        .next()
+                        .and_then(|r| whole_dotted(code, r)),
+                    _ => whole_dotted(code, arg.value.clone()),
+                };
+                if let Some(t) = target {
+                    use_name(&t, &mut add);
+                }
+            }
+        }
+        if let Some(body) = code.text().get(def.body.clone()) {
+            for (i, _) in body.match_indices(".parse_args(") {
+                let at = def.body.start + i;
+                if !code.is_code(at) {
+                    continue;
+                }
+                if let Some((name, _)) = crate::py::call::dotted_before(code, at) {
+                    use_name(&name, &mut add);
+                }
+            }
+        }
+        if found.is_empty() {
+            continue;
+        }
+        let Some(c) = module.classes.iter_mut().find(|c| c.name == class.name) else {
+            continue;
+        };
+        match c.funcs.iter_mut().find(|f| f.name == def.name) {
+            Some(f) => {
+                for p in found {
+                    if !f
+                        .params
+                        .iter()
+                        .any(|q| q.name == p.name && q.kind == p.kind)
+                    {
+                        f.params.push(p);
+                    }
+                }
+            }
+            None => c.funcs.push(Func {
+                name: def.name.clone(),
+                params: found,
+                schemas: Vec::new(),
+            }),
+        }
+    }
+}
+
+/// A RESTX namespace's prefix: `path=…`, else `/` + its name.
+fn namespace_path(code: &Code<'_>, call: &Call) -> Prefix {
+    if let Some(path) = call.arg(2, "path") {
+        return prefix_arg(code, Some(path));
+    }
+    match call.arg(0, "name").and_then(|r| StrExpr::parse(code, r)) {
+        Some(name) => match name.literal() {
+            Some(lit) => Prefix::Expr(StrExpr::lit(format!("/{lit}"))),
+            None => {
+                let StrExpr(mut pieces) = name;
+                pieces.insert(0, crate::py::strexpr::Piece::Lit("/".into()));
+                Prefix::Expr(StrExpr(pieces))
+            }
+        },
+        None => Prefix::Unknown,
+    }
 }
 
 /// A constant of this module only (for parameter names in the map step).
@@ -524,6 +895,63 @@ fn webargs_params(code: &Code<'_>, def: &Def) -> Vec<Param> {
     out
 }
 
+/// Schemas `def`'s decorators load the request with:
+/// `@blp.arguments(PetSchema, location="query")` (flask-smorest),
+/// `@app.input(PetIn, location="headers")` (APIFlask),
+/// `@use_args(PetSchema(), location="form")` / `@use_kwargs(...)` (webargs;
+/// dict argmaps are read by [`webargs_params`]). The default location is
+/// the JSON body.
+fn schema_args(code: &Code<'_>, def: &Def) -> Vec<SchemaArg> {
+    let mut out = Vec::new();
+    for deco in &def.decorators {
+        let Some(call) = &deco.call else { continue };
+        let last = deco.name.rsplit('.').next().unwrap_or(&deco.name);
+        let (schema_kw, location_pos) = match last {
+            "arguments" | "input" if deco.name.contains('.') => ("schema", None),
+            "use_args" | "use_kwargs" => ("argmap", Some(1)),
+            _ => continue,
+        };
+        let Some(arg) = call.arg(0, schema_kw) else {
+            continue;
+        };
+        let at = code.skip_ws(arg.start);
+        // `PetSchema` or `PetSchema(many=True)`.
+        let schema = match whole_dotted(code, arg.clone()) {
+            Some(name) => name,
+            None => match call_at(code, at) {
+                Some(c) if code.skip_ws(c.close + 1) >= arg.end => c.callee.clone(),
+                _ => continue,
+            },
+        };
+        if !schema
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            continue;
+        }
+        let location = match location_pos {
+            Some(pos) => call.arg(pos, "location"),
+            None => call.keyword("location"),
+        }
+        .and_then(|r| code.string_at(code.skip_ws(r.start)))
+        .map(|l| l.value);
+        let kind = match location.as_deref().unwrap_or("json") {
+            "query" | "querystring" => ParamKind::Query,
+            "json" | "json_or_form" => ParamKind::Json,
+            "form" => ParamKind::Form,
+            "files" => ParamKind::File,
+            "headers" => ParamKind::Header,
+            "cookies" => ParamKind::Cookie,
+            "path" | "view_args" => ParamKind::Path,
+            _ => continue,
+        };
+        out.push(SchemaArg { schema, kind });
+    }
+    out
+}
+
 /// A route from a decorator call on `def`, line unset.
 fn decorator_route(
     code: &Code<'_>,
@@ -570,6 +998,35 @@ fn decorator_route(
         scope: None,
         handler: None,
         decorators: Vec::new(),
+        schemas: Vec::new(),
+    })
+}
+
+/// Sanic's `recv.add_route(handler, uri, methods=None, …)`.
+fn sanic_add_route(code: &Code<'_>, call: &Call) -> Option<Route> {
+    let receiver = call.receiver()?;
+    let rule = StrExpr::parse(code, call.arg(1, "uri")?)?;
+    let handler = call.arg(0, "handler")?;
+    let view = match whole_dotted(code, handler.clone()) {
+        Some(name) => View::Ref(name),
+        None => match call_at(code, code.skip_ws(handler.start)) {
+            Some(c) if c.method() == "as_view" && code.skip_ws(c.close + 1) >= handler.end => {
+                View::Class(c.receiver()?.to_string())
+            }
+            _ => return None,
+        },
+    };
+    Some(Route {
+        line: 0,
+        receiver: receiver.to_string(),
+        rule,
+        methods: methods_arg(code, call.keyword("methods")),
+        view,
+        shortcut: false,
+        scope: None,
+        handler: None,
+        decorators: Vec::new(),
+        schemas: Vec::new(),
     })
 }
 
@@ -602,6 +1059,7 @@ fn add_url_rule(code: &Code<'_>, call: &Call) -> Option<Route> {
         scope: None,
         handler: None,
         decorators: Vec::new(),
+        schemas: Vec::new(),
     })
 }
 
@@ -653,6 +1111,7 @@ fn class_fact(
         .map(|d| Func {
             name: d.name.clone(),
             params: params(d.body.clone()),
+            schemas: schema_args(code, d),
         })
         .collect();
     // `methods = [...]` directly in the class body.
@@ -688,9 +1147,12 @@ fn class_fact(
             let (name, value) = assignment_target(code, l)?;
             let call = call_at(code, code.skip_ws(value))?;
             let receiver = call.receiver().unwrap_or("");
+            // Also marshmallow fields imported by name (`from
+            // apiflask.fields import Integer`).
             let field_like = receiver == "fields"
                 || receiver.ends_with(".fields")
-                || call.method().ends_with("Field");
+                || call.method().ends_with("Field")
+                || (call.receiver().is_none() && MARSHMALLOW_FIELDS.contains(&call.method()));
             let dump_only = call
                 .keyword("dump_only")
                 .is_some_and(|r| code.slice(r).trim() == "True");
@@ -798,6 +1260,37 @@ fn class_fact(
         meta,
     })
 }
+
+/// marshmallow field classes, called by their bare name when imported from
+/// `marshmallow.fields` (or a re-export such as `apiflask.fields`).
+const MARSHMALLOW_FIELDS: [&str; 26] = [
+    "String",
+    "Str",
+    "Integer",
+    "Int",
+    "Float",
+    "Boolean",
+    "Bool",
+    "DateTime",
+    "NaiveDateTime",
+    "AwareDateTime",
+    "Date",
+    "Time",
+    "TimeDelta",
+    "Email",
+    "URL",
+    "Url",
+    "UUID",
+    "Decimal",
+    "Number",
+    "List",
+    "Dict",
+    "Nested",
+    "Raw",
+    "Enum",
+    "File",
+    "IP",
+];
 
 /// Bases naming a marshmallow-style schema (`Schema`, `ma.SQLAlchemyAutoSchema`,
 /// `AutoSchema`, `BaseSchema`).

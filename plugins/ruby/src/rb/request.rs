@@ -243,6 +243,50 @@ fn arg_names(toks: &[Token], open: usize) -> (Vec<String>, usize) {
     (names, k)
 }
 
+/// Rails 8's `params.expect(article: [:title, :body])` (also
+/// `expect(articles: [[:title]])` for a list): the key wraps the listed
+/// fields, as `require(:article).permit(:title, :body)` does.
+fn expect_nested(toks: &[Token], open: usize) -> Option<(String, Vec<String>)> {
+    let label = toks.get(open + 1).filter(|t| t.kind == Kind::Label)?;
+    let mut inner = open + 2;
+    if !toks.get(inner)?.is("[") {
+        return None;
+    }
+    if toks.get(inner + 1).is_some_and(|t| t.is("[")) {
+        inner += 1;
+    }
+    let (names, _) = arg_names(toks, inner);
+    Some((label.text.clone(), names))
+}
+
+/// The code of each `#{...}` interpolation of a string literal's text.
+fn interpolations(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#{") {
+        let body = &rest[at + 2..];
+        let mut depth = 1usize;
+        let mut end = None;
+        for (k, c) in body.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        out.push(&body[..end]);
+        rest = &body[end + 1..];
+    }
+    out
+}
+
 /// Scan tokens (a handler body) for request reads.
 pub fn reads(toks: &[Token], opts: Options) -> Reads {
     let mut r = Reads::default();
@@ -251,6 +295,12 @@ pub fn reads(toks: &[Token], opts: Options) -> Reads {
     while i < toks.len() {
         let t = &toks[i];
         let after_dot = i > 0 && (toks[i - 1].is(".") || toks[i - 1].is("&."));
+        // `"Hello #{params[:name]}"`: reads inside interpolations.
+        if t.kind == Kind::Str && t.interpolated && t.text.contains("#{") {
+            for inner in interpolations(&t.text) {
+                r.merge(&reads(&super::tokens_of(inner), opts));
+            }
+        }
         if t.kind != Kind::Ident {
             i += 1;
             continue;
@@ -541,6 +591,14 @@ fn read_params(
                     "slice" | "values_at" | "extract!" => {
                         for n in &names {
                             push(out, n);
+                        }
+                    }
+                    "expect" if expect_nested(toks, i + 2).is_some() => {
+                        if let Some((wrapper, fields)) = expect_nested(toks, i + 2) {
+                            push(wrappers, &wrapper);
+                            for n in &fields {
+                                push(out, n);
+                            }
                         }
                     }
                     "permit" | "expect" => {
