@@ -45,7 +45,12 @@ fn go_echo_fixtures() {
 fn go_chi_fixtures() {
     check_all(
         &portolan_plugin_go::chi::Chi,
-        &["body_helpers", "handler_interfaces", "services"],
+        &[
+            "body_helpers",
+            "handler_interfaces",
+            "same_named_handlers",
+            "services",
+        ],
     );
 }
 

@@ -583,10 +583,32 @@ impl Linker {
                     .collect();
                 // `T.field`: the receiver's type and the field called on.
                 let mut dirs: Option<Vec<String>> = None;
-                let hint = r.hint.as_ref().map(|h| match h.split_once('.') {
+                // `pkg:Type` (a constructor or declared type named with its
+                // package): the methods of that package's type.
+                let (hint_qual, hint_ty) = match r.hint.as_deref().map(|h| h.split_once(':')) {
+                    Some(Some((q, t))) => (Some(q), Some(t.to_string())),
+                    _ => (None, r.hint.clone()),
+                };
+                let mut narrowed = false;
+                if let Some(q) = hint_qual {
+                    dirs = self.qualifier_dirs(ctx.file, q);
+                    narrowed = dirs.is_some();
+                } else if hint_ty.as_deref().is_some_and(|h| !h.contains('.')) {
+                    // A type named without a package (a receiver, a local
+                    // constructor): this package's, when it has one.
+                    dirs = Some(vec![here.dir.clone()]);
+                    narrowed = true;
+                }
+                let hint = hint_ty.as_ref().map(|h| match h.split_once('.') {
                     Some((t, f)) => match self.field_types.get(&(t.to_string(), f.to_string())) {
                         Some((fi, qual, ty)) => {
-                            dirs = qual.as_deref().and_then(|q| self.qualifier_dirs(*fi, q));
+                            dirs = match qual.as_deref() {
+                                Some(q) => self.qualifier_dirs(*fi, q),
+                                None => {
+                                    narrowed = true;
+                                    Some(vec![self.files[*fi].dir.clone()])
+                                }
+                            };
                             ty.clone()
                         }
                         None => String::new(),
@@ -594,16 +616,21 @@ impl Linker {
                     None => h.clone(),
                 });
                 if let Some(h) = &hint {
-                    let hinted: Vec<FuncId> = methods
-                        .iter()
-                        .copied()
-                        .filter(|id| {
-                            self.func(*id).recv.as_deref() == Some(h.as_str())
-                                && dirs
-                                    .as_ref()
-                                    .is_none_or(|d| d.contains(&self.files[id.0].dir))
-                        })
-                        .collect();
+                    let typed = |dirs: Option<&Vec<String>>| -> Vec<FuncId> {
+                        methods
+                            .iter()
+                            .copied()
+                            .filter(|id| {
+                                self.func(*id).recv.as_deref() == Some(h.as_str())
+                                    && dirs.is_none_or(|d| d.contains(&self.files[id.0].dir))
+                            })
+                            .collect()
+                    };
+                    let mut hinted = typed(dirs.as_ref());
+                    if hinted.is_empty() && narrowed {
+                        // A constructor returning a type of another package.
+                        hinted = typed(None);
+                    }
                     if !hinted.is_empty() {
                         return hinted;
                     }

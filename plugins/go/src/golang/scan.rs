@@ -2676,6 +2676,11 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = var_types(code, body.clone())
         .into_iter()
         .filter_map(|(n, t)| match t {
+            TypeRef::Named {
+                qual: Some(q),
+                name,
+                ..
+            } => Some((n, format!("{q}:{name}"))),
             TypeRef::Named { name, .. } => Some((n, name)),
             TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
@@ -2689,11 +2694,21 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         };
         let end = statement_end(code, at + 2, body.end);
         let rhs = code.slice(at + 2..end).trim();
-        let callee = rhs.split('(').next().unwrap_or("");
-        let last = callee.rsplit('.').next().unwrap_or(callee);
+        let callee = rhs.split('(').next().unwrap_or("").trim();
+        let callee = callee.trim_start_matches('&');
+        let (qual, last) = match callee.rsplit_once('.') {
+            Some((q, l)) => (Some(q), l),
+            None => (None, callee),
+        };
         if let Some(ty) = last.strip_prefix("New") {
             if !ty.is_empty() && ty.starts_with(|c: char| c.is_ascii_uppercase()) {
-                out.push((name.to_string(), ty.to_string()));
+                // `pkg.NewUserHandler(…)`: the type is looked for in that
+                // package first (two packages may both declare one).
+                let ty = match qual {
+                    Some(q) if !q.is_empty() && q.bytes().all(is_ident_byte) => format!("{q}:{ty}"),
+                    _ => ty.to_string(),
+                };
+                out.push((name.to_string(), ty));
             }
         }
     }
