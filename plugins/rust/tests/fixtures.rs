@@ -27,6 +27,7 @@ fn rust_axum_fixtures() {
         &portolan_plugin_rust::axum::Axum,
         &[
             "aide",
+            "inline_modules",
             "middleware_layers",
             "route_table",
             "router_vars",

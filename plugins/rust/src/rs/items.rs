@@ -6,6 +6,39 @@ use portolan_plugin_sdk::lex::is_ident_byte;
 use portolan_plugin_sdk::Code;
 use serde::{Deserialize, Serialize};
 
+/// Inline modules (`mod docs { … }`): the body's range and the name,
+/// in source order (an enclosing module before the ones inside it).
+pub fn inline_modules(code: &Code) -> Vec<(Range<usize>, String)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for m in code.find_word("mod") {
+        let name_start = code.skip_ws(m + 3);
+        let Some(name) = code.ident_at(name_start) else {
+            continue;
+        };
+        let open = code.skip_ws(name_start + name.len());
+        if bytes.get(open) != Some(&b'{') {
+            continue;
+        }
+        if let Some(close) = code.matching(open) {
+            out.push((open..close, name.to_string()));
+        }
+    }
+    out
+}
+
+/// The inline modules enclosing offset `at`, outermost first (`a::b`).
+pub fn inline_path(mods: &[(Range<usize>, String)], at: usize) -> String {
+    let mut out = String::new();
+    for (_, name) in mods.iter().filter(|(r, _)| r.start < at && at < r.end) {
+        if !out.is_empty() {
+            out.push_str("::");
+        }
+        out.push_str(name);
+    }
+    out
+}
+
 /// Byte ranges of items under `#[cfg(test)]` (usually `mod tests { … }`),
 /// attribute included.
 pub fn test_ranges(code: &Code) -> Vec<Range<usize>> {

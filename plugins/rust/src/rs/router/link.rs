@@ -43,6 +43,7 @@ impl Linker {
             }
         }
         let mut out = Vec::new();
+        let mut batches: Vec<usize> = Vec::new();
         for (fi, file) in self.files.iter().enumerate() {
             for (ni, f) in file.fns.iter().enumerate() {
                 for r in &f.routers {
@@ -59,10 +60,12 @@ impl Linker {
                         continue;
                     }
                     self.expand((fi, ni), &r.ops, "", 0, &mut out);
+                    let batch = batches.last().map_or(0, |b| b + 1);
+                    batches.resize(out.len(), batch);
                 }
             }
         }
-        out
+        drop_unmounted_twins(out, &batches)
     }
 
     fn collect_refs(&self, at: FnId, ops: &[Op], refs: &mut HashSet<(FnId, String)>) {
@@ -146,8 +149,15 @@ impl Linker {
                     continue;
                 }
                 let same_crate = file.krate == here.krate;
+                // The module a function lives in: its file's, or the inline
+                // `mod x { … }` around it.
+                let module = if f.inline.is_empty() {
+                    file.module.as_str()
+                } else {
+                    f.inline.as_str()
+                };
                 let qual_ok = match qual {
-                    Some(q) => file.module.rsplit("::").next() == Some(q.as_str()),
+                    Some(q) => module.rsplit("::").next() == Some(q.as_str()),
                     None => fi == from,
                 };
                 // `other_crate::f()`: the root module of that crate.
@@ -463,4 +473,45 @@ impl Linker {
             })
             .or_else(|| (0..self.files.len()).find_map(in_file))
     }
+}
+
+/// A router function nobody in the tree nests or merges (a public helper
+/// such as `pub fn config_router() -> Router { config::router() }`) is
+/// expanded as a root, without the prefix its routes get where they are
+/// really mounted. A route reported by one root at `/config` and by another
+/// at `/catalog/v1/config` (same method, file and line) keeps only the
+/// prefixed one. Routes served twice from the same root (`.merge(api())`
+/// and `.nest("/v1", api())`) are kept.
+fn drop_unmounted_twins(out: Vec<Endpoint>, batches: &[usize]) -> Vec<Endpoint> {
+    use std::collections::HashMap;
+    let key = |e: &Endpoint| {
+        e.code_paths
+            .first()
+            .map(|l| (e.method.clone(), l.path.clone(), l.line))
+    };
+    let mut groups: HashMap<(String, String, Option<u32>), Vec<usize>> = HashMap::new();
+    for (i, e) in out.iter().enumerate() {
+        if let Some(k) = key(e) {
+            groups.entry(k).or_default().push(i);
+        }
+    }
+    let mut drop = vec![false; out.len()];
+    for ids in groups.values().filter(|v| v.len() > 1) {
+        for &i in ids {
+            let short = &out[i].url;
+            drop[i] = ids.iter().any(|&j| {
+                let long = &out[j].url;
+                batches.get(j) != batches.get(i)
+                    && long.len() > short.len()
+                    && long.ends_with(short.as_str())
+                    && (short.starts_with('/')
+                        || long.as_bytes().get(long.len() - short.len() - 1) == Some(&b'/'))
+            });
+        }
+    }
+    out.into_iter()
+        .zip(drop)
+        .filter(|(_, d)| !d)
+        .map(|(e, _)| e)
+        .collect()
 }

@@ -36,6 +36,10 @@ pub struct FnFacts {
     /// what a call returns (nested or merged later by name).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lets: Vec<(String, Target)>,
+    /// The inline modules the function is declared in (`docs` for a
+    /// `mod docs { pub fn router() … }` inside `lib.rs`), outermost first.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub inline: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -133,10 +137,12 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     } else {
         Vec::new()
     };
+    let mods = items::inline_modules(&code);
     let fns = items::functions(&code, &skip)
         .iter()
         .map(|f| {
             let mut facts = scan_fn(file, &code, f, flavor, &scopes);
+            facts.inline = items::inline_path(&mods, f.kw);
             let from = lets.partition_point(|&o| o < f.body.start);
             let to = lets.partition_point(|&o| o < f.body.end);
             facts.lets = call_lets(&code, f, &lets[from..to], &facts);
