@@ -27,6 +27,7 @@ fn go_gin_fixtures() {
         &portolan_plugin_go::gin::Gin,
         &[
             "bind_helpers",
+            "doc_idioms",
             "field_handlers",
             "group_middleware",
             "groups",
@@ -58,13 +59,16 @@ fn go_chi_fixtures() {
 fn go_http_fixtures() {
     check_all(
         &portolan_plugin_go::nethttp::NetHttp,
-        &["request_context", "services"],
+        &["doc_patterns", "request_context", "services"],
     );
 }
 
 #[test]
 fn go_mux_fixtures() {
-    check_all(&portolan_plugin_go::mux::Mux, &["services", "subrouters"]);
+    check_all(
+        &portolan_plugin_go::mux::Mux,
+        &["matchers", "services", "subrouters"],
+    );
 }
 
 #[test]

@@ -110,6 +110,7 @@ impl Analyzer for Gin {
             .aliases(["gin", "go-gin"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/gin-gonic/gin"]))
+            .detect(golang::go_imports(&["github.com/gin-gonic/gin"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -184,6 +184,10 @@ pub struct Route {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub controllers: bool,
     pub handler: Handler,
+    /// Parameters the route's matchers require (gorilla/mux
+    /// `.Queries("q", "{q}")`, `.Headers("X-Key", "")`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matched: Vec<Param>,
 }
 
 /// `parent.Mount(prefix, child)`: the child's routes live below the prefix.

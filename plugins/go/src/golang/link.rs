@@ -181,6 +181,9 @@ impl Linker {
         self.rval_guards(ctx, &route.recv, 0, &mut guards);
         let with_guards = |get: bool| {
             let mut params = self.handler_params(ctx, &route.handler, get);
+            for p in &route.matched {
+                push(&mut params, p.clone());
+            }
             for (gctx, g) in &guards {
                 let h = Handler::Refs(vec![g.clone()]);
                 for p in self.handler_params(*gctx, &h, get) {

@@ -1429,6 +1429,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 pattern: false,
                 controllers: false,
                 handler,
+                matched: Vec::new(),
             });
         }
         if shape == Shape::Controllers {
@@ -1444,6 +1445,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 pattern: false,
                 controllers: true,
                 handler: Handler::Refs(refs),
+                matched: Vec::new(),
             });
         }
         let (methods, path_idx): (Vec<String>, Option<usize>) = match shape {
@@ -1505,6 +1507,10 @@ impl<'a, 'c> Scanner<'a, 'c> {
             }
         };
         let handler = self.handler_of(self.handler_arg(args, path_idx)?.clone(), 0)?;
+        let matched = match shape {
+            Shape::Chained => self.chained_matchers(close + 1),
+            _ => Vec::new(),
+        };
         Some(Route {
             line: self.file.line_of(name_start),
             recv: rv.clone(),
@@ -1513,6 +1519,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             pattern: shape == Shape::Pattern,
             controllers: false,
             handler,
+            matched,
         })
     }
 
@@ -1645,6 +1652,48 @@ impl<'a, 'c> Scanner<'a, 'c> {
         out
     }
 
+    /// Parameters required by gorilla/mux matchers following a
+    /// registration ending at `after`: `.Queries("q", "{q}", "page", "")`
+    /// (query) and `.Headers("X-Requested-With", "XMLHttpRequest")`
+    /// (header); the names are the pairs' first halves.
+    fn chained_matchers(&self, after: usize) -> Vec<Param> {
+        let b = bytes(self.code);
+        let mut i = after;
+        let mut out: Vec<Param> = Vec::new();
+        loop {
+            let j = skip_ws(self.code, i);
+            if b.get(j) != Some(&b'.') {
+                break;
+            }
+            let Some((name, e)) = ident_here(self.code, skip_ws(self.code, j + 1)) else {
+                break;
+            };
+            let open = skip_ws(self.code, e);
+            if b.get(open) != Some(&b'(') {
+                break;
+            }
+            let Some(close) = self.code.matching(open) else {
+                break;
+            };
+            let kind = match name {
+                "Queries" => Some(ParamKind::Query),
+                "Headers" => Some(ParamKind::Header),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                for a in self.code.args(open).iter().step_by(2) {
+                    if let Some(n) = self.literal_arg(a).filter(|n| !n.is_empty()) {
+                        if !out.iter().any(|p| p.name == n) {
+                            out.push(Param::new(kind, n));
+                        }
+                    }
+                }
+            }
+            i = close + 1;
+        }
+        out
+    }
+
     /// `.Methods(…)` calls inside a builder chain.
     fn chained_methods_in(&self, r: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
@@ -1689,6 +1738,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
             child.origin,
             Origin::New(_) | Origin::Param(_) | Origin::Ret(_)
         ) {
+            return None;
+        }
+        // `http.StripPrefix("/static/", http.FileServer(dir))`: a file
+        // server, not a router; the pattern itself is the route.
+        if matches!(&child.origin, Origin::Ret(f) if f.qual.as_deref() == Some("http")) {
             return None;
         }
         Some(Mount {
