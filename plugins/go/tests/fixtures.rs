@@ -32,6 +32,7 @@ fn go_gin_fixtures() {
             "group_middleware",
             "groups",
             "monorepo",
+            "router_slices",
             "validator_objects",
         ],
     );

@@ -92,7 +92,8 @@ pub const FRAMEWORK: Framework = Framework {
         route("Match", Shape::MethodList),
     ],
     groups: &["Group"],
-    passthrough: &[],
+    // `v1.Group("/dept").Use(auth)` returns the group's routes (IRoutes).
+    passthrough: &["Use"],
     mounts: &[],
     package_routers: &[],
     strip_prefix: &[],

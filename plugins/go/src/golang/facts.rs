@@ -37,6 +37,11 @@ pub struct GoFile {
     /// Package-level router variables (`var router = gin.Default()`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub globals: Vec<Assign>,
+    /// Slices of registration functions: `routers = append(routers,
+    /// registerUsers)` or `var routers = []func(*gin.RouterGroup){a, b}`,
+    /// by slice variable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub func_slices: Vec<(String, Vec<FuncRef>)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -115,8 +115,16 @@ impl Linker {
                     func: Some(fj),
                 };
                 for (ci, call) in func.calls.iter().enumerate() {
-                    let callees = l.resolve_func(ctx, &call.callee, false);
-                    let precise = callees.len() == 1;
+                    // Every function of a ranged slice is called (not one
+                    // of several candidates).
+                    let (callees, precise) = match l.slice_funcs(ctx, &call.callee) {
+                        Some(fs) => (fs, true),
+                        None => {
+                            let fs = l.resolve_func(ctx, &call.callee, false);
+                            let one = fs.len() == 1;
+                            (fs, one)
+                        }
+                    };
                     for callee in callees {
                         let entry = ((fi, fj), ci);
                         if precise {
@@ -652,6 +660,34 @@ impl Linker {
                 Vec::new()
             }
         }
+    }
+
+    /// The functions a package put in the slice a loop variable ranges
+    /// over (`for _, f := range routers { f(v1) }`), resolved where they
+    /// were appended; `None` for any other call.
+    fn slice_funcs(&self, ctx: Ctx, r: &FuncRef) -> Option<Vec<FuncId>> {
+        let slice = r.hint.as_deref()?.strip_prefix("[]")?;
+        if r.qual.is_some() {
+            return None;
+        }
+        let dir = &self.files[ctx.file].dir;
+        let mut out = Vec::new();
+        for (fi, file) in self.files_in(dir) {
+            for (_, refs) in file.func_slices.iter().filter(|(n, _)| n == slice) {
+                for fr in refs {
+                    let at = Ctx {
+                        file: fi,
+                        func: None,
+                    };
+                    for id in self.resolve_func(at, fr, false) {
+                        if !out.contains(&id) {
+                            out.push(id);
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 
     // ------------------------------------------------------------ origins

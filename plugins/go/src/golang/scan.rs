@@ -66,9 +66,150 @@ pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
         hints: Vec::new(),
         foreign_params: Vec::new(),
         receiver: None,
+        range_loops: Vec::new(),
     };
     s.top_level(&mut out);
     out.imports = s.imports;
+    out.func_slices = func_slices(&code);
+    out
+}
+
+/// A function named as a value: `register`, `routes.Register`.
+fn func_value(text: &str) -> Option<FuncRef> {
+    let text = text.trim().trim_end_matches("...").trim();
+    if text.is_empty()
+        || !text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        || !text.bytes().all(|c| is_ident_byte(c) || c == b'.')
+        || text.matches('.').count() > 1
+    {
+        return None;
+    }
+    let (qual, name) = match text.rsplit_once('.') {
+        Some((q, n)) => (Some(q.to_string()), n.to_string()),
+        None => (None, text.to_string()),
+    };
+    if is_keyword(&name) || name == "nil" {
+        return None;
+    }
+    Some(FuncRef {
+        qual,
+        name,
+        hint: None,
+    })
+}
+
+/// Slices of functions a package fills for a later `for _, f := range s
+/// { f(router) }`: `s = append(s, registerA, registerB)` (usually in
+/// `init`) and `var s = []func(…){registerA, registerB}`.
+fn func_slices(code: &Code<'_>) -> Vec<(String, Vec<FuncRef>)> {
+    let b = bytes(code);
+    let mut out: Vec<(String, Vec<FuncRef>)> = Vec::new();
+    let mut add = |name: &str, refs: Vec<FuncRef>| {
+        if refs.is_empty() {
+            return;
+        }
+        match out.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => v.extend(refs),
+            None => out.push((name.to_string(), refs)),
+        }
+    };
+    for at in code.find_word("append") {
+        let open = code.skip_ws(at + "append".len());
+        if b.get(open) != Some(&b'(') {
+            continue;
+        }
+        // `s = append(s, …)`.
+        let Some(eq) = prev_non_ws(code, at) else {
+            continue;
+        };
+        if b.get(eq) != Some(&b'=') || eq == 0 || matches!(b[eq - 1], b'=' | b'!' | b'<' | b'>') {
+            continue;
+        }
+        let lhs_end = if b[eq - 1] == b':' { eq - 1 } else { eq };
+        let Some(target) = code.ident_before(lhs_end) else {
+            continue;
+        };
+        let args = code.args(open);
+        if args.first().map(|a| code.slice(a.clone()).trim()) != Some(target) {
+            continue;
+        }
+        let refs: Vec<FuncRef> = args[1..]
+            .iter()
+            .filter_map(|a| func_value(code.slice(a.clone())))
+            .collect();
+        add(target, refs);
+    }
+    for at in code.find_all("[]func(") {
+        let Some(eq) = prev_non_ws(code, at) else {
+            continue;
+        };
+        if b.get(eq) != Some(&b'=') || eq == 0 {
+            continue;
+        }
+        let lhs_end = if b[eq - 1] == b':' { eq - 1 } else { eq };
+        let Some(target) = code.ident_before(lhs_end) else {
+            continue;
+        };
+        let Some(close) = code.matching(at + "[]func".len()) else {
+            continue;
+        };
+        // The element list: the first `{` after the signature, on the
+        // same statement.
+        let mut i = close + 1;
+        while i < b.len() && !matches!(b[i], b'{' | b'\n' | b';') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'{') {
+            continue;
+        }
+        let refs: Vec<FuncRef> = code
+            .args(i)
+            .iter()
+            .filter_map(|a| func_value(code.slice(a.clone())))
+            .collect();
+        add(target, refs);
+    }
+    out
+}
+
+/// `for _, f := range s {`: the loop variable, the ranged expression and
+/// the loop body, for every such loop in `body`.
+fn range_loops(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String, Range<usize>)> {
+    let b = bytes(code);
+    let mut out = Vec::new();
+    for at in code.find_word_in("range", body.clone()) {
+        let Some(assign) = prev_non_ws(code, at) else {
+            continue;
+        };
+        if b.get(assign) != Some(&b'=') || assign == 0 {
+            continue;
+        }
+        let lhs_end = if b[assign - 1] == b':' {
+            assign - 1
+        } else {
+            assign
+        };
+        let Some(var) = code.ident_before(lhs_end) else {
+            continue;
+        };
+        let start = code.skip_ws(at + "range".len());
+        let mut end = start;
+        while end < body.end && (is_ident_byte(b[end]) || b[end] == b'.') {
+            end += 1;
+        }
+        let open = code.skip_ws(end);
+        if end == start || b.get(open) != Some(&b'{') {
+            continue;
+        }
+        let Some(close) = code.matching(open) else {
+            continue;
+        };
+        out.push((
+            var.to_string(),
+            code.slice(start..end).to_string(),
+            open..close,
+        ));
+    }
     out
 }
 
@@ -89,6 +230,7 @@ pub fn handler_in(
         hints: Vec::new(),
         foreign_params: Vec::new(),
         receiver: None,
+        range_loops: Vec::new(),
     };
     s.handler_of(r, 0)
 }
@@ -106,6 +248,8 @@ struct Scanner<'a, 'c> {
     foreign_params: Vec<String>,
     /// Receiver (name, type) of the method being scanned.
     receiver: Option<(String, String)>,
+    /// `for _, f := range s { … }` loops of the function being scanned.
+    range_loops: Vec<(String, String, Range<usize>)>,
 }
 
 /// Modules of Go web frameworks whose routers the analyzers of the others
@@ -549,6 +693,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
         }
         hints.extend(var_hints(self.code, body.clone()));
         self.hints = hints.clone();
+        self.range_loops = range_loops(self.code, body.clone());
         let blocks = blocks(self.code, body.clone());
         let mut sites = self.sites(body.clone(), &literals);
         sites.sort_by_key(|(pos, _)| *pos);
@@ -1347,10 +1492,17 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     hint,
                 }
             }
+            // `for _, f := range routers { f(v1) }`: every function put
+            // in that slice (hint `[]routers`).
             None => FuncRef {
                 qual: None,
                 name: name.to_string(),
-                hint: None,
+                hint: self
+                    .range_loops
+                    .iter()
+                    .rev()
+                    .find(|(v, _, r)| v == name && r.start < open && open < r.end)
+                    .map(|(_, s, _)| format!("[]{s}")),
             },
         };
         if is_builtin(&callee) {
