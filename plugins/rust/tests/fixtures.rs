@@ -32,6 +32,7 @@ fn rust_axum_fixtures() {
             "route_table",
             "router_vars",
             "trait_routers",
+            "utoipa_routes",
             "workspace",
         ],
     );

@@ -73,7 +73,7 @@ impl Linker {
             let t = match op {
                 Op::Nest { target, .. } => target,
                 Op::Merge(target) => target,
-                Op::Route { .. } | Op::Layer(_) => continue,
+                Op::Route { .. } | Op::Layer(_) | Op::Handlers(_) => continue,
             };
             match t {
                 Target::Local(v) if self.local_ops(at, v).is_empty() => {
@@ -303,6 +303,30 @@ impl Linker {
                 }
                 Op::Merge(target) => {
                     self.expand_target(at, target, prefix, depth, out);
+                }
+                Op::Handlers(targets) => {
+                    for t in targets {
+                        let t = match t {
+                            Target::Local(name) => as_call(name),
+                            other => other.clone(),
+                        };
+                        let Some(id) = self.resolve(at.0, &t) else {
+                            continue;
+                        };
+                        let Some((methods, path, line)) = &self.func(id).utoipa else {
+                            continue;
+                        };
+                        let url = join_path(&[prefix, path]);
+                        let params = self.handler_params(id);
+                        for m in methods {
+                            let mut e = Endpoint::new(m, url.clone())
+                                .at_path(&self.files[id.0].path, *line);
+                            for p in &params {
+                                e.push_param(p.clone());
+                            }
+                            out.push(e);
+                        }
+                    }
                 }
             }
         }

@@ -40,6 +40,10 @@ pub struct FnFacts {
     /// `mod docs { pub fn router() … }` inside `lib.rs`), outermost first.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub inline: String,
+    /// `#[utoipa::path(get, path = "/items/{id}")]` on the function: its
+    /// methods, path and line, for utoipa-axum's `routes!(handler)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub utoipa: Option<(Vec<String>, String, u32)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -87,6 +91,9 @@ pub enum Op {
         service: bool,
     },
     Merge(Target),
+    /// utoipa-axum `.routes(routes!(a, b))`: handlers whose own
+    /// `#[utoipa::path(…)]` attribute gives their method and path.
+    Handlers(Vec<Target>),
     /// `.layer(middleware::from_fn(f))` (also `from_fn_with_state(s, f)`,
     /// `route_layer`): what `f` reads counts for every route added to the
     /// router before it.
@@ -101,6 +108,7 @@ pub(crate) const METHODS: &[&str] = &[
 ];
 const OPS: &[&str] = &[
     "route",
+    "routes",
     "nest",
     "merge",
     "nest_service",
@@ -175,6 +183,9 @@ fn scan_fn(
         ..FnFacts::default()
     };
     extractors(code, f, &mut out);
+    if flavor == Flavor::Axum {
+        out.utoipa = utoipa_path(file, code, f);
+    }
     if flavor == Flavor::Salvo {
         crate::salvo::handler_reads(code, f, &mut out);
     }
@@ -269,6 +280,47 @@ fn scan_fn(
         }
     }
     out
+}
+
+/// `#[utoipa::path(get, path = "/x")]` (also `#[path(…)]` with the macro
+/// imported, `method(get, head)` for several methods): methods, path and
+/// the attribute's line.
+fn utoipa_path(file: &SourceFile, code: &Code, f: &FnDecl) -> Option<(Vec<String>, String, u32)> {
+    for attr in items::attrs_before(code, f.kw) {
+        let Some(open) = attr.find('(') else { continue };
+        let name = &attr[..open];
+        if name != "utoipa::path" && name != "path" {
+            continue;
+        }
+        let args = attr.get(open + 1..attr.len().saturating_sub(1))?;
+        let path_at = args.find("path=\"")?;
+        if path_at > 0 && !matches!(args.as_bytes()[path_at - 1], b',' | b'(') {
+            continue;
+        }
+        let path = args[path_at + "path=\"".len()..]
+            .split('"')
+            .next()?
+            .to_string();
+        let mut methods = Vec::new();
+        for part in args.split(',') {
+            let part = part.trim_start_matches("method(").trim_end_matches(')');
+            if METHODS.contains(&part) {
+                methods.push(part.to_ascii_uppercase());
+            }
+            if part.contains('=') || part.contains('(') {
+                break;
+            }
+        }
+        if methods.is_empty() {
+            continue;
+        }
+        let text = code.text();
+        let line = text[..f.kw]
+            .rfind("path(")
+            .map_or_else(|| file.line_of(f.kw), |at| file.line_of(at));
+        return Some((methods, path, line));
+    }
+    None
 }
 
 /// A function returning a `Router` built by another function:
@@ -634,6 +686,28 @@ pub(crate) fn parse_chain(
                     ops.push(Op::Merge(target(file, code, r.start, flavor)));
                 }
             }
+            "routes" => {
+                // `routes!(a::get_item, update_item)`.
+                let Some(r) = args.first() else { continue };
+                let text = code.slice(r.clone());
+                let Some(bang) = text.find('!') else { continue };
+                if text[..bang].trim().rsplit("::").next() != Some("routes") {
+                    continue;
+                }
+                let open = code.skip_ws(r.start + bang + 1);
+                if !matches!(bytes.get(open), Some(b'(') | Some(b'[') | Some(b'{')) {
+                    continue;
+                }
+                let handlers: Vec<Target> = code
+                    .args(open)
+                    .iter()
+                    .map(|a| target(file, code, a.start, flavor))
+                    .filter(|t| matches!(t, Target::Call { .. } | Target::Local(_)))
+                    .collect();
+                if !handlers.is_empty() {
+                    ops.push(Op::Handlers(handlers));
+                }
+            }
             "layer" | "route_layer" => {
                 let layers = middleware_fns(file, code, &args, flavor);
                 if !layers.is_empty() {
@@ -692,8 +766,13 @@ fn is_router_new(path: &str) -> bool {
     (matches!(last, "new" | "default")
         && matches!(
             prev,
-            Some("Router") | Some("App") | Some("Route") | Some("ApiRouter")
+            Some("Router")
+                | Some("App")
+                | Some("Route")
+                | Some("ApiRouter")
+                | Some("OpenApiRouter")
         ))
+        || (last == "with_openapi" && prev == Some("OpenApiRouter"))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
         || (matches!(last, "new" | "with_state") && prev == Some("tide"))
         || (matches!(last, "with_path" | "with_hoop" | "with_filter") && prev == Some("Router"))
