@@ -395,6 +395,10 @@ pub struct Field {
 pub struct StructDecl {
     pub name: String,
     pub fields: Vec<Field>,
+    /// utoipa `#[into_params(parameter_in = Query)]`: where the fields are
+    /// read (`query`, `path`, `header`, `cookie`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param_in: Option<String>,
 }
 
 /// Every `struct Name { … }`, field names after serde `rename`/`rename_all`,
@@ -429,9 +433,17 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
         let Some(close) = code.matching(i) else {
             continue;
         };
-        let rename_all = attrs_before(code, at)
-            .iter()
-            .find_map(|a| serde_value(a, "rename_all"));
+        let attrs = attrs_before(code, at);
+        let rename_all = attrs.iter().find_map(|a| serde_value(a, "rename_all"));
+        let param_in = attrs.iter().find_map(|a| {
+            let rest = a.strip_prefix("into_params(")?;
+            let v = rest.split("parameter_in=").nth(1)?;
+            let v: String = v
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == ':')
+                .collect();
+            Some(v.rsplit("::").next().unwrap_or("").to_ascii_lowercase())
+        });
         let mut fields = Vec::new();
         for r in code.split_top_level(i + 1, close, b',') {
             let raw = code.slice(r);
@@ -481,6 +493,7 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
         out.push(StructDecl {
             name: name.to_string(),
             fields,
+            param_in,
         });
     }
     out

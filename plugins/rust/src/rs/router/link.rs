@@ -435,6 +435,16 @@ impl Linker {
                 "query" => ParamKind::Query,
                 "json" => ParamKind::Json,
                 "form" => ParamKind::Form,
+                // utoipa `params(T)`: where `T`'s `into_params` says.
+                "params" => match self
+                    .find_struct(id.0, ty)
+                    .and_then(|s| s.param_in.as_deref())
+                {
+                    Some("path") => ParamKind::Path,
+                    Some("header") => ParamKind::Header,
+                    Some("cookie") => ParamKind::Cookie,
+                    _ => ParamKind::Query,
+                },
                 _ => ParamKind::Path,
             };
             for name in self.fields(id.0, ty, 0) {

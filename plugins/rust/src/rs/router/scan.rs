@@ -185,6 +185,9 @@ fn scan_fn(
     extractors(code, f, &mut out);
     if flavor == Flavor::Axum {
         out.utoipa = utoipa_path(file, code, f);
+        if out.utoipa.is_some() {
+            utoipa_params(code, f, &mut out);
+        }
     }
     if flavor == Flavor::Salvo {
         crate::salvo::handler_reads(code, f, &mut out);
@@ -321,6 +324,80 @@ fn utoipa_path(file: &SourceFile, code: &Code, f: &FnDecl) -> Option<(Vec<String
         return Some((methods, path, line));
     }
     None
+}
+
+/// The `params(…)` of a `#[utoipa::path]`: `params(ListQuery)` (the
+/// fields of an `IntoParams` struct, in the place its
+/// `#[into_params(parameter_in = …)]` names; query when it names none)
+/// and `params(("id" = u64, Path, description = "…"))`.
+fn utoipa_params(code: &Code, f: &FnDecl, out: &mut FnFacts) {
+    let Some(attr) = items::attrs_before(code, f.kw)
+        .into_iter()
+        .find(|a| a.starts_with("utoipa::path(") || a.starts_with("path("))
+    else {
+        return;
+    };
+    let Some(at) = attr.find(",params(") else {
+        return;
+    };
+    let inner = &attr[at + ",params(".len()..];
+    for item in split_top(inner) {
+        if let Some(tuple) = item.strip_prefix('(') {
+            let parts = split_top(tuple);
+            let Some(name) = parts.first().and_then(|p| p.split('"').nth(1)) else {
+                continue;
+            };
+            let kind =
+                parts
+                    .iter()
+                    .skip(1)
+                    .find_map(|p| match p.rsplit("::").next().unwrap_or("") {
+                        "Path" => Some("path"),
+                        "Query" => Some("query"),
+                        "Header" => Some("header"),
+                        "Cookie" => Some("cookie"),
+                        _ => None,
+                    });
+            if let Some(kind) = kind {
+                let entry = (kind.to_string(), name.to_string());
+                if !out.direct.contains(&entry) {
+                    out.direct.push(entry);
+                }
+            }
+        } else if item.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            let ty = items::type_name(item);
+            if is_ident(&ty) {
+                out.bodies.push(("params".to_string(), ty));
+            }
+        }
+    }
+}
+
+/// Top-level comma-separated items of `s` up to the `)` closing it.
+fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut in_str = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => in_str = !in_str,
+            _ if in_str => {}
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' if depth > 0 => depth -= 1,
+            ')' => {
+                out.push(&s[start..i]);
+                return out.into_iter().filter(|p| !p.is_empty()).collect();
+            }
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out.into_iter().filter(|p| !p.is_empty()).collect()
 }
 
 /// A function returning a `Router` built by another function:
