@@ -73,7 +73,10 @@ fn rust_loco_fixtures() {
 
 #[test]
 fn rust_warp_fixtures() {
-    check_all(&portolan_plugin_rust::warp::Warp, &["todos"]);
+    check_all(
+        &portolan_plugin_rust::warp::Warp,
+        &["closure_handlers", "todos"],
+    );
 }
 
 #[test]
