@@ -81,6 +81,7 @@ fn go_fiber_fixtures() {
             "multipart_bind",
             "services",
             "v3_generics",
+            "wrapped_handlers",
         ],
     );
 }

@@ -1921,8 +1921,53 @@ impl<'a, 'c> Scanner<'a, 'c> {
             return Some(Handler::Inline(self.reads(body, &hints)));
         }
         let mut refs = Vec::new();
-        self.handler_refs(r, depth, &mut refs);
+        self.handler_refs(r.clone(), depth, &mut refs);
+        // `Guard(func(c *fiber.Ctx) error { … })`: a function literal
+        // wrapped by middleware reads what its body reads, plus what the
+        // wrappers read.
+        if let Some(sig) = self.wrapped_literal(r, 0) {
+            let body = sig.body_open..sig.body_close + 1;
+            let mut hints: Vec<(String, String)> = sig
+                .params
+                .iter()
+                .map(|(n, t)| (n.clone(), type_name(t).1))
+                .collect();
+            hints.extend(var_hints(self.code, body.clone()));
+            let mut reads = self.reads(body, &hints);
+            for f in refs {
+                if !reads.helpers.contains(&f) {
+                    reads.helpers.push(f);
+                }
+            }
+            return Some(Handler::Inline(reads));
+        }
         Some(Handler::Refs(refs))
+    }
+
+    /// The function literal passed (possibly through nested calls) to the
+    /// call at `r`: `auth(log(func(w, r) { … }))`.
+    fn wrapped_literal(&self, r: Range<usize>, depth: usize) -> Option<Signature> {
+        if depth > 4 {
+            return None;
+        }
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        let paren = text.find('(')?;
+        if !text[..paren]
+            .bytes()
+            .all(|c| is_ident_byte(c) || c == b'.' || c.is_ascii_whitespace())
+        {
+            return None;
+        }
+        for a in self.code.args(r.start + paren) {
+            if let Some(sig) = as_func_literal(self.code, a.clone()) {
+                return Some(sig);
+            }
+            if let Some(sig) = self.wrapped_literal(a, depth + 1) {
+                return Some(sig);
+            }
+        }
+        None
     }
 
     /// `guards` plus the middleware named among `args` (function values
