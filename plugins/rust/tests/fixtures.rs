@@ -63,7 +63,10 @@ fn rust_tide_fixtures() {
 
 #[test]
 fn rust_salvo_fixtures() {
-    check_all(&portolan_plugin_rust::salvo::Salvo, &["shop"]);
+    check_all(
+        &portolan_plugin_rust::salvo::Salvo,
+        &["extractible", "shop"],
+    );
 }
 
 #[test]

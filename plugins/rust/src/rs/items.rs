@@ -388,6 +388,24 @@ pub struct Field {
     pub name: String,
     /// `#[serde(flatten)]`: the fields of this type are inlined.
     pub flatten: Option<String>,
+    /// Salvo `#[salvo(extract(source(from = "query")))]`: where an
+    /// `Extractible` struct's field is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// `from = "x"` inside a compacted `salvo(extract(source(…)))` or
+/// `salvo(extract(default_source(…)))` attribute (`key` is `source(` or
+/// `default_source(`).
+fn salvo_source(attr: &str, key: &str) -> Option<String> {
+    let inner = attr.strip_prefix("salvo(extract(")?;
+    let at = inner.find(key)?;
+    if key == "source(" && at > 0 && inner.as_bytes()[at - 1] == b'_' {
+        return None;
+    }
+    let rest = &inner[at + key.len()..];
+    let v = rest.split("from=\"").nth(1)?.split('"').next()?;
+    Some(v.to_string())
 }
 
 /// A struct with named fields and its wire names.
@@ -435,15 +453,22 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
         };
         let attrs = attrs_before(code, at);
         let rename_all = attrs.iter().find_map(|a| serde_value(a, "rename_all"));
-        let param_in = attrs.iter().find_map(|a| {
-            let rest = a.strip_prefix("into_params(")?;
-            let v = rest.split("parameter_in=").nth(1)?;
-            let v: String = v
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == ':')
-                .collect();
-            Some(v.rsplit("::").next().unwrap_or("").to_ascii_lowercase())
-        });
+        let param_in = attrs
+            .iter()
+            .find_map(|a| {
+                let rest = a.strip_prefix("into_params(")?;
+                let v = rest.split("parameter_in=").nth(1)?;
+                let v: String = v
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == ':')
+                    .collect();
+                Some(v.rsplit("::").next().unwrap_or("").to_ascii_lowercase())
+            })
+            .or_else(|| {
+                attrs
+                    .iter()
+                    .find_map(|a| salvo_source(a, "default_source("))
+            });
         let mut fields = Vec::new();
         for r in code.split_top_level(i + 1, close, b',') {
             let raw = code.slice(r);
@@ -475,6 +500,7 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
                 fields.push(Field {
                     name: field.to_string(),
                     flatten: Some(type_name(ty)),
+                    source: None,
                 });
                 continue;
             }
@@ -485,9 +511,11 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
                     Some(rule) => rename(field, rule),
                     None => field.to_string(),
                 });
+            let source = attrs.iter().find_map(|a| salvo_source(a, "source("));
             fields.push(Field {
                 name: wire,
                 flatten: None,
+                source,
             });
         }
         out.push(StructDecl {

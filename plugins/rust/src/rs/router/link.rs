@@ -431,6 +431,10 @@ impl Linker {
         let f = self.func(id);
         let mut out = Vec::new();
         for (kind, ty) in &f.bodies {
+            if kind == "extractible" {
+                self.extractible_params(id.0, ty, &mut out);
+                continue;
+            }
             let kind = match kind.as_str() {
                 "query" => ParamKind::Query,
                 "json" => ParamKind::Json,
@@ -494,6 +498,29 @@ impl Linker {
             }
         }
         out
+    }
+
+    /// Salvo `#[derive(Extractible)]` struct fields, each from its
+    /// `source(from = …)` or the struct's `default_source` (`param` is a
+    /// path parameter, `body` a JSON field).
+    fn extractible_params(&self, from: usize, ty: &str, out: &mut Vec<Param>) {
+        let Some(s) = self.find_struct(from, ty) else {
+            return;
+        };
+        for f in &s.fields {
+            let Some(src) = f.source.as_deref().or(s.param_in.as_deref()) else {
+                continue;
+            };
+            let kind = match src {
+                "param" => ParamKind::Path,
+                "query" => ParamKind::Query,
+                "header" => ParamKind::Header,
+                "cookie" => ParamKind::Cookie,
+                "body" => ParamKind::Json,
+                _ => continue,
+            };
+            out.push(Param::new(kind, f.name.clone()));
+        }
     }
 
     fn find_struct(&self, from: usize, name: &str) -> Option<&StructDecl> {
