@@ -27,10 +27,12 @@ fn go_gin_fixtures() {
         &portolan_plugin_go::gin::Gin,
         &[
             "bind_helpers",
+            "doc_idioms",
             "field_handlers",
             "group_middleware",
             "groups",
             "monorepo",
+            "router_slices",
             "validator_objects",
         ],
     );
@@ -45,7 +47,12 @@ fn go_echo_fixtures() {
 fn go_chi_fixtures() {
     check_all(
         &portolan_plugin_go::chi::Chi,
-        &["body_helpers", "handler_interfaces", "services"],
+        &[
+            "body_helpers",
+            "handler_interfaces",
+            "same_named_handlers",
+            "services",
+        ],
     );
 }
 
@@ -53,13 +60,16 @@ fn go_chi_fixtures() {
 fn go_http_fixtures() {
     check_all(
         &portolan_plugin_go::nethttp::NetHttp,
-        &["request_context", "services"],
+        &["doc_patterns", "request_context", "services"],
     );
 }
 
 #[test]
 fn go_mux_fixtures() {
-    check_all(&portolan_plugin_go::mux::Mux, &["services", "subrouters"]);
+    check_all(
+        &portolan_plugin_go::mux::Mux,
+        &["matchers", "services", "subrouters"],
+    );
 }
 
 #[test]
@@ -71,6 +81,7 @@ fn go_fiber_fixtures() {
             "multipart_bind",
             "services",
             "v3_generics",
+            "wrapped_handlers",
         ],
     );
 }

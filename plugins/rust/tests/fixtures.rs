@@ -27,10 +27,12 @@ fn rust_axum_fixtures() {
         &portolan_plugin_rust::axum::Axum,
         &[
             "aide",
+            "inline_modules",
             "middleware_layers",
             "route_table",
             "router_vars",
             "trait_routers",
+            "utoipa_routes",
             "workspace",
         ],
     );
@@ -61,7 +63,10 @@ fn rust_tide_fixtures() {
 
 #[test]
 fn rust_salvo_fixtures() {
-    check_all(&portolan_plugin_rust::salvo::Salvo, &["shop"]);
+    check_all(
+        &portolan_plugin_rust::salvo::Salvo,
+        &["extractible", "shop"],
+    );
 }
 
 #[test]
@@ -71,7 +76,10 @@ fn rust_loco_fixtures() {
 
 #[test]
 fn rust_warp_fixtures() {
-    check_all(&portolan_plugin_rust::warp::Warp, &["todos"]);
+    check_all(
+        &portolan_plugin_rust::warp::Warp,
+        &["closure_handlers", "todos"],
+    );
 }
 
 #[test]

@@ -112,6 +112,10 @@ impl Analyzer for Beego {
                 "github.com/beego/beego",
                 "github.com/astaxie/beego",
             ]))
+            .detect(golang::go_imports(&[
+                "github.com/beego/beego",
+                "github.com/astaxie/beego",
+            ]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

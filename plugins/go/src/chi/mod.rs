@@ -79,6 +79,7 @@ impl Analyzer for Chi {
             .aliases(["chi", "go-chi"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/go-chi/chi"]))
+            .detect(golang::go_imports(&["github.com/go-chi/chi"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -76,6 +76,10 @@ impl Analyzer for ConnectRpc {
                 "connectrpc.com/connect",
                 "github.com/bufbuild/connect-go",
             ]))
+            .detect(golang::go_imports(&[
+                "connectrpc.com/connect",
+                "github.com/bufbuild/connect-go",
+            ]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

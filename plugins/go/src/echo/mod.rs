@@ -82,6 +82,7 @@ impl Analyzer for Echo {
             .aliases(["echo", "go-echo"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/labstack/echo"]))
+            .detect(golang::go_imports(&["github.com/labstack/echo"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

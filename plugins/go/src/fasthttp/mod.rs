@@ -88,6 +88,7 @@ impl Analyzer for FastHttp {
             .aliases(["fasthttp", "go-fasthttp"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/fasthttp/router"]))
+            .detect(golang::go_imports(&["github.com/fasthttp/router"]))
             .detect(
                 Detect::files(["go.mod"])
                     .regex([r"(?m)^\s*(require\s+)?github\.com/valyala/fasthttp\s+v\S+\s*$"]),

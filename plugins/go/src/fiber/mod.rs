@@ -88,6 +88,7 @@ impl Analyzer for Fiber {
             .aliases(["fiber", "go-fiber"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/gofiber/fiber"]))
+            .detect(golang::go_imports(&["github.com/gofiber/fiber"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

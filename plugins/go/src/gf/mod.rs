@@ -86,6 +86,7 @@ impl Analyzer for Gf {
             .aliases(["gf", "goframe", "go-gf"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/gogf/gf"]))
+            .detect(golang::go_imports(&["github.com/gogf/gf"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -92,7 +92,8 @@ pub const FRAMEWORK: Framework = Framework {
         route("Match", Shape::MethodList),
     ],
     groups: &["Group"],
-    passthrough: &[],
+    // `v1.Group("/dept").Use(auth)` returns the group's routes (IRoutes).
+    passthrough: &["Use"],
     mounts: &[],
     package_routers: &[],
     strip_prefix: &[],
@@ -110,6 +111,7 @@ impl Analyzer for Gin {
             .aliases(["gin", "go-gin"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/gin-gonic/gin"]))
+            .detect(golang::go_imports(&["github.com/gin-gonic/gin"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -37,6 +37,11 @@ pub struct GoFile {
     /// Package-level router variables (`var router = gin.Default()`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub globals: Vec<Assign>,
+    /// Slices of registration functions: `routers = append(routers,
+    /// registerUsers)` or `var routers = []func(*gin.RouterGroup){a, b}`,
+    /// by slice variable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub func_slices: Vec<(String, Vec<FuncRef>)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,6 +189,10 @@ pub struct Route {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub controllers: bool,
     pub handler: Handler,
+    /// Parameters the route's matchers require (gorilla/mux
+    /// `.Queries("q", "{q}")`, `.Headers("X-Key", "")`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matched: Vec<Param>,
 }
 
 /// `parent.Mount(prefix, child)`: the child's routes live below the prefix.

@@ -115,8 +115,16 @@ impl Linker {
                     func: Some(fj),
                 };
                 for (ci, call) in func.calls.iter().enumerate() {
-                    let callees = l.resolve_func(ctx, &call.callee, false);
-                    let precise = callees.len() == 1;
+                    // Every function of a ranged slice is called (not one
+                    // of several candidates).
+                    let (callees, precise) = match l.slice_funcs(ctx, &call.callee) {
+                        Some(fs) => (fs, true),
+                        None => {
+                            let fs = l.resolve_func(ctx, &call.callee, false);
+                            let one = fs.len() == 1;
+                            (fs, one)
+                        }
+                    };
                     for callee in callees {
                         let entry = ((fi, fj), ci);
                         if precise {
@@ -181,6 +189,9 @@ impl Linker {
         self.rval_guards(ctx, &route.recv, 0, &mut guards);
         let with_guards = |get: bool| {
             let mut params = self.handler_params(ctx, &route.handler, get);
+            for p in &route.matched {
+                push(&mut params, p.clone());
+            }
             for (gctx, g) in &guards {
                 let h = Handler::Refs(vec![g.clone()]);
                 for p in self.handler_params(*gctx, &h, get) {
@@ -583,10 +594,32 @@ impl Linker {
                     .collect();
                 // `T.field`: the receiver's type and the field called on.
                 let mut dirs: Option<Vec<String>> = None;
-                let hint = r.hint.as_ref().map(|h| match h.split_once('.') {
+                // `pkg:Type` (a constructor or declared type named with its
+                // package): the methods of that package's type.
+                let (hint_qual, hint_ty) = match r.hint.as_deref().map(|h| h.split_once(':')) {
+                    Some(Some((q, t))) => (Some(q), Some(t.to_string())),
+                    _ => (None, r.hint.clone()),
+                };
+                let mut narrowed = false;
+                if let Some(q) = hint_qual {
+                    dirs = self.qualifier_dirs(ctx.file, q);
+                    narrowed = dirs.is_some();
+                } else if hint_ty.as_deref().is_some_and(|h| !h.contains('.')) {
+                    // A type named without a package (a receiver, a local
+                    // constructor): this package's, when it has one.
+                    dirs = Some(vec![here.dir.clone()]);
+                    narrowed = true;
+                }
+                let hint = hint_ty.as_ref().map(|h| match h.split_once('.') {
                     Some((t, f)) => match self.field_types.get(&(t.to_string(), f.to_string())) {
                         Some((fi, qual, ty)) => {
-                            dirs = qual.as_deref().and_then(|q| self.qualifier_dirs(*fi, q));
+                            dirs = match qual.as_deref() {
+                                Some(q) => self.qualifier_dirs(*fi, q),
+                                None => {
+                                    narrowed = true;
+                                    Some(vec![self.files[*fi].dir.clone()])
+                                }
+                            };
                             ty.clone()
                         }
                         None => String::new(),
@@ -594,16 +627,21 @@ impl Linker {
                     None => h.clone(),
                 });
                 if let Some(h) = &hint {
-                    let hinted: Vec<FuncId> = methods
-                        .iter()
-                        .copied()
-                        .filter(|id| {
-                            self.func(*id).recv.as_deref() == Some(h.as_str())
-                                && dirs
-                                    .as_ref()
-                                    .is_none_or(|d| d.contains(&self.files[id.0].dir))
-                        })
-                        .collect();
+                    let typed = |dirs: Option<&Vec<String>>| -> Vec<FuncId> {
+                        methods
+                            .iter()
+                            .copied()
+                            .filter(|id| {
+                                self.func(*id).recv.as_deref() == Some(h.as_str())
+                                    && dirs.is_none_or(|d| d.contains(&self.files[id.0].dir))
+                            })
+                            .collect()
+                    };
+                    let mut hinted = typed(dirs.as_ref());
+                    if hinted.is_empty() && narrowed {
+                        // A constructor returning a type of another package.
+                        hinted = typed(None);
+                    }
                     if !hinted.is_empty() {
                         return hinted;
                     }
@@ -622,6 +660,34 @@ impl Linker {
                 Vec::new()
             }
         }
+    }
+
+    /// The functions a package put in the slice a loop variable ranges
+    /// over (`for _, f := range routers { f(v1) }`), resolved where they
+    /// were appended; `None` for any other call.
+    fn slice_funcs(&self, ctx: Ctx, r: &FuncRef) -> Option<Vec<FuncId>> {
+        let slice = r.hint.as_deref()?.strip_prefix("[]")?;
+        if r.qual.is_some() {
+            return None;
+        }
+        let dir = &self.files[ctx.file].dir;
+        let mut out = Vec::new();
+        for (fi, file) in self.files_in(dir) {
+            for (_, refs) in file.func_slices.iter().filter(|(n, _)| n == slice) {
+                for fr in refs {
+                    let at = Ctx {
+                        file: fi,
+                        func: None,
+                    };
+                    for id in self.resolve_func(at, fr, false) {
+                        if !out.contains(&id) {
+                            out.push(id);
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 
     // ------------------------------------------------------------ origins

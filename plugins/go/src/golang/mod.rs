@@ -107,6 +107,14 @@ pub fn gomod_requires(modules: &[&str]) -> Detect {
     Detect::files(["go.mod"]).contains(modules.iter().copied())
 }
 
+/// A detection rule: a Go file importing one of these modules (or a
+/// package below them), for a tree with no `go.mod` or one that does not
+/// list its requirements (a single-file example, a tree before
+/// `go mod tidy`).
+pub fn go_imports(modules: &[&str]) -> Detect {
+    Detect::files(["*.go"]).contains(modules.iter().map(|m| format!("\"{m}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,9 +66,150 @@ pub fn scan_file(file: &SourceFile, fw: &Framework) -> GoFile {
         hints: Vec::new(),
         foreign_params: Vec::new(),
         receiver: None,
+        range_loops: Vec::new(),
     };
     s.top_level(&mut out);
     out.imports = s.imports;
+    out.func_slices = func_slices(&code);
+    out
+}
+
+/// A function named as a value: `register`, `routes.Register`.
+fn func_value(text: &str) -> Option<FuncRef> {
+    let text = text.trim().trim_end_matches("...").trim();
+    if text.is_empty()
+        || !text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        || !text.bytes().all(|c| is_ident_byte(c) || c == b'.')
+        || text.matches('.').count() > 1
+    {
+        return None;
+    }
+    let (qual, name) = match text.rsplit_once('.') {
+        Some((q, n)) => (Some(q.to_string()), n.to_string()),
+        None => (None, text.to_string()),
+    };
+    if is_keyword(&name) || name == "nil" {
+        return None;
+    }
+    Some(FuncRef {
+        qual,
+        name,
+        hint: None,
+    })
+}
+
+/// Slices of functions a package fills for a later `for _, f := range s
+/// { f(router) }`: `s = append(s, registerA, registerB)` (usually in
+/// `init`) and `var s = []func(…){registerA, registerB}`.
+fn func_slices(code: &Code<'_>) -> Vec<(String, Vec<FuncRef>)> {
+    let b = bytes(code);
+    let mut out: Vec<(String, Vec<FuncRef>)> = Vec::new();
+    let mut add = |name: &str, refs: Vec<FuncRef>| {
+        if refs.is_empty() {
+            return;
+        }
+        match out.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => v.extend(refs),
+            None => out.push((name.to_string(), refs)),
+        }
+    };
+    for at in code.find_word("append") {
+        let open = code.skip_ws(at + "append".len());
+        if b.get(open) != Some(&b'(') {
+            continue;
+        }
+        // `s = append(s, …)`.
+        let Some(eq) = prev_non_ws(code, at) else {
+            continue;
+        };
+        if b.get(eq) != Some(&b'=') || eq == 0 || matches!(b[eq - 1], b'=' | b'!' | b'<' | b'>') {
+            continue;
+        }
+        let lhs_end = if b[eq - 1] == b':' { eq - 1 } else { eq };
+        let Some(target) = code.ident_before(lhs_end) else {
+            continue;
+        };
+        let args = code.args(open);
+        if args.first().map(|a| code.slice(a.clone()).trim()) != Some(target) {
+            continue;
+        }
+        let refs: Vec<FuncRef> = args[1..]
+            .iter()
+            .filter_map(|a| func_value(code.slice(a.clone())))
+            .collect();
+        add(target, refs);
+    }
+    for at in code.find_all("[]func(") {
+        let Some(eq) = prev_non_ws(code, at) else {
+            continue;
+        };
+        if b.get(eq) != Some(&b'=') || eq == 0 {
+            continue;
+        }
+        let lhs_end = if b[eq - 1] == b':' { eq - 1 } else { eq };
+        let Some(target) = code.ident_before(lhs_end) else {
+            continue;
+        };
+        let Some(close) = code.matching(at + "[]func".len()) else {
+            continue;
+        };
+        // The element list: the first `{` after the signature, on the
+        // same statement.
+        let mut i = close + 1;
+        while i < b.len() && !matches!(b[i], b'{' | b'\n' | b';') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'{') {
+            continue;
+        }
+        let refs: Vec<FuncRef> = code
+            .args(i)
+            .iter()
+            .filter_map(|a| func_value(code.slice(a.clone())))
+            .collect();
+        add(target, refs);
+    }
+    out
+}
+
+/// `for _, f := range s {`: the loop variable, the ranged expression and
+/// the loop body, for every such loop in `body`.
+fn range_loops(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String, Range<usize>)> {
+    let b = bytes(code);
+    let mut out = Vec::new();
+    for at in code.find_word_in("range", body.clone()) {
+        let Some(assign) = prev_non_ws(code, at) else {
+            continue;
+        };
+        if b.get(assign) != Some(&b'=') || assign == 0 {
+            continue;
+        }
+        let lhs_end = if b[assign - 1] == b':' {
+            assign - 1
+        } else {
+            assign
+        };
+        let Some(var) = code.ident_before(lhs_end) else {
+            continue;
+        };
+        let start = code.skip_ws(at + "range".len());
+        let mut end = start;
+        while end < body.end && (is_ident_byte(b[end]) || b[end] == b'.') {
+            end += 1;
+        }
+        let open = code.skip_ws(end);
+        if end == start || b.get(open) != Some(&b'{') {
+            continue;
+        }
+        let Some(close) = code.matching(open) else {
+            continue;
+        };
+        out.push((
+            var.to_string(),
+            code.slice(start..end).to_string(),
+            open..close,
+        ));
+    }
     out
 }
 
@@ -89,6 +230,7 @@ pub fn handler_in(
         hints: Vec::new(),
         foreign_params: Vec::new(),
         receiver: None,
+        range_loops: Vec::new(),
     };
     s.handler_of(r, 0)
 }
@@ -106,6 +248,8 @@ struct Scanner<'a, 'c> {
     foreign_params: Vec<String>,
     /// Receiver (name, type) of the method being scanned.
     receiver: Option<(String, String)>,
+    /// `for _, f := range s { … }` loops of the function being scanned.
+    range_loops: Vec<(String, String, Range<usize>)>,
 }
 
 /// Modules of Go web frameworks whose routers the analyzers of the others
@@ -549,6 +693,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
         }
         hints.extend(var_hints(self.code, body.clone()));
         self.hints = hints.clone();
+        self.range_loops = range_loops(self.code, body.clone());
         let blocks = blocks(self.code, body.clone());
         let mut sites = self.sites(body.clone(), &literals);
         sites.sort_by_key(|(pos, _)| *pos);
@@ -1347,10 +1492,17 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     hint,
                 }
             }
+            // `for _, f := range routers { f(v1) }`: every function put
+            // in that slice (hint `[]routers`).
             None => FuncRef {
                 qual: None,
                 name: name.to_string(),
-                hint: None,
+                hint: self
+                    .range_loops
+                    .iter()
+                    .rev()
+                    .find(|(v, _, r)| v == name && r.start < open && open < r.end)
+                    .map(|(_, s, _)| format!("[]{s}")),
             },
         };
         if is_builtin(&callee) {
@@ -1429,6 +1581,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 pattern: false,
                 controllers: false,
                 handler,
+                matched: Vec::new(),
             });
         }
         if shape == Shape::Controllers {
@@ -1444,6 +1597,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 pattern: false,
                 controllers: true,
                 handler: Handler::Refs(refs),
+                matched: Vec::new(),
             });
         }
         let (methods, path_idx): (Vec<String>, Option<usize>) = match shape {
@@ -1505,6 +1659,10 @@ impl<'a, 'c> Scanner<'a, 'c> {
             }
         };
         let handler = self.handler_of(self.handler_arg(args, path_idx)?.clone(), 0)?;
+        let matched = match shape {
+            Shape::Chained => self.chained_matchers(close + 1),
+            _ => Vec::new(),
+        };
         Some(Route {
             line: self.file.line_of(name_start),
             recv: rv.clone(),
@@ -1513,6 +1671,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             pattern: shape == Shape::Pattern,
             controllers: false,
             handler,
+            matched,
         })
     }
 
@@ -1645,6 +1804,48 @@ impl<'a, 'c> Scanner<'a, 'c> {
         out
     }
 
+    /// Parameters required by gorilla/mux matchers following a
+    /// registration ending at `after`: `.Queries("q", "{q}", "page", "")`
+    /// (query) and `.Headers("X-Requested-With", "XMLHttpRequest")`
+    /// (header); the names are the pairs' first halves.
+    fn chained_matchers(&self, after: usize) -> Vec<Param> {
+        let b = bytes(self.code);
+        let mut i = after;
+        let mut out: Vec<Param> = Vec::new();
+        loop {
+            let j = skip_ws(self.code, i);
+            if b.get(j) != Some(&b'.') {
+                break;
+            }
+            let Some((name, e)) = ident_here(self.code, skip_ws(self.code, j + 1)) else {
+                break;
+            };
+            let open = skip_ws(self.code, e);
+            if b.get(open) != Some(&b'(') {
+                break;
+            }
+            let Some(close) = self.code.matching(open) else {
+                break;
+            };
+            let kind = match name {
+                "Queries" => Some(ParamKind::Query),
+                "Headers" => Some(ParamKind::Header),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                for a in self.code.args(open).iter().step_by(2) {
+                    if let Some(n) = self.literal_arg(a).filter(|n| !n.is_empty()) {
+                        if !out.iter().any(|p| p.name == n) {
+                            out.push(Param::new(kind, n));
+                        }
+                    }
+                }
+            }
+            i = close + 1;
+        }
+        out
+    }
+
     /// `.Methods(…)` calls inside a builder chain.
     fn chained_methods_in(&self, r: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
@@ -1691,6 +1892,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
         ) {
             return None;
         }
+        // `http.StripPrefix("/static/", http.FileServer(dir))`: a file
+        // server, not a router; the pattern itself is the route.
+        if matches!(&child.origin, Origin::Ret(f) if f.qual.as_deref() == Some("http")) {
+            return None;
+        }
         Some(Mount {
             parent: route.recv.clone(),
             prefix,
@@ -1715,8 +1921,53 @@ impl<'a, 'c> Scanner<'a, 'c> {
             return Some(Handler::Inline(self.reads(body, &hints)));
         }
         let mut refs = Vec::new();
-        self.handler_refs(r, depth, &mut refs);
+        self.handler_refs(r.clone(), depth, &mut refs);
+        // `Guard(func(c *fiber.Ctx) error { … })`: a function literal
+        // wrapped by middleware reads what its body reads, plus what the
+        // wrappers read.
+        if let Some(sig) = self.wrapped_literal(r, 0) {
+            let body = sig.body_open..sig.body_close + 1;
+            let mut hints: Vec<(String, String)> = sig
+                .params
+                .iter()
+                .map(|(n, t)| (n.clone(), type_name(t).1))
+                .collect();
+            hints.extend(var_hints(self.code, body.clone()));
+            let mut reads = self.reads(body, &hints);
+            for f in refs {
+                if !reads.helpers.contains(&f) {
+                    reads.helpers.push(f);
+                }
+            }
+            return Some(Handler::Inline(reads));
+        }
         Some(Handler::Refs(refs))
+    }
+
+    /// The function literal passed (possibly through nested calls) to the
+    /// call at `r`: `auth(log(func(w, r) { … }))`.
+    fn wrapped_literal(&self, r: Range<usize>, depth: usize) -> Option<Signature> {
+        if depth > 4 {
+            return None;
+        }
+        let r = trim(self.code, r);
+        let text = self.code.slice(r.clone());
+        let paren = text.find('(')?;
+        if !text[..paren]
+            .bytes()
+            .all(|c| is_ident_byte(c) || c == b'.' || c.is_ascii_whitespace())
+        {
+            return None;
+        }
+        for a in self.code.args(r.start + paren) {
+            if let Some(sig) = as_func_literal(self.code, a.clone()) {
+                return Some(sig);
+            }
+            if let Some(sig) = self.wrapped_literal(a, depth + 1) {
+                return Some(sig);
+            }
+        }
+        None
     }
 
     /// `guards` plus the middleware named among `args` (function values
@@ -2676,6 +2927,11 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = var_types(code, body.clone())
         .into_iter()
         .filter_map(|(n, t)| match t {
+            TypeRef::Named {
+                qual: Some(q),
+                name,
+                ..
+            } => Some((n, format!("{q}:{name}"))),
             TypeRef::Named { name, .. } => Some((n, name)),
             TypeRef::Inline(_) | TypeRef::Param(_) => None,
         })
@@ -2689,11 +2945,21 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         };
         let end = statement_end(code, at + 2, body.end);
         let rhs = code.slice(at + 2..end).trim();
-        let callee = rhs.split('(').next().unwrap_or("");
-        let last = callee.rsplit('.').next().unwrap_or(callee);
+        let callee = rhs.split('(').next().unwrap_or("").trim();
+        let callee = callee.trim_start_matches('&');
+        let (qual, last) = match callee.rsplit_once('.') {
+            Some((q, l)) => (Some(q), l),
+            None => (None, callee),
+        };
         if let Some(ty) = last.strip_prefix("New") {
             if !ty.is_empty() && ty.starts_with(|c: char| c.is_ascii_uppercase()) {
-                out.push((name.to_string(), ty.to_string()));
+                // `pkg.NewUserHandler(…)`: the type is looked for in that
+                // package first (two packages may both declare one).
+                let ty = match qual {
+                    Some(q) if !q.is_empty() && q.bytes().all(is_ident_byte) => format!("{q}:{ty}"),
+                    _ => ty.to_string(),
+                };
+                out.push((name.to_string(), ty));
             }
         }
     }

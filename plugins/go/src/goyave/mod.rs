@@ -70,6 +70,10 @@ impl Analyzer for Goyave {
                 "goyave.dev/goyave",
                 "github.com/System-Glitch/goyave",
             ]))
+            .detect(golang::go_imports(&[
+                "goyave.dev/goyave",
+                "github.com/System-Glitch/goyave",
+            ]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

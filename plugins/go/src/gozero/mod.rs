@@ -82,6 +82,7 @@ impl Analyzer for GoZero {
             .aliases(["gozero", "go-zero", "zero"])
             .files(["*.go", "go.mod", "*.api"])
             .detect(golang::gomod_requires(&["github.com/zeromicro/go-zero"]))
+            .detect(golang::go_imports(&["github.com/zeromicro/go-zero"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -88,6 +88,7 @@ impl Analyzer for Hertz {
             .aliases(["hertz", "go-hertz"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/cloudwego/hertz"]))
+            .detect(golang::go_imports(&["github.com/cloudwego/hertz"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

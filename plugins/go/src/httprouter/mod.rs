@@ -67,6 +67,7 @@ impl Analyzer for HttpRouter {
             .detect(golang::gomod_requires(&[
                 "github.com/julienschmidt/httprouter",
             ]))
+            .detect(golang::go_imports(&["github.com/julienschmidt/httprouter"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

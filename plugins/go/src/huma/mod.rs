@@ -71,6 +71,7 @@ impl Analyzer for Huma {
             .aliases(["huma", "go-huma"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/danielgtaylor/huma"]))
+            .detect(golang::go_imports(&["github.com/danielgtaylor/huma"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -106,6 +106,7 @@ impl Analyzer for Iris {
             .aliases(["iris", "go-iris"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/kataras/iris"]))
+            .detect(golang::go_imports(&["github.com/kataras/iris"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

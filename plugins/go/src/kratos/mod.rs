@@ -107,6 +107,7 @@ impl Analyzer for Kratos {
             .aliases(["kratos", "go-kratos"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/go-kratos/kratos"]))
+            .detect(golang::go_imports(&["github.com/go-kratos/kratos"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -70,6 +70,7 @@ impl Analyzer for Mux {
             .aliases(["mux", "gorilla", "gorilla-mux", "go-mux"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/gorilla/mux"]))
+            .detect(golang::go_imports(&["github.com/gorilla/mux"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -93,6 +93,7 @@ impl Analyzer for PocketBase {
             .detect(golang::gomod_requires(&[
                 "github.com/pocketbase/pocketbase",
             ]))
+            .detect(golang::go_imports(&["github.com/pocketbase/pocketbase"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

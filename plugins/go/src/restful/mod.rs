@@ -72,6 +72,7 @@ impl Analyzer for Restful {
             .aliases(["restful", "go-restful"])
             .files(FILES.iter().copied())
             .detect(golang::gomod_requires(&["github.com/emicklei/go-restful"]))
+            .detect(golang::go_imports(&["github.com/emicklei/go-restful"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

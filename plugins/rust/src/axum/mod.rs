@@ -69,11 +69,12 @@ impl Analyzer for Axum {
             return;
         }
         let facts = scan::scan_file(file, scan::Flavor::Axum);
-        if facts
-            .fns
-            .iter()
-            .any(|f| !f.routers.is_empty() || !f.bodies.is_empty() || !f.direct.is_empty())
-            || !facts.consts.is_empty()
+        if facts.fns.iter().any(|f| {
+            !f.routers.is_empty()
+                || !f.bodies.is_empty()
+                || !f.direct.is_empty()
+                || f.utoipa.is_some()
+        }) || !facts.consts.is_empty()
             || !facts.structs.is_empty()
         {
             out.fact(&facts);

@@ -6,6 +6,39 @@ use portolan_plugin_sdk::lex::is_ident_byte;
 use portolan_plugin_sdk::Code;
 use serde::{Deserialize, Serialize};
 
+/// Inline modules (`mod docs { … }`): the body's range and the name,
+/// in source order (an enclosing module before the ones inside it).
+pub fn inline_modules(code: &Code) -> Vec<(Range<usize>, String)> {
+    let bytes = code.text().as_bytes();
+    let mut out = Vec::new();
+    for m in code.find_word("mod") {
+        let name_start = code.skip_ws(m + 3);
+        let Some(name) = code.ident_at(name_start) else {
+            continue;
+        };
+        let open = code.skip_ws(name_start + name.len());
+        if bytes.get(open) != Some(&b'{') {
+            continue;
+        }
+        if let Some(close) = code.matching(open) {
+            out.push((open..close, name.to_string()));
+        }
+    }
+    out
+}
+
+/// The inline modules enclosing offset `at`, outermost first (`a::b`).
+pub fn inline_path(mods: &[(Range<usize>, String)], at: usize) -> String {
+    let mut out = String::new();
+    for (_, name) in mods.iter().filter(|(r, _)| r.start < at && at < r.end) {
+        if !out.is_empty() {
+            out.push_str("::");
+        }
+        out.push_str(name);
+    }
+    out
+}
+
 /// Byte ranges of items under `#[cfg(test)]` (usually `mod tests { … }`),
 /// attribute included.
 pub fn test_ranges(code: &Code) -> Vec<Range<usize>> {
@@ -355,6 +388,24 @@ pub struct Field {
     pub name: String,
     /// `#[serde(flatten)]`: the fields of this type are inlined.
     pub flatten: Option<String>,
+    /// Salvo `#[salvo(extract(source(from = "query")))]`: where an
+    /// `Extractible` struct's field is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// `from = "x"` inside a compacted `salvo(extract(source(…)))` or
+/// `salvo(extract(default_source(…)))` attribute (`key` is `source(` or
+/// `default_source(`).
+fn salvo_source(attr: &str, key: &str) -> Option<String> {
+    let inner = attr.strip_prefix("salvo(extract(")?;
+    let at = inner.find(key)?;
+    if key == "source(" && at > 0 && inner.as_bytes()[at - 1] == b'_' {
+        return None;
+    }
+    let rest = &inner[at + key.len()..];
+    let v = rest.split("from=\"").nth(1)?.split('"').next()?;
+    Some(v.to_string())
 }
 
 /// A struct with named fields and its wire names.
@@ -362,6 +413,10 @@ pub struct Field {
 pub struct StructDecl {
     pub name: String,
     pub fields: Vec<Field>,
+    /// utoipa `#[into_params(parameter_in = Query)]`: where the fields are
+    /// read (`query`, `path`, `header`, `cookie`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param_in: Option<String>,
 }
 
 /// Every `struct Name { … }`, field names after serde `rename`/`rename_all`,
@@ -396,9 +451,24 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
         let Some(close) = code.matching(i) else {
             continue;
         };
-        let rename_all = attrs_before(code, at)
+        let attrs = attrs_before(code, at);
+        let rename_all = attrs.iter().find_map(|a| serde_value(a, "rename_all"));
+        let param_in = attrs
             .iter()
-            .find_map(|a| serde_value(a, "rename_all"));
+            .find_map(|a| {
+                let rest = a.strip_prefix("into_params(")?;
+                let v = rest.split("parameter_in=").nth(1)?;
+                let v: String = v
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == ':')
+                    .collect();
+                Some(v.rsplit("::").next().unwrap_or("").to_ascii_lowercase())
+            })
+            .or_else(|| {
+                attrs
+                    .iter()
+                    .find_map(|a| salvo_source(a, "default_source("))
+            });
         let mut fields = Vec::new();
         for r in code.split_top_level(i + 1, close, b',') {
             let raw = code.slice(r);
@@ -430,6 +500,7 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
                 fields.push(Field {
                     name: field.to_string(),
                     flatten: Some(type_name(ty)),
+                    source: None,
                 });
                 continue;
             }
@@ -440,14 +511,17 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
                     Some(rule) => rename(field, rule),
                     None => field.to_string(),
                 });
+            let source = attrs.iter().find_map(|a| salvo_source(a, "source("));
             fields.push(Field {
                 name: wire,
                 flatten: None,
+                source,
             });
         }
         out.push(StructDecl {
             name: name.to_string(),
             fields,
+            param_in,
         });
     }
     out

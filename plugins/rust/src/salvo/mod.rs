@@ -161,7 +161,25 @@ pub(crate) fn handler_reads(code: &Code, f: &FnDecl, out: &mut FnFacts) {
                 out.bodies.push((kind.into(), items::type_name(inner)));
             }
         }
-        if items::type_name(ty) != "Request" || !is_ident(var) {
+        // An `Extractible` struct taken as a parameter: its fields, each
+        // from the source its `#[salvo(extract(…))]` names (resolved when
+        // linking; a type without such attributes gives nothing).
+        let tn = items::type_name(ty);
+        if tn.starts_with(|c: char| c.is_ascii_uppercase())
+            && !matches!(
+                tn.as_str(),
+                "Request" | "Response" | "Depot" | "FlowCtrl" | "String" | "Option" | "Vec"
+            )
+            && generic_of(ty, "QueryParam").is_none()
+            && generic_of(ty, "PathParam").is_none()
+            && generic_of(ty, "HeaderParam").is_none()
+            && generic_of(ty, "CookieParam").is_none()
+            && generic_of(ty, "JsonBody").is_none()
+            && generic_of(ty, "FormBody").is_none()
+        {
+            out.bodies.push(("extractible".into(), tn.clone()));
+        }
+        if tn != "Request" || !is_ident(var) {
             continue;
         }
         for (method, kind) in [

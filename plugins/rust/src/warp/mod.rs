@@ -103,6 +103,9 @@ pub enum F {
         inner: Box<F>,
         handler: Option<Target>,
         line: u32,
+        /// A closure handler's typed parameters (`|id: u64, body: Todo|`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        closure: Vec<(String, String)>,
     },
     Ref(Target),
 }
@@ -300,7 +303,15 @@ fn parse_expr(file: &SourceFile, code: &Code, r: Range<usize>) -> Option<F> {
                 F::Or(Box::new(f), Box::new(rhs))
             }
             "and_then" | "map" | "then" => {
-                let handler = arg.and_then(|a| {
+                // The whole argument list: a closure's `|a: T, b: U|` has
+                // top-level commas.
+                let closure = seg
+                    .args
+                    .as_ref()
+                    .and_then(|a| Some(code.slice(a.start + 1..code.matching(a.start)?)))
+                    .map(closure_params)
+                    .unwrap_or_default();
+                let handler = arg.filter(|_| closure.is_empty()).and_then(|a| {
                     let at = code.skip_ws(a.start);
                     let (s, _) = primary(code, at)?;
                     Some(match s.args {
@@ -313,12 +324,70 @@ fn parse_expr(file: &SourceFile, code: &Code, r: Range<usize>) -> Option<F> {
                     inner: Box::new(f),
                     handler,
                     line: file.line_of(seg.at),
+                    closure,
                 }
             }
             _ => f,
         };
     }
     Some(f)
+}
+
+/// The typed parameters of a closure (`|id: u64, mut todo: Todo| …`,
+/// also `move |…|`); empty for anything else or an untyped closure.
+fn closure_params(text: &str) -> Vec<(String, String)> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("async").map_or(t, str::trim_start);
+    let t = t.strip_prefix("move").map_or(t, str::trim_start);
+    let Some(rest) = t.strip_prefix('|') else {
+        return Vec::new();
+    };
+    // The closing `|`, outside `<…>`/`(…)` (tuple patterns, generics).
+    let mut depth = 0i32;
+    let mut end = None;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            '|' if depth <= 0 => {
+                end = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let Some(end) = end else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let inner = &rest[..end];
+    let mut push = |piece: &str| {
+        let Some((pat, ty)) = piece.split_once(':') else {
+            // `|name|`: names a path parameter, types nothing.
+            let pat = piece.trim().trim_start_matches("mut ").trim();
+            out.push((pat.to_string(), String::new()));
+            return;
+        };
+        let pat = pat.trim().trim_start_matches("mut ").trim();
+        out.push((pat.to_string(), ty.trim().to_string()));
+    };
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !inner[start..].trim().is_empty() {
+        push(&inner[start..]);
+    }
+    out
 }
 
 /// A primary filter expression at `at`.
@@ -540,6 +609,7 @@ impl Ctx<'_> {
                 inner,
                 handler,
                 line,
+                closure,
             } => {
                 let h = handler.as_ref().and_then(|h| {
                     let t = match h {
@@ -557,7 +627,7 @@ impl Ctx<'_> {
                         if r.line.is_none() {
                             r.line = Some((at.0, *line));
                         }
-                        self.settle(&mut r, h, at.0);
+                        self.settle(&mut r, h, closure, at.0);
                         r.extracts = vec![X::Other];
                         r
                     })
@@ -595,10 +665,11 @@ impl Ctx<'_> {
 
     /// Turn a route's extracted values into params, naming path params and
     /// typing untyped bodies from the handler's parameters.
-    fn settle(&self, r: &mut R, handler: Option<FnId>, here: usize) {
-        let hparams: Vec<(String, String)> = handler
-            .map(|h| self.wfn(h).params.clone())
-            .unwrap_or_default();
+    fn settle(&self, r: &mut R, handler: Option<FnId>, closure: &[(String, String)], here: usize) {
+        let hparams: Vec<(String, String)> = match handler {
+            Some(h) => self.wfn(h).params.clone(),
+            None => closure.to_vec(),
+        };
         let from = handler.map_or(here, |h| h.0);
         let mut path_i = 0;
         let mut pos = 0;
@@ -652,7 +723,7 @@ impl Ctx<'_> {
         let Some((fi, line)) = r.line else {
             return;
         };
-        self.settle(&mut r, None, fi);
+        self.settle(&mut r, None, &[], fi);
         let mut unnamed = 0;
         let mut parts = Vec::new();
         for s in &r.segs {
@@ -706,5 +777,31 @@ mod tests {
         let w = &f.fns[0];
         assert_eq!(w.lets.len(), 1);
         assert!(matches!(w.tail, Some(F::Mapped { line: 3, .. })));
+    }
+}
+
+#[cfg(test)]
+mod closure_tests {
+    use super::closure_params;
+
+    #[test]
+    fn closure_parameters() {
+        assert_eq!(
+            closure_params("|rate: u32, mut employee: Employee| {\n x }"),
+            vec![
+                ("rate".to_string(), "u32".to_string()),
+                ("employee".to_string(), "Employee".to_string())
+            ]
+        );
+        assert_eq!(
+            closure_params("move |m: HashMap<String, u32>| m"),
+            vec![("m".to_string(), "HashMap<String, u32>".to_string())]
+        );
+        assert_eq!(
+            closure_params("|name| name"),
+            vec![("name".to_string(), String::new())]
+        );
+        assert!(closure_params("|| \"ok\"").is_empty());
+        assert!(closure_params("handlers::get").is_empty());
     }
 }

@@ -43,6 +43,7 @@ impl Linker {
             }
         }
         let mut out = Vec::new();
+        let mut batches: Vec<usize> = Vec::new();
         for (fi, file) in self.files.iter().enumerate() {
             for (ni, f) in file.fns.iter().enumerate() {
                 for r in &f.routers {
@@ -59,10 +60,12 @@ impl Linker {
                         continue;
                     }
                     self.expand((fi, ni), &r.ops, "", 0, &mut out);
+                    let batch = batches.last().map_or(0, |b| b + 1);
+                    batches.resize(out.len(), batch);
                 }
             }
         }
-        out
+        drop_unmounted_twins(out, &batches)
     }
 
     fn collect_refs(&self, at: FnId, ops: &[Op], refs: &mut HashSet<(FnId, String)>) {
@@ -70,7 +73,7 @@ impl Linker {
             let t = match op {
                 Op::Nest { target, .. } => target,
                 Op::Merge(target) => target,
-                Op::Route { .. } | Op::Layer(_) => continue,
+                Op::Route { .. } | Op::Layer(_) | Op::Handlers(_) => continue,
             };
             match t {
                 Target::Local(v) if self.local_ops(at, v).is_empty() => {
@@ -146,8 +149,15 @@ impl Linker {
                     continue;
                 }
                 let same_crate = file.krate == here.krate;
+                // The module a function lives in: its file's, or the inline
+                // `mod x { … }` around it.
+                let module = if f.inline.is_empty() {
+                    file.module.as_str()
+                } else {
+                    f.inline.as_str()
+                };
                 let qual_ok = match qual {
-                    Some(q) => file.module.rsplit("::").next() == Some(q.as_str()),
+                    Some(q) => module.rsplit("::").next() == Some(q.as_str()),
                     None => fi == from,
                 };
                 // `other_crate::f()`: the root module of that crate.
@@ -294,6 +304,30 @@ impl Linker {
                 Op::Merge(target) => {
                     self.expand_target(at, target, prefix, depth, out);
                 }
+                Op::Handlers(targets) => {
+                    for t in targets {
+                        let t = match t {
+                            Target::Local(name) => as_call(name),
+                            other => other.clone(),
+                        };
+                        let Some(id) = self.resolve(at.0, &t) else {
+                            continue;
+                        };
+                        let Some((methods, path, line)) = &self.func(id).utoipa else {
+                            continue;
+                        };
+                        let url = join_path(&[prefix, path]);
+                        let params = self.handler_params(id);
+                        for m in methods {
+                            let mut e = Endpoint::new(m, url.clone())
+                                .at_path(&self.files[id.0].path, *line);
+                            for p in &params {
+                                e.push_param(p.clone());
+                            }
+                            out.push(e);
+                        }
+                    }
+                }
             }
         }
     }
@@ -397,10 +431,24 @@ impl Linker {
         let f = self.func(id);
         let mut out = Vec::new();
         for (kind, ty) in &f.bodies {
+            if kind == "extractible" {
+                self.extractible_params(id.0, ty, &mut out);
+                continue;
+            }
             let kind = match kind.as_str() {
                 "query" => ParamKind::Query,
                 "json" => ParamKind::Json,
                 "form" => ParamKind::Form,
+                // utoipa `params(T)`: where `T`'s `into_params` says.
+                "params" => match self
+                    .find_struct(id.0, ty)
+                    .and_then(|s| s.param_in.as_deref())
+                {
+                    Some("path") => ParamKind::Path,
+                    Some("header") => ParamKind::Header,
+                    Some("cookie") => ParamKind::Cookie,
+                    _ => ParamKind::Query,
+                },
                 _ => ParamKind::Path,
             };
             for name in self.fields(id.0, ty, 0) {
@@ -452,6 +500,29 @@ impl Linker {
         out
     }
 
+    /// Salvo `#[derive(Extractible)]` struct fields, each from its
+    /// `source(from = …)` or the struct's `default_source` (`param` is a
+    /// path parameter, `body` a JSON field).
+    fn extractible_params(&self, from: usize, ty: &str, out: &mut Vec<Param>) {
+        let Some(s) = self.find_struct(from, ty) else {
+            return;
+        };
+        for f in &s.fields {
+            let Some(src) = f.source.as_deref().or(s.param_in.as_deref()) else {
+                continue;
+            };
+            let kind = match src {
+                "param" => ParamKind::Path,
+                "query" => ParamKind::Query,
+                "header" => ParamKind::Header,
+                "cookie" => ParamKind::Cookie,
+                "body" => ParamKind::Json,
+                _ => continue,
+            };
+            out.push(Param::new(kind, f.name.clone()));
+        }
+    }
+
     fn find_struct(&self, from: usize, name: &str) -> Option<&StructDecl> {
         let here = &self.files[from];
         let in_file = |fi: usize| self.files[fi].structs.iter().find(|s| s.name == name);
@@ -463,4 +534,45 @@ impl Linker {
             })
             .or_else(|| (0..self.files.len()).find_map(in_file))
     }
+}
+
+/// A router function nobody in the tree nests or merges (a public helper
+/// such as `pub fn config_router() -> Router { config::router() }`) is
+/// expanded as a root, without the prefix its routes get where they are
+/// really mounted. A route reported by one root at `/config` and by another
+/// at `/catalog/v1/config` (same method, file and line) keeps only the
+/// prefixed one. Routes served twice from the same root (`.merge(api())`
+/// and `.nest("/v1", api())`) are kept.
+fn drop_unmounted_twins(out: Vec<Endpoint>, batches: &[usize]) -> Vec<Endpoint> {
+    use std::collections::HashMap;
+    let key = |e: &Endpoint| {
+        e.code_paths
+            .first()
+            .map(|l| (e.method.clone(), l.path.clone(), l.line))
+    };
+    let mut groups: HashMap<(String, String, Option<u32>), Vec<usize>> = HashMap::new();
+    for (i, e) in out.iter().enumerate() {
+        if let Some(k) = key(e) {
+            groups.entry(k).or_default().push(i);
+        }
+    }
+    let mut drop = vec![false; out.len()];
+    for ids in groups.values().filter(|v| v.len() > 1) {
+        for &i in ids {
+            let short = &out[i].url;
+            drop[i] = ids.iter().any(|&j| {
+                let long = &out[j].url;
+                batches.get(j) != batches.get(i)
+                    && long.len() > short.len()
+                    && long.ends_with(short.as_str())
+                    && (short.starts_with('/')
+                        || long.as_bytes().get(long.len() - short.len() - 1) == Some(&b'/'))
+            });
+        }
+    }
+    out.into_iter()
+        .zip(drop)
+        .filter(|(_, d)| !d)
+        .map(|(e, _)| e)
+        .collect()
 }

@@ -36,6 +36,14 @@ pub struct FnFacts {
     /// what a call returns (nested or merged later by name).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lets: Vec<(String, Target)>,
+    /// The inline modules the function is declared in (`docs` for a
+    /// `mod docs { pub fn router() … }` inside `lib.rs`), outermost first.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub inline: String,
+    /// `#[utoipa::path(get, path = "/items/{id}")]` on the function: its
+    /// methods, path and line, for utoipa-axum's `routes!(handler)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub utoipa: Option<(Vec<String>, String, u32)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -83,6 +91,9 @@ pub enum Op {
         service: bool,
     },
     Merge(Target),
+    /// utoipa-axum `.routes(routes!(a, b))`: handlers whose own
+    /// `#[utoipa::path(…)]` attribute gives their method and path.
+    Handlers(Vec<Target>),
     /// `.layer(middleware::from_fn(f))` (also `from_fn_with_state(s, f)`,
     /// `route_layer`): what `f` reads counts for every route added to the
     /// router before it.
@@ -97,6 +108,7 @@ pub(crate) const METHODS: &[&str] = &[
 ];
 const OPS: &[&str] = &[
     "route",
+    "routes",
     "nest",
     "merge",
     "nest_service",
@@ -133,10 +145,12 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     } else {
         Vec::new()
     };
+    let mods = items::inline_modules(&code);
     let fns = items::functions(&code, &skip)
         .iter()
         .map(|f| {
             let mut facts = scan_fn(file, &code, f, flavor, &scopes);
+            facts.inline = items::inline_path(&mods, f.kw);
             let from = lets.partition_point(|&o| o < f.body.start);
             let to = lets.partition_point(|&o| o < f.body.end);
             facts.lets = call_lets(&code, f, &lets[from..to], &facts);
@@ -169,6 +183,12 @@ fn scan_fn(
         ..FnFacts::default()
     };
     extractors(code, f, &mut out);
+    if flavor == Flavor::Axum {
+        out.utoipa = utoipa_path(file, code, f);
+        if out.utoipa.is_some() {
+            utoipa_params(code, f, &mut out);
+        }
+    }
     if flavor == Flavor::Salvo {
         crate::salvo::handler_reads(code, f, &mut out);
     }
@@ -263,6 +283,121 @@ fn scan_fn(
         }
     }
     out
+}
+
+/// `#[utoipa::path(get, path = "/x")]` (also `#[path(…)]` with the macro
+/// imported, `method(get, head)` for several methods): methods, path and
+/// the attribute's line.
+fn utoipa_path(file: &SourceFile, code: &Code, f: &FnDecl) -> Option<(Vec<String>, String, u32)> {
+    for attr in items::attrs_before(code, f.kw) {
+        let Some(open) = attr.find('(') else { continue };
+        let name = &attr[..open];
+        if name != "utoipa::path" && name != "path" {
+            continue;
+        }
+        let args = attr.get(open + 1..attr.len().saturating_sub(1))?;
+        let path_at = args.find("path=\"")?;
+        if path_at > 0 && !matches!(args.as_bytes()[path_at - 1], b',' | b'(') {
+            continue;
+        }
+        let path = args[path_at + "path=\"".len()..]
+            .split('"')
+            .next()?
+            .to_string();
+        let mut methods = Vec::new();
+        for part in args.split(',') {
+            let part = part.trim_start_matches("method(").trim_end_matches(')');
+            if METHODS.contains(&part) {
+                methods.push(part.to_ascii_uppercase());
+            }
+            if part.contains('=') || part.contains('(') {
+                break;
+            }
+        }
+        if methods.is_empty() {
+            continue;
+        }
+        let text = code.text();
+        let line = text[..f.kw]
+            .rfind("path(")
+            .map_or_else(|| file.line_of(f.kw), |at| file.line_of(at));
+        return Some((methods, path, line));
+    }
+    None
+}
+
+/// The `params(…)` of a `#[utoipa::path]`: `params(ListQuery)` (the
+/// fields of an `IntoParams` struct, in the place its
+/// `#[into_params(parameter_in = …)]` names; query when it names none)
+/// and `params(("id" = u64, Path, description = "…"))`.
+fn utoipa_params(code: &Code, f: &FnDecl, out: &mut FnFacts) {
+    let Some(attr) = items::attrs_before(code, f.kw)
+        .into_iter()
+        .find(|a| a.starts_with("utoipa::path(") || a.starts_with("path("))
+    else {
+        return;
+    };
+    let Some(at) = attr.find(",params(") else {
+        return;
+    };
+    let inner = &attr[at + ",params(".len()..];
+    for item in split_top(inner) {
+        if let Some(tuple) = item.strip_prefix('(') {
+            let parts = split_top(tuple);
+            let Some(name) = parts.first().and_then(|p| p.split('"').nth(1)) else {
+                continue;
+            };
+            let kind =
+                parts
+                    .iter()
+                    .skip(1)
+                    .find_map(|p| match p.rsplit("::").next().unwrap_or("") {
+                        "Path" => Some("path"),
+                        "Query" => Some("query"),
+                        "Header" => Some("header"),
+                        "Cookie" => Some("cookie"),
+                        _ => None,
+                    });
+            if let Some(kind) = kind {
+                let entry = (kind.to_string(), name.to_string());
+                if !out.direct.contains(&entry) {
+                    out.direct.push(entry);
+                }
+            }
+        } else if item.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            let ty = items::type_name(item);
+            if is_ident(&ty) {
+                out.bodies.push(("params".to_string(), ty));
+            }
+        }
+    }
+}
+
+/// Top-level comma-separated items of `s` up to the `)` closing it.
+fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut in_str = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => in_str = !in_str,
+            _ if in_str => {}
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' if depth > 0 => depth -= 1,
+            ')' => {
+                out.push(&s[start..i]);
+                return out.into_iter().filter(|p| !p.is_empty()).collect();
+            }
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out.into_iter().filter(|p| !p.is_empty()).collect()
 }
 
 /// A function returning a `Router` built by another function:
@@ -628,6 +763,28 @@ pub(crate) fn parse_chain(
                     ops.push(Op::Merge(target(file, code, r.start, flavor)));
                 }
             }
+            "routes" => {
+                // `routes!(a::get_item, update_item)`.
+                let Some(r) = args.first() else { continue };
+                let text = code.slice(r.clone());
+                let Some(bang) = text.find('!') else { continue };
+                if text[..bang].trim().rsplit("::").next() != Some("routes") {
+                    continue;
+                }
+                let open = code.skip_ws(r.start + bang + 1);
+                if !matches!(bytes.get(open), Some(b'(') | Some(b'[') | Some(b'{')) {
+                    continue;
+                }
+                let handlers: Vec<Target> = code
+                    .args(open)
+                    .iter()
+                    .map(|a| target(file, code, a.start, flavor))
+                    .filter(|t| matches!(t, Target::Call { .. } | Target::Local(_)))
+                    .collect();
+                if !handlers.is_empty() {
+                    ops.push(Op::Handlers(handlers));
+                }
+            }
             "layer" | "route_layer" => {
                 let layers = middleware_fns(file, code, &args, flavor);
                 if !layers.is_empty() {
@@ -686,8 +843,13 @@ fn is_router_new(path: &str) -> bool {
     (matches!(last, "new" | "default")
         && matches!(
             prev,
-            Some("Router") | Some("App") | Some("Route") | Some("ApiRouter")
+            Some("Router")
+                | Some("App")
+                | Some("Route")
+                | Some("ApiRouter")
+                | Some("OpenApiRouter")
         ))
+        || (last == "with_openapi" && prev == Some("OpenApiRouter"))
         || (matches!(last, "build" | "custom") && matches!(prev, Some("rocket") | Some("Rocket")))
         || (matches!(last, "new" | "with_state") && prev == Some("tide"))
         || (matches!(last, "with_path" | "with_hoop" | "with_filter") && prev == Some("Router"))
