@@ -137,7 +137,8 @@ pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
             | Fact::Nest(_)
             | Fact::Provide(_)
             | Fact::DocHelper(_)
-            | Fact::Builder(_) => {}
+            | Fact::Builder(_)
+            | Fact::Handler(_) => {}
             Fact::Build(root, name) => builds.push((root, name)),
         }
     }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::builder::{self, Builder};
 use super::params::{method_params, Consumes};
-use super::scan::{DocHelper, DynamicNest, Fact, Provider, RouterRoute};
+use super::scan::{DocHelper, DynamicNest, Fact, HandlerReads, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{Index, TypeId};
 use crate::jvm::lambda::Read;
@@ -53,6 +53,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let mut doc_helpers: HashMap<(String, String), DocHelper> = HashMap::new();
     let mut providers: Vec<Provider> = Vec::new();
     let mut builders: HashMap<(String, String), Builder> = HashMap::new();
+    let mut handlers: Vec<HandlerReads> = Vec::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
@@ -66,6 +67,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
                     .entry((b.class.clone(), b.method.clone()))
                     .or_insert(b);
             }
+            Fact::Handler(h) => handlers.push(h),
             Fact::DocHelper(d) => {
                 doc_helpers
                     .entry((d.class.clone(), d.method.clone()))
@@ -114,10 +116,16 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
         .enumerate()
         .map(|(i, f)| (f.path.as_str(), i))
         .collect();
+    let mut by_method: HashMap<&str, Vec<&HandlerReads>> = HashMap::new();
+    for h in &handlers {
+        by_method.entry(h.method.as_str()).or_default().push(h);
+    }
     for r in routers.iter().filter(|r| r.lang == lang) {
         let fi = file_of.get(r.path.as_str()).copied();
         let registry = fi.and_then(|f| l.registry_prefix(f, &nests, &providers, &builders));
-        l.router(r, fi, registry, &doc_helpers, &mut out);
+        let handler = fi.and_then(|f| l.handler_of(r, f, &by_method));
+        let handler = handler.map(|h| (file_of.get(h.path.as_str()).copied(), h));
+        l.router(r, fi, registry, &doc_helpers, handler, &mut out);
     }
     out
 }
@@ -440,12 +448,65 @@ impl Linker<'_> {
         None
     }
 
+    /// The handler method a functional route references, in any file:
+    /// `this::x` in the declaring class, `Books::x`, or `books::x` through
+    /// the declared type of `books` (a parameter or field of the route's
+    /// file), else the one handler method of that name (the one of the
+    /// class named like the receiver when several are).
+    fn handler_of<'h>(
+        &self,
+        r: &RouterRoute,
+        f: usize,
+        by_method: &HashMap<&str, Vec<&'h HandlerReads>>,
+    ) -> Option<&'h HandlerReads> {
+        let (recv, method) = r.handler.as_ref()?;
+        let cands = by_method.get(method.as_str())?;
+        let class = if recv == "this" {
+            Some(r.class.clone())
+        } else if recv.starts_with(char::is_uppercase) {
+            Some(recv.clone())
+        } else {
+            let file = &self.idx.files[f];
+            let params = file
+                .types
+                .iter()
+                .flat_map(|t| t.methods.iter())
+                .chain(file.funs.iter())
+                .flat_map(|m| m.params.iter())
+                .find(|p| p.name == *recv)
+                .map(|p| p.ty.clone());
+            params.or_else(|| {
+                file.types
+                    .iter()
+                    .flat_map(|t| t.fields.iter())
+                    .find(|x| x.name == *recv)
+                    .map(|x| x.ty.clone())
+            })
+        };
+        if let Some(c) = class {
+            let c = crate::jvm::index::bare_type(&c);
+            let c = c.rsplit('.').next().unwrap_or(c);
+            if let Some(h) = cands.iter().find(|h| h.class == c) {
+                return Some(h);
+            }
+        }
+        match cands.as_slice() {
+            [one] => Some(one),
+            many => many
+                .iter()
+                .find(|h| h.class.eq_ignore_ascii_case(recv))
+                .copied(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn router(
         &self,
         r: &RouterRoute,
         fi: Option<usize>,
         registry: Option<String>,
         docs: &HashMap<(String, String), DocHelper>,
+        handler: Option<(Option<usize>, &HandlerReads)>,
         out: &mut Vec<Endpoint>,
     ) {
         let ctx = fi
@@ -490,7 +551,17 @@ impl Linker<'_> {
             }
             seen.push(c);
         }
-        for read in &reads {
+        // Reads of the handler (resolved in its own file).
+        let mut reads: Vec<(Option<usize>, Read)> = reads.into_iter().map(|x| (fi, x)).collect();
+        if let Some((hf, h)) = handler {
+            for x in &h.reads {
+                if !reads.iter().any(|(_, y)| y == x) {
+                    reads.push((hf, x.clone()));
+                }
+            }
+        }
+        for (fi, read) in &reads {
+            let fi = *fi;
             match read {
                 Read::Param(kind, name) => ep.push_param(Param::new(*kind, name)),
                 Read::PathOrQuery(name) => ep.push_param(Param::new(ParamKind::Query, name)),
