@@ -43,6 +43,9 @@ fn mapping(anns: &[Annotation]) -> Option<&Annotation> {
 struct Linker<'a> {
     idx: Index<'a>,
     cfg: Configs,
+    /// Request reads of methods taking the request object, by (class,
+    /// method): `request.getHeader("X")` in a controller method.
+    reads: HashMap<(&'a str, &'a str), &'a HandlerReads>,
 }
 
 pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
@@ -78,6 +81,10 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let l = Linker {
         idx: Index::new(&files),
         cfg: Configs::new(docs),
+        reads: handlers
+            .iter()
+            .map(|h| ((h.class.as_str(), h.method.as_str()), h))
+            .collect(),
     };
     let mut out = Vec::new();
     let ids: Vec<TypeId> = l.idx.all().collect();
@@ -323,7 +330,8 @@ impl Linker<'_> {
                 for mp in self.paths(owner, a, &path) {
                     let url = join_path(&[context.as_str(), cp, &mp]);
                     for method in &methods {
-                        let params = method_params(&self.idx, owner, m, method, consumes);
+                        let mut params = method_params(&self.idx, owner, m, method, consumes);
+                        self.request_reads(owner, m, &mut params);
                         out.push(
                             Endpoint::new(method, url.clone())
                                 .at_path(file.clone(), a.line)
@@ -331,6 +339,29 @@ impl Linker<'_> {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// What a mapped method reads from the request object it takes
+    /// (`HttpServletRequest.getHeader("X")`, `getParameter("q")`,
+    /// `ServerWebExchange.getRequest().getQueryParams().getFirst("q")`).
+    fn request_reads(&self, owner: TypeId, m: &Method, params: &mut Vec<Param>) {
+        let class = self.idx.ty(owner).name.as_str();
+        let Some(h) = self.reads.get(&(class, m.name.as_str())) else {
+            return;
+        };
+        if h.path != self.idx.file(owner).path {
+            return;
+        }
+        for r in &h.reads {
+            let p = match r {
+                Read::Param(kind, name) => Param::new(*kind, name),
+                Read::PathOrQuery(name) => Param::query(name),
+                _ => continue,
+            };
+            if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                params.push(p);
             }
         }
     }

@@ -138,7 +138,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         }
         registry(file, lang, out);
     }
-    if c.contains("ServerRequest") {
+    if REQUEST_TYPES.iter().any(|x| c.contains(x)) {
         for h in handlers(file) {
             out.fact(&Fact::Handler(h));
         }
@@ -506,8 +506,19 @@ fn handler_ref(t: &[Token], r: std::ops::Range<usize>) -> Option<(String, String
     call
 }
 
-/// Methods taking a `ServerRequest` (WebFlux / WebMvc.fn handlers) and
-/// what they read.
+/// Request objects a handler reads parameters from: functional endpoint
+/// handlers (`ServerRequest`) and controller methods taking the servlet
+/// or reactive request.
+const REQUEST_TYPES: [&str; 5] = [
+    "ServerRequest",
+    "HttpServletRequest",
+    "ServerHttpRequest",
+    "ServerWebExchange",
+    "WebRequest",
+];
+
+/// Methods taking a request object ([`REQUEST_TYPES`]: WebFlux / WebMvc.fn
+/// handlers, controller methods) and what they read.
 fn handlers(file: &SourceFile) -> Vec<HandlerReads> {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
@@ -517,7 +528,7 @@ fn handlers(file: &SourceFile) -> Vec<HandlerReads> {
         if m.class.is_empty()
             || !t[m.params.clone()]
                 .iter()
-                .any(|x| x.is_ident("ServerRequest"))
+                .any(|x| REQUEST_TYPES.contains(&x.text.as_str()))
         {
             continue;
         }
@@ -647,7 +658,7 @@ fn request_reads(t: &[Token], a: usize, b: usize) -> Vec<Read> {
                         push(Read::Param(ParamKind::Header, v), &mut out);
                     }
                 }
-                "queryParamOrNull" | "param" => {
+                "queryParamOrNull" | "param" | "getParameter" | "getParameterValues" => {
                     if let Some(v) = first_str {
                         push(Read::Param(ParamKind::Query, v), &mut out);
                     }
@@ -655,9 +666,9 @@ fn request_reads(t: &[Token], a: usize, b: usize) -> Vec<Read> {
                 // `cookies().getFirst("x")`, `queryParams().getFirst("x")`.
                 "getFirst" if k >= 4 && t[k - 2].is(')') && t[k - 3].is('(') => {
                     let kind = match t[k - 4].text.as_str() {
-                        "cookies" => Some(ParamKind::Cookie),
-                        "queryParams" => Some(ParamKind::Query),
-                        "headers" => Some(ParamKind::Header),
+                        "cookies" | "getCookies" => Some(ParamKind::Cookie),
+                        "queryParams" | "getQueryParams" => Some(ParamKind::Query),
+                        "headers" | "getHeaders" => Some(ParamKind::Header),
                         _ => None,
                     };
                     if let (Some(kind), Some(v)) = (kind, first_str) {
