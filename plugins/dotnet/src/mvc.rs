@@ -24,7 +24,12 @@
 //!   `Http…Attribute` (their constructor's `: base(…)` arguments are
 //!   evaluated with the attribute's positional or named arguments, else
 //!   the constructor's default values: `ApiRoute(int version = 1, string
-//!   resource = "[controller]") : base($"api/v{version}/{resource}")`).
+//!   resource = "[controller]") : base($"api/v{version}/{resource}")`),
+//!   and attributes implementing `IRouteTemplateProvider` /
+//!   `IActionHttpMethodProvider` themselves (`Template => "{id:int}"`,
+//!   `HttpMethods => new[] { "GET" }`, or `Template =
+//!   $"api/v{version}/{resource}"` set in a constructor that derived
+//!   attributes reach through `: base(3, resource)`).
 //!   Templates starting with `/` or `~/` ignore the controller prefix (a
 //!   class template starting so ignores the global prefix). `[controller]`,
 //!   `[action]` (the method name without `Async`, or `[ActionName]`) and
@@ -39,7 +44,9 @@
 //!   the token values go through `X`: a separator from its
 //!   `"$1-$2"`-style replacement and lower case from `ToLower…()`, read
 //!   from the class's source (the documented slugify, `-` and lower case,
-//!   when `X` is not in the tree). A global prefix registered as an
+//!   when `X` is not in the tree); `AddRouting(o => o.LowercaseUrls =
+//!   true)` lowers token values too (the app's URLs are written in lower
+//!   case; matching is case-insensitive either way). A global prefix registered as an
 //!   application-model convention (`Conventions.Insert(0, new
 //!   RoutePrefixConvention(new RouteAttribute("api")))`, or an extension
 //!   such as `options.UseGeneralRoutePrefix("api")`) is prepended to the
