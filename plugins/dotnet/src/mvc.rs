@@ -725,9 +725,13 @@ impl Linker<'_> {
             lineage.truncate(1);
         }
         for t in lineage {
+            // Overrides are matched by name and arity against the derived
+            // types only: overloads of one class (`Grab(int id)` and
+            // `Grab([FromBody] Bulk b)`) are distinct actions.
+            let derived = seen.len();
             for m in &self.idx.ty(t).methods {
                 let key = (m.name.as_str(), m.params.len());
-                if seen.contains(&key) {
+                if seen[..derived].contains(&key) {
                     continue;
                 }
                 seen.push(key);
