@@ -962,8 +962,61 @@ pub fn scan_reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
             out.push(r);
         }
     };
+    // `var form = await Request.ReadFormAsync();` then `form["name"]`,
+    // `form.Files["f"]`.
+    let mut form_vars: Vec<&str> = Vec::new();
+    for i in start.max(1)..end {
+        if t[i].is_ident("ReadFormAsync") && t[i - 1].is('.') {
+            let mut k = i;
+            while k > start && !t[k].is('=') && !t[k].is(';') && !t[k].is('{') && i - k < 16 {
+                k -= 1;
+            }
+            if k > start && t[k].is('=') && t[k - 1].kind == Kind::Ident {
+                form_vars.push(t[k - 1].text.as_str());
+            }
+        }
+    }
     for i in start..end {
         let tok = &t[i];
+        if !form_vars.is_empty()
+            && tok.kind == Kind::Ident
+            && form_vars.contains(&tok.text.as_str())
+            && (i == 0 || !t[i - 1].is('.'))
+        {
+            let (kind, k) = if t.get(i + 1).is_some_and(|x| x.is('.'))
+                && t.get(i + 2).is_some_and(|x| x.is_ident("Files"))
+            {
+                (ParamKind::File, i + 3)
+            } else {
+                (ParamKind::Form, i + 1)
+            };
+            let name = if t.get(k).is_some_and(|x| x.is('[')) {
+                t.get(k + 1)
+                    .filter(|x| x.kind == Kind::Str && t.get(k + 2).is_some_and(|c| c.is(']')))
+            } else if t.get(k).is_some_and(|x| x.is('.'))
+                && t.get(k + 1).is_some_and(|x| {
+                    matches!(x.text.as_str(), "TryGetValue" | "GetFile" | "ContainsKey")
+                })
+                && t.get(k + 2).is_some_and(|x| x.is('('))
+            {
+                t.get(k + 3).filter(|x| x.kind == Kind::Str)
+            } else {
+                None
+            };
+            if let Some(n) = name {
+                let kind = if t.get(k + 1).is_some_and(|x| x.is_ident("GetFile")) {
+                    ParamKind::File
+                } else {
+                    kind
+                };
+                push(Read {
+                    kind,
+                    name: n.text.clone(),
+                    ty: None,
+                });
+            }
+            continue;
+        }
         if tok.kind != Kind::Ident || i == 0 || !t[i - 1].is('.') {
             continue;
         }
