@@ -485,10 +485,14 @@ fn handler_ref(t: &[Token], r: std::ops::Range<usize>) -> Option<(String, String
     let end = r.end.min(t.len());
     let mut call = None;
     for k in r.start..end {
-        if k + 3 < end && t[k].kind == Kind::Ident && t[k + 1].is(':') && t[k + 2].is(':') {
-            if t[k + 3].kind == Kind::Ident && t[k + 3].text != "class" {
-                return Some((t[k].text.clone(), t[k + 3].text.clone()));
-            }
+        if k + 3 < end
+            && t[k].kind == Kind::Ident
+            && t[k + 1].is(':')
+            && t[k + 2].is(':')
+            && t[k + 3].kind == Kind::Ident
+            && t[k + 3].text != "class"
+        {
+            return Some((t[k].text.clone(), t[k + 3].text.clone()));
         }
         if call.is_none()
             && k + 5 < end
