@@ -513,12 +513,16 @@ fn handler_ref(t: &[Token], r: std::ops::Range<usize>) -> Option<(String, String
 /// Request objects a handler reads parameters from: functional endpoint
 /// handlers (`ServerRequest`) and controller methods taking the servlet
 /// or reactive request.
-const REQUEST_TYPES: [&str; 5] = [
+const REQUEST_TYPES: [&str; 8] = [
     "ServerRequest",
     "HttpServletRequest",
     "ServerHttpRequest",
     "ServerWebExchange",
     "WebRequest",
+    // JAX-RS `@Context` objects.
+    "HttpHeaders",
+    "UriInfo",
+    "ContainerRequestContext",
 ];
 
 /// Methods taking a request object ([`REQUEST_TYPES`]: WebFlux / WebMvc.fn
@@ -662,6 +666,23 @@ fn request_reads(t: &[Token], a: usize, b: usize) -> Vec<Read> {
                         push(Read::Param(ParamKind::Header, v), &mut out);
                     }
                 }
+                // JAX-RS `HttpHeaders` / `ContainerRequestContext`.
+                "getHeaderString" | "getRequestHeader" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Header, v), &mut out);
+                    }
+                }
+                // JAX-RS `getCookies().get("c")`.
+                "get"
+                    if k >= 4
+                        && t[k - 2].is(')')
+                        && t[k - 3].is('(')
+                        && t[k - 4].is_ident("getCookies") =>
+                {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Cookie, v), &mut out);
+                    }
+                }
                 "queryParamOrNull" | "param" | "getParameter" | "getParameterValues" => {
                     if let Some(v) = first_str {
                         push(Read::Param(ParamKind::Query, v), &mut out);
@@ -671,8 +692,11 @@ fn request_reads(t: &[Token], a: usize, b: usize) -> Vec<Read> {
                 "getFirst" if k >= 4 && t[k - 2].is(')') && t[k - 3].is('(') => {
                     let kind = match t[k - 4].text.as_str() {
                         "cookies" | "getCookies" => Some(ParamKind::Cookie),
-                        "queryParams" | "getQueryParams" => Some(ParamKind::Query),
-                        "headers" | "getHeaders" => Some(ParamKind::Header),
+                        "queryParams" | "getQueryParams" | "getQueryParameters" => {
+                            Some(ParamKind::Query)
+                        }
+                        "getPathParameters" => Some(ParamKind::Path),
+                        "headers" | "getHeaders" | "getRequestHeaders" => Some(ParamKind::Header),
                         _ => None,
                     };
                     if let (Some(kind), Some(v)) = (kind, first_str) {
