@@ -8,7 +8,10 @@
 //!   passed to a method in another file (`app.MapGroup("/todos").MapTodos()`,
 //!   `TodoApi.Map(api)`); see [`crate::cs::flow`] and [`crate::cs::mounts`].
 //!   Patterns may use constants and interpolated strings.
-//! - Parameters of the handler, a lambda or a method group, by the binding
+//! - Parameters of the handler, a lambda or a method group (a class method,
+//!   or a local function of the top-level statements as the TypedResults
+//!   tutorial writes them: `todoItems.MapGet("/{id}", GetTodo);` with
+//!   `static async Task<IResult> GetTodo(int id, TodoDb db)`), by the binding
 //!   rules of [`crate::cs::params`] (the body is inferred for complex
 //!   types), and request values its body reads
 //!   (`ctx.Request.Query["q"]`, `.Headers["X"]`, `ReadFromJsonAsync<T>()`).

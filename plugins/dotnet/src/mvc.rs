@@ -24,7 +24,12 @@
 //!   `Http…Attribute` (their constructor's `: base(…)` arguments are
 //!   evaluated with the attribute's positional or named arguments, else
 //!   the constructor's default values: `ApiRoute(int version = 1, string
-//!   resource = "[controller]") : base($"api/v{version}/{resource}")`).
+//!   resource = "[controller]") : base($"api/v{version}/{resource}")`),
+//!   and attributes implementing `IRouteTemplateProvider` /
+//!   `IActionHttpMethodProvider` themselves (`Template => "{id:int}"`,
+//!   `HttpMethods => new[] { "GET" }`, or `Template =
+//!   $"api/v{version}/{resource}"` set in a constructor that derived
+//!   attributes reach through `: base(3, resource)`).
 //!   Templates starting with `/` or `~/` ignore the controller prefix (a
 //!   class template starting so ignores the global prefix). `[controller]`,
 //!   `[action]` (the method name without `Async`, or `[ActionName]`) and
@@ -39,7 +44,9 @@
 //!   the token values go through `X`: a separator from its
 //!   `"$1-$2"`-style replacement and lower case from `ToLower…()`, read
 //!   from the class's source (the documented slugify, `-` and lower case,
-//!   when `X` is not in the tree). A global prefix registered as an
+//!   when `X` is not in the tree); `AddRouting(o => o.LowercaseUrls =
+//!   true)` lowers token values too (the app's URLs are written in lower
+//!   case; matching is case-insensitive either way). A global prefix registered as an
 //!   application-model convention (`Conventions.Insert(0, new
 //!   RoutePrefixConvention(new RouteAttribute("api")))`, or an extension
 //!   such as `options.UseGeneralRoutePrefix("api")`) is prepended to the
@@ -436,6 +443,63 @@ impl Linker<'_> {
         }
     }
 
+    /// The value of property `prop` of custom attribute `cid` built with
+    /// constructor arguments `bind`: its initializer, or its assignment in
+    /// the constructor (a derived attribute's `: base(…)` arguments
+    /// binding the parent's constructor).
+    fn ctor_prop(
+        &self,
+        cid: TypeId,
+        given: usize,
+        bind: &mut dyn FnMut(&str, usize) -> Option<String>,
+        prop: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let decl = self.idx.ty(cid);
+        if let Some(v) = decl
+            .props
+            .iter()
+            .find(|p| p.name == prop)
+            .and_then(|p| p.value.as_ref())
+            .and_then(|v| self.idx.eval(Some(cid), v))
+        {
+            return Some(v);
+        }
+        let ctor = decl
+            .ctors
+            .iter()
+            .min_by_key(|c| c.params.len().abs_diff(given))?;
+        let mut value = |name: &str| -> Option<String> {
+            if let Some(k) = ctor.params.iter().position(|p| p == name) {
+                if let Some(v) = bind(name, k) {
+                    return Some(v);
+                }
+                let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
+                return self.idx.eval(Some(cid), d);
+            }
+            self.idx.constant(Some(cid), name, 0)
+        };
+        if let Some((_, e)) = ctor.assigns.iter().find(|(n, _)| n == prop) {
+            return e.eval(&mut value);
+        }
+        let parent = decl
+            .bases
+            .first()
+            .and_then(|b| self.custom(b.strip_suffix("Attribute").unwrap_or(b), cid.0))
+            .filter(|&p| p != cid)?;
+        if depth >= 4 {
+            return None;
+        }
+        let args: Vec<Option<String>> = ctor
+            .base_args
+            .iter()
+            .map(|e| e.as_ref().and_then(|e| e.eval(&mut value)))
+            .collect();
+        let count = args.len();
+        let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
+        self.ctor_prop(parent, count, &mut up, prop, depth + 1)
+    }
+
     /// Route specs of attributes written on a type or method of `ctx`.
     fn specs(&self, attrs: &[Attr], ctx: TypeId, method_line: u32) -> Vec<Spec> {
         let mut out = Vec::new();
@@ -520,6 +584,37 @@ impl Linker<'_> {
                     template: self.custom_arg(cid, a, ctx, 0).or_else(own_template),
                     line: a.line,
                 });
+            } else if base_names
+                .iter()
+                .any(|b| *b == "IRouteTemplateProvider" || *b == "IActionHttpMethodProvider")
+            {
+                // An attribute implementing the routing interfaces itself:
+                // `Template => "{id:int}"`, `HttpMethods => new[] { "GET" }`,
+                // or `Template = $"api/v{version}/{resource}"` set by its
+                // constructor (through derived attributes' `: base(…)`).
+                let given = a.args.iter().filter(|x| x.name.is_none()).count();
+                let mut bind = |name: &str, k: usize| -> Option<String> {
+                    let arg = a
+                        .named(name)
+                        .or_else(|| a.positional(k))
+                        .and_then(|x| x.expr.as_ref())?;
+                    self.idx.eval(Some(ctx), arg)
+                };
+                let template = self.ctor_prop(cid, given, &mut bind, "Template", 0);
+                let methods: Vec<String> = lineage
+                    .iter()
+                    .flat_map(|t| self.idx.ty(*t).props.iter())
+                    .filter(|p| p.name == "HttpMethods")
+                    .flat_map(|p| p.strings.iter())
+                    .map(|s| s.to_ascii_uppercase())
+                    .collect();
+                if template.is_some() || !methods.is_empty() {
+                    out.push(Spec {
+                        methods,
+                        template,
+                        line: a.line,
+                    });
+                }
             } else if base_names.contains(&"HttpMethodAttribute") {
                 let methods: Vec<String> = self
                     .idx
@@ -630,9 +725,13 @@ impl Linker<'_> {
             lineage.truncate(1);
         }
         for t in lineage {
+            // Overrides are matched by name and arity against the derived
+            // types only: overloads of one class (`Grab(int id)` and
+            // `Grab([FromBody] Bulk b)`) are distinct actions.
+            let derived = seen.len();
             for m in &self.idx.ty(t).methods {
                 let key = (m.name.as_str(), m.params.len());
-                if seen.contains(&key) {
+                if seen[..derived].contains(&key) {
                     continue;
                 }
                 seen.push(key);

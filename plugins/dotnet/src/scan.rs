@@ -24,6 +24,9 @@ pub enum Fact {
     /// `Conventions.Insert(0, new RoutePrefixConvention(new
     /// RouteAttribute("api")))`, `options.UseGeneralRoutePrefix("api")`.
     GlobalPrefix(String),
+    /// `services.AddRouting(o => o.LowercaseUrls = true)`: the app's URLs
+    /// are written in lower case (token values are lowered).
+    LowercaseUrls,
 }
 
 /// How an `IOutboundParameterTransformer` rewrites a token value.
@@ -139,6 +142,13 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     if file.content.contains("Transformer") {
         token_transformers(&outline, &toks, out);
     }
+    if file.content.contains("LowercaseUrls")
+        && toks
+            .windows(3)
+            .any(|w| w[0].is_ident("LowercaseUrls") && w[1].is('=') && w[2].is_ident("true"))
+    {
+        out.fact(&Fact::LowercaseUrls);
+    }
     if file.content.contains("RoutePrefix") || file.content.contains("Conventions") {
         global_prefixes(&toks, out);
     }
@@ -178,6 +188,7 @@ pub fn split(facts: &Facts) -> Facts2 {
     let mut prefixes = Vec::new();
     let mut conventions = Vec::new();
     let mut transformers = Vec::new();
+    let mut lowercase = false;
     for f in facts.iter::<Fact>() {
         match f {
             Fact::File(x) => out.files.push(x),
@@ -186,6 +197,7 @@ pub fn split(facts: &Facts) -> Facts2 {
             Fact::TokenConvention(x) => conventions.push(x),
             Fact::Transformer(x) => transformers.push(x),
             Fact::GlobalPrefix(x) => prefixes.push(x),
+            Fact::LowercaseUrls => lowercase = true,
         }
     }
     prefixes.sort();
@@ -198,6 +210,14 @@ pub fn split(facts: &Facts) -> Facts2 {
             .cloned()
             .unwrap_or_else(|| Transformer::slugify(c))
     });
+    if lowercase {
+        let t = out.token_transformer.get_or_insert_with(|| Transformer {
+            class: "LowercaseUrls".to_string(),
+            separator: None,
+            lower: true,
+        });
+        t.lower = true;
+    }
     out
 }
 

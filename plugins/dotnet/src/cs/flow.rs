@@ -157,6 +157,10 @@ struct Flow<'a> {
     /// (scope, name, token of the name, start of the value).
     assigns: Vec<(Option<usize>, String, usize, usize)>,
     builders: Vec<String>,
+    /// Local functions of top-level statements (`static async
+    /// Task<IResult> GetTodo(int id, TodoDb db) { … }`) by name: the
+    /// parameter list `(`..`)` and the body range.
+    locals: std::collections::HashMap<String, (usize, usize, usize, usize)>,
 }
 
 struct Step {
@@ -191,7 +195,11 @@ pub fn scan(file: &SourceFile, outline: &CsFile, t: &[Token]) -> (Vec<Route>, Ve
         scopes,
         assigns: Vec::new(),
         builders: BUILDER_NAMES.iter().map(|s| s.to_string()).collect(),
+        locals: std::collections::HashMap::new(),
     };
+    if file.content.contains(".Map") {
+        f.locals = local_functions(t, outline);
+    }
     for i in 1..t.len() {
         if t[i].kind == Kind::Ident
             && t.get(i + 1).is_some_and(|x| x.is('.'))
@@ -618,6 +626,16 @@ impl Flow<'_> {
             j += 1;
         }
         if j == r.end && !name.is_empty() {
+            // A local function of the top-level statements: its own
+            // parameters and reads (a class method of that name, if any,
+            // still wins in the link step).
+            if let Some(&(open, close, a, b)) = self.locals.get(&name) {
+                return Handler {
+                    params: params_in(self.file, t, open + 1, close),
+                    reads: scan_reads(t, a, b),
+                    method: Some(name),
+                };
+            }
             return Handler {
                 method: Some(name),
                 ..Handler::default()
@@ -625,6 +643,58 @@ impl Flow<'_> {
         }
         Handler::default()
     }
+}
+
+/// Functions declared outside any type's methods (C# top-level statements'
+/// local functions): `[static] [async] Type Name(…) { … }` or `=> expr;`.
+fn local_functions(
+    t: &[Token],
+    outline: &CsFile,
+) -> std::collections::HashMap<String, (usize, usize, usize, usize)> {
+    let mut out = std::collections::HashMap::new();
+    let known: std::collections::HashSet<&str> = outline
+        .types
+        .iter()
+        .flat_map(|ty| ty.methods.iter().map(|m| m.name.as_str()))
+        .collect();
+    for i in 1..t.len() {
+        if t[i].kind != Kind::Ident
+            || !t[i].text.starts_with(|c: char| c.is_ascii_uppercase())
+            || !t.get(i + 1).is_some_and(|x| x.is('('))
+        {
+            continue;
+        }
+        let prev = &t[i - 1];
+        let typed = (prev.kind == Kind::Ident
+            && !matches!(
+                prev.text.as_str(),
+                "new" | "return" | "await" | "throw" | "nameof" | "typeof" | "else" | "in" | "is"
+            ))
+            || prev.is('>')
+            || prev.is('?')
+            || prev.is(']');
+        if !typed {
+            continue;
+        }
+        let Some(close) = close_of(t, i + 1) else {
+            continue;
+        };
+        let body = match t.get(close + 1) {
+            Some(x) if x.is('{') => close_of(t, close + 1).map(|e| (close + 2, e)),
+            Some(x) if x.is('=') && t.get(close + 2).is_some_and(|y| y.is('>')) => {
+                let end = (close + 3..t.len())
+                    .find(|&k| t[k].is(';'))
+                    .unwrap_or(t.len());
+                Some((close + 3, end))
+            }
+            _ => None,
+        };
+        let Some((a, b)) = body else { continue };
+        if !known.contains(t[i].text.as_str()) {
+            out.entry(t[i].text.clone()).or_insert((i + 1, close, a, b));
+        }
+    }
+    out
 }
 
 /// `new { controller = "Home", action = "Index" }` → pairs.

@@ -105,6 +105,14 @@ pub struct Prop {
     pub ty: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attrs: Vec<Attr>,
+    /// The value of an expression-bodied or initialized property
+    /// (`Template => "{id:int}"`, `{ get; } = "x"`), when a string
+    /// expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Expr>,
+    /// String literals of that value (`HttpMethods => new[] { "GET" }`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strings: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +133,10 @@ pub struct Ctor {
     /// Default values of optional parameters (`int version = 1`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaults: Vec<(String, Expr)>,
+    /// Properties assigned a string expression in the body (`Template =
+    /// $"api/v{version}/{resource}";`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assigns: Vec<(String, Expr)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -522,6 +534,8 @@ impl Parser<'_> {
                         name: p.name.clone(),
                         ty: p.ty.clone(),
                         attrs: p.attrs.clone(),
+                        value: None,
+                        strings: Vec::new(),
                     })
                     .collect();
             }
@@ -530,6 +544,7 @@ impl Parser<'_> {
                 base_args: Vec::new(),
                 base_strings: Vec::new(),
                 defaults: Vec::new(),
+                assigns: Vec::new(),
             });
             k = close + 1;
         }
@@ -537,7 +552,10 @@ impl Parser<'_> {
             k += 1;
             loop {
                 let mut name = String::new();
-                while k < end && (self.t[k].kind == Kind::Ident || self.t[k].is('.')) {
+                while k < end
+                    && (self.t[k].kind == Kind::Ident || self.t[k].is('.'))
+                    && !self.t[k].is_ident("where")
+                {
                     if self.t[k].kind == Kind::Ident && !self.t[k].is_ident("global") {
                         name = self.t[k].text.clone();
                     }
@@ -628,6 +646,39 @@ impl Parser<'_> {
             .map(|t| t.text.as_str())
             .collect();
         Some((text, k))
+    }
+
+    /// `Name = expr;` statements (a property set to a string expression)
+    /// at the top level of a body between `start` and `end`.
+    fn assigns(&self, start: usize, end: usize) -> Vec<(String, Expr)> {
+        let mut out = Vec::new();
+        let mut k = start;
+        let mut stmt = start;
+        while k < end {
+            if self.punct(k, '{') || self.punct(k, '(') {
+                k = close_of(self.t, k).map_or(end, |c| c + 1);
+                continue;
+            }
+            if self.punct(k, ';') {
+                // `Name = expr` (not `==`, `=>`).
+                if k > stmt + 2
+                    && self.t[stmt].kind == Kind::Ident
+                    && self.t[stmt]
+                        .text
+                        .starts_with(|c: char| c.is_ascii_uppercase())
+                    && self.punct(stmt + 1, '=')
+                    && !self.punct(stmt + 2, '=')
+                    && !self.punct(stmt + 2, '>')
+                {
+                    if let Some(e) = Expr::parse(&self.t[stmt + 2..k]) {
+                        out.push((self.t[stmt].text.clone(), e));
+                    }
+                }
+                stmt = k + 1;
+            }
+            k += 1;
+        }
+        out
     }
 
     /// Default values of the parameters between `(` and `)`: `name =
@@ -724,6 +775,7 @@ impl Parser<'_> {
                 base_args: Vec::new(),
                 base_strings: Vec::new(),
                 defaults: self.defaults(k + 2, close),
+                assigns: Vec::new(),
             };
             let mut j = close + 1;
             if self.punct(j, ':')
@@ -741,6 +793,10 @@ impl Parser<'_> {
                     );
                 }
                 j = c + 1;
+            }
+            if self.punct(j, '{') {
+                let c = close_of(self.t, j).unwrap_or(end).min(end);
+                ctor.assigns = self.assigns(j + 1, c);
             }
             self.types[owner].ctors.push(ctor);
             return self.skip_member_body(j, end);
@@ -787,10 +843,38 @@ impl Parser<'_> {
             return after;
         }
         if self.punct(j, '{') || self.punct(j, '=') && self.punct(j + 1, '>') {
+            let after = self.skip_member_body(j, end);
             if !modifiers.iter().any(|m| m == "static") {
-                self.types[owner].props.push(Prop { name, ty, attrs });
+                // `=> value;` or `{ get; } = value;`
+                let value_at = if self.punct(j, '=') {
+                    Some(j + 2)
+                } else {
+                    close_of(self.t, j)
+                        .filter(|&c| self.punct(c + 1, '=') && !self.punct(c + 2, '>'))
+                        .map(|c| c + 2)
+                };
+                let (value, strings) = match value_at {
+                    Some(v) if v < after => {
+                        let stop = (v..after).find(|&x| self.punct(x, ';')).unwrap_or(after);
+                        let toks = self.t.get(v..stop).unwrap_or(&[]);
+                        let strings = toks
+                            .iter()
+                            .filter(|t| t.kind == Kind::Str)
+                            .map(|t| t.text.clone())
+                            .collect();
+                        (Expr::parse(toks), strings)
+                    }
+                    _ => (None, Vec::new()),
+                };
+                self.types[owner].props.push(Prop {
+                    name,
+                    ty,
+                    attrs,
+                    value,
+                    strings,
+                });
             }
-            return self.skip_member_body(j, end);
+            return after;
         }
         // Field(s).
         let is_const = modifiers.iter().any(|m| m == "const")
@@ -814,7 +898,13 @@ impl Parser<'_> {
             && !is_const
             && !modifiers.iter().any(|m| m == "static")
         {
-            self.types[owner].props.push(Prop { name, ty, attrs });
+            self.types[owner].props.push(Prop {
+                name,
+                ty,
+                attrs,
+                value: None,
+                strings: Vec::new(),
+            });
         }
         self.skip_statement(j, end)
     }
@@ -872,8 +962,61 @@ pub fn scan_reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
             out.push(r);
         }
     };
+    // `var form = await Request.ReadFormAsync();` then `form["name"]`,
+    // `form.Files["f"]`.
+    let mut form_vars: Vec<&str> = Vec::new();
+    for i in start.max(1)..end {
+        if t[i].is_ident("ReadFormAsync") && t[i - 1].is('.') {
+            let mut k = i;
+            while k > start && !t[k].is('=') && !t[k].is(';') && !t[k].is('{') && i - k < 16 {
+                k -= 1;
+            }
+            if k > start && t[k].is('=') && t[k - 1].kind == Kind::Ident {
+                form_vars.push(t[k - 1].text.as_str());
+            }
+        }
+    }
     for i in start..end {
         let tok = &t[i];
+        if !form_vars.is_empty()
+            && tok.kind == Kind::Ident
+            && form_vars.contains(&tok.text.as_str())
+            && (i == 0 || !t[i - 1].is('.'))
+        {
+            let (kind, k) = if t.get(i + 1).is_some_and(|x| x.is('.'))
+                && t.get(i + 2).is_some_and(|x| x.is_ident("Files"))
+            {
+                (ParamKind::File, i + 3)
+            } else {
+                (ParamKind::Form, i + 1)
+            };
+            let name = if t.get(k).is_some_and(|x| x.is('[')) {
+                t.get(k + 1)
+                    .filter(|x| x.kind == Kind::Str && t.get(k + 2).is_some_and(|c| c.is(']')))
+            } else if t.get(k).is_some_and(|x| x.is('.'))
+                && t.get(k + 1).is_some_and(|x| {
+                    matches!(x.text.as_str(), "TryGetValue" | "GetFile" | "ContainsKey")
+                })
+                && t.get(k + 2).is_some_and(|x| x.is('('))
+            {
+                t.get(k + 3).filter(|x| x.kind == Kind::Str)
+            } else {
+                None
+            };
+            if let Some(n) = name {
+                let kind = if t.get(k + 1).is_some_and(|x| x.is_ident("GetFile")) {
+                    ParamKind::File
+                } else {
+                    kind
+                };
+                push(Read {
+                    kind,
+                    name: n.text.clone(),
+                    ty: None,
+                });
+            }
+            continue;
+        }
         if tok.kind != Kind::Ident || i == 0 || !t[i - 1].is('.') {
             continue;
         }

@@ -123,12 +123,16 @@ struct Linker<'a> {
     /// `@ApplicationPath` values by module root.
     apps: Vec<(String, String)>,
     flavor: Flavor,
+    /// What resource methods read from `@Context` objects
+    /// (`headers.getHeaderString("X")`), by (file, class, method).
+    reads: Vec<crate::spring::scan::HandlerReads>,
 }
 
 pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
     let mut files: Vec<JFile> = Vec::new();
     let mut docs: Vec<ConfigDoc> = Vec::new();
     let mut builds: Vec<(String, String)> = Vec::new();
+    let mut reads = Vec::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
@@ -138,6 +142,7 @@ pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
             | Fact::Provide(_)
             | Fact::DocHelper(_)
             | Fact::Builder(_) => {}
+            Fact::Handler(h) => reads.push(h),
             Fact::Build(root, name) => builds.push((root, name)),
         }
     }
@@ -164,6 +169,7 @@ pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
         cfg: Configs::new(docs),
         apps,
         flavor,
+        reads,
     };
     let mut out = Vec::new();
     let ids: Vec<TypeId> = l.idx.all().collect();
@@ -360,7 +366,8 @@ impl Linker<'_> {
                     out.push(
                         Endpoint::new(&verb, url)
                             .at_path(self.idx.file(owner).path.clone(), line)
-                            .params(self.params(id, owner, m, form)),
+                            .params(self.params(id, owner, m, form))
+                            .params(self.context_reads(owner, m)),
                     );
                 }
                 None if depth < MAX_LOCATOR_DEPTH => {
@@ -411,6 +418,26 @@ impl Linker<'_> {
             cur = t;
         }
         None
+    }
+
+    /// Parameters a resource method reads through its `@Context`
+    /// objects (`HttpHeaders.getHeaderString("X")`,
+    /// `UriInfo.getQueryParameters().getFirst("q")`).
+    fn context_reads(&self, owner: TypeId, m: &Method) -> Vec<Param> {
+        let path = &self.idx.file(owner).path;
+        let class = &self.idx.ty(owner).name;
+        let mut out = Vec::new();
+        for h in &self.reads {
+            if h.path != *path || h.class != *class || h.method != m.name {
+                continue;
+            }
+            for r in &h.reads {
+                if let crate::jvm::lambda::Read::Param(kind, name) = r {
+                    out.push(Param::new(*kind, name));
+                }
+            }
+        }
+        out
     }
 
     fn params(&self, id: TypeId, owner: TypeId, m: &Method, form: bool) -> Vec<Param> {

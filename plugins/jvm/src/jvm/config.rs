@@ -255,13 +255,22 @@ impl Configs {
     }
 
     /// The module root (of those having config) that contains `path`.
+    /// A module without configuration of its own (a library module of
+    /// generated API interfaces or shared controllers) takes the
+    /// configuration of the application when the tree has only one module
+    /// with configuration.
     fn root_for(&self, path: &str) -> Option<&str> {
         let path = path.replace('\\', "/");
-        self.docs
+        let own = self
+            .docs
             .iter()
             .map(|d| d.root.as_str())
             .filter(|r| path.starts_with(r))
-            .max_by_key(|r| r.len())
+            .max_by_key(|r| r.len());
+        own.or_else(|| {
+            let first = self.docs.first()?.root.as_str();
+            self.docs.iter().all(|d| d.root == first).then_some(first)
+        })
     }
 
     /// The value of `key` (relaxed) for the module of source file `path`,

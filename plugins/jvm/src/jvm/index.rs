@@ -26,6 +26,37 @@ pub fn bare_type(ty: &str) -> &str {
     ty[..end].trim_end_matches("...").trim()
 }
 
+/// A header-name constant of a framework class not in the tree
+/// (`HttpHeaders.AUTHORIZATION` of Spring, JAX-RS, Micronaut, Netty's
+/// `HttpHeaderNames.IF_NONE_MATCH`): the header it names
+/// (`Authorization`, `If-None-Match`).
+pub fn header_constant(owner: &str, member: &str) -> Option<String> {
+    let simple = owner.rsplit('.').next().unwrap_or(owner);
+    if !matches!(simple, "HttpHeaders" | "HttpHeaderNames" | "HttpHeader") {
+        return None;
+    }
+    if member.is_empty()
+        || !member
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    {
+        return None;
+    }
+    let words: Vec<String> = member
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let lower = w.to_ascii_lowercase();
+            let mut cs = lower.chars();
+            match cs.next() {
+                Some(c) => c.to_ascii_uppercase().to_string() + cs.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect();
+    Some(words.join("-"))
+}
+
 /// Type arguments of `ty` (`Mono<List<Dto>>` → `["List<Dto>"]`).
 pub fn type_args(ty: &str) -> Vec<&str> {
     let Some(open) = ty.find('<') else {
@@ -316,7 +347,9 @@ impl<'a> Index<'a> {
         }
         let file = self.files.get(f)?;
         if let Some((ty, member)) = name.rsplit_once('.') {
-            let id = self.resolve_type(f, ty)?;
+            let Some(id) = self.resolve_type(f, ty) else {
+                return header_constant(ty, member);
+            };
             return self.member_constant(id, member, depth);
         }
         if let Some(ctx) = ctx {
@@ -338,6 +371,8 @@ impl<'a> Index<'a> {
                 if let Some(v) = self.member_constant(id, member, depth) {
                     return Some(v);
                 }
+            } else if let Some(v) = header_constant(owner, member).filter(|_| !imp.wildcard) {
+                return Some(v);
             }
             // Kotlin top-level constant imported by name.
             if !imp.wildcard {

@@ -94,16 +94,41 @@ impl Linker<'_> {
                     path: p,
                     line,
                     params,
+                    resource,
                 } => {
                     let mut parts = prefix.to_vec();
-                    for e in local.iter().chain(std::iter::once(p)) {
+                    for e in local.iter() {
                         match self.eval(path, e) {
                             Some(v) => parts.push(v),
                             None => return,
                         }
                     }
+                    let mut queries = Vec::new();
+                    match resource {
+                        Some(ty) => match self.resource(path, ty, &mut queries) {
+                            Some(v) => parts.push(v),
+                            None => continue,
+                        },
+                        None => match self.eval(path, p) {
+                            Some(v) => parts.push(v),
+                            None => return,
+                        },
+                    }
                     let url = placeholders(&join_path(&parts));
                     let mut e = Endpoint::new(method, url.clone()).at_path(path, *line);
+                    if resource.is_some() {
+                        for seg in url.split('/') {
+                            if let Some(n) = seg.strip_prefix('{').and_then(|x| x.strip_suffix('}'))
+                            {
+                                e.push_param(Param::path(n));
+                            }
+                        }
+                        for q in queries {
+                            if !url.contains(&format!("{{{q}}}")) {
+                                e.push_param(Param::query(q));
+                            }
+                        }
+                    }
                     for p in params {
                         for param in self.param(path, &url, p) {
                             e.push_param(param);
@@ -184,6 +209,46 @@ impl Linker<'_> {
 }
 
 impl Linker<'_> {
+    /// The path of a `@Resource("…")` class (Ktor Resources plugin),
+    /// prefixed with the path of the enclosing resource class when it has a
+    /// property of that type (`class Id(val parent: Articles, val id: Long)`).
+    /// Its other properties are pushed to `queries` (those not in the path
+    /// are query parameters).
+    fn resource(&self, path: &str, ty: &str, queries: &mut Vec<String>) -> Option<String> {
+        let fi = self.by_path.get(path).copied()?;
+        let mut id = self.idx.resolve_type(fi, ty)?;
+        let mut parts: Vec<String> = Vec::new();
+        for _ in 0..MAX_DEPTH {
+            let t = self.idx.ty(id);
+            let a = crate::jvm::outline::find(&t.annotations, "Resource")?;
+            let e = a.items(&["value", "path"]).into_iter().next()?;
+            parts.push(self.idx.eval(id.0, Some(id), &e)?);
+            // The enclosing class, when a property has its type.
+            let outer = t.qual.rsplit_once('.').map(|(o, _)| o);
+            let parent = outer.and_then(|o| {
+                let simple = o.rsplit('.').next().unwrap_or(o);
+                t.fields.iter().find(|f| {
+                    let b = crate::jvm::index::bare_type(&f.ty);
+                    b == simple || b == o
+                })
+            });
+            for f in &t.fields {
+                if !parent.is_some_and(|p| std::ptr::eq(p, f))
+                    && !f.is_static
+                    && !queries.contains(&f.name)
+                {
+                    queries.push(f.name.clone());
+                }
+            }
+            match (parent, outer) {
+                (Some(_), Some(o)) => id = self.idx.resolve_type(id.0, o)?,
+                _ => break,
+            }
+        }
+        parts.reverse();
+        Some(join_path(&parts))
+    }
+
     /// What helper `name` reads when called with a first argument that is
     /// the literal `lit` or names the type `ty` (through helpers it calls,
     /// a few levels deep).

@@ -9,12 +9,17 @@
 //!   `route("/api") { }`): a function called from a routing block is
 //!   expanded at every call site with the caller's prefix; functions
 //!   never called from one (e.g. `fun Application.module()`) are roots.
+//! - Type-safe routing (Resources plugin): `get<Books.Isbn> { }` serves
+//!   the path of the `@Resource("{isbn}")` class, prefixed with the path of
+//!   its enclosing resource class when it has a property of that type
+//!   (`val parent: Books`); the class properties not in the path are query
+//!   parameters (the parent's too, as Ktor encodes them).
 //! - Paths may use constants and string templates (`"$API/users"`);
 //!   `{id?}` and `{path...}` placeholders are reported as `{id}`/`{path}`.
 //! - Parameters read in the handler: `call.parameters["x"]` (path when the
 //!   URL has `{x}`, else query), `call.request.queryParameters["q"]`,
-//!   `call.receive<Dto>()` / `call.receive(Dto::class)` (json fields of the
-//!   DTO), `call.receiveParameters()` variables indexed by name (form),
+//!   `call.receive<Dto>()` / `call.receive(Dto::class)` / `val d: Dto =
+//!   call.receive()` (json fields of the DTO), `call.receiveParameters()` variables indexed by name (form),
 //!   `call.request.headers["X"]` / `call.request.header("X")`,
 //!   `call.request.cookies["c"]`; `.get("x")` / `.getOrFail("x")` too.
 

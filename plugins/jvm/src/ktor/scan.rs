@@ -61,6 +61,10 @@ pub enum Item {
         path: StrExpr,
         line: u32,
         params: Vec<KParam>,
+        /// Type-safe routing (`get<Articles.Id> { }`): the `@Resource`
+        /// class giving the path (then `path` is empty).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// A call of a (possibly routing) function inside routing blocks.
     Mount { name: String, prefix: Vec<StrExpr> },
@@ -281,8 +285,14 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
             continue;
         }
         let mut k = i + 1;
+        let mut resource = None;
         if t.get(k).is_some_and(|x| x.is('<')) {
-            k = close_of(&t, k).map_or(k, |c| c + 1);
+            let c = close_of(&t, k);
+            if let Some(c) = c {
+                let ty: String = t[k + 1..c].iter().map(|x| x.text.as_str()).collect();
+                resource = Some(ty);
+            }
+            k = c.map_or(k, |c| c + 1);
         }
         let mut args = Vec::new();
         if t.get(k).is_some_and(|x| x.is('(')) {
@@ -311,13 +321,20 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                 path,
                 line,
                 params: Vec::new(),
+                resource: None,
             };
             let frame = if is_verb {
                 let Some(f) = funs.last_mut() else { break };
-                f.items.push(endpoint(
+                let mut e = endpoint(
                     w.to_ascii_uppercase(),
                     first.unwrap_or_else(|| StrExpr::lit("")),
-                ));
+                );
+                if let Item::Endpoint { resource: r, .. } = &mut e {
+                    *r = resource
+                        .take()
+                        .filter(|ty| ty.starts_with(|c: char| c.is_ascii_uppercase()));
+                }
+                f.items.push(e);
                 Frame::Handler(f.items.len() - 1)
             } else if w == "route" {
                 match (first, method_arg) {
@@ -629,6 +646,17 @@ fn call_param(
         }
         if t.get(k)?.is('(') && t.get(k + 2).is_some_and(|x| x.is(':')) {
             return Some((KParam::Body(t.get(k + 1)?.text.clone()), k + 3));
+        }
+        // `val body: Dto = call.receive()`: the declared type.
+        if t.get(k)?.is('(') && t.get(k + 1)?.is(')') && i >= 3 {
+            let ty = &t[i - 2];
+            if t[i - 1].is('=')
+                && t[i - 3].is(':')
+                && ty.kind == Kind::Ident
+                && ty.text.starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                return Some((KParam::Body(ty.text.clone()), k + 2));
+            }
         }
     }
     None

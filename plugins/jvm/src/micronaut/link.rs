@@ -61,7 +61,8 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
             | Fact::Nest(_)
             | Fact::Provide(_)
             | Fact::DocHelper(_)
-            | Fact::Builder(_) => {}
+            | Fact::Builder(_)
+            | Fact::Handler(_) => {}
         }
     }
     let idx = Index::new(&files);

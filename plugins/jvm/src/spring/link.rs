@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::builder::{self, Builder};
 use super::params::{method_params, Consumes};
-use super::scan::{DocHelper, DynamicNest, Fact, Provider, RouterRoute};
+use super::scan::{DocHelper, DynamicNest, Fact, HandlerReads, Provider, RouterRoute};
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{Index, TypeId};
 use crate::jvm::lambda::Read;
@@ -43,6 +43,9 @@ fn mapping(anns: &[Annotation]) -> Option<&Annotation> {
 struct Linker<'a> {
     idx: Index<'a>,
     cfg: Configs,
+    /// Request reads of methods taking the request object, by (class,
+    /// method): `request.getHeader("X")` in a controller method.
+    reads: HashMap<(&'a str, &'a str), &'a HandlerReads>,
 }
 
 pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
@@ -53,6 +56,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let mut doc_helpers: HashMap<(String, String), DocHelper> = HashMap::new();
     let mut providers: Vec<Provider> = Vec::new();
     let mut builders: HashMap<(String, String), Builder> = HashMap::new();
+    let mut handlers: Vec<HandlerReads> = Vec::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
@@ -66,6 +70,7 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
                     .entry((b.class.clone(), b.method.clone()))
                     .or_insert(b);
             }
+            Fact::Handler(h) => handlers.push(h),
             Fact::DocHelper(d) => {
                 doc_helpers
                     .entry((d.class.clone(), d.method.clone()))
@@ -76,6 +81,10 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
     let l = Linker {
         idx: Index::new(&files),
         cfg: Configs::new(docs),
+        reads: handlers
+            .iter()
+            .map(|h| ((h.class.as_str(), h.method.as_str()), h))
+            .collect(),
     };
     let mut out = Vec::new();
     let ids: Vec<TypeId> = l.idx.all().collect();
@@ -114,10 +123,16 @@ pub fn link(facts: Vec<Fact>, lang: Lang) -> Vec<Endpoint> {
         .enumerate()
         .map(|(i, f)| (f.path.as_str(), i))
         .collect();
+    let mut by_method: HashMap<&str, Vec<&HandlerReads>> = HashMap::new();
+    for h in &handlers {
+        by_method.entry(h.method.as_str()).or_default().push(h);
+    }
     for r in routers.iter().filter(|r| r.lang == lang) {
         let fi = file_of.get(r.path.as_str()).copied();
         let registry = fi.and_then(|f| l.registry_prefix(f, &nests, &providers, &builders));
-        l.router(r, fi, registry, &doc_helpers, &mut out);
+        let handler = fi.and_then(|f| l.handler_of(r, f, &by_method));
+        let handler = handler.map(|h| (file_of.get(h.path.as_str()).copied(), h));
+        l.router(r, fi, registry, &doc_helpers, handler, &mut out);
     }
     out
 }
@@ -315,7 +330,8 @@ impl Linker<'_> {
                 for mp in self.paths(owner, a, &path) {
                     let url = join_path(&[context.as_str(), cp, &mp]);
                     for method in &methods {
-                        let params = method_params(&self.idx, owner, m, method, consumes);
+                        let mut params = method_params(&self.idx, owner, m, method, consumes);
+                        self.request_reads(owner, m, &mut params);
                         out.push(
                             Endpoint::new(method, url.clone())
                                 .at_path(file.clone(), a.line)
@@ -323,6 +339,29 @@ impl Linker<'_> {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// What a mapped method reads from the request object it takes
+    /// (`HttpServletRequest.getHeader("X")`, `getParameter("q")`,
+    /// `ServerWebExchange.getRequest().getQueryParams().getFirst("q")`).
+    fn request_reads(&self, owner: TypeId, m: &Method, params: &mut Vec<Param>) {
+        let class = self.idx.ty(owner).name.as_str();
+        let Some(h) = self.reads.get(&(class, m.name.as_str())) else {
+            return;
+        };
+        if h.path != self.idx.file(owner).path {
+            return;
+        }
+        for r in &h.reads {
+            let p = match r {
+                Read::Param(kind, name) => Param::new(*kind, name),
+                Read::PathOrQuery(name) => Param::query(name),
+                _ => continue,
+            };
+            if !params.iter().any(|q| q.name == p.name && q.kind == p.kind) {
+                params.push(p);
             }
         }
     }
@@ -440,12 +479,65 @@ impl Linker<'_> {
         None
     }
 
+    /// The handler method a functional route references, in any file:
+    /// `this::x` in the declaring class, `Books::x`, or `books::x` through
+    /// the declared type of `books` (a parameter or field of the route's
+    /// file), else the one handler method of that name (the one of the
+    /// class named like the receiver when several are).
+    fn handler_of<'h>(
+        &self,
+        r: &RouterRoute,
+        f: usize,
+        by_method: &HashMap<&str, Vec<&'h HandlerReads>>,
+    ) -> Option<&'h HandlerReads> {
+        let (recv, method) = r.handler.as_ref()?;
+        let cands = by_method.get(method.as_str())?;
+        let class = if recv == "this" {
+            Some(r.class.clone())
+        } else if recv.starts_with(char::is_uppercase) {
+            Some(recv.clone())
+        } else {
+            let file = &self.idx.files[f];
+            let params = file
+                .types
+                .iter()
+                .flat_map(|t| t.methods.iter())
+                .chain(file.funs.iter())
+                .flat_map(|m| m.params.iter())
+                .find(|p| p.name == *recv)
+                .map(|p| p.ty.clone());
+            params.or_else(|| {
+                file.types
+                    .iter()
+                    .flat_map(|t| t.fields.iter())
+                    .find(|x| x.name == *recv)
+                    .map(|x| x.ty.clone())
+            })
+        };
+        if let Some(c) = class {
+            let c = crate::jvm::index::bare_type(&c);
+            let c = c.rsplit('.').next().unwrap_or(c);
+            if let Some(h) = cands.iter().find(|h| h.class == c) {
+                return Some(h);
+            }
+        }
+        match cands.as_slice() {
+            [one] => Some(one),
+            many => many
+                .iter()
+                .find(|h| h.class.eq_ignore_ascii_case(recv))
+                .copied(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn router(
         &self,
         r: &RouterRoute,
         fi: Option<usize>,
         registry: Option<String>,
         docs: &HashMap<(String, String), DocHelper>,
+        handler: Option<(Option<usize>, &HandlerReads)>,
         out: &mut Vec<Endpoint>,
     ) {
         let ctx = fi
@@ -490,7 +582,17 @@ impl Linker<'_> {
             }
             seen.push(c);
         }
-        for read in &reads {
+        // Reads of the handler (resolved in its own file).
+        let mut reads: Vec<(Option<usize>, Read)> = reads.into_iter().map(|x| (fi, x)).collect();
+        if let Some((hf, h)) = handler {
+            for x in &h.reads {
+                if !reads.iter().any(|(_, y)| y == x) {
+                    reads.push((hf, x.clone()));
+                }
+            }
+        }
+        for (fi, read) in &reads {
+            let fi = *fi;
             match read {
                 Read::Param(kind, name) => ep.push_param(Param::new(*kind, name)),
                 Read::PathOrQuery(name) => ep.push_param(Param::new(ParamKind::Query, name)),

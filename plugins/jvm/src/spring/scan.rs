@@ -33,6 +33,18 @@ pub enum Fact {
     /// A static helper building a value from the annotation of the class
     /// it is given (see [`super::builder`]).
     Builder(Builder),
+    /// What a functional-endpoint handler method (a method taking a
+    /// `ServerRequest`) reads, for routes declared in other files.
+    Handler(HandlerReads),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandlerReads {
+    pub path: String,
+    /// Declaring class (simple name) and method.
+    pub class: String,
+    pub method: String,
+    pub reads: Vec<Read>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +97,14 @@ pub struct RouterRoute {
     /// `PostQuery.buildParameters(builder)` → (class, method).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub doc_calls: Vec<(String, String)>,
+    /// The handler it references, `(receiver, method)`: `books::list`
+    /// → `("books", "list")`, `this::list` → `("this", "list")`, and
+    /// `{ req -> books.list(req) }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handler: Option<(String, String)>,
+    /// The class declaring the route (for `this::` handlers).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
 }
 
 pub fn analyze(file: &SourceFile, out: &mut Output) {
@@ -117,6 +137,11 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
             out.fact(&Fact::Router(r));
         }
         registry(file, lang, out);
+    }
+    if REQUEST_TYPES.iter().any(|x| c.contains(x)) {
+        for h in handlers(file) {
+            out.fact(&Fact::Handler(h));
+        }
     }
     if lang == Lang::Java && c.contains("static ") && c.contains("return new ") {
         let code = file.code(Syntax::C_LIKE);
@@ -307,6 +332,8 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
     // Prefix scopes: (token range, prefix).
     let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
     let decls = method_decls(&t);
+    let enclosing = enclosing_parens(&t);
+    let classes = crate::jvm::body::classes(&t);
     for i in 0..t.len() {
         // `nest(path("/x"), …)` / `.nest(RequestPredicates.path("/x"), …)`
         if t[i].is_ident("nest") && t.get(i + 1).is_some_and(|x| x.is('(')) {
@@ -349,9 +376,18 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             let prefix = if t[i - 2].kind == Kind::Str {
                 expr(i - 2..i - 1)
             } else if t[i - 2].is(')') {
-                let open = (0..i - 2).rev().find(|&o| close_of(&t, o) == Some(i - 2));
-                open.filter(|&o| o > 0 && t[o - 1].is_ident("path"))
-                    .and_then(|o| expr(o + 1..i - 2))
+                let open = enclosing[i - 2];
+                open.and_then(|o| {
+                    if o > 0 && t[o - 1].is_ident("path") {
+                        expr(o + 1..i - 2)
+                    } else if t.get(o + 1).is_some_and(|x| x.kind == Kind::Str) {
+                        // `("/x" and accept(APPLICATION_JSON)).nest {`
+                        expr(o + 1..o + 2)
+                    } else {
+                        // `(path("/x") and accept(…)).nest {`
+                        path_call(&t, o + 1..i - 2, &expr)
+                    }
+                })
             } else {
                 None
             };
@@ -383,13 +419,32 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             .collect();
         match expr(first.clone()).or_else(|| path_call(&t, first.clone(), &expr)) {
             Some(pattern) => parts.push(pattern),
-            // `nest(path("/posts"), () -> route().GET(this::list, docs))`: a
-            // builder verb without a pattern serves the nest's own path.
-            None if !parts.is_empty() && i > 0 && t[i - 1].is('.') && is_handler(&t, first) => {}
+            // `nest(path("/posts"), () -> route().GET(this::list, docs))`,
+            // `.GET(accept(APPLICATION_JSON), books::list)`: a builder verb
+            // without a pattern serves the nest's own path.
+            None if !parts.is_empty()
+                && i > 0
+                && t[i - 1].is('.')
+                && is_handler(&t, i + 2..close) => {}
             None => continue,
         }
-        let reads = route_reads(&t, i + 2, close, &bodies);
+        // Kotlin DSL handlers may follow as a trailing lambda:
+        // `DELETE("/{id}") { req -> handler.delete(req) }`.
+        let end = match t.get(close + 1) {
+            Some(x) if kotlin && x.is('{') => close_of(&t, close + 1).unwrap_or(close),
+            _ => close,
+        };
+        let reads = route_reads(&t, i + 2, end, &bodies);
         let doc_calls = qualified_calls(&t, i + 2, close, None);
+        let handler = handler_ref(&t, i + 2..end).or_else(|| {
+            // `route(GET("/x").and(accept(…)), handler::x)`: the handler is
+            // the next argument of the call the predicate is given to.
+            let open = enclosing[i]?;
+            let call_close = close_of(&t, open)?;
+            let args = split_commas(&t, open + 1, call_close);
+            let at = args.iter().position(|a| a.contains(&i))?;
+            handler_ref(&t, args.get(at + 1)?.clone())
+        });
         out.push(RouterRoute {
             path: file.path.clone(),
             lang,
@@ -398,7 +453,102 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             line: file.line_of(t[i].start),
             reads,
             doc_calls,
+            handler,
+            class: crate::jvm::body::class_at(&classes, i),
         });
+    }
+    out
+}
+
+/// For each token, the index of the innermost `(` around it (one pass);
+/// for a `)`, its own `(`.
+fn enclosing_parens(t: &[Token]) -> Vec<Option<usize>> {
+    let mut out = Vec::with_capacity(t.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for (k, x) in t.iter().enumerate() {
+        if x.is(')') {
+            out.push(stack.pop());
+            continue;
+        }
+        out.push(stack.last().copied());
+        if x.is('(') {
+            stack.push(k);
+        }
+    }
+    out
+}
+
+/// The handler a route argument references: `books::list`, `this::list`,
+/// or a lambda calling a method with the request
+/// (`req -> books.list(req)`, `{ books.list(it) }`).
+fn handler_ref(t: &[Token], r: std::ops::Range<usize>) -> Option<(String, String)> {
+    let end = r.end.min(t.len());
+    let mut call = None;
+    for k in r.start..end {
+        if k + 3 < end
+            && t[k].kind == Kind::Ident
+            && t[k + 1].is(':')
+            && t[k + 2].is(':')
+            && t[k + 3].kind == Kind::Ident
+            && t[k + 3].text != "class"
+        {
+            return Some((t[k].text.clone(), t[k + 3].text.clone()));
+        }
+        if call.is_none()
+            && k + 5 < end
+            && t[k].kind == Kind::Ident
+            && t[k + 1].is('.')
+            && t[k + 2].kind == Kind::Ident
+            && t[k + 3].is('(')
+            && t[k + 4].kind == Kind::Ident
+            && t[k + 5].is(')')
+            && (k == 0 || !t[k - 1].is('.'))
+        {
+            call = Some((t[k].text.clone(), t[k + 2].text.clone()));
+        }
+    }
+    call
+}
+
+/// Request objects a handler reads parameters from: functional endpoint
+/// handlers (`ServerRequest`) and controller methods taking the servlet
+/// or reactive request.
+const REQUEST_TYPES: [&str; 8] = [
+    "ServerRequest",
+    "HttpServletRequest",
+    "ServerHttpRequest",
+    "ServerWebExchange",
+    "WebRequest",
+    // JAX-RS `@Context` objects.
+    "HttpHeaders",
+    "UriInfo",
+    "ContainerRequestContext",
+];
+
+/// Methods taking a request object ([`REQUEST_TYPES`]: WebFlux / WebMvc.fn
+/// handlers, controller methods) and what they read.
+fn handlers(file: &SourceFile) -> Vec<HandlerReads> {
+    let code = file.code(Syntax::C_LIKE);
+    let t = tokenize(&code);
+    let classes = crate::jvm::body::classes(&t);
+    let mut out = Vec::new();
+    for m in crate::jvm::body::methods(&t, &classes) {
+        if m.class.is_empty()
+            || !t[m.params.clone()]
+                .iter()
+                .any(|x| REQUEST_TYPES.contains(&x.text.as_str()))
+        {
+            continue;
+        }
+        let reads = request_reads(&t, m.body.start, m.body.end);
+        if !reads.is_empty() {
+            out.push(HandlerReads {
+                path: file.path.clone(),
+                class: m.class,
+                method: m.name,
+                reads,
+            });
+        }
     }
     out
 }
@@ -462,10 +612,42 @@ fn route_reads(
         }
     }
     for (a, b) in ranges {
+        for r in request_reads(t, a, b) {
+            push(r, &mut out);
+        }
+    }
+    out
+}
+
+/// What a handler reads from its `ServerRequest` in `t[a..b]`, and the
+/// springdoc builder documentation there.
+fn request_reads(t: &[Token], a: usize, b: usize) -> Vec<Read> {
+    let mut out = Vec::new();
+    let push = |r: Read, out: &mut Vec<Read>| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    {
         for r in lambda::reads(t, a, b) {
             push(r, &mut out);
         }
         for k in a..b.min(t.len()) {
+            // Kotlin `awaitBody<Book>()`, `bodyToMono<Book>()`.
+            if k > 0
+                && t[k - 1].is('.')
+                && matches!(
+                    t[k].text.as_str(),
+                    "awaitBody" | "awaitBodyOrNull" | "bodyToMono" | "bodyToFlux" | "body"
+                )
+                && t.get(k + 1).is_some_and(|x| x.is('<'))
+                && t.get(k + 3).is_some_and(|x| x.is('>'))
+                && (t[k].text != "body" || k >= 2 && t[k - 2].kind == Kind::Ident)
+            {
+                if let Some(ty) = t.get(k + 2).filter(|x| x.kind == Kind::Ident) {
+                    push(Read::Body(ty.text.clone()), &mut out);
+                }
+            }
             if !(k > 0 && t[k - 1].is('.') && t.get(k + 1).is_some_and(|x| x.is('('))) {
                 continue;
             }
@@ -482,6 +664,49 @@ fn route_reads(
                 "firstHeader" => {
                     if let Some(v) = first_str {
                         push(Read::Param(ParamKind::Header, v), &mut out);
+                    }
+                }
+                // JAX-RS `HttpHeaders` / `ContainerRequestContext`.
+                "getHeaderString" | "getRequestHeader" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Header, v), &mut out);
+                    }
+                }
+                // JAX-RS `getCookies().get("c")`.
+                "get"
+                    if k >= 4
+                        && t[k - 2].is(')')
+                        && t[k - 3].is('(')
+                        && t[k - 4].is_ident("getCookies") =>
+                {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Cookie, v), &mut out);
+                    }
+                }
+                "queryParamOrNull" | "param" | "getParameter" | "getParameterValues" => {
+                    if let Some(v) = first_str {
+                        push(Read::Param(ParamKind::Query, v), &mut out);
+                    }
+                }
+                // `cookies().getFirst("x")`, `queryParams().getFirst("x")`.
+                "getFirst" if k >= 4 && t[k - 2].is(')') && t[k - 3].is('(') => {
+                    let kind = match t[k - 4].text.as_str() {
+                        "cookies" | "getCookies" => Some(ParamKind::Cookie),
+                        "queryParams" | "getQueryParams" | "getQueryParameters" => {
+                            Some(ParamKind::Query)
+                        }
+                        "getPathParameters" => Some(ParamKind::Path),
+                        "headers" | "getHeaders" | "getRequestHeaders" => Some(ParamKind::Header),
+                        _ => None,
+                    };
+                    if let (Some(kind), Some(v)) = (kind, first_str) {
+                        push(Read::Param(kind, v), &mut out);
+                    }
+                }
+                // WebMvc.fn `request.body(Book.class)`.
+                "body" if t[k - 2].kind == Kind::Ident => {
+                    if let Some(cls) = crate::jvm::body::class_literal(t, k + 2..close) {
+                        push(Read::Body(cls), &mut out);
                     }
                 }
                 "bodyToMono" | "bodyToFlux" | "implementation"
