@@ -29,6 +29,7 @@ fn main() {
     }
     println!("cargo:rerun-if-env-changed=PORTOLAN_WASM_TARGET_DIR");
     println!("cargo:rerun-if-env-changed=PORTOLAN_PREBUILT_PLUGINS");
+    println!("cargo:rerun-if-env-changed=PORTOLAN_WASM_WORKSPACE_WRAPPER");
     // Packagers (or a developer mid-way through a plugin edit) can build the
     // components separately and only embed what is in the target directory.
     let prebuilt = env::var_os("PORTOLAN_PREBUILT_PLUGINS").is_some_and(|v| v == "1");
@@ -116,6 +117,13 @@ fn build_workspace(dir: &Path, target_dir: &Path, prebuilt: bool) -> Vec<(String
 
 fn run_cargo(dir: &Path, manifest: &Path, target_dir: &Path) {
     let mut cmd = nested_cargo();
+    // `scripts/test` names clippy-driver here (with CLIPPY_ARGS), so the
+    // components are linted while they compile instead of being checked a
+    // second time by `cargo clippy`.
+    if let Some(wrapper) = env::var_os("PORTOLAN_WASM_WORKSPACE_WRAPPER").filter(|w| !w.is_empty())
+    {
+        cmd.env("RUSTC_WORKSPACE_WRAPPER", wrapper);
+    }
     cmd.arg("build")
         .arg("--release")
         .arg("--target")
