@@ -78,7 +78,8 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
-        .cases("python_sanic", &["views"])
+        .cases("python_sanic", &["store", "views"])
+        .cases("python_tornado", &["chat", "json_body"])
         .check();
 }
 

@@ -601,17 +601,27 @@ fn rules_keys(toks: &[Token], from: usize, to: usize) -> Vec<String> {
             None
         }
     };
-    // Open brackets; `true` for the paren of an `array_merge(` call.
+    // Open brackets; `true` for the paren of an `array_merge(` call that
+    // builds the rules (not one inside an array, which merges the rule
+    // list of one field: `'rate' => array_merge(['nullable'], $more)`).
     let mut stack: Vec<bool> = Vec::new();
+    let mut squares = 0usize;
     let mut i = from;
     while i < to {
         let t = &toks[i];
-        let in_merge = (t.is("(") && i > from && toks[i - 1].is_ident("array_merge"))
-            || (t.is(",") && stack.last() == Some(&true));
+        let merge_open =
+            t.is("(") && i > from && toks[i - 1].is_ident("array_merge") && squares == 0;
+        let in_merge = merge_open || (t.is(",") && stack.last() == Some(&true));
         if t.is("(") || t.is("[") || t.is("{") {
-            stack.push(t.is("(") && i > from && toks[i - 1].is_ident("array_merge"));
+            stack.push(merge_open);
+            if t.is("[") {
+                squares += 1;
+            }
         } else if t.is(")") || t.is("]") || t.is("}") {
             stack.pop();
+            if t.is("]") {
+                squares = squares.saturating_sub(1);
+            }
         }
         if t.is_ident("parent")
             && toks.get(i + 1).is_some_and(|c| c.is("::"))

@@ -44,6 +44,8 @@ fn source(attr: &str) -> Option<ParamKind> {
         "GET" | "query_params" => ParamKind::Query,
         "POST" => ParamKind::Form,
         "data" => ParamKind::Json,
+        // Only through an alias: `data = json.loads(request.body)`.
+        "body" => ParamKind::Json,
         "headers" => ParamKind::Header,
         "COOKIES" => ParamKind::Cookie,
         "FILES" => ParamKind::File,

@@ -239,6 +239,17 @@ fn alias_target(code: &Code<'_>, occ: usize) -> Option<String> {
     if let Some(p) = prefix.strip_suffix("dict(") {
         prefix = p.trim_end();
     }
+    // `data = json.loads(request.body)` (Django, Tornado),
+    // `tornado.escape.json_decode(self.request.body)`, `orjson.loads(...)`.
+    if let Some(p) = prefix.strip_suffix('(') {
+        let callee_start = p
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |i| i + 1);
+        let callee = p.get(callee_start..).unwrap_or("");
+        if matches!(callee.rsplit('.').next(), Some("loads" | "json_decode")) {
+            prefix = p.get(..callee_start).unwrap_or("").trim_end();
+        }
+    }
     let lhs = prefix.strip_suffix('=')?;
     if lhs.ends_with(['=', '!', '<', '>', '+', '-', '*', '/', '%', '|', '&', ':']) {
         return None;

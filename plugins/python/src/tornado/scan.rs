@@ -43,6 +43,8 @@ fn source(attr: &str) -> Option<ParamKind> {
     Some(match attr {
         "headers" => ParamKind::Header,
         "files" => ParamKind::File,
+        // Only through an alias: `data = json.loads(self.request.body)`.
+        "body" => ParamKind::Json,
         _ => return None,
     })
 }

@@ -189,6 +189,38 @@ pub fn clean_path(p: &str) -> String {
         .join("/")
 }
 
+/// The path with its optional groups filled in (`photos(/:filter)` →
+/// `photos/:filter`), format groups (`(.:format)`) still dropped; `None`
+/// when that is the path without the groups.
+fn fill_optional(p: &str) -> Option<String> {
+    if !p.contains('(') {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rest = p;
+    while let Some(at) = rest.find('(') {
+        out.push_str(&rest[..at]);
+        let group = &rest[at + 1..];
+        let mut depth = 1usize;
+        let end = group.char_indices().find_map(|(k, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(k)
+        })?;
+        let inner = &group[..end];
+        if !inner.starts_with('.') {
+            out.extend(inner.chars().filter(|c| *c != '(' && *c != ')'));
+        }
+        rest = &group[end + 1..];
+    }
+    out.push_str(rest);
+    let filled = clean_path(&out);
+    (filled != clean_path(p)).then_some(filled)
+}
+
 fn join(a: &str, b: &str) -> String {
     let b = clean_path(b);
     if b.is_empty() || b == "/" {
@@ -561,6 +593,8 @@ impl<'a> Interp<'a> {
             _ => s.path.clone(),
         };
         let url = join(&base, &path);
+        // `get 'photos(/:filter)'` serves `/photos` and `/photos/:filter`.
+        let filled = fill_optional(&path).map(|p| join(&base, &p));
         // Controller and action, for parameters.
         let res_ctrl = s.resource.as_ref().map(|(r, _)| r.controller.clone());
         let (ctrl, action) = match to.as_deref().and_then(|t| t.split_once('#')) {
@@ -588,8 +622,10 @@ impl<'a> Interp<'a> {
                 (ctrl, action)
             }
         };
-        for m in methods {
-            self.emit(m, url.clone(), s, n.line, (ctrl.clone(), action.clone()));
+        for url in std::iter::once(url).chain(filled) {
+            for m in methods.iter().copied() {
+                self.emit(m, url.clone(), s, n.line, (ctrl.clone(), action.clone()));
+            }
         }
     }
 
