@@ -53,7 +53,7 @@ fn rust_rocket_fixtures() {
 
 #[test]
 fn rust_poem_fixtures() {
-    check_all(&portolan_plugin_rust::poem::Poem, &["services"]);
+    check_all(&portolan_plugin_rust::poem::Poem, &["openapi", "services"]);
 }
 
 #[test]

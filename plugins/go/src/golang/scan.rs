@@ -2123,8 +2123,14 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     &ctx,
                     &aliases,
                 );
+                // A request-scoped builder made from the context and
+                // binding the request (`e.MakeContext(c).MakeOrm().Bind(&req)`):
+                // the context's own bind of that name.
+                let builder = chain.contains("({})") && !chain.starts_with("{}");
                 for rd in self.fw.reads {
-                    if !chain_matches(rd.chain, &chain) || rd.method != method {
+                    let via_builder =
+                        builder && rd.chain == "{}" && matches!(rd.kind, ReadKind::Bind(_));
+                    if !(chain_matches(rd.chain, &chain) || via_builder) || rd.method != method {
                         continue;
                     }
                     let ReadArg::Arg(n) = rd.arg else { continue };

@@ -73,7 +73,7 @@ impl Linker {
             let t = match op {
                 Op::Nest { target, .. } => target,
                 Op::Merge(target) => target,
-                Op::Route { .. } | Op::Layer(_) | Op::Handlers(_) => continue,
+                Op::Route { .. } | Op::Layer(_) | Op::Handlers(_) | Op::ImplRoutes(_) => continue,
             };
             match t {
                 Target::Local(v) if self.local_ops(at, v).is_empty() => {
@@ -310,25 +310,38 @@ impl Linker {
                             Target::Local(name) => as_call(name),
                             other => other.clone(),
                         };
-                        let Some(id) = self.resolve(at.0, &t) else {
-                            continue;
-                        };
-                        let Some((methods, path, line)) = &self.func(id).utoipa else {
-                            continue;
-                        };
-                        let url = join_path(&[prefix, path]);
-                        let params = self.handler_params(id);
-                        for m in methods {
-                            let mut e = Endpoint::new(m, url.clone())
-                                .at_path(&self.files[id.0].path, *line);
-                            for p in &params {
-                                e.push_param(p.clone());
+                        if let Some(id) = self.resolve(at.0, &t) {
+                            self.attribute_route(id, prefix, out);
+                        }
+                    }
+                }
+                Op::ImplRoutes(types) => {
+                    for (fi, file) in self.files.iter().enumerate() {
+                        for (ni, f) in file.fns.iter().enumerate() {
+                            if !f.impl_of.is_empty() && types.contains(&f.impl_of) {
+                                self.attribute_route((fi, ni), prefix, out);
                             }
-                            out.push(e);
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The endpoints a handler's own route attribute declares
+    /// (`#[utoipa::path]`, poem-openapi `#[oai]`), below `prefix`.
+    fn attribute_route(&self, id: FnId, prefix: &str, out: &mut Vec<Endpoint>) {
+        let Some((methods, path, line)) = &self.func(id).utoipa else {
+            return;
+        };
+        let url = join_path(&[prefix, path]);
+        let params = self.handler_params(id);
+        for m in methods {
+            let mut e = Endpoint::new(m, url.clone()).at_path(&self.files[id.0].path, *line);
+            for p in &params {
+                e.push_param(p.clone());
+            }
+            out.push(e);
         }
     }
 

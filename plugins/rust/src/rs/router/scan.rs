@@ -44,6 +44,10 @@ pub struct FnFacts {
     /// methods, path and line, for utoipa-axum's `routes!(handler)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub utoipa: Option<(Vec<String>, String, u32)>,
+    /// The type of the `#[OpenApi] impl T { … }` block declaring this
+    /// method (poem-openapi); its `#[oai(path, method)]` is in `utoipa`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub impl_of: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -94,6 +98,9 @@ pub enum Op {
     /// utoipa-axum `.routes(routes!(a, b))`: handlers whose own
     /// `#[utoipa::path(…)]` attribute gives their method and path.
     Handlers(Vec<Target>),
+    /// poem-openapi `OpenApiService::new(Api, …)` (or `(Api1, Api2)`): the
+    /// `#[oai]` methods of those types' `#[OpenApi]` impls.
+    ImplRoutes(Vec<String>),
     /// `.layer(middleware::from_fn(f))` (also `from_fn_with_state(s, f)`,
     /// `route_layer`): what `f` reads counts for every route added to the
     /// router before it.
@@ -146,11 +153,27 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
         Vec::new()
     };
     let mods = items::inline_modules(&code);
+    let api_impls = if flavor == Flavor::Poem {
+        openapi_impls(&code)
+    } else {
+        Vec::new()
+    };
     let fns = items::functions(&code, &skip)
         .iter()
         .map(|f| {
             let mut facts = scan_fn(file, &code, f, flavor, &scopes);
             facts.inline = items::inline_path(&mods, f.kw);
+            if let Some((_, ty, prefix)) = api_impls
+                .iter()
+                .rev()
+                .find(|(r, _, _)| r.start < f.kw && f.kw < r.end)
+            {
+                if let Some((methods, path, line)) = oai_route(file, &code, f) {
+                    facts.impl_of = ty.clone();
+                    facts.utoipa = Some((methods, format!("{prefix}{path}"), line));
+                    oai_params(f, &mut facts);
+                }
+            }
             let from = lets.partition_point(|&o| o < f.body.start);
             let to = lets.partition_point(|&o| o < f.body.end);
             facts.lets = call_lets(&code, f, &lets[from..to], &facts);
@@ -191,6 +214,43 @@ fn scan_fn(
     }
     if flavor == Flavor::Salvo {
         crate::salvo::handler_reads(code, f, &mut out);
+    }
+    if flavor == Flavor::Poem {
+        for at in code.find_all_in("OpenApiService::new", f.body.clone()) {
+            let open = code.skip_ws(at + "OpenApiService::new".len());
+            if code.text().as_bytes().get(open) != Some(&b'(') {
+                continue;
+            }
+            let Some(first) = code.args(open).into_iter().next() else {
+                continue;
+            };
+            let arg = items::compact(code.slice(first));
+            let types: Vec<String> = arg
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .split(',')
+                .map(items::type_name)
+                .filter(|t| is_ident(t))
+                .collect();
+            if types.is_empty() {
+                continue;
+            }
+            // `poem_openapi::OpenApiService::new(…)`: the path's start.
+            let bytes = code.text().as_bytes();
+            let mut start = at;
+            while start > 0 && (is_ident_byte(bytes[start - 1]) || bytes[start - 1] == b':') {
+                start -= 1;
+            }
+            let name = binding(code, start).unwrap_or_default();
+            let op = Op::ImplRoutes(types);
+            match out.routers.iter_mut().find(|r| r.name == name) {
+                Some(r) => r.ops.push(op),
+                None => out.routers.push(RouterDef {
+                    name,
+                    ops: vec![op],
+                }),
+            }
+        }
     }
     if flavor != Flavor::Axum {
         crate::actix_web::builder::attribute_routes(file, code, f, &mut out, flavor, scopes);
@@ -283,6 +343,101 @@ fn scan_fn(
         }
     }
     out
+}
+
+/// `#[OpenApi] impl Api { … }` blocks (poem-openapi): body range, type
+/// name and the `#[OpenApi(prefix_path = "/v1")]` prefix.
+fn openapi_impls(code: &Code) -> Vec<(Range<usize>, String, String)> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for at in code.find_word("impl") {
+        let attrs = items::attrs_before(code, at);
+        let Some(attr) = attrs
+            .iter()
+            .find(|a| *a == "OpenApi" || a.starts_with("OpenApi("))
+        else {
+            continue;
+        };
+        let Some(open) = text[at..].find('{').map(|o| at + o) else {
+            continue;
+        };
+        let Some(close) = code.matching(open) else {
+            continue;
+        };
+        let head = &text[at + "impl".len()..open];
+        let head = head.rsplit(" for ").next().unwrap_or(head);
+        let ty = items::type_name(head.trim());
+        if !is_ident(&ty) || bytes.get(open) != Some(&b'{') {
+            continue;
+        }
+        let prefix = attr
+            .split("prefix_path=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or("")
+            .to_string();
+        out.push((open..close, ty, prefix));
+    }
+    out
+}
+
+/// `#[oai(path = "/users/:id", method = "get")]` (several `method = …`
+/// allowed): methods, path and the attribute's line.
+fn oai_route(file: &SourceFile, code: &Code, f: &FnDecl) -> Option<(Vec<String>, String, u32)> {
+    let attr = items::attrs_before(code, f.kw)
+        .into_iter()
+        .find(|a| a.starts_with("oai("))?;
+    let path = attr.split("path=\"").nth(1)?.split('"').next()?.to_string();
+    let methods: Vec<String> = attr
+        .split("method=\"")
+        .skip(1)
+        .filter_map(|r| r.split('"').next())
+        .filter(|m| METHODS.contains(&m.to_ascii_lowercase().as_str()))
+        .map(|m| m.to_ascii_uppercase())
+        .collect();
+    if methods.is_empty() {
+        return None;
+    }
+    let line = code.text()[..f.kw]
+        .rfind("oai(")
+        .map_or_else(|| file.line_of(f.kw), |at| file.line_of(at));
+    Some((methods, path, line))
+}
+
+/// poem-openapi parameters: `name: Query<T>`, `id: Path<T>`,
+/// `token: Header<T>`, `session: Cookie<T>` are named by the variable
+/// (`#[oai(name = "x")]` on the parameter wins); `Json<T>`/`Form<T>`
+/// bodies are found by the shared extractor scan.
+fn oai_params(f: &FnDecl, out: &mut FnFacts) {
+    for p in &f.params {
+        let ty = items::compact(&p.ty);
+        let head = ty.split('<').next().unwrap_or("");
+        let kind = match head.rsplit("::").next().unwrap_or("") {
+            "Query" => "query",
+            "Path" => "path",
+            "Header" => "header",
+            "Cookie" | "CookiePrivate" | "CookieSigned" => "cookie",
+            _ => continue,
+        };
+        let var = p.pattern.trim_start_matches("mut ").trim();
+        let renamed = p
+            .pattern
+            .split("name=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next());
+        let name = renamed.unwrap_or(var);
+        if !is_ident(var) && renamed.is_none() {
+            continue;
+        }
+        // A `Query<T>` of a struct (plain poem) is handled as fields.
+        out.bodies
+            .retain(|(k, t)| !(k == kind && ty.contains(&format!("<{t}"))));
+        let entry = (kind.to_string(), name.to_string());
+        if !out.direct.contains(&entry) {
+            out.direct.push(entry);
+        }
+    }
 }
 
 /// `#[utoipa::path(get, path = "/x")]` (also `#[path(…)]` with the macro
