@@ -52,17 +52,18 @@ fn verb(m: &Method) -> Option<(&Annotation, &'static str)> {
 pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
     let mut files: Vec<JFile> = Vec::new();
     let mut docs: Vec<ConfigDoc> = Vec::new();
+    let mut reads: Vec<crate::spring::scan::HandlerReads> = Vec::new();
     for f in facts {
         match f {
             Fact::File(j) => files.push(j),
             Fact::Config(c) => docs.push(c),
+            Fact::Handler(h) => reads.push(h),
             Fact::Router(_)
             | Fact::Build(..)
             | Fact::Nest(_)
             | Fact::Provide(_)
             | Fact::DocHelper(_)
-            | Fact::Builder(_)
-            | Fact::Handler(_) => {}
+            | Fact::Builder(_) => {}
         }
     }
     let idx = Index::new(&files);
@@ -112,6 +113,19 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
                     for q in method_params(&idx, owner, m, http, &url, consumes_form) {
                         if !params.iter().any(|x| x.name == q.name && x.kind == q.kind) {
                             params.push(q);
+                        }
+                    }
+                    // What the method reads from the `HttpRequest` it takes
+                    // (`request.getHeaders().get("X")`).
+                    let (path, class) = (&idx.file(owner).path, &idx.ty(owner).name);
+                    for h in reads
+                        .iter()
+                        .filter(|h| h.path == *path && h.class == *class && h.method == m.name)
+                    {
+                        for r in &h.reads {
+                            if let crate::jvm::lambda::Read::Param(kind, name) = r {
+                                params.push(Param::new(*kind, name));
+                            }
                         }
                     }
                     out.push(

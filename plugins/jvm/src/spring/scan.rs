@@ -513,8 +513,10 @@ fn handler_ref(t: &[Token], r: std::ops::Range<usize>) -> Option<(String, String
 /// Request objects a handler reads parameters from: functional endpoint
 /// handlers (`ServerRequest`) and controller methods taking the servlet
 /// or reactive request.
-const REQUEST_TYPES: [&str; 8] = [
+const REQUEST_TYPES: [&str; 9] = [
     "ServerRequest",
+    // Micronaut.
+    "HttpRequest",
     "HttpServletRequest",
     "ServerHttpRequest",
     "ServerWebExchange",
@@ -672,15 +674,17 @@ fn request_reads(t: &[Token], a: usize, b: usize) -> Vec<Read> {
                         push(Read::Param(ParamKind::Header, v), &mut out);
                     }
                 }
-                // JAX-RS `getCookies().get("c")`.
-                "get"
-                    if k >= 4
-                        && t[k - 2].is(')')
-                        && t[k - 3].is('(')
-                        && t[k - 4].is_ident("getCookies") =>
-                {
-                    if let Some(v) = first_str {
-                        push(Read::Param(ParamKind::Cookie, v), &mut out);
+                // JAX-RS `getCookies().get("c")`, Micronaut
+                // `getHeaders().get("X")`, `getParameters().get("q")`.
+                "get" if k >= 4 && t[k - 2].is(')') && t[k - 3].is('(') => {
+                    let kind = match t[k - 4].text.as_str() {
+                        "getCookies" => Some(ParamKind::Cookie),
+                        "getHeaders" => Some(ParamKind::Header),
+                        "getParameters" => Some(ParamKind::Query),
+                        _ => None,
+                    };
+                    if let (Some(kind), Some(v)) = (kind, first_str) {
+                        push(Read::Param(kind, v), &mut out);
                     }
                 }
                 "queryParamOrNull" | "param" | "getParameter" | "getParameterValues" => {
