@@ -44,6 +44,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
 /// (technology, case, prefixes of the warnings it logs, in order).
 const CASES: &[(&str, &str, &[&str])] = &[
     ("android", "manifest", &[]),
+    ("android", "namespace", &[]),
     ("bruno", "collection", &[]),
     ("bruno", "lang", &[]),
     (

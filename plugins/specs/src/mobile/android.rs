@@ -14,13 +14,18 @@
 //!   Links) does not change the shape.
 //! - Exported components: `<service>` and `<receiver>` with
 //!   `android:exported="true"` → `GET intent://<package>/<class>` (protocol
-//!   `intent`; `.Name` resolved against the manifest's `package`);
+//!   `intent`; `.Name` resolved against the manifest's `package`, else
+//!   the `namespace` of the module's `build.gradle(.kts)`, else the
+//!   placeholder `{package}`);
 //!   `<provider android:exported="true">` → `GET content://<authority>`
 //!   for each `;`-separated authority (protocol `content`). Only an
 //!   explicit `exported="true"` counts (the implicit pre-Android-12 rule
 //!   for filters is not guessed; exported activities are reported through
 //!   their deep links only); `android:enabled="false"` components are
 //!   skipped, as are comments.
+//! - Manifests of test source sets (`src/androidTest/`, `src/test*/`) are
+//!   skipped. Manifest placeholders are kept as written
+//!   (`https://${deepLinkHost}/invite`).
 //! - Location: the filter's `<data>` element carrying the path (else its
 //!   host, else its scheme); the component element.
 
@@ -56,6 +61,7 @@ impl Analyzer for Android {
         if name != "AndroidManifest.xml"
             || !file.content.contains("<manifest")
             || is_test_document(&file.path)
+            || test_source_set(&file.path)
         {
             return;
         }
@@ -67,7 +73,14 @@ impl Analyzer for Android {
         if !root.has_tag_name("manifest") {
             return;
         }
-        let package = root.attribute("package").unwrap_or("");
+        let namespace;
+        let package = match root.attribute("package").map(str::trim) {
+            Some(p) if !p.is_empty() => p,
+            _ => {
+                namespace = gradle_namespace(&file.path);
+                namespace.as_deref().unwrap_or("{package}")
+            }
+        };
         for app in root.children().filter(|n| n.has_tag_name("application")) {
             if disabled(app) {
                 continue;
@@ -106,8 +119,7 @@ impl Analyzer for Android {
                             continue;
                         };
                         let class = full_class(package, class);
-                        let host = if package.is_empty() { "app" } else { package };
-                        let mut e = Endpoint::new("GET", format!("intent://{host}/{class}"));
+                        let mut e = Endpoint::new("GET", format!("intent://{package}/{class}"));
                         e.protocol = "intent".into();
                         out.endpoint(e.at(file, line));
                     }
@@ -118,16 +130,63 @@ impl Analyzer for Android {
     }
 }
 
+/// A manifest of a Gradle test source set (`src/androidTest/`,
+/// `src/testDebug/`): instrumentation apps, not the shipped one.
+fn test_source_set(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    path.split("/src/")
+        .skip(1)
+        .chain(path.strip_prefix("src/"))
+        .any(|rest| {
+            let set = rest.split('/').next().unwrap_or("");
+            set.starts_with("androidTest") || set.starts_with("test")
+        })
+}
+
 fn disabled(node: Node<'_, '_>) -> bool {
     node.attribute((NS, "enabled")) == Some("false")
+}
+
+/// The `namespace` of the module's `build.gradle.kts` / `build.gradle`
+/// (`<module>/src/<set>/AndroidManifest.xml` → `<module>/build.gradle*`):
+/// where Android Gradle Plugin 7+ projects declare the package the
+/// manifest no longer names.
+fn gradle_namespace(manifest: &str) -> Option<String> {
+    let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
+    let module = match dir.rsplit_once("/src/") {
+        Some((module, _)) => module.to_string(),
+        None if dir.starts_with("src/") => String::new(),
+        None => return None,
+    };
+    ["build.gradle.kts", "build.gradle"]
+        .iter()
+        .find_map(|name| {
+            let path = if module.is_empty() {
+                (*name).to_string()
+            } else {
+                format!("{module}/{name}")
+            };
+            let text = host::read_file(&path).ok()?;
+            text.lines().find_map(namespace_line)
+        })
+}
+
+/// `namespace = "com.example"` (Kotlin DSL) or `namespace 'com.example'`
+/// (Groovy) on one line.
+fn namespace_line(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("namespace")?;
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix('=').unwrap_or(rest).trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &rest[1..];
+    let end = body.find(quote)?;
+    let value = body[..end].trim();
+    (!value.is_empty() && !value.contains('$')).then(|| value.to_string())
 }
 
 /// `.ui.Main` → `com.example.ui.Main`; `Main` → `com.example.Main`.
 fn full_class(package: &str, class: &str) -> String {
     let class = class.trim();
-    if package.is_empty() {
-        return class.trim_start_matches('.').to_string();
-    }
     if let Some(rest) = class.strip_prefix('.') {
         format!("{package}.{rest}")
     } else if class.contains('.') {
