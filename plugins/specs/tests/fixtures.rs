@@ -125,6 +125,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("postman", "v20", &[]),
     ("postman", "v21", &[]),
+    (
+        "well_known_applinks",
+        "malformed",
+        &["warn: app/static/.well-known/assetlinks.json: invalid JSON: "],
+    ),
     ("well_known_applinks", "site", &[]),
     ("zap_sites_tree", "export", &[]),
     (
