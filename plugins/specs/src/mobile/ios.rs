@@ -2,8 +2,9 @@
 //! (`*.entitlements`), both XML property lists.
 //!
 //! - `Info.plist`: each string of `CFBundleURLTypes[].CFBundleURLSchemes`
-//!   → `GET <scheme>://` (protocol the scheme). Build variables are kept as
-//!   written (`$(PRODUCT_BUNDLE_IDENTIFIER)://`).
+//!   → `GET <scheme>://` (protocol the scheme). Build variables
+//!   (`$(PRODUCT_BUNDLE_IDENTIFIER)`) are skipped: not a scheme until
+//!   Xcode resolves them.
 //! - `*.entitlements`: each `applinks:<domain>` of
 //!   `com.apple.developer.associated-domains` → `GET https://<domain>/`
 //!   (protocol `https`; `?mode=developer` dropped; `*.example.com` kept).

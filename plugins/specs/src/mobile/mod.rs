@@ -15,13 +15,15 @@ pub mod android;
 pub mod ios;
 pub mod well_known_applinks;
 
-/// A URL scheme as written (trimmed), or `None` when it cannot be one
-/// (empty, or holding `/`, `:` or spaces). Build variables are kept as
-/// written: `$(PRODUCT_BUNDLE_IDENTIFIER)`.
+/// A URL scheme as written (trimmed), or `None` when it is not one
+/// (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`). Build
+/// variables (`$(PRODUCT_BUNDLE_IDENTIFIER)`, `${scheme}`) are not URLs
+/// until the build resolves them, so they are `None` too.
 pub(crate) fn scheme(raw: &str) -> Option<&str> {
     let s = raw.trim();
-    if s.is_empty() || s.contains(['/', ' ', ':']) {
-        return None;
-    }
-    Some(s)
+    let mut bytes = s.bytes();
+    let first = bytes.next()?;
+    let valid = first.is_ascii_alphabetic()
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    valid.then_some(s)
 }
