@@ -10,7 +10,8 @@
 //!   the scheme (`myapp`, `https`). No host: `myapp://`; hosts or paths are
 //!   ignored for a scheme-less filter (Android requires a scheme for them).
 //!   Patterns are kept as written (`pathPrefix="/items"` → `/items`,
-//!   `pathPattern="/u/.*"` → `/u/.*`). `android:autoVerify="true"` (App
+//!   `pathPattern="/u/.*"` → `/u/.*`; a path without a leading `/` gets
+//!   one; `pathSuffix=".pdf"` → `/*.pdf`). `android:autoVerify="true"` (App
 //!   Links) does not change the shape.
 //! - Exported components: `<service>` and `<receiver>` with
 //!   `android:exported="true"` → `GET intent://<package>/<class>` (protocol
@@ -205,7 +206,7 @@ fn deep_links(file: &SourceFile, filter: Node<'_, '_>, out: &mut Output) {
     }
     let mut schemes: Vec<(&str, u32)> = Vec::new();
     let mut hosts: Vec<(String, u32)> = Vec::new();
-    let mut paths: Vec<(&str, u32)> = Vec::new();
+    let mut paths: Vec<(String, u32)> = Vec::new();
     for data in filter.children().filter(|n| n.has_tag_name("data")) {
         let line = file.line_of(data.range().start);
         if let Some(s) = data.attribute((NS, "scheme")).and_then(scheme) {
@@ -224,9 +225,18 @@ fn deep_links(file: &SourceFile, filter: Node<'_, '_>, out: &mut Output) {
         }
         for attr in PATH_ATTRS {
             if let Some(p) = data.attribute((NS, *attr)).map(str::trim) {
-                if !p.is_empty() {
-                    paths.push((p, line));
+                if p.is_empty() {
+                    continue;
                 }
+                // `pathSuffix=".pdf"` matches any path ending so: `/*.pdf`.
+                let path = if *attr == "pathSuffix" {
+                    format!("/*{}", p.trim_start_matches('/'))
+                } else if p.starts_with('/') {
+                    p.to_string()
+                } else {
+                    format!("/{p}")
+                };
+                paths.push((path, line));
             }
         }
     }
@@ -247,8 +257,7 @@ fn deep_links(file: &SourceFile, filter: Node<'_, '_>, out: &mut Output) {
                 continue;
             }
             for (path, line) in &paths {
-                let slash = if path.starts_with('/') { "" } else { "/" };
-                let mut e = Endpoint::new("GET", format!("{s}://{host}{slash}{path}"));
+                let mut e = Endpoint::new("GET", format!("{s}://{host}{path}"));
                 e.protocol = s.to_ascii_lowercase();
                 out.endpoint(e.at(file, *line));
             }
