@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::{host, testing, Analyzer};
+use portolan_plugin_specs::mobile::{android, ios, well_known_applinks};
 use portolan_plugin_specs::{
     bruno, burp, caido, har, http_file, insomnia, mitmproxy, oas2, oas3, openrpc, postman,
     zap_sites_tree,
@@ -35,10 +36,15 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &openrpc::OpenRpc,
     &postman::Postman,
     &zap_sites_tree::ZapSitesTree,
+    &android::Android,
+    &ios::Ios,
+    &well_known_applinks::WellKnownApplinks,
 ];
 
 /// (technology, case, prefixes of the warnings it logs, in order).
 const CASES: &[(&str, &str, &[&str])] = &[
+    ("android", "manifest", &[]),
+    ("android", "namespace", &[]),
     ("bruno", "collection", &[]),
     ("bruno", "lang", &[]),
     (
@@ -87,6 +93,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "binary",
         &["warn: app/captures/reports.flows: 1 flow(s) are not valid tnetstrings"],
     ),
+    ("ios", "app", &[]),
     ("mitmproxy", "dump", &[]),
     ("oas2", "json", &["warn: app/openapi/orders.json: $ref `paths/missing.json`: app/openapi/paths/missing.json: "]),
     (
@@ -118,6 +125,12 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("postman", "v20", &[]),
     ("postman", "v21", &[]),
+    (
+        "well_known_applinks",
+        "malformed",
+        &["warn: app/static/.well-known/assetlinks.json: invalid JSON: "],
+    ),
+    ("well_known_applinks", "site", &[]),
     ("zap_sites_tree", "export", &[]),
     (
         "zap_sites_tree",
