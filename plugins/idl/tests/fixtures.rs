@@ -123,7 +123,7 @@ fn odata_fixtures() {
 #[test]
 fn smithy_fixtures() {
     Fixtures::new(&[&smithy::Smithy], fixtures_root())
-        .cases("smithy", &["service"])
+        .cases("smithy", &["json_ast", "service"])
         .check();
     assert!(warnings(&smithy::Smithy, "smithy/service").is_empty());
 }

@@ -14,10 +14,14 @@
 //!   `restXml` bodies are reported the same way). `@httpQueryParams` and
 //!   `@httpPrefixHeaders` maps name no fixed param.
 //! - Location: the `operation` keyword's line.
-//! - Shapes are looked up by name across every `.smithy` file of the tree
-//!   (namespaces and `use` are not resolved: models rarely reuse a shape
-//!   name across namespaces). The JSON AST form and protocols without
-//!   `@http` bindings (`awsJson1_0`, RPC v2 CBOR) are not read.
+//! - The JSON AST form (`{"smithy": "2.0", "shapes": {…}}`, what `smithy
+//!   build` writes and SDK repositories commit) is read the same way:
+//!   operations with a `smithy.api#http` trait, input members by their
+//!   `smithy.api#http…` traits; located at the operation's shape id.
+//! - Shapes are looked up by name across every `.smithy` and JSON AST file
+//!   of the tree (namespaces and `use` are not resolved: models rarely
+//!   reuse a shape name across namespaces). Protocols without `@http`
+//!   bindings (`awsJson1_0`, RPC v2 CBOR) are not read.
 
 use std::collections::HashMap;
 
@@ -25,6 +29,7 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use portolan_plugin_sdk::doc::is_test_document;
+use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
 
 use crate::tokens::{lex, Parser, Tok};
 
@@ -33,6 +38,9 @@ pub struct Smithy;
 /// A Smithy model: a `namespace` line.
 pub const DETECT_REGEX: &str = r"(?m)^\s*namespace\s+[A-Za-z_][\w.]*\s*$";
 
+/// A JSON AST model: `"smithy": "1.0"` / `"2.0"` with `shapes`.
+pub const DETECT_JSON_REGEX: &str = r#""smithy"\s*:\s*"[12]\.0""#;
+
 /// Deepest structure nesting followed (`@httpPayload` and mixins).
 const MAX_DEPTH: usize = 8;
 
@@ -40,8 +48,9 @@ impl Analyzer for Smithy {
     fn tech(&self) -> Tech {
         Tech::new("smithy", "Specification", "Smithy IDL")
             .specification()
-            .files(["*.smithy"])
+            .files(["*.smithy", "*.json"])
             .detect(Detect::files(["*.smithy"]).regex([DETECT_REGEX]))
+            .detect(Detect::files(["*.json"]).regex([DETECT_JSON_REGEX]))
             .supports(Supports {
                 method: true,
                 query: true,
@@ -55,6 +64,14 @@ impl Analyzer for Smithy {
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
         if is_test_document(&file.path) {
+            return;
+        }
+        if file.path.to_ascii_lowercase().ends_with(".json") {
+            if file.content.contains("\"smithy\"") && file.content.contains("\"shapes\"") {
+                if let Some(model) = json_ast(file) {
+                    out.fact(&model);
+                }
+            }
             return;
         }
         let tokens = lex(&file.content, b"$#.-");
@@ -396,6 +413,118 @@ fn parse(tokens: &[(Tok, usize)], file: &SourceFile) -> Model {
         }
     }
     model
+}
+
+/// A JSON AST model (what `smithy build` writes and SDKs commit): shapes
+/// by absolute id, traits by absolute id (`smithy.api#http`).
+fn json_ast(file: &SourceFile) -> Option<Model> {
+    let doc: serde_json::Value = match serde_json::from_str(&file.content) {
+        Ok(doc) => doc,
+        Err(e) => {
+            host::warn(&format!("{}: invalid JSON: {e}", file.path));
+            return None;
+        }
+    };
+    let version = doc.get("smithy").and_then(serde_json::Value::as_str)?;
+    if !version.starts_with('1') && !version.starts_with('2') {
+        return None;
+    }
+    let shapes = doc.get("shapes")?.as_object()?;
+    let source = SourceMap::new(&file.content);
+    let trait_arg = |traits: Option<&serde_json::Value>, name: &str| -> Option<String> {
+        let value = traits?.get(format!("smithy.api#{name}"))?;
+        Some(value.as_str().unwrap_or("").to_string())
+    };
+    let members = |shape: &serde_json::Value| -> Vec<Member> {
+        let Some(members) = shape.get("members").and_then(serde_json::Value::as_object) else {
+            return Vec::new();
+        };
+        members
+            .iter()
+            .map(|(name, m)| {
+                let traits = m.get("traits");
+                let mut bound = Vec::new();
+                for t in [
+                    "httpLabel",
+                    "httpQuery",
+                    "httpHeader",
+                    "httpPayload",
+                    "httpQueryParams",
+                    "httpPrefixHeaders",
+                    "httpResponseCode",
+                ] {
+                    if let Some(arg) = trait_arg(traits, t) {
+                        bound.push((t.to_string(), arg));
+                    }
+                }
+                Member {
+                    name: name.clone(),
+                    target: m
+                        .get("target")
+                        .and_then(serde_json::Value::as_str)
+                        .map(short_name)
+                        .unwrap_or_default(),
+                    traits: bound,
+                }
+            })
+            .collect()
+    };
+    let mut model = Model::default();
+    for (id, shape) in shapes {
+        let kind = shape
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("");
+        match kind {
+            "structure" | "union" => {
+                let mixins = shape
+                    .get("mixins")
+                    .and_then(serde_json::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|m| m.get("target").and_then(serde_json::Value::as_str))
+                    .map(short_name)
+                    .collect();
+                model.structures.push(Structure {
+                    name: short_name(id),
+                    members: members(shape),
+                    mixins,
+                });
+            }
+            "operation" => {
+                let Some(http) = shape.get("traits").and_then(|t| t.get("smithy.api#http")) else {
+                    continue;
+                };
+                let (Some(method), Some(uri)) = (
+                    http.get("method").and_then(serde_json::Value::as_str),
+                    http.get("uri").and_then(serde_json::Value::as_str),
+                ) else {
+                    continue;
+                };
+                let input = shape
+                    .get("input")
+                    .and_then(|i| i.get("target"))
+                    .and_then(serde_json::Value::as_str)
+                    .map(|t| Structure {
+                        name: short_name(t),
+                        ..Structure::default()
+                    });
+                let key = [Seg::Key("shapes"), Seg::Key(id)];
+                let line = source
+                    .line(&key)
+                    .unwrap_or_else(|| source.nearest_line(&key));
+                model.operations.push(Operation {
+                    method: method.to_string(),
+                    uri: uri.to_string(),
+                    path: file.path.clone(),
+                    line,
+                    input,
+                });
+            }
+            _ => {}
+        }
+    }
+    Some(model)
 }
 
 /// The `input` of an operation body (the parser is at `{`).
