@@ -44,5 +44,6 @@ portolan_plugin_sdk::plugin!(
         cms::strapi::Strapi,
         cms::directus::Directus,
         cms::payload_cms::PayloadCms,
+        cms::hasura::Hasura,
     ],
 );

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_infra::cloud::{
     aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
 };
-use portolan_plugin_infra::cms::{directus, payload_cms, strapi, supabase};
+use portolan_plugin_infra::cms::{directus, hasura, payload_cms, strapi, supabase};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -52,6 +52,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &strapi::Strapi,
         &directus::Directus,
         &payload_cms::PayloadCms,
+        &hasura::Hasura,
     ]
 }
 
@@ -185,6 +186,7 @@ fn cms_fixtures() {
             &strapi::Strapi,
             &directus::Directus,
             &payload_cms::PayloadCms,
+            &hasura::Hasura,
         ],
         &fixtures_root(),
     );

@@ -3,6 +3,7 @@
 //! documented in `docs/schema-apis.md`.
 
 pub mod directus;
+pub mod hasura;
 pub mod payload_cms;
 pub mod strapi;
 pub mod supabase;
