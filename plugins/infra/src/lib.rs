@@ -45,5 +45,6 @@ portolan_plugin_sdk::plugin!(
         cms::directus::Directus,
         cms::payload_cms::PayloadCms,
         cms::hasura::Hasura,
+        cms::appwrite::Appwrite,
     ],
 );

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_infra::cloud::{
     aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
 };
-use portolan_plugin_infra::cms::{directus, hasura, payload_cms, strapi, supabase};
+use portolan_plugin_infra::cms::{appwrite, directus, hasura, payload_cms, strapi, supabase};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -53,6 +53,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &directus::Directus,
         &payload_cms::PayloadCms,
         &hasura::Hasura,
+        &appwrite::Appwrite,
     ]
 }
 
@@ -187,6 +188,7 @@ fn cms_fixtures() {
             &directus::Directus,
             &payload_cms::PayloadCms,
             &hasura::Hasura,
+            &appwrite::Appwrite,
         ],
         &fixtures_root(),
     );
