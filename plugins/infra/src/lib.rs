@@ -14,6 +14,7 @@ pub mod common;
 pub mod gateway;
 pub mod k8s_gateway_api;
 pub mod k8s_ingress;
+pub mod mobile;
 pub mod nginx;
 pub mod serverless_framework;
 pub mod terraform;
@@ -46,5 +47,6 @@ portolan_plugin_sdk::plugin!(
         cms::payload_cms::PayloadCms,
         cms::hasura::Hasura,
         cms::appwrite::Appwrite,
+        mobile::well_known_applinks::WellKnownApplinks,
     ],
 );

@@ -16,6 +16,7 @@ use portolan_plugin_infra::cms::{appwrite, directus, hasura, payload_cms, strapi
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
+use portolan_plugin_infra::mobile::well_known_applinks;
 use portolan_plugin_infra::{
     aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
@@ -54,6 +55,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &payload_cms::PayloadCms,
         &hasura::Hasura,
         &appwrite::Appwrite,
+        &well_known_applinks::WellKnownApplinks,
     ]
 }
 
@@ -192,6 +194,11 @@ fn cms_fixtures() {
         ],
         &fixtures_root(),
     );
+}
+
+#[test]
+fn mobile_fixtures() {
+    testing::check_fixtures(&[&well_known_applinks::WellKnownApplinks], &fixtures_root());
 }
 
 /// Every prefix of every fixture source (cut at arbitrary points, so

@@ -1,0 +1,3 @@
+//! Mobile deep-link declarations that make web URLs open an app.
+
+pub mod well_known_applinks;
