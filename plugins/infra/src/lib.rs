@@ -1,11 +1,17 @@
 //! Deployment and gateway configuration that declares HTTP routes: web
 //! server configs, Kubernetes ingress resources, serverless and
-//! infrastructure-as-code templates. Every technology here is a
-//! specification source: it describes the API from outside the code.
+//! infrastructure-as-code templates, cloud platform configs, the schemas of
+//! products that generate their API, and app-link association files. Every
+//! technology here is a specification source: it describes the API from
+//! outside the code.
 //!
-//! Adding a format: a module folder next to [`nginx`] and one entry in the
-//! `plugin!` registration below; shared YAML, API Gateway and route-regex
-//! helpers live in [`common`].
+//! Layout: the first formats have a module folder each (`nginx`,
+//! `k8s_ingress`, …); newer ones are grouped by kind — [`gateway`] (web
+//! servers, proxies, API gateways), [`cloud`] (cloud and deployment
+//! platforms), [`cms`] (schema-generated APIs) and [`mobile`] (app links).
+//! Adding a format: a module in the right group and one entry in the
+//! `plugin!` registration below; shared YAML, TOML, API Gateway and
+//! route-regex helpers live in [`common`].
 
 pub mod aws_cloudformation;
 pub mod cloud;
