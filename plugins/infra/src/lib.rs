@@ -54,5 +54,6 @@ portolan_plugin_sdk::plugin!(
         cms::hasura::Hasura,
         cms::appwrite::Appwrite,
         mobile::well_known_applinks::WellKnownApplinks,
+        mobile::android::Android,
     ],
 );

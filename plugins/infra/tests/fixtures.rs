@@ -16,7 +16,7 @@ use portolan_plugin_infra::cms::{appwrite, directus, hasura, payload_cms, strapi
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
-use portolan_plugin_infra::mobile::well_known_applinks;
+use portolan_plugin_infra::mobile::{android, well_known_applinks};
 use portolan_plugin_infra::{
     aws_cloudformation, k8s_gateway_api, k8s_ingress, nginx, serverless_framework, terraform,
 };
@@ -56,6 +56,7 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &hasura::Hasura,
         &appwrite::Appwrite,
         &well_known_applinks::WellKnownApplinks,
+        &android::Android,
     ]
 }
 
