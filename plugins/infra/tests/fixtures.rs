@@ -209,3 +209,10 @@ fn mobile_fixtures() {
 fn truncated_sources_do_not_panic() {
     testing::check_truncations(&analyzers(), &fixtures_root(), 7);
 }
+
+/// Every fixture source with multi-byte characters inserted at every
+/// offset is analyzed and linked without panicking.
+#[test]
+fn multibyte_sources_do_not_panic() {
+    testing::check_multibyte(&analyzers(), &fixtures_root(), 13);
+}
