@@ -1,11 +1,18 @@
 //! Deployment and gateway configuration that declares HTTP routes: web
 //! server configs, Kubernetes ingress resources, serverless and
-//! infrastructure-as-code templates. Every technology here is a
-//! specification source: it describes the API from outside the code.
+//! infrastructure-as-code templates, cloud platform configs, the schemas of
+//! products that generate their API. Every
+//! technology here is a specification source: it describes the API from
+//! outside the code.
 //!
-//! Adding a format: a module folder next to [`nginx`] and one entry in the
-//! `plugin!` registration below; shared YAML, API Gateway and route-regex
-//! helpers live in [`common`].
+//! Layout: the first formats have a module folder each (`nginx`,
+//! `k8s_ingress`, …); newer ones are grouped by kind — [`gateway`] (web
+//! servers, proxies, API gateways), [`cloud`] (cloud and deployment
+//! platforms), and [`cms`] (schema-generated APIs). Mobile app links and
+//! deep links are the `specs` plugin's (`mobile/`).
+//! Adding a format: a module in the right group and one entry in the
+//! `plugin!` registration below; shared YAML, TOML, API Gateway and
+//! route-regex helpers live in [`common`].
 
 pub mod aws_cloudformation;
 pub mod cloud;
@@ -44,5 +51,7 @@ portolan_plugin_sdk::plugin!(
         cms::strapi::Strapi,
         cms::directus::Directus,
         cms::payload_cms::PayloadCms,
+        cms::hasura::Hasura,
+        cms::appwrite::Appwrite,
     ],
 );

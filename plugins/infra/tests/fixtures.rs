@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use portolan_plugin_infra::cloud::{
     aws_cdk, azure_functions, cloudflare_wrangler, kamal, netlify, vercel,
 };
-use portolan_plugin_infra::cms::{directus, payload_cms, strapi, supabase};
+use portolan_plugin_infra::cms::{appwrite, directus, hasura, payload_cms, strapi, supabase};
 use portolan_plugin_infra::gateway::{
     apache_httpd, apisix, caddy, envoy, istio_virtualservice, kong, traefik,
 };
@@ -52,6 +52,8 @@ fn analyzers() -> Vec<&'static dyn Analyzer> {
         &strapi::Strapi,
         &directus::Directus,
         &payload_cms::PayloadCms,
+        &hasura::Hasura,
+        &appwrite::Appwrite,
     ]
 }
 
@@ -185,6 +187,8 @@ fn cms_fixtures() {
             &strapi::Strapi,
             &directus::Directus,
             &payload_cms::PayloadCms,
+            &hasura::Hasura,
+            &appwrite::Appwrite,
         ],
         &fixtures_root(),
     );
@@ -196,4 +200,11 @@ fn cms_fixtures() {
 #[test]
 fn truncated_sources_do_not_panic() {
     testing::check_truncations(&analyzers(), &fixtures_root(), 7);
+}
+
+/// Every fixture source with multi-byte characters inserted at every
+/// offset is analyzed and linked without panicking.
+#[test]
+fn multibyte_sources_do_not_panic() {
+    testing::check_multibyte(&analyzers(), &fixtures_root(), 13);
 }

@@ -2,7 +2,9 @@
 //! or table declared in their schema files. What each product serves is
 //! documented in `docs/schema-apis.md`.
 
+pub mod appwrite;
 pub mod directus;
+pub mod hasura;
 pub mod payload_cms;
 pub mod strapi;
 pub mod supabase;
