@@ -31,14 +31,23 @@ fn js_nestjs_fixtures() {
 
 #[test]
 fn js_fastify_fixtures() {
-    check_all(&js::fastify::Fastify, &["api", "nested-prefixes"]);
+    check_all(
+        &js::fastify::Fastify,
+        &["api", "autoload", "nested-prefixes", "route-options"],
+    );
 }
 
 #[test]
 fn js_koa_fixtures() {
     check_all(
         &js::koa::Koa,
-        &["blog", "crud-subclass", "guarded-routers", "mounted-apps"],
+        &[
+            "blog",
+            "chained-routers",
+            "crud-subclass",
+            "guarded-routers",
+            "mounted-apps",
+        ],
     );
 }
 
@@ -59,7 +68,12 @@ fn js_nextjs_fixtures() {
 fn js_hono_fixtures() {
     check_all(
         &js::hono::Hono,
-        &["chained-subapps", "shared-schemas", "worker"],
+        &[
+            "bound-bodies",
+            "chained-subapps",
+            "shared-schemas",
+            "worker",
+        ],
     );
 }
 
@@ -83,18 +97,19 @@ fn js_express_fixtures() {
             "route-helpers",
             "routers",
             "server-class",
+            "uploads",
         ],
     );
 }
 
 #[test]
 fn js_sveltekit_fixtures() {
-    check_all(&js::sveltekit::SvelteKit, &["blog"]);
+    check_all(&js::sveltekit::SvelteKit, &["blog", "form-actions"]);
 }
 
 #[test]
 fn js_nuxtjs_fixtures() {
-    check_all(&js::nitro::Nuxt, &["shop"]);
+    check_all(&js::nitro::Nuxt, &["shop", "validated-reads"]);
 }
 
 #[test]
