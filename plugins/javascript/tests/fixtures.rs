@@ -119,7 +119,7 @@ fn js_nitro_fixtures() {
 
 #[test]
 fn js_remix_fixtures() {
-    check_all(&js::remix::Remix, &["notes"]);
+    check_all(&js::remix::Remix, &["notes", "route-config"]);
 }
 
 #[test]
