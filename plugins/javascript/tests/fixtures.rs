@@ -134,7 +134,7 @@ fn js_fresh_fixtures() {
 
 #[test]
 fn js_elysia_fixtures() {
-    check_all(&js::elysia::Elysia, &["bun-api"]);
+    check_all(&js::elysia::Elysia, &["bun-api", "guarded-groups"]);
 }
 
 #[test]
