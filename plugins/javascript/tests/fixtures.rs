@@ -95,6 +95,7 @@ fn js_express_fixtures() {
             "controller-objects",
             "mount-table",
             "route-helpers",
+            "router-chains",
             "routers",
             "server-class",
             "uploads",
