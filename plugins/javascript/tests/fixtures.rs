@@ -31,14 +31,23 @@ fn js_nestjs_fixtures() {
 
 #[test]
 fn js_fastify_fixtures() {
-    check_all(&js::fastify::Fastify, &["api", "nested-prefixes"]);
+    check_all(
+        &js::fastify::Fastify,
+        &["api", "autoload", "nested-prefixes", "route-options"],
+    );
 }
 
 #[test]
 fn js_koa_fixtures() {
     check_all(
         &js::koa::Koa,
-        &["blog", "crud-subclass", "guarded-routers", "mounted-apps"],
+        &[
+            "blog",
+            "chained-routers",
+            "crud-subclass",
+            "guarded-routers",
+            "mounted-apps",
+        ],
     );
 }
 
@@ -59,7 +68,12 @@ fn js_nextjs_fixtures() {
 fn js_hono_fixtures() {
     check_all(
         &js::hono::Hono,
-        &["chained-subapps", "shared-schemas", "worker"],
+        &[
+            "bound-bodies",
+            "chained-subapps",
+            "shared-schemas",
+            "worker",
+        ],
     );
 }
 
@@ -81,20 +95,22 @@ fn js_express_fixtures() {
             "controller-objects",
             "mount-table",
             "route-helpers",
+            "router-chains",
             "routers",
             "server-class",
+            "uploads",
         ],
     );
 }
 
 #[test]
 fn js_sveltekit_fixtures() {
-    check_all(&js::sveltekit::SvelteKit, &["blog"]);
+    check_all(&js::sveltekit::SvelteKit, &["blog", "form-actions"]);
 }
 
 #[test]
 fn js_nuxtjs_fixtures() {
-    check_all(&js::nitro::Nuxt, &["shop"]);
+    check_all(&js::nitro::Nuxt, &["shop", "validated-reads"]);
 }
 
 #[test]
@@ -104,7 +120,7 @@ fn js_nitro_fixtures() {
 
 #[test]
 fn js_remix_fixtures() {
-    check_all(&js::remix::Remix, &["notes"]);
+    check_all(&js::remix::Remix, &["notes", "route-config"]);
 }
 
 #[test]
@@ -119,7 +135,7 @@ fn js_fresh_fixtures() {
 
 #[test]
 fn js_elysia_fixtures() {
-    check_all(&js::elysia::Elysia, &["bun-api"]);
+    check_all(&js::elysia::Elysia, &["bun-api", "guarded-groups"]);
 }
 
 #[test]

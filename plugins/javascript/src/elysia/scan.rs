@@ -221,6 +221,9 @@ struct Group {
     param: String,
     receiver: String,
     prefixes: Vec<StrExpr>,
+    /// What the hooks of this group and the enclosing ones validate
+    /// (`.guard({ body: t.Object({…}) }, app => …)`).
+    params: Vec<Param>,
 }
 
 pub fn scan(file: &SourceFile) -> ElysiaModule {
@@ -290,9 +293,9 @@ pub fn scan(file: &SourceFile) -> ElysiaModule {
         let Some(root) = chain_root(&code, all.start(), 0) else {
             continue;
         };
-        let (receiver, prefixes) = match root {
+        let (receiver, prefixes, hooked) = match root {
             Root::New(at) => match news.iter().find(|(s, _)| *s == at) {
-                Some((_, n)) => (n.clone(), Vec::new()),
+                Some((_, n)) => (n.clone(), Vec::new(), Vec::new()),
                 None => continue,
             },
             Root::Name(n) => {
@@ -302,8 +305,8 @@ pub fn scan(file: &SourceFile) -> ElysiaModule {
                     .rev()
                     .find(|g| g.body.contains(&all.start()) && g.param == first)
                 {
-                    Some(g) => (g.receiver.clone(), g.prefixes.clone()),
-                    None => (outline.scoped(&n, all.start()), Vec::new()),
+                    Some(g) => (g.receiver.clone(), g.prefixes.clone(), g.params.clone()),
+                    None => (outline.scoped(&n, all.start()), Vec::new(), Vec::new()),
                 }
             }
         };
@@ -319,6 +322,18 @@ pub fn scan(file: &SourceFile) -> ElysiaModule {
                     continue;
                 };
                 let mut prefixes = prefixes;
+                // The hook: `guard(hook, cb)`, `group(prefix, hook, cb)`.
+                let hook = match (m.as_str(), args.len()) {
+                    ("guard", 2) => args.first(),
+                    ("group", 3) => args.get(1),
+                    _ => None,
+                };
+                let mut params = hooked;
+                for p in route_params(&code, None, hook) {
+                    if !params.contains(&p) {
+                        params.push(p);
+                    }
+                }
                 if m.as_str() == "group" {
                     let Some(p) = args
                         .first()
@@ -334,6 +349,7 @@ pub fn scan(file: &SourceFile) -> ElysiaModule {
                     param,
                     receiver,
                     prefixes,
+                    params,
                 });
             }
             "use" => {
@@ -370,7 +386,13 @@ pub fn scan(file: &SourceFile) -> ElysiaModule {
                 let params = if method == "ws" {
                     Vec::new()
                 } else {
-                    route_params(&code, rest.get(1), rest.get(2))
+                    let mut ps = route_params(&code, rest.get(1), rest.get(2));
+                    for p in hooked {
+                        if !ps.contains(&p) {
+                            ps.push(p);
+                        }
+                    }
+                    ps
                 };
                 out.routes.push(Route {
                     line,

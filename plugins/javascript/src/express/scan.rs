@@ -12,7 +12,7 @@ use crate::js::outline::{
 };
 use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
-use crate::js::syntax::{dotted_before, next_code_byte};
+use crate::js::syntax::{dotted_before, is_js_ident, next_code_byte};
 
 /// One scanned module.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -94,6 +94,91 @@ pub fn paths_of(code: &Code<'_>, outline: &Outline, r: std::ops::Range<usize>) -
     StrExpr::parse(code, r).map(scope).into_iter().collect()
 }
 
+/// The router a call chain ending at the `.` at `dot` is made on, when the
+/// chain starts with a `Router()` / `express.Router()` call: a name for
+/// that router (`Router()@offset`), which the chain's binding (`const api
+/// = …`) or the module's default export (`export default …`) now stands
+/// for.
+fn router_chain(code: &Code<'_>, dot: usize, info: &mut module::ModuleInfo) -> Option<String> {
+    let text = code.text();
+    let bytes = text.as_bytes();
+    let mut p = dot;
+    for _ in 0..64 {
+        // Whitespace and comments (`// .use(legacy)` between chained calls).
+        while p > 0 && (bytes[p - 1].is_ascii_whitespace() || !code.is_code(p - 1)) {
+            p -= 1;
+        }
+        if p == 0 || bytes[p - 1] != b')' {
+            return None;
+        }
+        let open = crate::js::syntax::matching_back(code, p - 1)?;
+        let mut e = open;
+        while e > 0 && bytes[e - 1].is_ascii_whitespace() {
+            e -= 1;
+        }
+        let mut s = e;
+        while s > 0 && is_js_ident(bytes[s - 1]) {
+            s -= 1;
+        }
+        if s == e {
+            return None;
+        }
+        let ident = &text[s..e];
+        let mut q = s;
+        while q > 0 && bytes[q - 1].is_ascii_whitespace() {
+            q -= 1;
+        }
+        let start = if ident == "Router" {
+            // `Router()` or `express.Router()`: the chain's root.
+            dotted_before(code, open)?.1
+        } else if q > 0 && bytes[q - 1] == b'.' && code.is_code(q - 1) {
+            // `….use(a).use(`: keep walking.
+            p = q - 1;
+            continue;
+        } else {
+            return None;
+        };
+        let synthetic = format!("Router()@{start}");
+        let before = text.get(..start)?.trim_end();
+        if before.ends_with("export default") {
+            match info.exports.iter_mut().find(|e| e.name == "default") {
+                Some(e) => e.value = Value::Name(synthetic.clone()),
+                None => info.exports.push(module::Export {
+                    name: "default".into(),
+                    value: Value::Name(synthetic.clone()),
+                }),
+            }
+            return Some(synthetic);
+        }
+        let before = before.strip_suffix('=')?.trim_end();
+        if before.ends_with(['=', '!', '<', '>']) {
+            return None;
+        }
+        let var: String = before
+            .bytes()
+            .rev()
+            .take_while(|b| is_js_ident(*b))
+            .map(char::from)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let decl = before[..before.len() - var.len()].trim_end();
+        if var.is_empty() || !["const", "let", "var"].iter().any(|k| decl.ends_with(k)) {
+            return None;
+        }
+        match info.bindings.iter_mut().find(|b| b.name == var) {
+            Some(b) => b.value = Value::Name(synthetic.clone()),
+            None => info.bindings.push(module::Binding {
+                name: var,
+                value: Value::Name(synthetic.clone()),
+            }),
+        }
+        return Some(synthetic);
+    }
+    None
+}
+
 /// Parameters of an inline handler (`(req, res) => …`, `function (req) {…}`).
 pub fn inline_params(code: &Code<'_>, r: std::ops::Range<usize>) -> Option<Vec<Param>> {
     inline_params_with(code, r, request_params)
@@ -117,7 +202,7 @@ pub fn inline_params_with(
 pub fn scan(file: &SourceFile) -> ExpressModule {
     let code = file.code(Syntax::JAVASCRIPT);
     let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let mut info = module::scan(&file.path, &code, &outline);
     let express = info.imports.iter().any(|i| i.spec == "express")
         || code.text().contains("require('express')")
         || code.text().contains("require(\"express\")");
@@ -159,17 +244,33 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
             .ok()
             .and_then(|i| consumed.get(i))
             .map(|(_, h)| h.clone());
-        let Some((receiver, _)) = dotted_before(&code, all.start()) else {
-            continue;
+        let receiver = match dotted_before(&code, all.start()) {
+            Some((r, _)) => outline.scoped(&r, all.start()),
+            // `const api = Router().use(a).use(b)`, `export default
+            // Router().use('/api', api)`: a chain on a new router.
+            None => match router_chain(&code, all.start(), &mut info) {
+                Some(r) => {
+                    if !out.objects.contains(&r) {
+                        out.objects.push(r.clone());
+                    }
+                    r
+                }
+                None => continue,
+            },
         };
-        let receiver = outline.scoped(&receiver, all.start());
         let open = all.end() - 1;
         let args = code.args(open);
         let method = m.as_str();
         match method {
             "use" => {
                 let Some(first) = args.first() else { continue };
-                let prefixes = paths_of(&code, &outline, first.clone());
+                // `api.use(tagsRouter)`: a lone argument is middleware, not
+                // a path.
+                let prefixes = if args.len() == 1 && code.string_at(first.start).is_none() {
+                    Vec::new()
+                } else {
+                    paths_of(&code, &outline, first.clone())
+                };
                 let rest = if prefixes.is_empty() {
                     &args[..]
                 } else {

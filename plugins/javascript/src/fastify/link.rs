@@ -120,8 +120,34 @@ pub fn link(modules: &[FastifyModule]) -> Vec<Endpoint> {
         }),
         _ => true,
     };
+    // `@fastify/autoload`: a module below a loaded directory is a plugin
+    // whose prefix is its directory below the loaded one.
+    let mut loaded: Vec<(&str, String)> = Vec::new();
+    for (mi, m) in modules.iter().enumerate() {
+        for (dir, p) in &m.autoload {
+            let p = p
+                .as_ref()
+                .map(|p| path_value(&project, mi, p))
+                .unwrap_or_default();
+            loaded.push((dir.as_str(), p));
+        }
+    }
+    let auto_prefix = |path: &str| -> String {
+        for (dir, p) in &loaded {
+            let Some(rest) = path.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) else {
+                continue;
+            };
+            let mut segs: Vec<&str> = vec![p.as_str()];
+            if let Some((dirs, _file)) = rest.rsplit_once('/') {
+                segs.extend(dirs.split('/'));
+            }
+            return join(&segs);
+        }
+        String::new()
+    };
     let mut out = Vec::new();
     for (mi, m) in modules.iter().enumerate() {
+        let auto = auto_prefix(&m.info.path);
         for route in &m.routes {
             let Some(node) = project.resolve(mi, &Value::Name(route.receiver.clone())) else {
                 continue;
@@ -157,7 +183,7 @@ pub fn link(modules: &[FastifyModule]) -> Vec<Endpoint> {
             for prefix in graph.prefixes(&node) {
                 for path in &route.paths {
                     let path = path_value(&project, mi, path);
-                    let url = join(&[prefix.as_str(), path.as_str()]);
+                    let url = join(&[auto.as_str(), prefix.as_str(), path.as_str()]);
                     for method in &route.methods {
                         out.push(
                             Endpoint::new(method, url.clone())

@@ -30,6 +30,11 @@ pub struct FastifyModule {
     /// Named object literals that are (parts of) JSON schemas.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schemas: Vec<NamedSchema>,
+    /// Directories loaded by `@fastify/autoload` (`register(AutoLoad, {
+    /// dir: path.join(__dirname, 'routes') })`), relative to the scanned
+    /// tree like module paths, with the prefix its `options` give.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub autoload: Vec<(String, Option<StrExpr>)>,
     /// The instance parameter of an inline plugin exported as
     /// `module.exports = fp(async (fastify) => …)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,6 +219,67 @@ fn options(code: &Code<'_>, outline: &Outline, open: usize) -> Options {
     o
 }
 
+/// `register(AutoLoad, { dir: path.join(__dirname, 'routes'), options: {
+/// prefix: '/api' } })`: the loaded directory (this module's directory
+/// joined with the last string literal of `dir`) and the prefix.
+fn autoload_dir(
+    code: &Code<'_>,
+    outline: &Outline,
+    path: &str,
+    args: &[Range<usize>],
+) -> Option<(String, Option<StrExpr>)> {
+    let bytes = code.text().as_bytes();
+    let o = code.skip_ws(args.get(1)?.start);
+    if bytes.get(o) != Some(&b'{') {
+        return None;
+    }
+    let entries = object_entries(code, o);
+    let dir = entries.iter().find(|e| e.key == "dir")?;
+    let callee = code.slice(args[0].clone()).trim();
+    if !callee.to_ascii_lowercase().contains("autoload") {
+        return None;
+    }
+    // The last literal of `path.join(__dirname, 'src', 'routes')`.
+    let mut lit = None;
+    let mut i = dir.value.start;
+    while i < dir.value.end {
+        match code.string_at(i) {
+            Some(l) if l.start == i => {
+                i = l.end.max(i + 1);
+                lit = Some(l.value);
+            }
+            _ => i += 1,
+        }
+    }
+    let lit = lit?;
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts.pop();
+    for seg in lit.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    let prefix = entries
+        .iter()
+        .find(|e| e.key == "options")
+        .and_then(|e| {
+            let s = code.skip_ws(e.value.start);
+            (bytes.get(s) == Some(&b'{')).then_some(s)
+        })
+        .and_then(|s| {
+            object_entries(code, s)
+                .into_iter()
+                .find(|e| e.key == "prefix")
+                .and_then(|e| StrExpr::parse(code, e.value.clone()))
+                .map(|x| x.map_refs(&mut |n| outline.scoped(n, s)))
+        });
+    Some((parts.join("/"), prefix))
+}
+
 /// Parameters and named handlers from a handler argument.
 fn handler_of(
     code: &Code<'_>,
@@ -321,6 +387,10 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
         match m.as_str() {
             "register" => {
                 let Some(first) = args.first() else { continue };
+                if let Some(a) = autoload_dir(&code, &outline, &file.path, &args) {
+                    out.autoload.push(a);
+                    continue;
+                }
                 let prefix = args.get(1).and_then(|o| {
                     let s = code.skip_ws(o.start);
                     if bytes.get(s) != Some(&b'{') {
@@ -404,6 +474,16 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
                             handler_of(&code, &outline, h, &mut params, &mut names);
                         }
                     } else {
+                        // `fastify.post('/x', opts, handler)` with `const opts =
+                        // { schema: {…} }`: the first named argument may be
+                        // the options (an unknown name resolves to nothing).
+                        if schema.is_none() && a.start != args[args.len() - 1].start {
+                            if let Some(Value::Name(n)) =
+                                module::parse_value(&code, &outline, a.clone())
+                            {
+                                schema = Some(Schema::Ref(n));
+                            }
+                        }
                         handler_of(&code, &outline, a.clone(), &mut params, &mut names);
                     }
                 }
@@ -440,11 +520,23 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
             Some(Props::Names(n)) => n,
             _ => Vec::new(),
         };
-        let parts = if bytes.get(v) == Some(&b'{') {
+        let mut parts = if bytes.get(v) == Some(&b'{') {
             parts_of(&code, &outline, v)
         } else {
             Vec::new()
         };
+        // Route options: `const opts = { schema: { body: {…} } }`.
+        if parts.is_empty() && bytes.get(v) == Some(&b'{') {
+            if let Some(e) = object_entries(&code, v)
+                .into_iter()
+                .find(|e| e.key == "schema")
+            {
+                let o = code.skip_ws(e.value.start);
+                if bytes.get(o) == Some(&b'{') {
+                    parts = parts_of(&code, &outline, o);
+                }
+            }
+        }
         if !props.is_empty() || !parts.is_empty() {
             out.schemas.push(NamedSchema {
                 name: scoped,

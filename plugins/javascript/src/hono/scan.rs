@@ -191,6 +191,32 @@ pub fn params_in(
             }
         }
     }
+    // Bound then read: `const body = await c.req.json(); body.title`,
+    // `(await c.req.parseBody())['file']`, `const v = c.req.valid('json'); v.x`.
+    static BOUND: OnceLock<[Regex; 5]> = OnceLock::new();
+    let bound = BOUND.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).unwrap_or_else(|_| Regex::new("$^").expect("trivial"));
+        [
+            r(r"\b[A-Za-z_$][\w$]*\.req\.json\("),
+            r(r"\b[A-Za-z_$][\w$]*\.req\.parseBody\("),
+            r(r#"\b[A-Za-z_$][\w$]*\.req\.valid\(\s*['"`]json['"`]\s*\)"#),
+            r(r#"\b[A-Za-z_$][\w$]*\.req\.valid\(\s*['"`]form['"`]\s*\)"#),
+            r(r"\b[A-Za-z_$][\w$]*\.req\.query\(\s*\)"),
+        ]
+    });
+    for (source, kind) in bound.iter().zip([
+        ParamKind::Json,
+        ParamKind::Form,
+        ParamKind::Json,
+        ParamKind::Form,
+        ParamKind::Query,
+    ]) {
+        for (at, p) in crate::js::reads::reads(code, r.clone(), source, kind) {
+            if !matches!(p.name.as_str(), "then" | "catch" | "finally") {
+                found.push((at - r.start, p));
+            }
+        }
+    }
     // Validators: `zValidator('json', z.object({…}))`, `validator('query', …)`.
     static VAL: OnceLock<Regex> = OnceLock::new();
     let val = re(

@@ -44,6 +44,9 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
     if bytes.get(open) != Some(&b'(') {
         return None;
     }
+    if let Some(files) = upload_fields(code, code.slice(s..i), open) {
+        return Some(files);
+    }
     let o = code.skip_ws(open + 1);
     if bytes.get(o) != Some(&b'{') {
         return None;
@@ -62,6 +65,45 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
         }
     }
     any.then_some(out)
+}
+
+/// Upload middleware (multer and its look-alikes) naming the multipart
+/// fields it accepts: `upload.single('avatar')`, `upload.array('photos',
+/// 12)`, `multer(opts).fields([{ name: 'a' }, { name: 'b', maxCount: 1 }])`
+/// are file parameters. `callee` is the dotted name before the call's `(`
+/// at `open`; a bare `single(…)` (no receiver) is not an upload.
+fn upload_fields(code: &Code<'_>, callee: &str, open: usize) -> Option<Vec<Param>> {
+    let (recv, method) = callee.rsplit_once('.')?;
+    if recv.is_empty() || !matches!(method, "single" | "array" | "fields") {
+        return None;
+    }
+    let args = code.args(open);
+    let first = args.first()?;
+    let mut out = Vec::new();
+    if method == "fields" {
+        let bytes = code.text().as_bytes();
+        let a = code.skip_ws(first.start);
+        if bytes.get(a) != Some(&b'[') {
+            return None;
+        }
+        for item in code.args(a) {
+            let o = code.skip_ws(item.start);
+            if bytes.get(o) != Some(&b'{') {
+                continue;
+            }
+            for e in object_entries(code, o) {
+                if e.key == "name" {
+                    if let Some(v) = code.string_at(e.value.start) {
+                        out.push(Param::new(ParamKind::File, v.value));
+                    }
+                }
+            }
+        }
+    } else {
+        let v = code.string_at(first.start)?;
+        out.push(Param::new(ParamKind::File, v.value));
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Keys of an object schema at `r`: `z.object({…})`, `Joi.object().keys({…})`,

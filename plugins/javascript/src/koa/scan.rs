@@ -356,8 +356,19 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
         if !code.is_code(all.start()) {
             continue;
         }
-        let Some((receiver, _)) = dotted_before(&code, all.start()) else {
-            continue;
+        // `users.get('/', a).post('/', b)`: a chained call adds to the
+        // chain's router.
+        let receiver = match dotted_before(&code, all.start()) {
+            Some((r, _)) => r,
+            None if (out.koa || !out.objects.is_empty())
+                && !matches!(m.as_str(), "use" | "prefix") =>
+            {
+                match crate::hono::scan::chain_root(&code, all.start(), 0) {
+                    Some(r) => r,
+                    None => continue,
+                }
+            }
+            None => continue,
         };
         let receiver = outline.scoped(&receiver, all.start());
         let args = code.args(all.end() - 1);

@@ -213,8 +213,84 @@ pub fn params(code: &Code<'_>) -> Vec<Param> {
         found.push((m.start(), Param::new(kind, n.as_str())));
     }
     // Schemas given to validated reads: `readValidatedBody(event,
-    // schema.parse)` with `const schema = z.object({…})` are not followed.
+    // schema.parse)`, `getValidatedQuery(event, (q) => schema.parse(q))`,
+    // `readValidatedBody(event, z.object({…}).parse)`, with the schema
+    // inline or declared in this module (zod, valibot, …).
+    static V: OnceLock<Regex> = OnceLock::new();
+    let validated = re(
+        &V,
+        r"\b(readValidatedBody|getValidatedQuery|getValidatedRouterParams)\s*(?:<[^>()]*>)?\(",
+    );
+    let mut table: Option<Vec<(String, crate::js::schema::Schema)>> = None;
+    let mut outline: Option<crate::js::outline::Outline> = None;
+    for c in validated.captures_iter(code.text()) {
+        let (Some(m), Some(f)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if !code.is_code(m.start()) {
+            continue;
+        }
+        let Some(arg) = code.args(m.end() - 1).get(1).cloned() else {
+            continue;
+        };
+        let kind = match f.as_str() {
+            "readValidatedBody" => ParamKind::Json,
+            "getValidatedQuery" => ParamKind::Query,
+            _ => ParamKind::Path,
+        };
+        let Some(schema) = validator_schema(code, arg) else {
+            continue;
+        };
+        let outline = &*outline.get_or_insert_with(|| crate::js::outline::Outline::new(code));
+        let t = code.slice(schema.clone()).trim();
+        // A bare name (`userSchema` of `userSchema.parse`): `parse` would
+        // read on into `.parse`.
+        let schema = if !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+        {
+            crate::js::schema::Schema::Ref(outline.scoped(t, schema.start))
+        } else {
+            let Some(s) = crate::js::schema::parse(code, outline, schema) else {
+                continue;
+            };
+            s
+        };
+        let table = table.get_or_insert_with(|| crate::js::schema::declarations(code, outline));
+        let schema = crate::js::schema::inline(schema, table, 0);
+        for k in crate::js::schema::local_keys(&schema) {
+            found.push((m.start(), Param::new(kind, k)));
+        }
+    }
     ordered(found)
+}
+
+/// The schema a validator argument uses: `S.parse`, `S.safeParse`,
+/// `(b) => S.parse(b)`, `v.parser(S)`, `S.parseAsync`; `S` may itself be a
+/// call (`z.object({…}).parse`).
+fn validator_schema(
+    code: &Code<'_>,
+    arg: std::ops::Range<usize>,
+) -> Option<std::ops::Range<usize>> {
+    let t = code.slice(arg.clone());
+    let s = arg.start + (t.len() - t.trim_start().len());
+    let end = arg.start + t.trim_end().len();
+    for m in [".parseAsync", ".safeParseAsync", ".safeParse", ".parse"] {
+        if code.slice(s..end).ends_with(m) {
+            return Some(s..end - m.len());
+        }
+    }
+    // `(body) => S.parse(body)`.
+    let body = code.slice(s..end);
+    let arrow = body.find("=>")?;
+    let e = s + arrow + 2;
+    let inner = code.slice(e..end);
+    for m in [".parseAsync(", ".safeParseAsync(", ".safeParse(", ".parse("] {
+        if let Some(k) = inner.rfind(m) {
+            return Some(e..e + k);
+        }
+    }
+    None
 }
 
 impl Analyzer for Nitro {
@@ -279,5 +355,29 @@ mod tests {
         assert_eq!(r("server/middleware/auth.ts", false), None);
         assert_eq!(r("routes/hello.ts", false), None);
         assert_eq!(r("routes/[...].ts", true), Some(("/{_}".into(), None)));
+    }
+}
+
+#[cfg(test)]
+mod validated_tests {
+    use super::*;
+    use portolan_plugin_sdk::Syntax;
+
+    #[test]
+    fn validated_body_schema() {
+        let src = "import { z } from 'zod'\nconst userSchema = z.object({ name: z.string(), age: z.number() })\nexport default defineEventHandler(async (event) => {\n  const body = await readValidatedBody(event, userSchema.parse)\n  const q = await getValidatedQuery(event, (q) => z.object({ page: z.string() }).parse(q))\n  const p = await readValidatedBody(event, (b) => userSchema.safeParse(b))\n  return body\n})\n";
+        let code = Code::new(src, Syntax::JAVASCRIPT);
+        let names: Vec<(String, ParamKind)> = params(&code)
+            .into_iter()
+            .map(|p| (p.name, p.kind))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("name".to_string(), ParamKind::Json),
+                ("age".into(), ParamKind::Json),
+                ("page".into(), ParamKind::Query),
+            ]
+        );
     }
 }

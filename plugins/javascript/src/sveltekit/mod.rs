@@ -11,10 +11,14 @@
 //! `await request.json()`, `await request.formData()`,
 //! `request.headers.get('x')`, `cookies.get('c')`.
 //!
-//! Page form actions (`+page.server.ts` `actions`) and pages are not
-//! endpoints here. Test files are skipped.
+//! Page form actions (`export const actions = {…}` in `+page.server.ts`)
+//! are one POST endpoint on the page's URL with the form fields the
+//! actions read; pages themselves (and their `load`) are not endpoints
+//! here. Test files are skipped.
 
 use portolan_plugin_sdk::prelude::*;
+use regex::Regex;
+use std::sync::OnceLock;
 
 use crate::express::{is_generated, JS_FILES};
 use crate::js::fsroute::{below, exported_functions, url_of};
@@ -27,8 +31,17 @@ const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OP
 
 /// The URL of a `+server` module, or `None` for other files.
 pub fn route_of(path: &str) -> Option<String> {
+    route_with(path, "+server")
+}
+
+/// The URL of the page a `+page.server` module serves.
+pub fn page_of(path: &str) -> Option<String> {
+    route_with(path, "+page.server")
+}
+
+fn route_with(path: &str, module: &str) -> Option<String> {
     let (dirs, stem, ext) = below(path, "routes")?;
-    if stem != "+server" || !matches!(ext, "js" | "ts") {
+    if stem != module || !matches!(ext, "js" | "ts") {
         return None;
     }
     let mut segs = Vec::new();
@@ -69,6 +82,31 @@ fn segment(d: &str) -> String {
     out
 }
 
+/// Form actions of a page (`export const actions = { default: …, login:
+/// … }`): the page's URL answers POST (a named action is `?/login` on the
+/// same URL), with the form fields every action reads.
+fn actions(file: &SourceFile, url: &str, out: &mut Output) {
+    let code = file.code(Syntax::JAVASCRIPT);
+    static ACTIONS: OnceLock<Regex> = OnceLock::new();
+    let re = ACTIONS.get_or_init(|| {
+        Regex::new(r"\bexport\s+const\s+actions\s*(?::\s*[\w$.]+\s*)?=\s*\{")
+            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+    });
+    let Some(m) = re.find_iter(code.text()).find(|m| code.is_code(m.start())) else {
+        return;
+    };
+    let open = m.end() - 1;
+    let Some(close) = code.matching(open) else {
+        return;
+    };
+    let params = web_params(&code, open..close + 1);
+    out.endpoint(
+        Endpoint::new("POST", url)
+            .params(params)
+            .at(file, file.line_of(m.start())),
+    );
+}
+
 impl Analyzer for SvelteKit {
     fn tech(&self) -> Tech {
         Tech::new("js_sveltekit", "JavaScript", "SvelteKit")
@@ -84,6 +122,9 @@ impl Analyzer for SvelteKit {
             return;
         }
         let Some(url) = route_of(&file.path) else {
+            if let Some(url) = page_of(&file.path) {
+                actions(file, &url, out);
+            }
             return;
         };
         let code = file.code(Syntax::JAVASCRIPT);
@@ -122,6 +163,10 @@ mod tests {
             Some("/{lang}/v{version}")
         );
         assert_eq!(route_of("src/routes/about/+page.server.ts"), None);
+        assert_eq!(
+            page_of("src/routes/(auth)/login/+page.server.ts").as_deref(),
+            Some("/login")
+        );
         assert_eq!(route_of("src/lib/server.ts"), None);
     }
 }
