@@ -222,6 +222,15 @@ impl Endpoint {
     pub fn is_websocket(&self) -> bool {
         self.protocol == "ws"
     }
+
+    /// Served over plain HTTP(S) (`http`, `https`, or no protocol), so
+    /// commands and API documents can describe it. Mobile deep links
+    /// (`myapp://`, `intent`, `content`) and other protocols cannot.
+    pub fn is_http(&self) -> bool {
+        self.protocol.is_empty()
+            || self.protocol.eq_ignore_ascii_case("http")
+            || self.protocol.eq_ignore_ascii_case("https")
+    }
 }
 
 /// A failure that did not stop the scan (a plugin that trapped, a file that

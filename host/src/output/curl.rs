@@ -11,12 +11,7 @@ use super::quote::shell;
 use crate::model::{Endpoint, Report};
 
 pub fn render(report: &Report) -> String {
-    let mut out = String::new();
-    for e in report.endpoints.iter().filter(|e| !e.is_websocket()) {
-        out.push_str(&command(e));
-        out.push('\n');
-    }
-    out
+    super::commands(report, command)
 }
 
 pub fn command(e: &Endpoint) -> String {
@@ -68,5 +63,25 @@ mod tests {
         ws.protocol = "ws".into();
         let r = crate::output::testing::report(vec![ws]);
         assert_eq!(render(&r), "");
+    }
+
+    #[test]
+    fn other_protocols_are_a_comment_saying_why() {
+        let mut link = Endpoint::new("GET", "shopapp://product/{id}\n+curl evil");
+        link.protocol = "shopapp".into();
+        let mut https = Endpoint::new("GET", "/orders");
+        https.protocol = "https".into();
+        let r = crate::output::testing::report(vec![link, https]);
+        assert_eq!(
+            render(&r),
+            "# skipped GET shopapp://product/{id}\\x0a+curl evil: protocol `shopapp` is not HTTP, so there is no request to replay\ncurl -i -X 'GET' '/orders'\n"
+        );
+        for text in [
+            crate::output::oas3::render(&r, &Default::default()),
+            crate::output::postman::render(&r, &Default::default()),
+        ] {
+            assert!(!text.contains("shopapp") && !text.contains("product"), "{text}");
+            assert!(text.contains("/orders"), "{text}");
+        }
     }
 }

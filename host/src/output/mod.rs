@@ -189,6 +189,28 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
     }
 }
 
+/// The command formats (curl, httpie, powershell): one line per HTTP
+/// endpoint from `command`; WebSocket endpoints are left out, and an
+/// endpoint of another protocol (a mobile deep link, an Android component)
+/// becomes a `#` comment saying why it has no command.
+pub(crate) fn commands(report: &Report, command: fn(&crate::model::Endpoint) -> String) -> String {
+    let mut out = String::new();
+    for e in report.endpoints.iter().filter(|e| !e.is_websocket()) {
+        if e.is_http() {
+            out.push_str(&command(e));
+        } else {
+            out.push_str(&format!(
+                "# skipped {} {}: protocol `{}` is not HTTP, so there is no request to replay",
+                crate::escape::visible(&e.method),
+                crate::escape::visible(&e.url),
+                crate::escape::visible(&e.protocol)
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// A param type as written in reports (`query`, `json`, …).
 pub(crate) fn type_name(t: crate::model::ParamType) -> &'static str {
     use crate::model::ParamType;

@@ -17,12 +17,7 @@ const KNOWN: &[&str] = &[
 ];
 
 pub fn render(report: &Report) -> String {
-    let mut out = String::new();
-    for e in report.endpoints.iter().filter(|e| !e.is_websocket()) {
-        out.push_str(&command(e));
-        out.push('\n');
-    }
-    out
+    super::commands(report, command)
 }
 
 pub fn command(e: &Endpoint) -> String {

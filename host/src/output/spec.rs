@@ -74,10 +74,16 @@ pub fn template_names(path: &str) -> Vec<String> {
 }
 
 /// The report's HTTP endpoints grouped by (API path, method), in report
-/// order.
+/// order. WebSocket endpoints and other protocols (mobile deep links,
+/// Android components) are left out: an HTTP API document cannot describe
+/// them.
 pub fn operations<'a>(report: &'a Report, base_url: Option<&str>) -> Vec<Operation<'a>> {
     let mut ops: Vec<Operation<'a>> = Vec::new();
-    for e in report.endpoints.iter().filter(|e| !e.is_websocket()) {
+    for e in report
+        .endpoints
+        .iter()
+        .filter(|e| !e.is_websocket() && e.is_http())
+    {
         let path = api_path(&e.url, base_url);
         let op = match ops
             .iter()
