@@ -803,58 +803,93 @@ pub fn fuzz(cfg: &Config) -> Report {
 
 /// The multi-byte sweep: for every seed of `families`, a multi-byte
 /// character inserted at every `stride`-th char boundary (stride 1: every
-/// offset), cycling through [`MULTIBYTE`]. Returns the failures.
+/// offset), cycling through [`MULTIBYTE`]. Returns the failures, in seed
+/// order. The seeds are shared out between one worker per core (the
+/// analyzers are single-threaded, and a sweep is minutes of them).
 pub fn sweep(families: &[Family], stride: usize, hang: Duration) -> (u64, Vec<String>) {
     let seeds = seeds(families);
+    let out_dir = std::env::temp_dir().join("portolan-fuzz");
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::<(usize, u64, Vec<String>)>::new());
+    let workers = thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(seeds.len())
+        .max(1);
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(seed) = seeds.get(k) else { break };
+                let (runs, failures) = sweep_seed(families, k, seed, stride, hang, &out_dir);
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((k, runs, failures));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(k, _, _)| *k);
+    let runs = results.iter().map(|(_, runs, _)| runs).sum();
+    let failures = results.into_iter().flat_map(|(_, _, f)| f).collect();
+    (runs, failures)
+}
+
+/// The sweep of seed number `k`: (mutants run, failures).
+fn sweep_seed(
+    families: &[Family],
+    k: usize,
+    seed: &Seed,
+    stride: usize,
+    hang: Duration,
+    out_dir: &Path,
+) -> (u64, Vec<String>) {
     let mut runs = 0;
     let mut failures = Vec::new();
-    let out_dir = std::env::temp_dir().join("portolan-fuzz");
-    for (k, seed) in seeds.iter().enumerate() {
-        let family = families[seed.family];
-        let analyzers = wanting(&family, &seed.path);
-        let previous_root = host::set_native_root(Some(seed.case.clone()));
-        let boundaries: Vec<usize> = (0..=seed.content.len())
-            .filter(|i| seed.content.is_char_boundary(*i))
-            .collect();
-        // Offsets shift with the seed index so strided sweeps still reach
-        // every residue across files.
-        for (n, &at) in boundaries.iter().enumerate().skip(k % stride.max(1)) {
-            if (n + k) % stride.max(1) != 0 && stride > 1 {
-                continue;
-            }
-            let ch = MULTIBYTE[(n + k) % MULTIBYTE.len()];
-            let mut content = seed.content.clone();
-            content.insert_str(at, ch);
-            let file = SourceFile::new(seed.path.clone(), content.clone());
-            let t0 = Instant::now();
-            let result = run_file(&analyzers, &file);
-            runs += 1;
-            let took = t0.elapsed();
-            let name = format!("sweep-{k}-{at}");
-            if let Err(msg) = result {
-                let saved = save(&out_dir, &name, &seed.path, &content);
-                failures.push(format!(
-                    "PANIC sweep ({} {} with {ch:?} at byte {at}): {msg}; input: {}",
-                    family.name,
-                    seed.path,
-                    saved.display()
-                ));
-                // One failure per file is enough to fix it.
-                break;
-            }
-            if took > hang {
-                let saved = save(&out_dir, &name, &seed.path, &content);
-                failures.push(format!(
-                    "SLOW sweep ({} {} with {ch:?} at byte {at}): {took:.1?}; input: {}",
-                    family.name,
-                    seed.path,
-                    saved.display()
-                ));
-                break;
-            }
+    let family = families[seed.family];
+    let analyzers = wanting(&family, &seed.path);
+    let previous_root = host::set_native_root(Some(seed.case.clone()));
+    let boundaries: Vec<usize> = (0..=seed.content.len())
+        .filter(|i| seed.content.is_char_boundary(*i))
+        .collect();
+    // Offsets shift with the seed index so strided sweeps still reach
+    // every residue across files.
+    for (n, &at) in boundaries.iter().enumerate().skip(k % stride.max(1)) {
+        if (n + k) % stride.max(1) != 0 && stride > 1 {
+            continue;
         }
-        host::set_native_root(previous_root);
+        let ch = MULTIBYTE[(n + k) % MULTIBYTE.len()];
+        let mut content = seed.content.clone();
+        content.insert_str(at, ch);
+        let file = SourceFile::new(seed.path.clone(), content.clone());
+        let t0 = Instant::now();
+        let result = run_file(&analyzers, &file);
+        runs += 1;
+        let took = t0.elapsed();
+        let name = format!("sweep-{k}-{at}");
+        if let Err(msg) = result {
+            let saved = save(out_dir, &name, &seed.path, &content);
+            failures.push(format!(
+                "PANIC sweep ({} {} with {ch:?} at byte {at}): {msg}; input: {}",
+                family.name,
+                seed.path,
+                saved.display()
+            ));
+            // One failure per file is enough to fix it.
+            break;
+        }
+        if took > hang {
+            let saved = save(out_dir, &name, &seed.path, &content);
+            failures.push(format!(
+                "SLOW sweep ({} {} with {ch:?} at byte {at}): {took:.1?}; input: {}",
+                family.name,
+                seed.path,
+                saved.display()
+            ));
+            break;
+        }
     }
+    host::set_native_root(previous_root);
     (runs, failures)
 }
 
