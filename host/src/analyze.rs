@@ -771,7 +771,8 @@ mod tests {
         // (another plugin) file 6.
         let wanted = vec![vec![0, 2, 4, 6], vec![1, 2, 3, 5], vec![6]];
         let jobs = batches(&[(0, vec![0, 1]), (1, vec![2])], &wanted, |f| sizes[f], 100);
-        let cut: Vec<(usize, usize, Vec<usize>, Vec<(usize, Vec<u32>)>)> = jobs
+        type Cut = (usize, usize, Vec<usize>, Vec<(usize, Vec<u32>)>);
+        let cut: Vec<Cut> = jobs
             .iter()
             .map(|j| (j.plugin, j.batch, j.files.clone(), j.techs.clone()))
             .collect();
