@@ -1,19 +1,24 @@
 //! Stage 3: run the analyzers of the selected technologies.
 //!
-//! Map: each technology's wanted files are cut into batches (at most
-//! [`BATCH_FILES`] files, and at most [`batch_bytes`] bytes: a share of the
-//! scan's bytes, so every thread gets several batches) and every
-//! (technology, batch) job runs on the rayon pool, each call in a fresh
-//! sandboxed instance. Jobs are taken from one queue, largest first, so a
-//! large file starts early and no thread idles at the end while another
-//! works through it. Reduce: per technology, the batches' facts go to one
-//! `link` call. Results are assembled in file order, so output is
-//! deterministic.
+//! Map: per plugin, the files any of its selected technologies wants are
+//! cut into batches (at most [`BATCH_FILES`] files, and at most
+//! [`batch_bytes`] bytes: a share of the scan's bytes, so every thread gets
+//! several batches) and every (plugin, batch) job runs on the rayon pool,
+//! each call in a fresh sandboxed instance. A batch wanted by one
+//! technology is one `analyze` call; by several, one `analyze-many` call
+//! with each technology's share of the batch, so the plugin gets each file
+//! once and may parse it once for all of them. Jobs are taken from one
+//! queue, largest first, so a large file starts early and no thread idles
+//! at the end while another works through it. Reduce: per technology, the
+//! batches' facts go to one `link` call. Results are assembled in file
+//! order, so output is deterministic (and the same as with one `analyze`
+//! call per technology and batch).
 //!
 //! Failures stay local: a failing batch is retried file by file, so the
 //! files that fail are named in the report's `errors` and every endpoint
 //! the plugin finds in the other files is kept (a plugin is never switched
-//! off). A batch that failed by timing out is retried with a shorter limit
+//! off; a failed `analyze-many` call is retried per file and technology
+//! with `analyze`). A batch that failed by timing out is retried with a shorter limit
 //! per file ([`retry_timeout`]): a file that hangs costs the full limit
 //! once, not twice, and a lone file that timed out is not retried.
 
@@ -60,8 +65,9 @@ pub struct Stats {
     /// Wall time of the map (analyze) and reduce (link) phases.
     pub analyze_secs: f64,
     pub link_secs: f64,
-    /// Per technology id: seconds its `analyze` and `link` calls took
-    /// (summed over threads), files and bytes analyzed, batches.
+    /// Per technology id (per group of technologies, `a+b`, for a plugin
+    /// that analyzed several at once): seconds its calls took (summed over
+    /// threads), files and bytes analyzed, batches.
     pub techs: Vec<TechStats>,
     /// The slowest batches, slowest first (at most [`SLOWEST`]).
     pub slowest: Vec<BatchStats>,
@@ -87,19 +93,28 @@ pub struct BatchStats {
 /// How many of the slowest batches [`Stats`] keeps.
 pub const SLOWEST: usize = 10;
 
+/// One call: a batch of one plugin's files and, per technology of the
+/// plugin that wants some of them, the positions in `files` it wants.
 struct Job {
-    tech: usize,
+    plugin: usize,
     batch: usize,
     files: Vec<usize>,
+    techs: Vec<(usize, Vec<u32>)>,
     bytes: usize,
 }
 
-struct JobResult {
+/// What one technology got from one job.
+struct TechOutput {
     tech: usize,
-    batch: usize,
     endpoints: Vec<wit::Endpoint>,
     facts: Vec<u8>,
     errors: Vec<ScanError>,
+}
+
+struct JobResult {
+    plugin: usize,
+    batch: usize,
+    outputs: Vec<TechOutput>,
     secs: f64,
 }
 
@@ -110,29 +125,51 @@ pub fn batch_bytes(total: usize, threads: usize) -> usize {
     (total / (threads.max(1) * BATCHES_PER_THREAD)).clamp(MIN_BATCH_BYTES, BATCH_BYTES)
 }
 
-/// Cut each technology's files (in file order) into batches of at most
-/// [`BATCH_FILES`] files and `cap` bytes; a file larger than `cap` is a
-/// batch of its own.
+/// Cut each plugin's files (those any of its technologies in `groups`
+/// wants, in file order) into batches of at most [`BATCH_FILES`] files
+/// and `cap` bytes; a file larger than `cap` is a batch of its own. Each
+/// batch lists the technologies wanting some of its files, in `groups`
+/// order, with the positions they want. `wanted[t]` is in file order.
 fn batches(
-    selected: &[usize],
+    groups: &[(usize, Vec<usize>)],
     wanted: &[Vec<usize>],
     size: impl Fn(usize) -> usize,
     cap: usize,
 ) -> Vec<Job> {
     let mut jobs = Vec::new();
-    for &t in selected {
+    for (plugin, techs) in groups {
+        let mut union: Vec<usize> = techs
+            .iter()
+            .flat_map(|&t| wanted[t].iter().copied())
+            .collect();
+        union.sort_unstable();
+        union.dedup();
+        let cut = |files: Vec<usize>, bytes: usize, n: usize, jobs: &mut Vec<Job>| {
+            let mut per_tech = Vec::new();
+            for &t in techs {
+                let positions: Vec<u32> = (0..files.len())
+                    .filter(|&pos| wanted[t].binary_search(&files[pos]).is_ok())
+                    .map(|pos| pos as u32)
+                    .collect();
+                if !positions.is_empty() {
+                    per_tech.push((t, positions));
+                }
+            }
+            jobs.push(Job {
+                plugin: *plugin,
+                batch: n,
+                files,
+                techs: per_tech,
+                bytes,
+            });
+        };
         let mut batch = Vec::new();
         let mut bytes = 0;
         let mut n = 0;
-        for &f in &wanted[t] {
+        for f in union {
             let size = size(f);
             if !batch.is_empty() && (batch.len() >= BATCH_FILES || bytes + size > cap) {
-                jobs.push(Job {
-                    tech: t,
-                    batch: n,
-                    files: std::mem::take(&mut batch),
-                    bytes,
-                });
+                cut(std::mem::take(&mut batch), bytes, n, &mut jobs);
                 n += 1;
                 bytes = 0;
             }
@@ -140,12 +177,7 @@ fn batches(
             bytes += size;
         }
         if !batch.is_empty() {
-            jobs.push(Job {
-                tech: t,
-                batch: n,
-                files: batch,
-                bytes,
-            });
+            cut(batch, bytes, n, &mut jobs);
         }
     }
     jobs
@@ -245,28 +277,56 @@ pub fn run(
             }
         }
     }
-    let plugin_of = |t: usize| {
-        let p = catalog.techs[t].plugin;
-        usable.iter().find(|(q, _)| *q == p).map(|(_, l)| l.clone())
-    };
+    let by_plugin = |p: usize| usable.iter().find(|(q, _)| *q == p).map(|(_, l)| l.clone());
+    let plugin_of = |t: usize| by_plugin(catalog.techs[t].plugin);
 
     let runnable: Vec<usize> = selected
         .iter()
         .copied()
         .filter(|&t| plugin_of(t).is_some())
         .collect();
-    let sizes: Vec<usize> = files.iter().map(|f| f.content.len()).collect();
-    let total: usize = runnable
+    // Per plugin (in order of first selected technology): its runnable
+    // technologies, in selection order.
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &t in &runnable {
+        let p = catalog.techs[t].plugin;
+        match groups.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, techs)) => techs.push(t),
+            None => groups.push((p, vec![t])),
+        }
+    }
+    let labels: Vec<(usize, String)> = groups
         .iter()
-        .flat_map(|&t| &wanted[t])
-        .map(|&f| sizes[f])
-        .sum();
-    let cap = batch_bytes(total, rayon::current_num_threads());
-    let jobs = batches(&runnable, wanted, |f| sizes[f], cap);
+        .map(|(p, techs)| {
+            let ids: Vec<&str> = techs
+                .iter()
+                .map(|&t| catalog.techs[t].desc.id.as_str())
+                .collect();
+            (*p, ids.join("+"))
+        })
+        .collect();
+    let sizes: Vec<usize> = files.iter().map(|f| f.content.len()).collect();
+    let cap_total: usize = {
+        let mut seen = vec![false; files.len()];
+        let mut total = 0;
+        for (_, techs) in &groups {
+            seen.iter_mut().for_each(|s| *s = false);
+            for &t in techs {
+                for &f in &wanted[t] {
+                    if !std::mem::replace(&mut seen[f], true) {
+                        total += sizes[f];
+                    }
+                }
+            }
+        }
+        total
+    };
+    let cap = batch_bytes(cap_total, rayon::current_num_threads());
+    let jobs = batches(&groups, wanted, |f| sizes[f], cap);
     let released = release.then(|| {
         let mut uses = vec![0usize; files.len()];
-        for &t in &runnable {
-            for &f in &wanted[t] {
+        for job in &jobs {
+            for &f in &job.files {
                 uses[f] += 1;
             }
         }
@@ -283,15 +343,16 @@ pub fn run(
     let files: &[SourceFile] = files;
     let contents = Contents { files, released };
     log::debug(format!(
-        "{} analyzer batches for {} technologies ({total} bytes, at most {cap} bytes a batch, largest first)",
+        "{} analyzer batches for {} technologies of {} plugins ({cap_total} bytes, at most {cap} bytes a batch, largest first)",
         jobs.len(),
-        selected.len()
+        selected.len(),
+        groups.len()
     ));
 
     progress.set_total(jobs.len() as u64);
     let map_started = Instant::now();
     let done: Vec<Option<JobResult>> = largest_first(&jobs, |job| {
-        let plugin = plugin_of(job.tech)?;
+        let plugin = by_plugin(job.plugin)?;
         let started = Instant::now();
         let mut result = run_job(catalog, runtime, &plugin, job, files, &contents, &calls);
         result.secs = started.elapsed().as_secs_f64();
@@ -303,13 +364,19 @@ pub fn run(
         analyze_secs: map_started.elapsed().as_secs_f64(),
         ..Stats::default()
     };
-    stats.collect(catalog, &jobs, &done, files, &sizes);
+    stats.collect(&labels, &jobs, &done, files, &sizes);
     let mut results: Vec<JobResult> = done.into_iter().flatten().collect();
-    results.sort_by_key(|r| (r.tech, r.batch));
+    results.sort_by_key(|r| (r.plugin, r.batch));
 
-    // Reduce: link per technology, in parallel across technologies.
+    // Reduce: link per technology (in technology order, each technology's
+    // batches in file order), in parallel across technologies.
+    let mut outputs: Vec<(usize, usize, TechOutput)> = results
+        .into_iter()
+        .flat_map(|r| r.outputs.into_iter().map(move |o| (o.tech, r.batch, o)))
+        .collect();
+    outputs.sort_by_key(|(t, batch, _)| (*t, *batch));
     let mut per_tech: Vec<(usize, Vec<wit::Endpoint>, Vec<Vec<u8>>)> = Vec::new();
-    for r in results {
+    for (_, _, r) in outputs {
         errors.extend(r.errors);
         match per_tech.last_mut() {
             Some((t, eps, facts)) if *t == r.tech => {
@@ -353,7 +420,11 @@ pub fn run(
 
     let mut endpoints = Vec::new();
     for (t, eps, errs, secs) in linked {
-        stats.add_link(&catalog.techs[t].desc.id, secs);
+        let label = labels
+            .iter()
+            .find(|(p, _)| *p == catalog.techs[t].plugin)
+            .map_or(catalog.techs[t].desc.id.as_str(), |(_, l)| l.as_str());
+        stats.add_link(label, secs);
         errors.extend(errs);
         let tech_id = &catalog.techs[t].desc.id;
         endpoints.extend(eps.into_iter().map(|e| convert(e, tech_id)));
@@ -369,7 +440,7 @@ pub fn run(
 impl Stats {
     fn collect(
         &mut self,
-        catalog: &Catalog,
+        labels: &[(usize, String)],
         jobs: &[Job],
         results: &[Option<JobResult>],
         files: &[SourceFile],
@@ -377,7 +448,9 @@ impl Stats {
     ) {
         for (job, r) in jobs.iter().zip(results) {
             let Some(r) = r else { continue };
-            let tech = &catalog.techs[r.tech].desc.id;
+            let Some((_, tech)) = labels.iter().find(|(p, _)| *p == r.plugin) else {
+                continue;
+            };
             let entry = self.tech(tech);
             entry.secs += r.secs;
             entry.files += job.files.len();
@@ -467,15 +540,16 @@ fn run_job(
     contents: &Contents,
     calls: &AtomicUsize,
 ) -> JobResult {
-    let tech = &catalog.techs[job.tech];
-    let mut result = JobResult {
-        tech: job.tech,
-        batch: job.batch,
-        endpoints: Vec::new(),
-        facts: Vec::new(),
-        errors: Vec::new(),
-        secs: 0.0,
-    };
+    let mut outputs: Vec<TechOutput> = job
+        .techs
+        .iter()
+        .map(|&(tech, _)| TechOutput {
+            tech,
+            endpoints: Vec::new(),
+            facts: Vec::new(),
+            errors: Vec::new(),
+        })
+        .collect();
     let batch: Vec<wit::SourceFile> = job
         .files
         .iter()
@@ -484,54 +558,77 @@ fn run_job(
             content: contents.take(f),
         })
         .collect();
+    let ids: Vec<String> = job
+        .techs
+        .iter()
+        .map(|&(t, _)| catalog.techs[t].desc.id.clone())
+        .collect();
     calls.fetch_add(1, Ordering::Relaxed);
-    match runtime.analyze(plugin, &tech.desc.id, &batch) {
-        Ok(out) => {
-            result.endpoints = out.endpoints;
-            result.facts = out.facts;
+    let called = match job.techs.as_slice() {
+        [] => Ok(Vec::new()),
+        // One technology wants this batch: it wants every file of it.
+        [_] => runtime
+            .analyze(plugin, &ids[0], &batch)
+            .map(|out| vec![out]),
+        techs => {
+            let wanted: Vec<Vec<u32>> = techs.iter().map(|(_, w)| w.clone()).collect();
+            runtime.analyze_many(plugin, &ids, &batch, &wanted)
         }
-        Err(message) if batch.len() == 1 => {
-            result.errors.push(error(
+    };
+    match called {
+        Ok(outs) => {
+            for (slot, out) in outputs.iter_mut().zip(outs) {
+                slot.endpoints = out.endpoints;
+                slot.facts = out.facts;
+            }
+        }
+        Err(message) if batch.len() == 1 && job.techs.len() == 1 => {
+            outputs[0].errors.push(error(
                 catalog,
-                job.tech,
+                job.techs[0].0,
                 format!("failed on {}: {message}", batch[0].path),
             ));
         }
         Err(message) => {
-            // Find the culprit(s): one file per call; the others' results
-            // are kept.
+            // Find the culprit(s): one file and technology per call; the
+            // others' results are kept.
             let timed_out = crate::plugin::runtime::is_timeout(&message);
             let total: usize = batch.iter().map(|f| f.content.len()).sum();
-            for file in batch {
-                let path = file.path.clone();
+            for (pos, file) in batch.iter().enumerate() {
                 let limit = if timed_out {
                     retry_timeout(runtime.timeout(), file.content.len(), total)
                 } else {
                     runtime.timeout()
                 };
-                calls.fetch_add(1, Ordering::Relaxed);
-                match runtime.analyze_within(
-                    plugin,
-                    &tech.desc.id,
-                    std::slice::from_ref(&file),
-                    limit,
-                ) {
-                    Ok(out) => {
-                        result.endpoints.extend(out.endpoints);
-                        result.facts.extend(out.facts);
+                for (k, (t, wanted)) in job.techs.iter().enumerate() {
+                    if !wanted.contains(&(pos as u32)) {
+                        continue;
                     }
-                    Err(message) => {
-                        result.errors.push(error(
-                            catalog,
-                            job.tech,
-                            format!("failed on {path}: {message}"),
-                        ));
+                    calls.fetch_add(1, Ordering::Relaxed);
+                    match runtime.analyze_within(plugin, &ids[k], std::slice::from_ref(file), limit)
+                    {
+                        Ok(out) => {
+                            outputs[k].endpoints.extend(out.endpoints);
+                            outputs[k].facts.extend(out.facts);
+                        }
+                        Err(message) => {
+                            outputs[k].errors.push(error(
+                                catalog,
+                                *t,
+                                format!("failed on {}: {message}", file.path),
+                            ));
+                        }
                     }
                 }
             }
         }
     }
-    result
+    JobResult {
+        plugin: job.plugin,
+        batch: job.batch,
+        outputs,
+        secs: 0.0,
+    }
 }
 
 /// The time limit for one file retried after its batch timed out: twice
@@ -647,10 +744,11 @@ mod tests {
         assert_eq!(batch_bytes(32 << 20, 2), 2 << 20);
         let sizes = [10usize, 500, 10, 10, 10, 300, 10];
         let wanted = vec![(0..sizes.len()).collect::<Vec<_>>(), vec![1, 5]];
-        let jobs = batches(&[0, 1], &wanted, |f| sizes[f], 100);
+        // Two plugins of one technology each: a batch per plugin.
+        let jobs = batches(&[(0, vec![0]), (1, vec![1])], &wanted, |f| sizes[f], 100);
         let cut: Vec<(usize, Vec<usize>, usize)> = jobs
             .iter()
-            .map(|j| (j.tech, j.files.clone(), j.bytes))
+            .map(|j| (j.plugin, j.files.clone(), j.bytes))
             .collect();
         assert_eq!(
             cut,
@@ -667,6 +765,31 @@ mod tests {
     }
 
     #[test]
+    fn technologies_of_one_plugin_share_its_batches() {
+        let sizes = [10usize, 500, 10, 10, 10, 300, 10];
+        // Tech 0 wants the even files, tech 1 files 1 to 3 and 5, tech 2
+        // (another plugin) file 6.
+        let wanted = vec![vec![0, 2, 4, 6], vec![1, 2, 3, 5], vec![6]];
+        let jobs = batches(&[(0, vec![0, 1]), (1, vec![2])], &wanted, |f| sizes[f], 100);
+        type Cut = (usize, usize, Vec<usize>, Vec<(usize, Vec<u32>)>);
+        let cut: Vec<Cut> = jobs
+            .iter()
+            .map(|j| (j.plugin, j.batch, j.files.clone(), j.techs.clone()))
+            .collect();
+        assert_eq!(
+            cut,
+            vec![
+                (0, 0, vec![0], vec![(0, vec![0])]),
+                (0, 1, vec![1], vec![(1, vec![0])]),
+                (0, 2, vec![2, 3, 4], vec![(0, vec![0, 2]), (1, vec![0, 1])]),
+                (0, 3, vec![5], vec![(1, vec![0])]),
+                (0, 4, vec![6], vec![(0, vec![0])]),
+                (1, 0, vec![6], vec![(2, vec![0])]),
+            ]
+        );
+    }
+
+    #[test]
     fn the_largest_jobs_run_first_and_results_keep_job_order() {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -676,9 +799,10 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &bytes)| Job {
-                tech: 0,
+                plugin: 0,
                 batch: i,
                 files: vec![i],
+                techs: vec![(0, vec![0])],
                 bytes,
             })
             .collect();

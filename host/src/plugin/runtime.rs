@@ -348,6 +348,36 @@ impl Runtime {
         Ok(out)
     }
 
+    /// One `analyze-many` call: `wanted[i]` lists the indices into `files`
+    /// that `techs[i]` wants; one output per technology, in order.
+    pub fn analyze_many(
+        &self,
+        plugin: &Loaded,
+        techs: &[String],
+        files: &[wit::SourceFile],
+        wanted: &[Vec<u32>],
+    ) -> Result<Vec<wit::BatchOutput>, String> {
+        let outs = self
+            .call(plugin, |p, s| {
+                p.portolan_analyzer_analyzer()
+                    .call_analyze_many(s, techs, files, wanted)
+            })?
+            .map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
+        if outs.len() != techs.len() {
+            return Err(format!(
+                "returned {} outputs from analyze-many for {} technologies",
+                outs.len(),
+                techs.len()
+            ));
+        }
+        let size = outs
+            .iter()
+            .map(|o| o.facts.len() + o.endpoints.iter().map(endpoint_size).sum::<usize>())
+            .sum();
+        check_output_size(size)?;
+        Ok(outs)
+    }
+
     pub fn link(
         &self,
         plugin: &Loaded,

@@ -170,6 +170,45 @@ fn javascript_scales_linearly() {
                 )
             },
         },
+        // Bundler output: thousands of small functions whose first
+        // parameter is `e` (each once searched the whole file for `e`).
+        // A newline every few hundred bytes, as in a webpack chunk, so
+        // the analyzers' minified-file skip does not apply.
+        Shape {
+            name: "bundle of minified functions",
+            path: "app/server/index.js",
+            make: |n| {
+                repeat(
+                    "var express=require(\"express\"),app=express();\n",
+                    n,
+                    |i| {
+                        let unit = format!("function a{i}(e,t){{return e.query.q{i}||t.send(e.body)}}var b{i}=function(e){{return e.params.id?a{i}(e,e):null}};");
+                        if i % 4 == 3 {
+                            format!("{unit}\n")
+                        } else {
+                            unit
+                        }
+                    },
+                    "app.get(\"/x\",a0);\n",
+                )
+            },
+        },
+        // The same on one line (a minified bundle: recognised and skipped,
+        // in time linear in its size).
+        Shape {
+            name: "one long minified line",
+            path: "app/server/index.js",
+            make: |n| {
+                repeat(
+                    "var express=require(\"express\"),app=express();",
+                    n,
+                    |i| {
+                        format!("function a{i}(e,t){{return e.query.q{i}||t.send(e.body)}}app.get(\"/r{i}\",a{i});")
+                    },
+                    "\n",
+                )
+            },
+        },
     ];
     shapes.extend(openers!("app/src/app.ts", JS_HEAD));
     check("javascript", &shapes);

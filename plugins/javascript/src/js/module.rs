@@ -834,10 +834,7 @@ fn class_fields(
 /// What a function returns: the last `return <value>` in its body.
 fn returned(code: &Code<'_>, outline: &Outline, body: Range<usize>) -> Option<Value> {
     let mut out = None;
-    for at in code.find_word("return") {
-        if at < body.start || at >= body.end {
-            continue;
-        }
+    for at in code.find_word_in("return", body.clone()) {
         let vs = at + 6;
         let ve = statement_end(code, vs).min(body.end);
         if let Some(v) = parse_value(code, outline, vs..ve) {

@@ -73,8 +73,8 @@ pub fn reads(code: &Code<'_>, body: Range<usize>, source: &Regex, kind: ParamKin
         if var.is_empty() || var.as_bytes()[0].is_ascii_digit() {
             continue;
         }
-        for at in code.find_word(&var) {
-            if at <= end || at >= body.end || (at > 0 && bytes[at - 1] == b'.') {
+        for at in code.find_word_in(&var, end + 1..body.end) {
+            if at > 0 && bytes[at - 1] == b'.' {
                 continue;
             }
             if let Some(name) = member_after(code, at + var.len()) {

@@ -314,11 +314,9 @@ fn analyze_body(
     }
     // Route tables indexed in the body: `routes[pathname]`.
     for (name, entries) in tables {
-        let used = code.find_word(name).any(|at| {
-            body.contains(&at) && {
-                let rest = text[at + name.len()..].trim_start();
-                rest.starts_with('[') || rest.starts_with("?.[")
-            }
+        let used = code.find_word_in(name, body.clone()).any(|at| {
+            let rest = text[at + name.len()..].trim_start();
+            rest.starts_with('[') || rest.starts_with("?.[")
         });
         if used {
             for r in entries {
