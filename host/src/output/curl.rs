@@ -80,7 +80,10 @@ mod tests {
             crate::output::oas3::render(&r, &Default::default()),
             crate::output::postman::render(&r, &Default::default()),
         ] {
-            assert!(!text.contains("shopapp") && !text.contains("product"), "{text}");
+            assert!(
+                !text.contains("shopapp") && !text.contains("product"),
+                "{text}"
+            );
             assert!(text.contains("/orders"), "{text}");
         }
     }
