@@ -170,6 +170,7 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         let mut shared_handler = None;
         let mut webargs: Option<Vec<Param>> = None;
         let mut other_names: Option<Vec<String>> = None;
+        let mut schema_list: Option<Vec<SchemaArg>> = None;
         for deco in &def.decorators {
             let Some(call) = &deco.call else { continue };
             let Some(mut route) =
@@ -208,7 +209,9 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
                 _ => Vec::new(),
             };
             let schemas = match route.view {
-                View::Params(_) => schema_args(&code, def),
+                View::Params(_) => schema_list
+                    .get_or_insert_with(|| schema_args(&code, def))
+                    .clone(),
                 _ => Vec::new(),
             };
             module.routes.push(Route {
