@@ -52,6 +52,23 @@ impl List {
         }
     }
 
+    /// Path items, relative ones taken from `dir` (the config file's).
+    fn relative_to(&self, dir: &Path) -> List {
+        List::Many(
+            self.items()
+                .iter()
+                .map(|s| {
+                    let path = Path::new(s);
+                    if path.is_relative() {
+                        dir.join(path).display().to_string()
+                    } else {
+                        s.clone()
+                    }
+                })
+                .collect(),
+        )
+    }
+
     /// Items split at commas (technology lists).
     fn comma_items(&self) -> Vec<String> {
         self.items()
@@ -212,19 +229,7 @@ impl FileConfig {
             }
         }
         if let Some(p) = &cfg.plugin {
-            let joined: Vec<String> = p
-                .items()
-                .iter()
-                .map(|s| {
-                    let path = Path::new(s);
-                    if path.is_relative() {
-                        dir.join(path).display().to_string()
-                    } else {
-                        s.clone()
-                    }
-                })
-                .collect();
-            cfg.plugin = Some(List::Many(joined));
+            cfg.plugin = Some(p.relative_to(dir));
         }
         if let Some(sev) = &cfg.passive_scan_severity {
             if crate::model::Severity::parse(sev).is_none() {
@@ -235,12 +240,7 @@ impl FileConfig {
             }
         }
         if let Some(p) = &cfg.passive_scan_path {
-            let joined: Vec<String> = p
-                .items()
-                .iter()
-                .map(|s| dir.join(s).display().to_string())
-                .collect();
-            cfg.passive_scan_path = Some(List::Many(joined));
+            cfg.passive_scan_path = Some(p.relative_to(dir));
         }
         if let Some(specs) = &mut cfg.plugins {
             for (i, spec) in specs.iter_mut().enumerate() {

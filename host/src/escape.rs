@@ -36,6 +36,15 @@ pub fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// At most `max` characters of `s`, then `…` when it was longer (messages,
+/// extracts: a minified line or a server's answer can be megabytes).
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
+    }
+}
+
 /// `s` with every unsafe character written as a visible escape.
 pub fn visible(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_unsafe) {

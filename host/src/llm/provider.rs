@@ -248,11 +248,7 @@ impl Client {
 
 /// At most 300 characters of a server's text, for messages.
 fn clip(text: &str) -> String {
-    let t = text.trim();
-    match t.char_indices().nth(300) {
-        Some((i, _)) => format!("{}…", &t[..i]),
-        None => t.to_string(),
-    }
+    crate::escape::clip(text.trim(), 300)
 }
 
 /// Drop a surrounding ```` ```json … ``` ```` fence.

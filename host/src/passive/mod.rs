@@ -285,11 +285,7 @@ impl Scanner {
 
 /// The matched line, trimmed, cut at [`MAX_EXTRACT`] characters.
 fn extract(line: &str) -> String {
-    let line = line.trim();
-    match line.char_indices().nth(MAX_EXTRACT) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
-    }
+    crate::escape::clip(line.trim(), MAX_EXTRACT)
 }
 
 #[cfg(test)]

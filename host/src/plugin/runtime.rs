@@ -25,6 +25,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 use super::cache::Cache;
 use super::sandbox::Sandbox;
 use super::{PluginSource, INTERFACE_VERSION};
+use crate::escape::clip;
 use crate::log;
 
 wasmtime::component::bindgen!({
@@ -544,16 +545,6 @@ fn root_cause(err: &wasmtime::Error) -> String {
         .last()
         .map(|c| c.to_string())
         .unwrap_or_else(|| err.to_string())
-}
-
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(max).collect();
-        out.push('…');
-        out
-    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! `<int:id>`, `[id]`) are not URL words.
 
 use crate::model::Endpoint;
+use crate::output::spec::api_path;
 use crate::words::{has, words};
 
 pub struct WordSet {
@@ -18,21 +19,12 @@ pub struct WordSet {
     pub weak_params: &'static [&'static str],
 }
 
-/// The words of the URL's path, placeholders and the query left out.
+/// The words of the URL's path ([`api_path`]: scheme, host and query
+/// dropped, placeholders unified), placeholders left out.
 fn url_words(url: &str) -> Vec<String> {
-    let path = url.split(['?', '#']).next().unwrap_or(url);
-    let path = match path.find("://") {
-        Some(i) => path[i + 3..].find('/').map_or("", |j| &path[i + 3 + j..]),
-        None => path,
-    };
-    path.split('/')
-        .filter(|seg| {
-            !(seg.starts_with('{')
-                || seg.starts_with(':')
-                || seg.starts_with('<')
-                || seg.starts_with('[')
-                || seg.starts_with('*'))
-        })
+    api_path(url, None)
+        .split('/')
+        .filter(|seg| !(seg.starts_with('{') || seg.starts_with('[') || seg.starts_with('*')))
         .flat_map(words)
         .collect()
 }
