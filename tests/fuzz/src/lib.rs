@@ -1012,12 +1012,16 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// CPU time this thread has used (Linux `schedstat`; wall time elsewhere).
+/// CPU time this thread has used (`CLOCK_THREAD_CPUTIME_ID`; wall time
+/// where that clock is missing).
 pub fn thread_cpu() -> Duration {
-    if let Ok(s) = fs::read_to_string("/proc/thread-self/schedstat") {
-        if let Some(ns) = s.split_whitespace().next().and_then(|n| n.parse().ok()) {
-            return Duration::from_nanos(ns);
-        }
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+        return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
     }
     thread_local! {
         static T0: Instant = Instant::now();

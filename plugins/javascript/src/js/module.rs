@@ -10,6 +10,7 @@
 use portolan_plugin_sdk::Code;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -343,6 +344,13 @@ pub fn scan(path: &str, code: &Code<'_>, outline: &Outline) -> ModuleInfo {
             r"(?:^|[;{{}}\s(=,])((?:require\s*\(\s*['`]{{0}}[^)]*\)\s*|{ID}(?:\.{ID})*\s*)\()"
         ),
     );
+    let callable: HashSet<&str> = m
+        .imports
+        .iter()
+        .map(|i| i.local.as_str())
+        .chain(m.functions.iter().map(|f| f.name.as_str()))
+        .collect();
+    let mut calls = Vec::new();
     for c in call.captures_iter(text) {
         let Some(g) = c.get(1) else { continue };
         if !code.is_code(g.start()) {
@@ -351,9 +359,7 @@ pub fn scan(path: &str, code: &Code<'_>, outline: &Outline) -> ModuleInfo {
         let open = g.end() - 1;
         let callee_text = code.slice(g.start()..open).trim();
         let first = callee_text.split(['.', '(', ' ']).next().unwrap_or("");
-        let known = callee_text.starts_with("require")
-            || m.imports.iter().any(|i| i.local == first)
-            || m.functions.iter().any(|f| f.name == first);
+        let known = callee_text.starts_with("require") || callable.contains(first);
         if !known || callee_text == "require" {
             continue;
         }
@@ -363,11 +369,12 @@ pub fn scan(path: &str, code: &Code<'_>, outline: &Outline) -> ModuleInfo {
         if let Some(v @ Value::Call { .. }) = parse_value(code, outline, g.start()..close + 1) {
             if let Value::Call { args, .. } = &v {
                 if args.iter().any(|a| matches!(a, Some(Value::Name(_)))) {
-                    m.calls.push(v);
+                    calls.push(v);
                 }
             }
         }
     }
+    m.calls.extend(calls);
     let _ = bytes;
     m
 }
@@ -646,7 +653,9 @@ fn exports(code: &Code<'_>, outline: &Outline, m: &mut ModuleInfo) {
         };
         let vs = all.end();
         // A function defined right here is an outline scope.
-        if let Some(scope) = outline.scopes.iter().find(|s| s.start == all.start()) {
+        // (Scopes are sorted by start.)
+        let at = outline.scopes.partition_point(|s| s.start < all.start());
+        if let Some(scope) = outline.scopes.get(at).filter(|s| s.start == all.start()) {
             m.exports.push(Export {
                 name,
                 value: Value::Name(scope.name.clone()),
@@ -658,10 +667,8 @@ fn exports(code: &Code<'_>, outline: &Outline, m: &mut ModuleInfo) {
             .iter()
             .find(|k| rest.starts_with(*k));
         if let Some(scope) = decl.and_then(|_| {
-            outline
-                .scopes
-                .iter()
-                .find(|s| s.start >= vs && s.start <= vs + 20)
+            let at = outline.scopes.partition_point(|s| s.start < vs);
+            outline.scopes.get(at).filter(|s| s.start <= vs + 20)
         }) {
             m.exports.push(Export {
                 name,

@@ -55,6 +55,29 @@ pub struct Method {
 pub struct Outline {
     pub scopes: Vec<Scope>,
     pub depth: Vec<u16>,
+    /// `reach[i]`: the largest `body.end` of `scopes[..=i]` (scopes are
+    /// sorted by start), so [`Outline::scope_at`] is a binary search.
+    reach: Vec<usize>,
+}
+
+/// The first of `scopes` (sorted by start; `reach` their running maximum
+/// end) that contains `offset`: O(log n).
+fn first_containing(scopes: &[Scope], reach: &[usize], offset: usize) -> Option<usize> {
+    let i = reach.partition_point(|&end| end <= offset);
+    // The first scope whose running maximum passes `offset` is the one
+    // that raised it, so its own end is past `offset` too.
+    scopes.get(i).filter(|s| s.start <= offset).map(|_| i)
+}
+
+/// Running maximum of the scopes' ends.
+fn reach_of(scopes: &[Scope]) -> Vec<usize> {
+    scopes
+        .iter()
+        .scan(0usize, |m, s| {
+            *m = (*m).max(s.body.end);
+            Some(*m)
+        })
+        .collect()
 }
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
@@ -103,6 +126,12 @@ impl Outline {
                 scopes.push(s);
             }
         }
+        // Bound functions inside a function found above are not scopes of
+        // their own: `functions` and `bound_reach` answer that in O(log n).
+        scopes.sort_by_key(|s| s.start);
+        let functions = reach_of(&scopes);
+        let mut bound_reach = 0usize;
+        let n_functions = scopes.len();
         for m in bound.captures_iter(text) {
             let Some(all) = m.get(0) else { continue };
             if !top(all.start()) {
@@ -142,10 +171,12 @@ impl Outline {
                 }
             };
             if let Some(s) = s {
-                if !scopes
-                    .iter()
-                    .any(|o| o.start <= s.start && s.start < o.body.end)
-                {
+                // Matches come in order of start, so an earlier bound
+                // scope contains `s` exactly when its end passes `s.start`.
+                let inside = s.start < bound_reach
+                    || first_containing(&scopes[..n_functions], &functions, s.start).is_some();
+                if !inside {
+                    bound_reach = bound_reach.max(s.body.end);
                     scopes.push(s);
                 }
             }
@@ -178,14 +209,18 @@ impl Outline {
         }
         scopes.sort_by_key(|s| s.start);
         scopes.dedup_by_key(|s| s.start);
-        Outline { scopes, depth }
+        let reach = reach_of(&scopes);
+        Outline {
+            scopes,
+            depth,
+            reach,
+        }
     }
 
-    /// The top-level function or class containing `offset`.
+    /// The top-level function or class containing `offset` (the first by
+    /// start when an arrow body overlaps a later scope).
     pub fn scope_at(&self, offset: usize) -> Option<&Scope> {
-        self.scopes
-            .iter()
-            .find(|s| s.start <= offset && offset < s.body.end)
+        first_containing(&self.scopes, &self.reach, offset).and_then(|i| self.scopes.get(i))
     }
 
     /// Scope a (dotted) name used at `offset`: `this.x` in class `C` is

@@ -3,9 +3,9 @@
 //! as `@/routes/x` by suffix), names to what they denote (following imports,
 //! re-exports, `module.exports`, bindings and `new C()`), and constants.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::module::{Func, ImportKind, ModuleInfo, Value};
+use super::module::{Export, Func, ImportKind, ModuleInfo, Value};
 
 /// What a name or value denotes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +35,42 @@ pub struct Project<'a> {
     /// `/stem` by the stem's last segment: alias lookups by suffix without
     /// a pass over every module (linear overall, not modules × imports).
     by_last: HashMap<String, Vec<(String, usize)>>,
+    /// Per module, its names by kind: every lookup is a hash probe, not a
+    /// pass over the module (a bundle has thousands of each).
+    index: Vec<Index<'a>>,
+}
+
+/// The first declaration of each name in one module, by kind.
+#[derive(Default)]
+struct Index<'a> {
+    bindings: HashMap<&'a str, usize>,
+    functions: HashMap<&'a str, usize>,
+    classes: HashSet<&'a str>,
+    imports: HashMap<&'a str, usize>,
+    exports: HashMap<&'a str, usize>,
+    consts: HashMap<&'a str, usize>,
+}
+
+/// Name → index of its first occurrence.
+fn first_of<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
+    let mut out = HashMap::new();
+    for (i, n) in names.enumerate() {
+        out.entry(n).or_insert(i);
+    }
+    out
+}
+
+impl<'a> Index<'a> {
+    fn new(m: &'a ModuleInfo) -> Self {
+        Index {
+            bindings: first_of(m.bindings.iter().map(|b| b.name.as_str())),
+            functions: first_of(m.functions.iter().map(|f| f.name.as_str())),
+            classes: m.classes.iter().map(String::as_str).collect(),
+            imports: first_of(m.imports.iter().map(|i| i.local.as_str())),
+            exports: first_of(m.exports.iter().map(|e| e.name.as_str())),
+            consts: first_of(m.consts.iter().map(|c| c.name.as_str())),
+        }
+    }
 }
 
 /// `app/routes/index.ts` → `app/routes/index` and `app/routes`.
@@ -86,10 +122,12 @@ impl<'a> Project<'a> {
                 .or_default()
                 .push((format!("/{stem}"), i));
         }
+        let index = modules.iter().map(|m| Index::new(m)).collect();
         Project {
             modules,
             by_stem,
             by_last,
+            index,
         }
     }
 
@@ -149,19 +187,25 @@ impl<'a> Project<'a> {
         self.resolve_depth(m, value, 0)
     }
 
+    /// Function `name` of module `m`.
+    fn function(&self, m: usize, name: &str) -> Option<&'a Func> {
+        let i = *self.index.get(m)?.functions.get(name)?;
+        self.modules.get(m)?.functions.get(i)
+    }
+
+    /// Export `name` of module `m` (its first declaration).
+    fn export_decl(&self, m: usize, name: &str) -> Option<&'a Export> {
+        let i = *self.index.get(m)?.exports.get(name)?;
+        self.modules.get(m)?.exports.get(i)
+    }
+
     /// The function declaration a callee of module `m` resolves to, with
     /// the index of the module declaring it.
     pub fn function_of(&self, m: usize, callee: &Value) -> Option<(usize, &Func)> {
         let Some(Target::Func(fm, f)) = self.resolve(m, callee) else {
             return None;
         };
-        let func = self
-            .modules
-            .get(fm)?
-            .functions
-            .iter()
-            .find(|x| x.name == f)?;
-        Some((fm, func))
+        Some((fm, self.function(fm, &f)?))
     }
 
     fn resolve_depth(&self, m: usize, value: &Value, depth: usize) -> Option<Target> {
@@ -191,12 +235,7 @@ impl<'a> Project<'a> {
             }
             Value::Call { callee, .. } => match self.resolve_depth(m, callee, depth + 1)? {
                 Target::Func(fm, f) => {
-                    let func = self
-                        .modules
-                        .get(fm)?
-                        .functions
-                        .iter()
-                        .find(|x| x.name == f)?;
+                    let func = self.function(fm, &f)?;
                     match &func.returns {
                         Some(r) => self.resolve_depth(fm, r, depth + 1),
                         None => Some(Target::Returned(fm, f)),
@@ -211,9 +250,8 @@ impl<'a> Project<'a> {
 
     /// The value of `module.exports` (or the default export, or the namespace).
     pub fn module_value(&self, m: usize, depth: usize) -> Option<Target> {
-        let info = self.modules.get(m)?;
         for name in ["=", "default"] {
-            if let Some(e) = info.exports.iter().find(|e| e.name == name) {
+            if let Some(e) = self.export_decl(m, name) {
                 return self.resolve_depth(m, &e.value, depth + 1);
             }
         }
@@ -252,11 +290,11 @@ impl<'a> Project<'a> {
             return None;
         }
         let info = self.modules.get(m)?;
-        if let Some(e) = info.exports.iter().find(|e| e.name == name) {
+        if let Some(e) = self.export_decl(m, name) {
             return self.resolve_depth(m, &e.value, depth + 1);
         }
         // `module.exports = obj` then `require(m).name`.
-        if let Some(e) = info.exports.iter().find(|e| e.name == "=") {
+        if let Some(e) = self.export_decl(m, "=") {
             if let Some(t) = self.resolve_depth(m, &e.value, depth + 1) {
                 if !matches!(t, Target::Module(x) if x == m) {
                     return self.member(t, name, depth + 1);
@@ -281,20 +319,21 @@ impl<'a> Project<'a> {
             return None;
         }
         let info = self.modules.get(m)?;
-        if let Some(b) = info.bindings.iter().find(|b| b.name == name) {
+        let index = self.index.get(m)?;
+        if let Some(b) = index.bindings.get(name).and_then(|&i| info.bindings.get(i)) {
             match self.resolve_depth(m, &b.value, depth + 1) {
                 Some(Target::External(_)) | None => {}
                 Some(t) => return Some(t),
             }
             return Some(Target::Node(m, name.to_string()));
         }
-        if info.functions.iter().any(|f| f.name == name) {
+        if index.functions.contains_key(name) {
             return Some(Target::Func(m, name.to_string()));
         }
-        if info.classes.iter().any(|c| c == name) {
+        if index.classes.contains(name) {
             return Some(Target::Class(m, name.to_string()));
         }
-        if let Some(i) = info.imports.iter().find(|i| i.local == name) {
+        if let Some(i) = index.imports.get(name).and_then(|&i| info.imports.get(i)) {
             let Some(target) = self.resolve_spec(m, &i.spec) else {
                 return Some(Target::External(match &i.kind {
                     ImportKind::Named(n) => format!("{}.{n}", i.spec),
@@ -329,7 +368,8 @@ impl<'a> Project<'a> {
             return None;
         }
         let info = self.modules.get(m)?;
-        if let Some(c) = info.consts.iter().find(|c| c.name == name) {
+        let index = self.index.get(m)?;
+        if let Some(c) = index.consts.get(name).and_then(|&i| info.consts.get(i)) {
             return c.value.resolve(&mut |n| self.constant(m, n, depth + 1));
         }
         match self.resolve_name(m, name, depth + 1)? {

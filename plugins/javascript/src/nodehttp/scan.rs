@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, Syntax};
+use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, StringLit, Syntax};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +75,8 @@ pub fn scan(file: &SourceFile) -> HttpModule {
         .map(|i| i.local.as_str())
         .collect();
     let tables = tables(file, &code, &outline);
+    // Every function's branches come from this one list (by offset).
+    let strings = code.strings();
     // Servers: `X.createServer(…)` / `createServer(…)` / `s.on('request', h)`.
     let mut handler_args: Vec<Range<usize>> = Vec::new();
     for at in code.find_all("createServer") {
@@ -114,7 +116,7 @@ pub fn scan(file: &SourceFile) -> HttpModule {
                 .next()
                 .unwrap_or_default();
             out.funcs.push(analyze_body(
-                file, &code, &outline, &tables, &key, &req, body,
+                file, &code, &outline, &tables, &strings, &key, &req, body,
             ));
             out.servers.push(Server::Inline(key));
         } else if let Some(v) = module::parse_value(&code, &outline, arg) {
@@ -136,6 +138,7 @@ pub fn scan(file: &SourceFile) -> HttpModule {
             &code,
             &outline,
             &tables,
+            &strings,
             &scope.name,
             req,
             scope.body.clone(),
@@ -176,6 +179,7 @@ fn analyze_body(
     code: &Code<'_>,
     outline: &Outline,
     tables: &[(String, Vec<Route>)],
+    strings: &[StringLit],
     key: &str,
     req: &str,
     body: Range<usize>,
@@ -185,8 +189,11 @@ fn analyze_body(
     let mut paths: Vec<Branch> = Vec::new();
     let mut methods: Vec<Branch> = Vec::new();
     let mut guards: Vec<(String, usize)> = Vec::new();
-    for lit in code.strings() {
-        if lit.start < body.start || lit.end > body.end || lit.interpolated {
+    // The body's literals: a slice of the file's, found by binary search.
+    let first = strings.partition_point(|l| l.start < body.start);
+    let last = strings.partition_point(|l| l.start < body.end);
+    for lit in strings.get(first..last).unwrap_or_default() {
+        if lit.end > body.end || lit.interpolated {
             continue;
         }
         let before = text[body.start..lit.start].trim_end();
