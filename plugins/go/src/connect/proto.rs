@@ -106,7 +106,7 @@ pub fn parse(file: &SourceFile) -> ProtoFile {
 
 fn rpcs(code: &Code<'_>, start: usize, end: usize) -> Vec<Rpc> {
     let mut out = Vec::new();
-    for i in code.find_word("rpc").filter(|i| (start..end).contains(i)) {
+    for i in code.find_word_in("rpc", start..end) {
         let (name, after) = token(code, i + 3);
         let open = code.skip_ws(after);
         if code.text().as_bytes().get(open) != Some(&b'(') {

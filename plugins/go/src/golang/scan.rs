@@ -8,6 +8,7 @@
 //! bindings (`v1 := r.Group("/v1")`, `base := "/api"`, parameters and
 //! function-literal parameters of `r.Route("/x", func(r chi.Router) {…})`).
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, Syntax};
@@ -291,42 +292,115 @@ enum Val {
 
 #[derive(Clone, Debug)]
 struct Binding {
-    name: String,
     val: Val,
     from: usize,
     until: usize,
 }
 
+/// The local bindings of one function body. Lookups are indexed: the
+/// names bound by statements (few per name) in a per-name list, and the
+/// parameters of the body's function literals (every handler closure binds
+/// its `c` or `w, r`: thousands in a big route table) in a tree of the
+/// literals' bodies, so a lookup costs the nesting depth, not the number
+/// of closures.
 #[derive(Default)]
 struct Env {
     bindings: Vec<Binding>,
+    by_name: HashMap<String, Vec<usize>>,
+    /// Function literals by body start; see [`Env::bind_literals`].
+    lits: Vec<LitScope>,
+}
+
+struct LitScope {
+    open: usize,
+    close: usize,
+    /// The nearest literal before this one whose body contains its start.
+    parent: Option<usize>,
+    params: Vec<(String, Val)>,
 }
 
 impl Env {
+    /// The binding of `name` at `pos` with the latest start; on a tie a
+    /// statement's binding wins over a literal's parameter (it was bound
+    /// later), as does a later statement over an earlier one.
     fn lookup(&self, name: &str, pos: usize) -> Option<&Val> {
-        self.bindings
-            .iter()
-            .filter(|b| b.name == name && b.from <= pos && pos <= b.until)
-            .max_by_key(|b| b.from)
-            .map(|b| &b.val)
+        self.find(name, pos).map(|(v, _)| v)
+    }
+
+    fn find(&self, name: &str, pos: usize) -> Option<(&Val, usize)> {
+        let stmt = self.by_name.get(name).and_then(|ids| {
+            ids.iter()
+                .filter_map(|&i| self.bindings.get(i))
+                .filter(|b| b.from <= pos && pos <= b.until)
+                .max_by_key(|b| b.from)
+        });
+        let lit = self.literal_param(name, pos);
+        match (stmt, lit) {
+            (Some(b), Some((from, v, until))) if from > b.from => Some((v, until)),
+            (Some(b), _) => Some((&b.val, b.until)),
+            (None, Some((_, v, until))) => Some((v, until)),
+            (None, None) => None,
+        }
+    }
+
+    /// The innermost function literal around `pos` that has a parameter
+    /// `name`: (its body start, the value, its body end).
+    fn literal_param(&self, name: &str, pos: usize) -> Option<(usize, &Val, usize)> {
+        let mut at = self.lits.partition_point(|l| l.open <= pos).checked_sub(1);
+        // Literals before `pos` that end before it are siblings: the
+        // parent links skip them (every literal between a scope and its
+        // parent ends before the scope starts).
+        while let Some(i) = at {
+            let l = self.lits.get(i)?;
+            if pos <= l.close {
+                if let Some((_, v)) = l.params.iter().rev().find(|(n, _)| n == name) {
+                    return Some((l.open, v, l.close));
+                }
+            }
+            at = l.parent;
+        }
+        None
+    }
+
+    /// Bind the parameters of the body's function literals (each from its
+    /// body's opening to its closing brace).
+    fn bind_literals(&mut self, mut lits: Vec<(usize, usize, Vec<(String, Val)>)>) {
+        lits.sort_by_key(|l| l.0);
+        // Parent: the latest earlier literal still open at this one's start
+        // (a stack of open literals, popped as they close).
+        let mut open: Vec<usize> = Vec::new();
+        for (i, (o, c, params)) in lits.into_iter().enumerate() {
+            while open
+                .last()
+                .and_then(|&j| self.lits.get(j))
+                .is_some_and(|l| l.close < o)
+            {
+                open.pop();
+            }
+            let parent = open.last().copied();
+            let params = params
+                .into_iter()
+                .filter(|(n, _)| n != "_" && !n.is_empty())
+                .collect();
+            self.lits.push(LitScope {
+                open: o,
+                close: c,
+                parent,
+                params,
+            });
+            open.push(i);
+        }
     }
 
     /// The router bound to `name` at `pos` carries `guards` from `pos` on.
     fn add_guards(&mut self, name: &str, pos: usize, guards: Vec<FuncRef>) {
-        let Some(b) = self
-            .bindings
-            .iter()
-            .filter(|b| b.name == name && b.from <= pos && pos <= b.until)
-            .max_by_key(|b| b.from)
-        else {
+        let Some((Val::Router(rv), until)) = self.find(name, pos) else {
             return;
         };
-        let Val::Router(rv) = &b.val else { return };
         let val = Val::Router(RVal {
             guards,
             ..rv.clone()
         });
-        let until = b.until;
         self.bind(name, val, pos, until);
     }
 
@@ -334,12 +408,11 @@ impl Env {
         if name == "_" || name.is_empty() {
             return;
         }
-        self.bindings.push(Binding {
-            name: name.to_string(),
-            val,
-            from,
-            until,
-        });
+        self.by_name
+            .entry(name.to_string())
+            .or_default()
+            .push(self.bindings.len());
+        self.bindings.push(Binding { val, from, until });
     }
 }
 
@@ -681,16 +754,26 @@ impl<'a, 'c> Scanner<'a, 'c> {
         }
         let literals = func_literals(self.code, body.clone());
         // Parameters of function literals: contexts shadow outer names.
-        for (_, lit) in &literals {
-            for (name, ty) in &lit.params {
-                let val = if self.fw.is_context_type(ty) {
-                    Val::Ctx
-                } else {
-                    Val::Opaque
-                };
-                env.bind(name, val, lit.body_open, lit.body_close);
-            }
-        }
+        env.bind_literals(
+            literals
+                .iter()
+                .map(|(_, lit)| {
+                    let params = lit
+                        .params
+                        .iter()
+                        .map(|(name, ty)| {
+                            let val = if self.fw.is_context_type(ty) {
+                                Val::Ctx
+                            } else {
+                                Val::Opaque
+                            };
+                            (name.clone(), val)
+                        })
+                        .collect();
+                    (lit.body_open, lit.body_close, params)
+                })
+                .collect(),
+        );
         hints.extend(var_hints(self.code, body.clone()));
         self.hints = hints.clone();
         self.range_loops = range_loops(self.code, body.clone());

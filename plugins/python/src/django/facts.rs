@@ -1,5 +1,7 @@
 //! What the map step records about one module for the link step.
 
+use std::collections::HashSet;
+
 use portolan_plugin_sdk::Param;
 use serde::{Deserialize, Serialize};
 
@@ -43,14 +45,18 @@ impl DjangoModule {
             && self.info.imports.is_empty()
     }
 
-    /// Does the module define `name` (a list of patterns, a router, a
-    /// function or a class)?
-    pub fn defines(&self, name: &str) -> bool {
-        self.entries.iter().any(|e| e.list == name)
-            || self.routers.iter().any(|r| r.name == name)
-            || self.functions.iter().any(|f| f.name == name)
-            || self.classes.iter().any(|c| c.name == name)
-            || self.apps.iter().any(|a| a == name)
+    /// The names the module defines (lists of patterns, routers,
+    /// functions, classes, served apps): the link step asks once per
+    /// name, so a set, not a pass over the module each time.
+    pub fn defined(&self) -> HashSet<&str> {
+        self.entries
+            .iter()
+            .map(|e| e.list.as_str())
+            .chain(self.routers.iter().map(|r| r.name.as_str()))
+            .chain(self.functions.iter().map(|f| f.name.as_str()))
+            .chain(self.classes.iter().map(|c| c.name.as_str()))
+            .chain(self.apps.iter().map(String::as_str))
+            .collect()
     }
 }
 

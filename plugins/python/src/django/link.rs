@@ -117,6 +117,7 @@ fn walk(modules: &[DjangoModule]) -> (Vec<Endpoint>, Vec<(usize, String, String)
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
     let mut linker = Linker {
         modules,
+        defined: modules.iter().map(DjangoModule::defined).collect(),
         project,
         out: Vec::new(),
         served: Vec::new(),
@@ -148,6 +149,8 @@ type ActionRoute = (String, u32, String, Vec<String>, Vec<Param>);
 
 struct Linker<'a> {
     modules: &'a [DjangoModule],
+    /// Per module, the names it defines ([`DjangoModule::defined`]).
+    defined: Vec<HashSet<&'a str>>,
     project: Project<'a>,
     out: Vec<Endpoint>,
     served: Vec<(usize, String, String)>,
@@ -156,7 +159,7 @@ struct Linker<'a> {
 
 impl<'a> Linker<'a> {
     fn is_local(&self) -> impl Fn(usize, &str) -> bool + '_ {
-        |m: usize, name: &str| self.modules.get(m).is_some_and(|md| md.defines(name))
+        |m: usize, name: &str| self.defined.get(m).is_some_and(|d| d.contains(name))
     }
 
     fn resolve(&self, m: usize, name: &str) -> Option<Binding> {

@@ -91,7 +91,7 @@ fn scan_fn(file: &SourceFile, code: &Code, f: &FnDecl) -> FnFacts {
     };
     let bytes = code.text().as_bytes();
     for word in ["build_simple_router", "build_router"] {
-        for at in code.find_word(word).filter(|o| f.body.contains(o)) {
+        for at in code.find_word_in(word, f.body.clone()) {
             if nested_fn(code, f, at) {
                 continue;
             }
@@ -191,7 +191,7 @@ fn closure_ops(
     }
     let bytes = code.text().as_bytes();
     let mut done: Vec<Range<usize>> = Vec::new();
-    for at in code.find_word(var).filter(|o| body.contains(o)) {
+    for at in code.find_word_in(var, body.clone()) {
         if items::inside(&done, at) {
             continue;
         }

@@ -212,7 +212,7 @@ fn named_reads(code: &Code, body: Range<usize>, var: &str, method: &str) -> Vec<
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for at in code.find_word(var).filter(|o| body.contains(o)) {
+    for at in code.find_word_in(var, body.clone()) {
         let dot = code.skip_ws(at + var.len());
         if bytes.get(dot) != Some(&b'.') || code.ident_at(dot + 1) != Some(method) {
             continue;
