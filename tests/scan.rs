@@ -768,6 +768,7 @@ fn optional_taggers_run_when_asked_and_are_listed() {
         "admin",
         "pii",
         "payment",
+        "crypto",
         "webhook",
         "debug",
         "api_docs",
@@ -777,7 +778,7 @@ fn optional_taggers_run_when_asked_and_are_listed() {
         assert!(text.contains(&format!("\n {id}\n")), "{id}: {text}");
     }
     let out = run(portolan(&example).args(["--list-taggers", "-f", "json"]));
-    assert_eq!(json(&out)["taggers"].as_array().unwrap().len(), 18);
+    assert_eq!(json(&out)["taggers"].as_array().unwrap().len(), 19);
 }
 
 // ------------------------------------------------------- base path spelling

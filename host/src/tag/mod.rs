@@ -12,6 +12,7 @@ mod admin;
 mod api_docs;
 pub mod auth;
 mod cors;
+mod crypto;
 mod debug;
 mod file_upload;
 mod graphql;
@@ -74,6 +75,7 @@ pub const ALL: &[Tagger] = &[
     admin::TAGGER,
     pii::TAGGER,
     payment::TAGGER,
+    crypto::TAGGER,
     webhook::TAGGER,
     debug::TAGGER,
     api_docs::TAGGER,
@@ -456,11 +458,25 @@ mod tests {
             ("GET", "/sse", &[("Mcp-Session-Id", Header)], &["mcp"]),
             ("POST", "/chat/messages", &[("text", Json)], &[]),
             ("POST", "/rpc", &[("method", Json), ("params", Json)], &[]),
+            ("POST", "/api/encrypt", &[("data", Json)], &["crypto"]),
+            ("GET", "/.well-known/jwks.json", &[], &["crypto"]),
+            ("POST", "/keys/{id}/sign", &[("payload", Json)], &["crypto"]),
+            (
+                "POST",
+                "/certificates",
+                &[("private_key", Json), ("cert", Json)],
+                &["crypto"],
+            ),
+            ("GET", "/api/keys", &[], &[]),
+            ("POST", "/email/verify", &[("token", Json)], &[]),
+            ("GET", "/files/{hash}", &[("hash", Path)], &[]),
+            ("GET", "/monkeys", &[("key", Query)], &[]),
         ];
         let word_taggers = [
             "admin",
             "pii",
             "payment",
+            "crypto",
             "webhook",
             "debug",
             "api_docs",
