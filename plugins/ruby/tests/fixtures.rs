@@ -24,6 +24,7 @@ fn ruby_rails_fixtures() {
                 "blog8",
                 "constraints",
                 "geo",
+                "no_gemfile",
                 "shop",
                 "telemetry",
                 "tracker",
