@@ -44,6 +44,23 @@ pub enum Fact {
     OaSchemas {
         defs: Vec<crate::php::oa::SchemaDef>,
     },
+    /// `$this->middleware('auth')->except(['index'])` in a controller
+    /// (its constructor): the controller's short name, its file, and the
+    /// chains.
+    ControllerMiddleware {
+        class: String,
+        path: String,
+        chains: Vec<Chain>,
+    },
+}
+
+/// `$this->middleware(…)`.
+fn is_this_middleware(t: &[Token], i: usize) -> bool {
+    t[i].kind == Kind::Var
+        && t[i].text == "this"
+        && t.get(i + 1).is_some_and(|p| p.is("->"))
+        && t.get(i + 2).is_some_and(|p| p.is_ident("middleware"))
+        && t.get(i + 3).is_some_and(|p| p.is("("))
 }
 
 fn is_start(t: &[Token], i: usize) -> bool {
@@ -164,7 +181,34 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     }
     if wants_classes {
         let root = root_before(&path, "app/").unwrap_or_default();
-        for class in classes(text, &toks, &|o| file.line_of(o)) {
+        let found = classes(text, &toks, &|o| file.line_of(o));
+        if text.contains("$this->middleware(") {
+            let line_of = |o: usize| file.line_of(o);
+            let cx = Ctx {
+                toks: &toks,
+                line_of: &line_of,
+                is_chain_start: &is_this_middleware,
+            };
+            let mut by_class: Vec<(String, Vec<Chain>)> = Vec::new();
+            for c in chains(&cx, 0, toks.len()) {
+                // The class declared last before the call.
+                let Some(owner) = found.iter().rev().find(|k| k.line <= c.line) else {
+                    continue;
+                };
+                match by_class.iter_mut().find(|(n, _)| *n == owner.name) {
+                    Some((_, list)) => list.push(c),
+                    None => by_class.push((owner.name.clone(), vec![c])),
+                }
+            }
+            for (class, chains) in by_class {
+                out.push(Fact::ControllerMiddleware {
+                    class,
+                    path: file.path.clone(),
+                    chains,
+                });
+            }
+        }
+        for class in found {
             out.push(Fact::Class {
                 root: root.clone(),
                 class,
