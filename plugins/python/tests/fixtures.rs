@@ -78,7 +78,7 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
-        .cases("python_sanic", &["store", "views"])
+        .cases("python_sanic", &["store", "versioned", "views"])
         .cases("python_tornado", &["chat", "json_body"])
         .check();
 }
