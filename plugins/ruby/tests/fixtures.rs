@@ -23,6 +23,7 @@ fn ruby_rails_fixtures() {
             &[
                 "blog8",
                 "constraints",
+                "devise",
                 "geo",
                 "no_gemfile",
                 "shop",

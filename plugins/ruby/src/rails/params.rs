@@ -399,6 +399,9 @@ impl<'a> Controllers<'a> {
 
     pub fn endpoint(&self, r: Route) -> Endpoint {
         let mut e = Endpoint::new(r.method, r.url.clone()).at_path(&r.file, r.line);
+        for p in &r.params {
+            e.push_param(p.clone());
+        }
         let (Some(ctrl), Some(action)) = (&r.controller, &r.action) else {
             return e;
         };
