@@ -53,6 +53,7 @@ fn every_python_fixture_matches() {
                 "marshmallow_shared_fields",
                 "methodview",
                 "restful",
+                "restx_readonly",
                 "schema_args",
                 "webargs",
             ],

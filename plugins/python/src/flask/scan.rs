@@ -604,8 +604,13 @@ fn resource_params(code: &Code<'_>, lines: &[LogicalLine], defs: &[Def], module:
         if code.text().as_bytes().get(open) != Some(&b'{') {
             return Vec::new();
         }
+        // `'id': fields.Integer(readonly=True)`: output only, never sent.
         code.args(open)
             .into_iter()
+            .filter(|a| {
+                let t = code.slice(a.clone());
+                !(t.contains("readonly=True") || t.contains("readOnly=True"))
+            })
             .filter_map(|a| code.string_at(code.skip_ws(a.start)))
             .filter(|l| !l.interpolated && !l.value.is_empty())
             .map(|l| l.value)
