@@ -2,6 +2,7 @@
 
 use App\Http\Controllers\AppointmentController;
 use App\Http\Controllers\DashboardController;
+use App\Http\Controllers\ReportController;
 use Illuminate\Support\Facades\Route;
 
 Route::get('/', function () {
@@ -21,5 +22,8 @@ Route::resource('appointments', AppointmentController::class)->only(['index', 's
 
 Route::put('/appointments/{appointment}/cancel', [AppointmentController::class, 'cancel'])
     ->can('cancel', 'appointment');
+
+Route::get('/reports', [ReportController::class, 'index']);
+Route::post('/reports/export', [ReportController::class, 'export']);
 
 // Route::get('/debug', [DashboardController::class, 'debug'])->middleware('auth');
