@@ -26,6 +26,7 @@ pub fn kind(name: &str) -> Option<&'static str> {
         "staff",
         "scope",
         "authoriz",
+        "passes_test",
     ]
     .iter()
     .any(|w| last.contains(w))
@@ -95,5 +96,6 @@ mod tests {
         assert_eq!(kind("limiter.limit('5/minute')"), Some("rate_limit_guard"));
         assert_eq!(kind("csrf_exempt"), None);
         assert_eq!(kind("set_post"), None);
+        assert_eq!(kind("user_passes_test(lambda u: u.is_staff)"), Some("authz_guard"));
     }
 }

@@ -6,6 +6,7 @@ urlpatterns = [
     path("profile/", views.profile),
     path("signup/", views.signup),
     path("report/", views.report),
+    path("staff-report/", views.staff_report),
     path("dashboard/", views.DashboardView.as_view()),
     path("audit/", views.AuditView.as_view()),
     path("settings/", views.SettingsView.as_view()),

@@ -1,4 +1,4 @@
-from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.decorators import login_required, permission_required, user_passes_test
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.utils.decorators import method_decorator
 from django.views import View
@@ -18,6 +18,11 @@ def signup(request):
 
 @permission_required("accounts.view_report", raise_exception=True)
 def report(request):
+    return None
+
+
+@user_passes_test(lambda u: u.is_staff)
+def staff_report(request):
     return None
 
 
