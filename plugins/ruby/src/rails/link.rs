@@ -24,6 +24,8 @@ pub struct Route {
     pub action: Option<String>,
     /// Parameters known from the route itself (Devise's own controllers).
     pub params: Vec<Param>,
+    /// A guard known from the route itself (Devise's `authenticate_scope!`).
+    pub guard: Option<(&'static str, &'static str)>,
 }
 
 #[derive(Clone, Debug)]
@@ -319,6 +321,7 @@ impl<'a> Interp<'a> {
             controller: ca.0,
             action: ca.1,
             params: Vec::new(),
+            guard: None,
         });
     }
 
@@ -532,6 +535,11 @@ impl<'a> Interp<'a> {
                             controller: custom.clone(),
                             action: custom.as_ref().map(|_| action.to_string()),
                             params: params.clone(),
+                            // Devise::RegistrationsController signs in
+                            // first for edit/update/destroy.
+                            guard: (ctrl == "registrations"
+                                && matches!(action, "edit" | "update" | "destroy"))
+                            .then_some(("auth_guard", "authenticate_scope!")),
                         });
                     }
                 }

@@ -402,10 +402,22 @@ impl<'a> Controllers<'a> {
         for p in &r.params {
             e.push_param(p.clone());
         }
+        let own: Vec<ContextEntry> = r
+            .guard
+            .iter()
+            .map(|(kind, name)| guard::entry(kind, name, "callback", &r.file, r.line))
+            .collect();
+        e.ai_context = guard::context(own.clone());
         let (Some(ctrl), Some(action)) = (&r.controller, &r.action) else {
             return e;
         };
-        e.ai_context = guard::context(self.guards(&r.root, ctrl, action));
+        let mut guards = own;
+        for g in self.guards(&r.root, ctrl, action) {
+            if !guards.iter().any(|x| x.name == g.name) {
+                guards.push(g);
+            }
+        }
+        e.ai_context = guard::context(guards);
         let Some((reads, api)) = self.reads(&r.root, ctrl, action) else {
             return e;
         };
