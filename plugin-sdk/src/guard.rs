@@ -96,6 +96,9 @@ mod tests {
         assert_eq!(kind("limiter.limit('5/minute')"), Some("rate_limit_guard"));
         assert_eq!(kind("csrf_exempt"), None);
         assert_eq!(kind("set_post"), None);
-        assert_eq!(kind("user_passes_test(lambda u: u.is_staff)"), Some("authz_guard"));
+        assert_eq!(
+            kind("user_passes_test(lambda u: u.is_staff)"),
+            Some("authz_guard")
+        );
     }
 }
