@@ -36,6 +36,7 @@
 
 #[cfg(feature = "docs")]
 pub mod doc;
+pub mod guard;
 pub mod lex;
 pub mod model;
 pub mod paths;

@@ -53,6 +53,7 @@ fn every_python_fixture_matches() {
                 "marshmallow_shared_fields",
                 "methodview",
                 "restful",
+                "restx_readonly",
                 "schema_args",
                 "webargs",
             ],
@@ -78,7 +79,7 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
-        .cases("python_sanic", &["store", "views"])
+        .cases("python_sanic", &["store", "versioned", "views"])
         .cases("python_tornado", &["chat", "json_body"])
         .check();
 }

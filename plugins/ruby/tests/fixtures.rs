@@ -23,7 +23,9 @@ fn ruby_rails_fixtures() {
             &[
                 "blog8",
                 "constraints",
+                "devise",
                 "geo",
+                "no_gemfile",
                 "shop",
                 "telemetry",
                 "tracker",

@@ -16,8 +16,9 @@
 //! `PostMapping`, `PutMapping`, `PatchMapping`, `DeleteMapping`,
 //! `RequestMapping(path: "x", methods: ["GET", "POST"])` (methods also as
 //! `"GET,POST"`; default GET and POST) on methods. As in Hyperf, a
-//! mapping path starting with `/` ignores the prefix, an empty path is the
-//! method name, and an empty prefix is derived from the class name
+//! mapping path starting with `/` ignores the prefix, no path is the
+//! snake-cased method name (`userInfo` → `/user/user_info`), an empty path
+//! (`path: ""`) is the prefix itself, and an empty prefix is derived from the class name
 //! (`App\Controller\Admin\ReportController` → `/admin/report`).
 //! `AutoController(prefix: "/x")` exposes every public method as
 //! `/x/<method>` with GET and POST (Hyperf also adds HEAD, which the host
@@ -317,13 +318,13 @@ impl<'a> Linker<'a> {
                     } else {
                         continue;
                     };
-                let route = attr_str(a, "path", 0).and_then(text).unwrap_or_default();
-                let url = if route.is_empty() {
-                    format!("{prefix}/{}", m.name)
-                } else if route.starts_with('/') {
-                    route
-                } else {
-                    format!("{prefix}/{route}")
+                // No path: the snake-cased method name; an empty one: the
+                // prefix itself (Hyperf's DispatcherFactory).
+                let url = match attr_str(a, "path", 0).and_then(text) {
+                    None => format!("{prefix}/{}", snake(&m.name)),
+                    Some(route) if route.is_empty() => prefix.clone(),
+                    Some(route) if route.starts_with('/') => route,
+                    Some(route) => format!("{prefix}/{route}"),
                 };
                 let url = clean(&url.replace("//", "/"));
                 found.push((methods, url, index.handler(class, &m.name), a.line));

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use portolan_plugin_sdk::prelude::*;
+use portolan_plugin_sdk::{guard, ContextEntry};
 
 use super::scan::Fact;
 use crate::php::expr::{Chain, Part, Val};
@@ -24,6 +25,9 @@ struct Group {
     depth: usize,
     /// Middleware applied to the group/route (aliases, groups or classes).
     middleware: Vec<String>,
+    /// The authentication / authorization middleware among them, as
+    /// written (`auth:sanctum`, `can:update,post`), located.
+    auth: Vec<ContextEntry>,
 }
 
 enum Action {
@@ -40,6 +44,8 @@ struct Interp<'a> {
     groups: BTreeMap<&'a str, &'a [String]>,
     /// Headers and cookies each middleware (by name) reads.
     guard_cache: BTreeMap<String, Vec<(Where, String)>>,
+    /// Controller short name → (file, `$this->middleware(…)` chains).
+    controller_middleware: BTreeMap<&'a str, Vec<(&'a str, &'a Chain)>>,
     /// Shared swagger-php parameters: key → (name, in).
     oa_defs: BTreeMap<&'a str, (&'a str, &'a str)>,
     /// Named swagger-php schemas: name → definition.
@@ -65,6 +71,7 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
         aliases: BTreeMap::new(),
         groups: BTreeMap::new(),
         guard_cache: BTreeMap::new(),
+        controller_middleware: BTreeMap::new(),
         oa_defs: BTreeMap::new(),
         oa_schemas: BTreeMap::new(),
         out: Vec::new(),
@@ -90,6 +97,14 @@ pub fn link(facts: &[Fact], lumen: bool) -> Vec<Endpoint> {
             }
             Fact::Class { root, class } => it.classes.push((root, class)),
             Fact::Lumen { .. } => {}
+            Fact::ControllerMiddleware {
+                class,
+                path,
+                chains,
+            } => {
+                let list = it.controller_middleware.entry(class.as_str()).or_default();
+                list.extend(chains.iter().map(|c| (path.as_str(), c)));
+            }
             Fact::OaDefs { defs } => {
                 // An explicit `parameter=` key wins over a name used as key.
                 for d in defs {
@@ -232,15 +247,56 @@ fn collect_val(v: &Val, path: &str, root: &str, out: &mut BTreeSet<String>, as_f
     }
 }
 
-/// `middleware('auth', 'x')`, `middleware(['auth:api', X::class])`; the
-/// `api` group makes bodies JSON.
-fn add_middleware(g: &mut Group, args: &[Val]) {
+/// The guard kind of a middleware as written: `auth`, `auth:sanctum`,
+/// `auth.basic`, `Authenticate::class` authenticate; `can:…`, `role:…`,
+/// `permission:…`, `abilities:…` and admin middleware authorize.
+fn middleware_guard(v: &Val) -> Option<(&'static str, String)> {
+    let name = match v {
+        Val::Str(s) => s.clone(),
+        Val::Class(c) => c.rsplit('\\').next().unwrap_or(c).to_string(),
+        _ => return None,
+    };
+    let head = name.split(':').next().unwrap_or(&name);
+    let kind = if matches!(head, "can" | "ability" | "abilities") {
+        Some("authz_guard")
+    } else {
+        guard::kind(head).filter(|k| matches!(*k, "auth_guard" | "authz_guard"))
+    };
+    kind.map(|k| (k, name))
+}
+
+/// `withoutMiddleware('auth')`: the guards it lifts.
+fn remove_middleware(g: &mut Group, args: &[Val]) {
     for a in args {
         let items: Vec<&Val> = match a {
             Val::Array(items) => items.iter().map(|(_, v)| v).collect(),
             v => vec![v],
         };
         for v in items {
+            if let Some((_, name)) = middleware_guard(v) {
+                let head = name.split(':').next().unwrap_or(&name).to_string();
+                g.auth
+                    .retain(|e| e.name != name && e.name.split(':').next() != Some(head.as_str()));
+            }
+        }
+    }
+}
+
+/// `middleware('auth', 'x')`, `middleware(['auth:api', X::class])` at
+/// `line`; the `api` group makes bodies JSON.
+fn add_middleware(g: &mut Group, args: &[Val], line: u32) {
+    for a in args {
+        let items: Vec<&Val> = match a {
+            Val::Array(items) => items.iter().map(|(_, v)| v).collect(),
+            v => vec![v],
+        };
+        for v in items {
+            if let Some((kind, name)) = middleware_guard(v) {
+                if !g.auth.iter().any(|e| e.name == name) {
+                    g.auth
+                        .push(guard::entry(kind, &name, "middleware", &g.file, line));
+                }
+            }
             if let Some(name) = super::scan::middleware_name(v) {
                 if name == "api" {
                     g.json = true;
@@ -331,7 +387,10 @@ impl<'a> Interp<'a> {
                     }
                 }
                 "middleware" => {
-                    add_middleware(&mut attrs, &p.args);
+                    add_middleware(&mut attrs, &p.args, p.line);
+                }
+                "withoutMiddleware" => {
+                    remove_middleware(&mut attrs, &p.args);
                 }
                 "group" => {
                     for a in &p.args {
@@ -358,7 +417,7 @@ impl<'a> Interp<'a> {
                                     attrs.controller = Some(cl.clone());
                                 }
                                 if let Some(m) = a.get("middleware") {
-                                    add_middleware(&mut attrs, std::slice::from_ref(m));
+                                    add_middleware(&mut attrs, std::slice::from_ref(m), p.line);
                                 }
                             }
                             Val::Closure(cl) => {
@@ -383,8 +442,24 @@ impl<'a> Interp<'a> {
                 | "view" | "redirect" | "permanentRedirect" | "addRoute" => {
                     // `Route::get(...)->middleware('x')`: route middleware.
                     for r in &c.parts[i + 1..] {
-                        if r.name == "middleware" {
-                            add_middleware(&mut attrs, &r.args);
+                        match r.name.as_str() {
+                            "middleware" => add_middleware(&mut attrs, &r.args, r.line),
+                            "withoutMiddleware" => remove_middleware(&mut attrs, &r.args),
+                            // `->can('update', 'post')`: `can:update,post`.
+                            "can" => {
+                                let words: Vec<&str> = r.args.iter().filter_map(Val::str).collect();
+                                if !words.is_empty() {
+                                    let name = format!("can:{}", words.join(","));
+                                    attrs.auth.push(guard::entry(
+                                        "authz_guard",
+                                        &name,
+                                        "middleware",
+                                        &attrs.file,
+                                        r.line,
+                                    ));
+                                }
+                            }
+                            _ => {}
                         }
                     }
                     self.route(p, &attrs, c.line);
@@ -581,6 +656,11 @@ impl<'a> Interp<'a> {
             None => url,
         };
         let mut e = Endpoint::new(method, url.clone()).at_path(&g.file, line);
+        let mut guards = g.auth.clone();
+        if let Action::Method(c, m) = action {
+            self.controller_guards(c, m, &mut guards);
+        }
+        e.ai_context = guard::context(guards);
         let reads = match action {
             Action::None => None,
             Action::Closure(r) => Some(r.clone()),
@@ -629,6 +709,38 @@ impl<'a> Interp<'a> {
             }
         }
         self.out.push(e);
+    }
+
+    /// Guards a controller declares in its constructor for `method`:
+    /// `$this->middleware('auth')`, `->only([...])` / `->except([...])`.
+    fn controller_guards(&self, class: &str, method: &str, out: &mut Vec<ContextEntry>) {
+        let Some(list) = self.controller_middleware.get(short(class)) else {
+            return;
+        };
+        for (path, c) in list {
+            let mut applies = true;
+            for p in c.parts.iter().skip(1) {
+                let words: Vec<String> = p.args.iter().flat_map(Val::strings).collect();
+                match p.name.as_str() {
+                    "only" => applies &= words.iter().any(|w| w == method),
+                    "except" => applies &= !words.iter().any(|w| w == method),
+                    _ => {}
+                }
+            }
+            let Some(first) = c.parts.first().filter(|_| applies) else {
+                continue;
+            };
+            let mut g = Group {
+                file: path.to_string(),
+                ..Group::default()
+            };
+            add_middleware(&mut g, &first.args, first.line);
+            for e in g.auth {
+                if !out.iter().any(|x| x.name == e.name) {
+                    out.push(e);
+                }
+            }
+        }
     }
 
     /// Headers and cookies read by the `handle` of the middleware guarding
@@ -985,6 +1097,16 @@ impl<'a> Interp<'a> {
         line: u32,
         given: Option<(String, String)>,
     ) {
+        // `Route::resource(…)->middleware('auth')`.
+        let mut own = g.clone();
+        for r in rest {
+            match r.name.as_str() {
+                "middleware" => add_middleware(&mut own, &r.args, r.line),
+                "withoutMiddleware" => remove_middleware(&mut own, &r.args),
+                _ => {}
+            }
+        }
+        let g = &own;
         let (name, controller) = match given {
             Some(x) => x,
             None => {

@@ -44,6 +44,84 @@ pub enum Fact {
     OaSchemas {
         defs: Vec<crate::php::oa::SchemaDef>,
     },
+    /// `$this->middleware('auth')->except(['index'])` in a controller
+    /// (its constructor): the controller's short name, its file, and the
+    /// chains.
+    ControllerMiddleware {
+        class: String,
+        path: String,
+        chains: Vec<Chain>,
+    },
+}
+
+/// Laravel 11 `HasMiddleware`: `public static function middleware():
+/// array { return ['auth', new Middleware('can:x', only: ['store'])]; }`,
+/// as the `$this->middleware('auth')->only([...])` chains it stands for.
+fn static_middleware(cx: &Ctx<'_>) -> Vec<Chain> {
+    use crate::php::expr::{value, Part};
+    let t = cx.toks;
+    let mut out = Vec::new();
+    for i in 0..t.len() {
+        if !(t[i].is_ident("function") && t.get(i + 1).is_some_and(|n| n.is_ident("middleware"))) {
+            continue;
+        }
+        // The body's first `return [`.
+        let Some(ret) = (i + 2..t.len().min(i + 64)).find(|&k| t[k].is_ident("return")) else {
+            continue;
+        };
+        if !t.get(ret + 1).is_some_and(|b| b.is("[")) {
+            continue;
+        }
+        let Some(close) = crate::php::tokens::matching(t, ret + 1) else {
+            continue;
+        };
+        let line = (cx.line_of)(t[ret].start);
+        let Val::Array(items) = value(cx, ret + 1, close + 1) else {
+            continue;
+        };
+        for (_, item) in items {
+            let (name, opts) = match item {
+                Val::New(class, args) if class.rsplit('\\').next() == Some("Middleware") => {
+                    let mut args = args.into_iter();
+                    let Some(first) = args.next() else { continue };
+                    (first, args.collect::<Vec<_>>())
+                }
+                v @ (Val::Str(_) | Val::Class(_)) => (v, Vec::new()),
+                _ => continue,
+            };
+            let mut parts = vec![Part {
+                name: "middleware".into(),
+                args: vec![name],
+                line,
+            }];
+            for o in opts {
+                for key in ["only", "except"] {
+                    if let Some(v) = o.get(key) {
+                        parts.push(Part {
+                            name: key.into(),
+                            args: vec![v.clone()],
+                            line,
+                        });
+                    }
+                }
+            }
+            out.push(Chain {
+                base: "$this".into(),
+                parts,
+                line,
+            });
+        }
+    }
+    out
+}
+
+/// `$this->middleware(…)`.
+fn is_this_middleware(t: &[Token], i: usize) -> bool {
+    t[i].kind == Kind::Var
+        && t[i].text == "this"
+        && t.get(i + 1).is_some_and(|p| p.is("->"))
+        && t.get(i + 2).is_some_and(|p| p.is_ident("middleware"))
+        && t.get(i + 3).is_some_and(|p| p.is("("))
 }
 
 fn is_start(t: &[Token], i: usize) -> bool {
@@ -164,7 +242,44 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
     }
     if wants_classes {
         let root = root_before(&path, "app/").unwrap_or_default();
-        for class in classes(text, &toks, &|o| file.line_of(o)) {
+        let found = classes(text, &toks, &|o| file.line_of(o));
+        let hooks = text.contains("$this->middleware(");
+        let statics = text.contains("HasMiddleware");
+        if hooks || statics {
+            let line_of = |o: usize| file.line_of(o);
+            let cx = Ctx {
+                toks: &toks,
+                line_of: &line_of,
+                is_chain_start: &is_this_middleware,
+            };
+            let mut found_chains = if hooks {
+                chains(&cx, 0, toks.len())
+            } else {
+                Vec::new()
+            };
+            if statics {
+                found_chains.extend(static_middleware(&cx));
+            }
+            let mut by_class: Vec<(String, Vec<Chain>)> = Vec::new();
+            for c in found_chains {
+                // The class declared last before the call.
+                let Some(owner) = found.iter().rev().find(|k| k.line <= c.line) else {
+                    continue;
+                };
+                match by_class.iter_mut().find(|(n, _)| *n == owner.name) {
+                    Some((_, list)) => list.push(c),
+                    None => by_class.push((owner.name.clone(), vec![c])),
+                }
+            }
+            for (class, chains) in by_class {
+                out.push(Fact::ControllerMiddleware {
+                    class,
+                    path: file.path.clone(),
+                    chains,
+                });
+            }
+        }
+        for class in found {
             out.push(Fact::Class {
                 root: root.clone(),
                 class,

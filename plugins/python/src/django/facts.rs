@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use portolan_plugin_sdk::Param;
 use serde::{Deserialize, Serialize};
 
+use crate::py::context::Fact;
 use crate::py::module::ModuleInfo;
 use crate::py::strexpr::StrExpr;
 
@@ -31,6 +32,10 @@ pub struct DjangoModule {
     /// Objects whose `.urls` another framework serves (`api = NinjaAPI()`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub apps: Vec<String>,
+    /// `REST_FRAMEWORK = {'DEFAULT_PERMISSION_CLASSES': [...]}`: the
+    /// permissions of every DRF view that sets none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_permissions: Option<Vec<Fact>>,
 }
 
 impl DjangoModule {
@@ -41,6 +46,7 @@ impl DjangoModule {
             && self.functions.is_empty()
             && self.classes.is_empty()
             && self.apps.is_empty()
+            && self.default_permissions.is_none()
             && self.info.consts.is_empty()
             && self.info.imports.is_empty()
     }
@@ -143,6 +149,17 @@ pub struct ViewFunc {
     /// fields are the JSON body of the method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serializer: Option<String>,
+    /// Guards among the decorators (`@login_required`,
+    /// `@permission_required(…)`, `@method_decorator(login_required)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<Fact>,
+    /// DRF `@permission_classes([...])` (`AllowAny` left out: an empty
+    /// list is an explicitly public view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Vec<Fact>>,
+    /// A DRF `@api_view`: the settings' default permissions apply.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drf: bool,
 }
 
 /// A DRF `@action` on a viewset method.
@@ -156,6 +173,9 @@ pub struct Action {
     pub url_path: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
+    /// `@action(permission_classes=[...])`: replaces the viewset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Vec<Fact>>,
 }
 
 /// A class: view, viewset, serializer, mixin or form.
@@ -199,4 +219,12 @@ pub struct ViewClass {
     /// when `search_fields` / `ordering_fields` are set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub query: Vec<String>,
+    /// Guards of the class: auth mixins among its bases
+    /// (`LoginRequiredMixin`, `PermissionRequiredMixin`), class decorators
+    /// and `dispatch` decorators (`@method_decorator(login_required)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<Fact>,
+    /// `permission_classes = [...]` (`AllowAny` left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Vec<Fact>>,
 }

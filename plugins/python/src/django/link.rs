@@ -32,9 +32,10 @@
 
 use std::collections::HashSet;
 
-use portolan_plugin_sdk::{Endpoint, Param};
+use portolan_plugin_sdk::{guard, ContextEntry, Endpoint, Param};
 
 use super::facts::{DjangoModule, Target, UrlEntry, ViewClass};
+use crate::py::context::Fact;
 use crate::py::project::{Binding, Project};
 use crate::py::strexpr::StrExpr;
 
@@ -122,6 +123,11 @@ fn walk(modules: &[DjangoModule]) -> (Vec<Endpoint>, Vec<(usize, String, String)
         out: Vec::new(),
         served: Vec::new(),
         emitted_routers: HashSet::new(),
+        default_permissions: modules.iter().find_map(|m| {
+            m.default_permissions
+                .as_ref()
+                .map(|p| entries(p, "settings", &m.info.path))
+        }),
     };
     let included = linker.included_modules();
     for (m, module) in modules.iter().enumerate() {
@@ -144,8 +150,17 @@ fn walk(modules: &[DjangoModule]) -> (Vec<Endpoint>, Vec<(usize, String, String)
 /// A class of the tree with its module.
 type ClassRef<'a> = (usize, &'a ViewClass);
 
-/// An `@action` route: (url, line, file, methods, params).
-type ActionRoute = (String, u32, String, Vec<String>, Vec<Param>);
+/// An `@action` route: (url, line, file, methods, params, its own
+/// `permission_classes`, handler name).
+type ActionRoute<'f> = (
+    String,
+    u32,
+    String,
+    Vec<String>,
+    Vec<Param>,
+    Option<&'f Vec<Fact>>,
+    String,
+);
 
 struct Linker<'a> {
     modules: &'a [DjangoModule],
@@ -155,6 +170,47 @@ struct Linker<'a> {
     out: Vec<Endpoint>,
     served: Vec<(usize, String, String)>,
     emitted_routers: HashSet<(usize, String)>,
+    /// `DEFAULT_PERMISSION_CLASSES` of the settings, as guard entries.
+    default_permissions: Option<Vec<ContextEntry>>,
+}
+
+/// Guard facts located in `path`.
+fn entries(facts: &[Fact], source: &str, path: &str) -> Vec<ContextEntry> {
+    facts
+        .iter()
+        .map(|f| guard::entry(&f.kind, &f.name, source, path, f.line))
+        .collect()
+}
+
+/// The guards of a view: those of every method, and those of one method
+/// (a handler's own decorators).
+#[derive(Default)]
+struct Guards {
+    common: Vec<ContextEntry>,
+    by_method: Vec<(String, Vec<ContextEntry>)>,
+}
+
+impl Guards {
+    /// The `ai_context` of `method`: DRF's `…OrReadOnly` permissions do
+    /// not guard the safe methods.
+    fn context(&self, method: &str) -> Option<portolan_plugin_sdk::AiContext> {
+        let safe = matches!(method, "GET" | "HEAD" | "OPTIONS");
+        let mut out: Vec<ContextEntry> = Vec::new();
+        let own = self
+            .by_method
+            .iter()
+            .filter(|(m, _)| m == method)
+            .flat_map(|(_, g)| g.iter());
+        for g in self.common.iter().chain(own) {
+            if safe && (g.name.ends_with("OrReadOnly") || g.name.ends_with("OrAnonReadOnly")) {
+                continue;
+            }
+            if !out.iter().any(|x| x.kind == g.kind && x.name == g.name) {
+                out.push(g.clone());
+            }
+        }
+        guard::context(out)
+    }
 }
 
 impl<'a> Linker<'a> {
@@ -255,15 +311,15 @@ impl<'a> Linker<'a> {
             .unwrap_or_default();
         match &e.target {
             Target::View(name) => {
-                let handlers = self.view_handlers(m, name);
-                self.emit(&url, &path, e.line, handlers);
+                let (handlers, guards) = self.view_handlers(m, name);
+                self.emit(&url, &path, e.line, handlers, &guards);
             }
             Target::AsView { class, actions } => {
-                let handlers = match self.class(m, class) {
+                let (handlers, guards) = match self.class(m, class) {
                     Some(c) => self.class_handlers(c, actions.as_deref()),
-                    None => external_view(class, actions.as_deref()),
+                    None => (external_view(class, actions.as_deref()), Guards::default()),
                 };
-                self.emit(&url, &path, e.line, handlers);
+                self.emit(&url, &path, e.line, handlers, &guards);
             }
             Target::IncludeModule(expr) => {
                 if let Some(t) = self
@@ -322,25 +378,90 @@ impl<'a> Linker<'a> {
         }
     }
 
-    fn emit(&mut self, url: &str, path: &str, line: u32, handlers: Vec<(String, Vec<Param>)>) {
+    fn emit(
+        &mut self,
+        url: &str,
+        path: &str,
+        line: u32,
+        handlers: Vec<(String, Vec<Param>)>,
+        guards: &Guards,
+    ) {
         let url = format!("/{}", url.trim_start_matches('/'));
         for (method, params) in handlers {
-            self.out.push(
-                Endpoint::new(&method, url.clone())
-                    .at_path(path.to_string(), line)
-                    .params(params),
-            );
+            let mut e = Endpoint::new(&method, url.clone())
+                .at_path(path.to_string(), line)
+                .params(params);
+            e.ai_context = guards.context(&e.method);
+            self.out.push(e);
         }
     }
 
+    /// Guard entries of a class chain (nearest first): every class's
+    /// mixins and decorators, the nearest `permission_classes` (else the
+    /// settings' default for DRF views), and per method its handler's
+    /// decorators (`names`: (METHOD, handler function)).
+    fn class_guards(
+        &self,
+        chain: &[ClassRef<'a>],
+        drf: bool,
+        names: &[(String, String)],
+    ) -> Guards {
+        let path = |m: usize| {
+            self.modules
+                .get(m)
+                .map(|md| md.info.path.as_str())
+                .unwrap_or("")
+        };
+        let mut g = Guards::default();
+        for (m, c) in chain {
+            g.common.extend(entries(&c.guards, "class", path(*m)));
+        }
+        match chain
+            .iter()
+            .find_map(|(m, c)| c.permissions.as_ref().map(|p| (*m, p)))
+        {
+            Some((m, p)) => g.common.extend(entries(p, "class", path(m))),
+            None if drf => g
+                .common
+                .extend(self.default_permissions.iter().flatten().cloned()),
+            None => {}
+        }
+        for (method, func) in names {
+            if let Some((m, f)) = chain
+                .iter()
+                .find_map(|(m, c)| c.funcs.iter().find(|f| &f.name == func).map(|f| (*m, f)))
+            {
+                g.by_method
+                    .push((method.clone(), entries(&f.guards, "decorator", path(m))));
+            }
+        }
+        g
+    }
+
     /// A function view (or a class passed without `as_view`, or unknown: GET).
-    fn view_handlers(&self, m: usize, name: &str) -> Vec<(String, Vec<Param>)> {
+    fn view_handlers(&self, m: usize, name: &str) -> (Vec<(String, Vec<Param>)>, Guards) {
         if let Some(Binding::Local { module, name }) = self.resolve(m, name) {
             if let Some(f) = self
                 .modules
                 .get(module)
                 .and_then(|md| md.functions.iter().rev().find(|f| f.name == name))
             {
+                let path = self
+                    .modules
+                    .get(module)
+                    .map(|md| md.info.path.as_str())
+                    .unwrap_or("");
+                let mut guards = Guards {
+                    common: entries(&f.guards, "decorator", path),
+                    ..Guards::default()
+                };
+                match &f.permissions {
+                    Some(p) => guards.common.extend(entries(p, "decorator", path)),
+                    None if f.drf => guards
+                        .common
+                        .extend(self.default_permissions.iter().flatten().cloned()),
+                    None => {}
+                }
                 let methods = f.methods.clone().unwrap_or_else(|| {
                     let mut v = vec!["GET".to_string()];
                     for b in &f.body_methods {
@@ -357,7 +478,7 @@ impl<'a> Linker<'a> {
                     .as_ref()
                     .map(|s| self.serializer_fields(module, s, true))
                     .unwrap_or_default();
-                return methods
+                let handlers = methods
                     .into_iter()
                     .map(|mt| {
                         let mut p = f.params.clone();
@@ -371,9 +492,10 @@ impl<'a> Linker<'a> {
                         (mt, p)
                     })
                     .collect();
+                return (handlers, guards);
             }
         }
-        vec![("GET".to_string(), Vec::new())]
+        (vec![("GET".to_string(), Vec::new())], Guards::default())
     }
 
     /// The class and its in-tree ancestors (nearest first) and the names
@@ -482,7 +604,7 @@ impl<'a> Linker<'a> {
         &self,
         c: ClassRef<'a>,
         actions: Option<&[(String, String)]>,
-    ) -> Vec<(String, Vec<Param>)> {
+    ) -> (Vec<(String, Vec<Param>)>, Guards) {
         let (chain, external) = self.ancestry(c);
         let form_body = chain.iter().any(|(_, c)| c.form_body);
         let drf = external.iter().any(|b| is_drf_base(b)) && !form_body;
@@ -513,11 +635,14 @@ impl<'a> Linker<'a> {
             }
             p
         };
+        let drf_view = external.iter().any(|b| is_drf_base(b));
         if let Some(actions) = actions {
-            return actions
+            let guards = self.class_guards(&chain, drf_view, actions);
+            let handlers = actions
                 .iter()
                 .map(|(method, action)| (method.clone(), params_for(method, action)))
                 .collect();
+            return (handlers, guards);
         }
         let mut methods: Vec<String> = Vec::new();
         for h in [
@@ -540,14 +665,20 @@ impl<'a> Linker<'a> {
         if methods.is_empty() {
             methods.push("GET".into());
         }
-        methods
+        let names: Vec<(String, String)> = methods
+            .iter()
+            .map(|mt| (mt.clone(), mt.to_ascii_lowercase()))
+            .collect();
+        let guards = self.class_guards(&chain, drf_view, &names);
+        let handlers = methods
             .into_iter()
             .map(|mt| {
                 let lower = mt.to_ascii_lowercase();
                 let p = params_for(&mt, &lower);
                 (mt, p)
             })
-            .collect()
+            .collect();
+        (handlers, guards)
     }
 
     fn router_endpoints(&mut self, m: usize, router: &str, prefix: &str) {
@@ -638,6 +769,7 @@ impl<'a> Linker<'a> {
         let list_url = format!("{base}{slash}");
         let detail_url = format!("{base}/{{{lookup}}}{slash}");
         let mut handlers: Vec<(String, String, Vec<Param>)> = Vec::new();
+        let mut names: Vec<(String, String)> = Vec::new();
         for (action, method, detail) in ROUTER_ACTIONS {
             if !supported(action)
                 || allowed
@@ -660,12 +792,14 @@ impl<'a> Linker<'a> {
             }
             let url = if detail { &detail_url } else { &list_url };
             handlers.push((url.clone(), method.to_string(), params));
+            names.push((method.to_string(), action.to_string()));
         }
-        for (url, method, params) in handlers {
-            self.emit(&url, path, line, vec![(method, params)]);
+        for ((url, method, params), name) in handlers.into_iter().zip(&names) {
+            let guards = self.class_guards(&chain, true, std::slice::from_ref(name));
+            self.emit(&url, path, line, vec![(method, params)], &guards);
         }
         // `@action`s, declared in the viewset or its ancestors.
-        let actions: Vec<ActionRoute> = chain
+        let actions: Vec<ActionRoute<'a>> = chain
             .iter()
             .flat_map(|(am, c)| {
                 let path = self
@@ -690,13 +824,27 @@ impl<'a> Linker<'a> {
                         path.clone(),
                         a.methods.clone(),
                         a.params.clone(),
+                        a.permissions.as_ref(),
+                        a.name.clone(),
                     )
                 })
             })
             .collect();
-        for (url, line, path, methods, params) in actions {
+        for (url, line, path, methods, params, permissions, name) in actions {
+            let names: Vec<(String, String)> =
+                methods.iter().map(|m| (m.clone(), name.clone())).collect();
+            let mut guards = self.class_guards(&chain, true, &names);
+            // `@action(permission_classes=[...])` replaces the viewset's.
+            if let Some(p) = permissions {
+                guards.common.clear();
+                for (m, c) in &chain {
+                    let cpath = self.modules.get(*m).map_or("", |md| md.info.path.as_str());
+                    guards.common.extend(entries(&c.guards, "class", cpath));
+                }
+                guards.common.extend(entries(p, "decorator", &path));
+            }
             let handlers = methods.into_iter().map(|m| (m, params.clone())).collect();
-            self.emit(&url, &path, line, handlers);
+            self.emit(&url, &path, line, handlers, &guards);
         }
     }
 }

@@ -8,6 +8,7 @@ use super::facts::{
 };
 use crate::py::call::{call_at, method_call, methods_list, string_list, whole_dotted, Call};
 use crate::py::classes::class_info;
+use crate::py::context::{guard_kind, Fact};
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
@@ -152,7 +153,7 @@ pub fn scan(file: &SourceFile) -> DjangoModule {
     for (i, def) in defs.iter().enumerate() {
         match def.kind {
             DefKind::Function if def.parent.is_none() => {
-                let f = view_func(&code, def, &params);
+                let f = view_func(&code, file, def, &params);
                 let first = first_param(&code, def);
                 if f.methods.is_some() || matches!(first.as_deref(), Some("request" | "req")) {
                     module.functions.push(f);
@@ -166,8 +167,31 @@ pub fn scan(file: &SourceFile) -> DjangoModule {
             _ => {}
         }
     }
+    module.default_permissions = default_permissions(&code, file);
     module.info = info;
     module
+}
+
+/// `'DEFAULT_PERMISSION_CLASSES': [...]` (in `REST_FRAMEWORK` settings).
+fn default_permissions(code: &Code<'_>, file: &SourceFile) -> Option<Vec<Fact>> {
+    const KEY: &str = "DEFAULT_PERMISSION_CLASSES";
+    let text = code.text();
+    let at = text.find(KEY)?;
+    let bytes = text.as_bytes();
+    let mut i = at + KEY.len();
+    if matches!(bytes.get(i), Some(b'\'' | b'"')) {
+        i += 1;
+    }
+    let colon = code.skip_ws(i);
+    if bytes.get(colon) != Some(&b':') {
+        return None;
+    }
+    let open = code.skip_ws(colon + 1);
+    if !matches!(bytes.get(open), Some(b'[' | b'(')) {
+        return None;
+    }
+    let close = code.matching(open)?;
+    Some(permission_list(code, file, open + 1..close))
 }
 
 /// `HTTP_X_API_KEY` → `X-Api-Key`; other `META` keys are not headers.
@@ -301,8 +325,18 @@ fn validated_serializer(code: &Code<'_>, body: Range<usize>) -> Option<String> {
 }
 
 /// A function view: decorator methods, methods compared in the body, params.
-fn view_func(code: &Code<'_>, def: &Def, params: &dyn Fn(Range<usize>) -> Vec<Param>) -> ViewFunc {
+fn view_func(
+    code: &Code<'_>,
+    file: &SourceFile,
+    def: &Def,
+    params: &dyn Fn(Range<usize>) -> Vec<Param>,
+) -> ViewFunc {
     let mut methods: Option<Vec<String>> = None;
+    let (guards, permissions) = decorator_guards(code, file, def);
+    let drf = def
+        .decorators
+        .iter()
+        .any(|d| d.name.rsplit('.').next() == Some("api_view"));
     for deco in &def.decorators {
         let last = deco.name.rsplit('.').next().unwrap_or(&deco.name);
         let found = match last {
@@ -332,7 +366,110 @@ fn view_func(code: &Code<'_>, def: &Def, params: &dyn Fn(Range<usize>) -> Vec<Pa
         body_methods: body_methods(code, def.body.clone(), &params),
         params,
         serializer: validated_serializer(code, def.body.clone()),
+        guards,
+        permissions,
+        drf,
     }
+}
+
+/// Fact line for `at`, the guard's name as written in `range`.
+fn fact(code: &Code<'_>, file: &SourceFile, kind: &str, range: Range<usize>) -> Fact {
+    Fact {
+        kind: kind.to_string(),
+        name: code.slice(range.clone()).trim().to_string(),
+        line: file.line_of(range.start),
+    }
+}
+
+/// DRF permission classes named in `range` (`[IsAuthenticated,
+/// permissions.IsAdminUser]`, `('rest_framework.permissions.X',)`,
+/// `IsAuthenticated & IsOwner`): one fact per class, `AllowAny` left out
+/// (an empty result is an explicitly public view). `IsAuthenticated…`
+/// is authentication, any other class authorization.
+pub(crate) fn permission_list(
+    code: &Code<'_>,
+    file: &SourceFile,
+    range: Range<usize>,
+) -> Vec<Fact> {
+    let text = code.slice(range.clone());
+    let line = file.line_of(range.start);
+    let mut out: Vec<Fact> = Vec::new();
+    let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'));
+    for word in words {
+        let name = word.rsplit('.').next().unwrap_or(word);
+        if !name.starts_with(|c: char| c.is_ascii_uppercase()) || name == "AllowAny" {
+            continue;
+        }
+        let kind = if name.starts_with("IsAuthenticated") {
+            "auth_guard"
+        } else {
+            "authz_guard"
+        };
+        if !out.iter().any(|f| f.name == name) {
+            out.push(Fact {
+                kind: kind.to_string(),
+                name: name.to_string(),
+                line,
+            });
+        }
+    }
+    out
+}
+
+/// Guards among a def's decorators, and DRF `@permission_classes([...])`.
+fn decorator_guards(
+    code: &Code<'_>,
+    file: &SourceFile,
+    def: &Def,
+) -> (Vec<Fact>, Option<Vec<Fact>>) {
+    let mut guards: Vec<Fact> = Vec::new();
+    let mut permissions = None;
+    for deco in &def.decorators {
+        let last = deco.name.rsplit('.').next().unwrap_or(&deco.name);
+        match (last, deco.call.as_ref()) {
+            ("permission_classes", Some(c)) => {
+                permissions = Some(permission_list(code, file, c.open + 1..c.close));
+            }
+            ("authentication_classes", _) => {}
+            // `@method_decorator(login_required, name='dispatch')`,
+            // `@method_decorator([login_required, never_cache])`.
+            ("method_decorator", Some(c)) => {
+                let Some(arg) = c.arg(0, "decorator") else {
+                    continue;
+                };
+                let text = code.slice(arg.clone());
+                let list = text.trim_start().starts_with(['[', '(']);
+                if list {
+                    for part in text.split([',', '[', ']', '(', ')']) {
+                        if let Some(kind) = guard_kind(part.trim()) {
+                            guards.push(Fact {
+                                kind: kind.to_string(),
+                                name: part.trim().to_string(),
+                                line: file.line_of(deco.at),
+                            });
+                        }
+                    }
+                } else if let Some(kind) = guard_kind(text.trim()) {
+                    guards.push(fact(code, file, kind, arg));
+                }
+            }
+            _ => {
+                if let Some(kind) = guard_kind(&deco.name) {
+                    let end = deco
+                        .call
+                        .as_ref()
+                        .map_or(deco.at + 1 + deco.name.len(), |c| c.close + 1);
+                    guards.push(fact(
+                        code,
+                        file,
+                        kind,
+                        deco.at + 1..end.min(code.text().len()),
+                    ));
+                }
+            }
+        }
+    }
+    (guards, permissions)
 }
 
 /// Methods a body compares `request.method` with (`== 'POST'`, `in
@@ -388,6 +525,24 @@ fn view_class(
         bases: info.bases,
         ..ViewClass::default()
     };
+    // Auth mixins among the bases, and class decorators.
+    for base in &class.bases {
+        let last = base.rsplit('.').next().unwrap_or(base);
+        let kind = match last {
+            "UserPassesTestMixin" => Some("authz_guard"),
+            _ if last.ends_with("Mixin") => guard_kind(last),
+            _ => None,
+        };
+        if let Some(kind) = kind.filter(|k| matches!(*k, "auth_guard" | "authz_guard")) {
+            class.guards.push(Fact {
+                kind: kind.to_string(),
+                name: last.to_string(),
+                line: file.line_of(def.start),
+            });
+        }
+    }
+    let (guards, _) = decorator_guards(code, file, def);
+    class.guards.extend(guards);
     for child in defs.iter().filter(|d| d.is_child_of(index)) {
         if child.kind == DefKind::Class && child.name == "Meta" {
             meta_fields(code, lines, child, &mut class);
@@ -410,19 +565,28 @@ fn view_class(
                     .and_then(|r| code.string_at(r.start))
                     .map(|l| l.value),
                 params: params(child.body.clone()),
+                permissions: kw("permission_classes").map(|r| permission_list(code, file, r)),
             });
             continue;
         }
         if HANDLERS.contains(&child.name.as_str()) || QUERYSET_HOOKS.contains(&child.name.as_str())
         {
             let p = params(child.body.clone());
+            let (guards, _) = decorator_guards(code, file, child);
             class.funcs.push(ViewFunc {
                 name: child.name.clone(),
                 methods: None,
                 body_methods: Vec::new(),
                 params: p,
                 serializer: validated_serializer(code, child.body.clone()),
+                guards,
+                permissions: None,
+                drf: false,
             });
+        } else if child.name == "dispatch" {
+            // Decorators of `dispatch` guard every method.
+            let (guards, _) = decorator_guards(code, file, child);
+            class.guards.extend(guards);
         }
     }
     let mut read_only: Vec<String> = Vec::new();
@@ -469,6 +633,7 @@ fn view_class(
                     push_unique(&mut class.query, f);
                 }
             }
+            "permission_classes" => class.permissions = Some(permission_list(code, file, value)),
             "search_fields" => push_unique(&mut class.query, "search".into()),
             "ordering_fields" => push_unique(&mut class.query, "ordering".into()),
             _ => {

@@ -482,6 +482,22 @@ impl<'a> Linker<'a> {
                     context.guard(kind, &format!("Depends({dep})"), route.line);
                 }
             }
+            // `current_user: CurrentUser` with `CurrentUser =
+            // Annotated[User, Depends(get_current_user)]`: the alias's
+            // dependency guards the route.
+            for p in sig.1.iter().filter(|p| p.marker.is_none()) {
+                let (_, u) = self.unalias(sig.0, p);
+                let dep = u
+                    .marker
+                    .as_ref()
+                    .filter(|mk| mk.kind == MarkerKind::Depends)
+                    .and_then(|mk| mk.dep.as_deref());
+                if let Some((dep, kind)) =
+                    dep.and_then(|d| crate::py::context::guard_kind(d).map(|k| (d, k)))
+                {
+                    context.guard(kind, &format!("Depends({dep})"), route.line);
+                }
+            }
             let context = context.ai_context(&module.info.path);
             if route.websocket {
                 let mut e = Endpoint::websocket(url.clone())

@@ -41,6 +41,10 @@ pub struct FlaskModule {
     /// `ALL = BASE + ('c',)`), for schema `Meta.fields` that name them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lists: Vec<(String, Vec<ListPart>)>,
+    /// Sanic API versions (`version=1`): (blueprint or group name, or
+    /// `@<line>` for a route decorator, version as written).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<(String, String)>,
 }
 
 impl FlaskModule {

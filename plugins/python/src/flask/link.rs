@@ -58,6 +58,8 @@ struct Linker<'a> {
     /// (child, parent or None for the app, registration prefix).
     registrations: Vec<(BpId, Option<BpId>, Option<String>)>,
     mounts: HashMap<BpId, Vec<Option<String>>>,
+    /// Some module declares a Sanic `version=`.
+    versioned: bool,
 }
 
 /// The arguments of one call of a function that declares routes from its
@@ -97,6 +99,7 @@ pub fn link_with(modules: &[FlaskModule], flavor: &Flavor) -> Vec<Endpoint> {
         project,
         registrations: Vec::new(),
         mounts: HashMap::new(),
+        versioned: modules.iter().any(|m| !m.versions.is_empty()),
     };
     linker.collect_registrations();
     let mut out = Vec::new();
@@ -215,6 +218,35 @@ impl Linker<'_> {
             }
         }
         self.registrations = regs;
+    }
+
+    /// Sanic's API version of a route: its decorator's `version=`, else
+    /// that of its blueprint, else of the groups it is registered on.
+    fn version(&self, m: usize, route: &Route, env: Option<&Env>) -> Option<String> {
+        if !self.versioned {
+            return None;
+        }
+        let module = self.modules.get(m)?;
+        let key = format!("@{}", route.line);
+        if let Some((_, v)) = module.versions.iter().find(|(k, _)| *k == key) {
+            return Some(v.clone());
+        }
+        let Target::Blueprint(mut bp) = self.resolve_in(m, &route.receiver, env) else {
+            return None;
+        };
+        for _ in 0..8 {
+            let md = self.modules.get(bp.0)?;
+            let name = &md.objects.get(bp.1)?.name;
+            if let Some((_, v)) = md.versions.iter().find(|(k, _)| k == name) {
+                return Some(v.clone());
+            }
+            bp = self
+                .registrations
+                .iter()
+                .find(|r| r.0 == bp)
+                .and_then(|r| r.1)?;
+        }
+        None
     }
 
     fn own_prefix(&self, bp: BpId) -> Option<String> {
@@ -342,8 +374,13 @@ impl Linker<'_> {
             return;
         };
         let handlers = self.handlers(m, route, env);
+        let version = self.version(m, route, env);
         for mount in mounts {
             let url = apply_prefix(mount.as_deref(), &rule);
+            let url = match &version {
+                Some(v) => format!("/v{v}/{}", url.trim_start_matches('/')),
+                None => url,
+            };
             let url = if self.flavor.name_first_placeholders {
                 name_first(&url)
             } else {

@@ -367,6 +367,10 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
         }
     }
 
+    if flavor.package == "sanic" {
+        module.versions = sanic_versions(file, &code, &lines, flavor);
+    }
+
     // `group = Blueprint.group(a, b, url_prefix=…)`: a and b are
     // registered on the group.
     for line in &lines {
@@ -396,6 +400,57 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> FlaskModule {
 
     module.info = info;
     module
+}
+
+/// Sanic's `version=` (`/v1` before every other prefix): on
+/// `Blueprint(…)` and `Blueprint.group(…)` assignments (by name) and on
+/// route decorators (by the decorator's line, `@<line>`).
+fn sanic_versions(
+    file: &SourceFile,
+    code: &Code<'_>,
+    lines: &[LogicalLine],
+    flavor: &Flavor,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let version = |call: &Call| -> Option<String> {
+        let r = call.keyword("version")?;
+        let text = code.slice(r).trim();
+        let text = code
+            .string_at(code.skip_ws(call.keyword("version")?.start))
+            .map(|l| l.value)
+            .unwrap_or_else(|| text.to_string());
+        let v = text.trim_matches('/').trim_start_matches('v').to_string();
+        (!v.is_empty() && v != "None" && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '.'))
+            .then_some(v)
+    };
+    for line in lines {
+        let text = line.text(code);
+        if !text.contains("version") {
+            continue;
+        }
+        let start = code.skip_ws(line.start);
+        if code.text().as_bytes().get(start) == Some(&b'@') {
+            if let Some(v) = call_at(code, start + 1).as_ref().and_then(version) {
+                out.push((format!("@{}", file.line_of(start)), v));
+            }
+            continue;
+        }
+        let Some((name, value)) = assignment_target(code, line) else {
+            continue;
+        };
+        let Some(call) = call_at(code, code.skip_ws(value)) else {
+            continue;
+        };
+        let blueprint = flavor.blueprints.contains(&call.method())
+            || (call.method() == "group"
+                && call
+                    .receiver()
+                    .is_some_and(|r| flavor.blueprints.contains(&r)));
+        if let Some(v) = version(&call).filter(|_| blueprint) {
+            out.push((name, v));
+        }
+    }
+    out
 }
 
 /// Packages whose `Api` routes `Resource` classes (`add_resource`,
@@ -549,8 +604,13 @@ fn resource_params(code: &Code<'_>, lines: &[LogicalLine], defs: &[Def], module:
         if code.text().as_bytes().get(open) != Some(&b'{') {
             return Vec::new();
         }
+        // `'id': fields.Integer(readonly=True)`: output only, never sent.
         code.args(open)
             .into_iter()
+            .filter(|a| {
+                let t = code.slice(a.clone());
+                !(t.contains("readonly=True") || t.contains("readOnly=True"))
+            })
             .filter_map(|a| code.string_at(code.skip_ws(a.start)))
             .filter(|l| !l.interpolated && !l.value.is_empty())
             .map(|l| l.value)

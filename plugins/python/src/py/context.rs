@@ -81,47 +81,7 @@ impl Handler {
 }
 
 /// The guard kind a decorator or dependency name stands for.
-pub fn guard_kind(name: &str) -> Option<&'static str> {
-    let lower = name.to_ascii_lowercase();
-    let last = lower.rsplit('.').next().unwrap_or(&lower);
-    if last.contains("csrf") && !last.contains("exempt") {
-        return Some("csrf_guard");
-    }
-    if last.contains("limit") || last.contains("throttle") {
-        return Some("rate_limit_guard");
-    }
-    if [
-        "role",
-        "permission",
-        "admin",
-        "superuser",
-        "staff",
-        "scope",
-        "authoriz",
-    ]
-    .iter()
-    .any(|w| last.contains(w))
-    {
-        return Some("authz_guard");
-    }
-    if [
-        "login_required",
-        "jwt_required",
-        "auth",
-        "token_required",
-        "current_user",
-        "verify_jwt",
-        "verify_token",
-        "api_key",
-        "signed_in",
-    ]
-    .iter()
-    .any(|w| last.contains(w))
-    {
-        return Some("auth_guard");
-    }
-    None
-}
+pub use portolan_plugin_sdk::guard::kind as guard_kind;
 
 /// Calls that say nothing about what a handler does.
 const BORING: &[&str] = &[

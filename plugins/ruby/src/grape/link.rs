@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use portolan_plugin_sdk::guard;
 use portolan_plugin_sdk::prelude::*;
 
 use super::VERBS;
@@ -444,11 +445,31 @@ impl<'a> World<'a> {
                         Some(v) if !v.is_empty() => v.iter().map(|s| Some(s.as_str())).collect(),
                         _ => vec![None],
                     };
+                    // `before { authenticate! }` of the API (or of an API
+                    // mounting it), or `authenticate!` / `authorize!` called
+                    // in the route block: a guard.
+                    let own = n.reads.as_ref().map(|r| r.calls.as_slice()).unwrap_or(&[]);
+                    let mut guards: Vec<portolan_plugin_sdk::ContextEntry> = Vec::new();
+                    for name in ctx.filters.calls.iter().chain(own) {
+                        let explicit = name.ends_with('!')
+                            || ["authenticate", "authorize", "require_"]
+                                .iter()
+                                .any(|p| name.starts_with(p));
+                        let kind = guard::kind(name)
+                            .filter(|k| matches!(*k, "auth_guard" | "authz_guard"))
+                            .filter(|_| explicit);
+                        if let Some(kind) = kind {
+                            if !guards.iter().any(|g| &g.name == name) {
+                                guards.push(guard::entry(kind, name, "callback", file, n.line));
+                            }
+                        }
+                    }
                     for v in versions {
                         let url = self.base_url(ctx, &rel, v);
                         for m in &methods {
-                            self.out
-                                .push(endpoint_with(m, &url, file, n.line, &reads, Body::Json));
+                            let mut e = endpoint_with(m, &url, file, n.line, &reads, Body::Json);
+                            e.ai_context = guard::context(guards.clone());
+                            self.out.push(e);
                         }
                     }
                 }

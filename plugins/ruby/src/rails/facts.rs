@@ -46,4 +46,7 @@ pub enum Fact {
     },
     /// `NAME = 'literal'` in a routes or config file.
     Const { name: String, value: Val },
+    /// A model declaring Devise modules: `class User …; devise
+    /// :database_authenticatable, :registerable, …`.
+    Devise { model: String, modules: Vec<String> },
 }

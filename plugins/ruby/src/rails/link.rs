@@ -9,7 +9,7 @@ use portolan_plugin_sdk::prelude::*;
 use super::facts::{Fact, Node};
 use super::params::Controllers;
 use crate::rb::call::{Call, Val};
-use crate::rb::inflect::{singularize, underscore};
+use crate::rb::inflect::{camelize, singularize, underscore};
 
 /// A route found by the interpreter, before parameters.
 #[derive(Clone, Debug)]
@@ -22,6 +22,10 @@ pub struct Route {
     /// `admin/users` and `index`, when known.
     pub controller: Option<String>,
     pub action: Option<String>,
+    /// Parameters known from the route itself (Devise's own controllers).
+    pub params: Vec<Param>,
+    /// A guard known from the route itself (Devise's `authenticate_scope!`).
+    pub guard: Option<(&'static str, &'static str)>,
 }
 
 #[derive(Clone, Debug)]
@@ -64,6 +68,8 @@ struct Interp<'a> {
     concerns: BTreeMap<String, (String, String, Vec<Node>)>,
     used_partials: BTreeSet<(String, String)>,
     mounted: BTreeSet<String>,
+    /// Devise model class → its modules.
+    devise: BTreeMap<String, Vec<String>>,
     out: Vec<Route>,
 }
 
@@ -76,6 +82,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
         concerns: BTreeMap::new(),
         used_partials: BTreeSet::new(),
         mounted: BTreeSet::new(),
+        devise: BTreeMap::new(),
         out: Vec::new(),
     };
     let mut apps: Vec<(&str, &str, &[Node])> = Vec::new();
@@ -116,6 +123,13 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
                         );
                     }
                 }
+            }
+            Fact::Devise { model, modules } => {
+                // A model may call `devise` several times.
+                it.devise
+                    .entry(model.clone())
+                    .or_default()
+                    .extend(modules.iter().cloned());
             }
             Fact::Controller { .. } | Fact::Service { .. } => {}
         }
@@ -306,7 +320,232 @@ impl<'a> Interp<'a> {
             root: s.root.clone(),
             controller: ca.0,
             action: ca.1,
+            params: Vec::new(),
+            guard: None,
         });
+    }
+
+    /// `devise_for :users` (Devise): the routes of the modules the model
+    /// declares (`devise :database_authenticatable, :registerable, …`;
+    /// the generator's default set when the model is not in the tree),
+    /// under `path:` (default: the resource name) with `path_names:`,
+    /// `skip:`/`only:`, `controllers:` (custom controllers read their own
+    /// params) and `sign_out_via:`. The default controllers' params are the
+    /// fields Devise reads (`user[email]` reported bare, as `permit` is).
+    /// OmniAuth callbacks are not drawn (their providers are configuration).
+    fn devise_for(&mut self, n: &Node, s: &Scope) {
+        let c = &n.call;
+        let names: Vec<String> = c
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                Val::Sym(x) | Val::Str(x, false) => Some(x.clone()),
+                _ => None,
+            })
+            .collect();
+        let skip: Vec<String> = c.opt("skip").map(Val::words).unwrap_or_default();
+        let only: Option<Vec<String>> = c.opt("only").map(Val::words);
+        let via = c
+            .opt("sign_out_via")
+            .map(Val::words)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|v| {
+                ALL_METHODS
+                    .iter()
+                    .find(|m| m.eq_ignore_ascii_case(&v))
+                    .copied()
+            })
+            .collect::<Vec<_>>();
+        let sign_out: Vec<&'static str> = if via.is_empty() { vec!["DELETE"] } else { via };
+        let path_name = |key: &str, default: &str| -> String {
+            c.opt("path_names")
+                .and_then(|h| h.get(key))
+                .and_then(|v| self.text(v))
+                .unwrap_or_else(|| default.to_string())
+        };
+        let names_of = |k: &str, d: &str| path_name(k, d);
+        let (sign_in, sign_out_seg, sign_up) = (
+            names_of("sign_in", "sign_in"),
+            names_of("sign_out", "sign_out"),
+            names_of("sign_up", "sign_up"),
+        );
+        let (password, confirmation, unlock, registration) = (
+            names_of("password", "password"),
+            names_of("confirmation", "confirmation"),
+            names_of("unlock", "unlock"),
+            names_of("registration", ""),
+        );
+        let (new, edit, cancel) = (
+            names_of("new", "new"),
+            names_of("edit", "edit"),
+            names_of("cancel", "cancel"),
+        );
+        let mut routes: Vec<Route> = Vec::new();
+        for name in names {
+            let model = match self.opt_text(c, "class_name") {
+                Some(cn) => cn.rsplit("::").next().unwrap_or(&cn).to_string(),
+                None => camelize(&singularize(&name)),
+            };
+            let modules: Vec<String> = self.devise.get(&model).cloned().unwrap_or_else(|| {
+                [
+                    "database_authenticatable",
+                    "registerable",
+                    "recoverable",
+                    "rememberable",
+                    "validatable",
+                ]
+                .iter()
+                .map(|m| m.to_string())
+                .collect()
+            });
+            // devise-two-factor's module signs in as
+            // `database_authenticatable` does.
+            let has = |m: &str| {
+                modules.iter().any(|x| {
+                    x == m || (m == "database_authenticatable" && x == "two_factor_authenticatable")
+                })
+            };
+            let wanted = |ctrl: &str| {
+                !skip.iter().any(|x| x == ctrl || x == "all")
+                    && only.as_ref().is_none_or(|o| o.iter().any(|x| x == ctrl))
+            };
+            let base = join(&s.path, &self.opt_text(c, "path").unwrap_or(name.clone()));
+            let controller = |ctrl: &str| -> Option<String> {
+                c.opt("controllers")
+                    .and_then(|h| h.get(ctrl))
+                    .and_then(|v| self.text(v))
+            };
+            let form =
+                |names: &[&str]| -> Vec<Param> { names.iter().map(|n| Param::form(*n)).collect() };
+            let query =
+                |names: &[&str]| -> Vec<Param> { names.iter().map(|n| Param::query(*n)).collect() };
+            // (module, controller, [(methods, path, action, params)])
+            type Row = (Vec<&'static str>, String, &'static str, Vec<Param>);
+            let mut groups: Vec<(&str, &str, Vec<Row>)> = Vec::new();
+            let mut login = vec!["email", "password"];
+            if has("rememberable") {
+                login.push("remember_me");
+            }
+            groups.push((
+                "database_authenticatable",
+                "sessions",
+                vec![
+                    (vec!["GET"], join(&base, &sign_in), "new", Vec::new()),
+                    (vec!["POST"], join(&base, &sign_in), "create", form(&login)),
+                    (
+                        sign_out.clone(),
+                        join(&base, &sign_out_seg),
+                        "destroy",
+                        Vec::new(),
+                    ),
+                ],
+            ));
+            let pw = join(&base, &password);
+            groups.push((
+                "recoverable",
+                "passwords",
+                vec![
+                    (vec!["GET"], join(&pw, &new), "new", Vec::new()),
+                    (
+                        vec!["GET"],
+                        join(&pw, &edit),
+                        "edit",
+                        query(&["reset_password_token"]),
+                    ),
+                    (
+                        vec!["PATCH", "PUT"],
+                        pw.clone(),
+                        "update",
+                        form(&["reset_password_token", "password", "password_confirmation"]),
+                    ),
+                    (vec!["POST"], pw.clone(), "create", form(&["email"])),
+                ],
+            ));
+            let reg = join(&base, &registration);
+            groups.push((
+                "registerable",
+                "registrations",
+                vec![
+                    (vec!["GET"], join(&reg, &cancel), "cancel", Vec::new()),
+                    (vec!["GET"], join(&reg, &sign_up), "new", Vec::new()),
+                    (vec!["GET"], join(&reg, &edit), "edit", Vec::new()),
+                    (
+                        vec!["PATCH", "PUT"],
+                        reg.clone(),
+                        "update",
+                        form(&[
+                            "email",
+                            "password",
+                            "password_confirmation",
+                            "current_password",
+                        ]),
+                    ),
+                    (vec!["DELETE"], reg.clone(), "destroy", Vec::new()),
+                    (
+                        vec!["POST"],
+                        reg.clone(),
+                        "create",
+                        form(&["email", "password", "password_confirmation"]),
+                    ),
+                ],
+            ));
+            let conf = join(&base, &confirmation);
+            groups.push((
+                "confirmable",
+                "confirmations",
+                vec![
+                    (vec!["GET"], join(&conf, &new), "new", Vec::new()),
+                    (
+                        vec!["GET"],
+                        conf.clone(),
+                        "show",
+                        query(&["confirmation_token"]),
+                    ),
+                    (vec!["POST"], conf.clone(), "create", form(&["email"])),
+                ],
+            ));
+            let un = join(&base, &unlock);
+            groups.push((
+                "lockable",
+                "unlocks",
+                vec![
+                    (vec!["GET"], join(&un, &new), "new", Vec::new()),
+                    (vec!["GET"], un.clone(), "show", query(&["unlock_token"])),
+                    (vec!["POST"], un.clone(), "create", form(&["email"])),
+                ],
+            ));
+            for (module, ctrl, rows) in groups {
+                if !has(module) || !wanted(ctrl) {
+                    continue;
+                }
+                let custom = controller(ctrl);
+                for (methods, url, action, params) in rows {
+                    for m in methods {
+                        routes.push(Route {
+                            method: m,
+                            url: if url.is_empty() {
+                                "/".into()
+                            } else {
+                                url.clone()
+                            },
+                            file: s.file.clone(),
+                            line: n.line,
+                            root: s.root.clone(),
+                            controller: custom.clone(),
+                            action: custom.as_ref().map(|_| action.to_string()),
+                            params: params.clone(),
+                            // Devise::RegistrationsController signs in
+                            // first for edit/update/destroy.
+                            guard: (ctrl == "registrations"
+                                && matches!(action, "edit" | "update" | "destroy"))
+                            .then_some(("auth_guard", "authenticate_scope!")),
+                        });
+                    }
+                }
+            }
+        }
+        self.out.extend(routes);
     }
 
     fn qualify(&self, s: &Scope, controller: &str) -> String {
@@ -379,6 +618,7 @@ impl<'a> Interp<'a> {
                 self.emit("GET", url, s, n.line, ca);
             }
             "resources" | "resource" => self.resources(n, s, c.name == "resource"),
+            "devise_for" => self.devise_for(n, s),
             "namespace" => {
                 let Some(name) = c.first().and_then(|v| self.text(v)) else {
                     return self.body(n, s);

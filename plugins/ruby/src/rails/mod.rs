@@ -51,6 +51,16 @@ impl Analyzer for Rails {
                 Detect::files(["*.gemspec"])
                     .regex([r#"add_(runtime_)?dependency\s*\(?\s*["'](rails|railties)["']"#]),
             )
+            // A tree without its Gemfile (a vendored app, a subdirectory
+            // scanned alone): the routes file or a controller says Rails.
+            .detect(
+                Detect::files(["**/config/routes.rb", "**/config/routes/*.rb"])
+                    .regex([r"\.routes\.draw\b"]),
+            )
+            .detect(
+                Detect::files(["*.rb"])
+                    .regex([r"<\s*(ActionController::(Base|API)|Rails::(Application|Engine))\b"]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -26,6 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use portolan_plugin_sdk::guard;
 use portolan_plugin_sdk::prelude::*;
 
 use super::facts::Fact;
@@ -34,6 +35,17 @@ use crate::rb::call::Val;
 use crate::rb::inflect::camelize;
 use crate::rb::outline::{Class, Method};
 use crate::rb::request::Reads;
+
+/// Does a callback declaration (`only:`/`except:`) apply to `action`?
+fn applies(call: &crate::rb::outline::ClassCall, action: &str) -> bool {
+    let opts = call.args.iter().find(|a| matches!(a, Val::Hash(_)));
+    let only = opts.and_then(|o| o.get("only")).map(Val::words);
+    let except = opts
+        .and_then(|o| o.get("except"))
+        .map(Val::words)
+        .unwrap_or_default();
+    !(only.is_some_and(|o| !o.iter().any(|x| x == action)) || except.iter().any(|x| x == action))
+}
 
 /// A JSON API controller: it (or an ancestor) is an `ActionController::API`
 /// (or a bare `ActionController::Metal`: no views, no CSRF),
@@ -66,6 +78,8 @@ pub struct Controllers<'a> {
     by_any_root: BTreeMap<&'a str, &'a Class>,
     /// Service objects: (root, class name) → class.
     services: BTreeMap<(&'a str, &'a str), &'a Class>,
+    /// (root, controller class name) → its file.
+    paths: BTreeMap<(&'a str, &'a str), &'a str>,
 }
 
 impl<'a> Controllers<'a> {
@@ -73,8 +87,12 @@ impl<'a> Controllers<'a> {
         let mut by_name = BTreeMap::new();
         let mut by_any_root = BTreeMap::new();
         let mut services = BTreeMap::new();
+        let mut paths = BTreeMap::new();
         for f in facts {
-            if let Fact::Controller { root, class, .. } = f {
+            if let Fact::Controller { root, class, path } = f {
+                paths
+                    .entry((root.as_str(), class.name.as_str()))
+                    .or_insert(path.as_str());
                 by_name
                     .entry((root.as_str(), class.name.as_str()))
                     .or_insert(class);
@@ -90,6 +108,7 @@ impl<'a> Controllers<'a> {
             by_name,
             by_any_root,
             services,
+            paths,
         }
     }
 
@@ -179,6 +198,98 @@ impl<'a> Controllers<'a> {
         out
     }
 
+    /// Authentication and authorization callbacks that run before
+    /// `action`: `before_action :authenticate_user!` (Devise),
+    /// `:require_login`, `:authorize_admin!` and the like in the controller,
+    /// its modules and ancestors (base classes first, `only:`/`except:`
+    /// honoured), minus those a `skip_before_action` lifts for the action;
+    /// `http_basic_authenticate_with` and CanCanCan's
+    /// `load_and_authorize_resource` too.
+    fn guards(&self, root: &str, controller: &str, action: &str) -> Vec<ContextEntry> {
+        let Some(class) = self.find(root, &format!("{}Controller", camelize(controller))) else {
+            return Vec::new();
+        };
+        let chain = self.chain(root, class);
+        let mut out: Vec<ContextEntry> = Vec::new();
+        for c in chain.iter().rev() {
+            let path = self
+                .paths
+                .get(&(root, c.name.as_str()))
+                .or_else(|| {
+                    self.paths
+                        .iter()
+                        .find(|((_, n), _)| *n == c.name.as_str())
+                        .map(|(_, p)| p)
+                })
+                .copied()
+                .unwrap_or("");
+            for call in &c.calls {
+                if !applies(call, action) {
+                    continue;
+                }
+                let names = || {
+                    call.args.iter().filter_map(|a| match a {
+                        Val::Sym(s) | Val::Str(s, false) => Some(s.as_str()),
+                        _ => None,
+                    })
+                };
+                match call.name.as_str() {
+                    "before_action"
+                    | "prepend_before_action"
+                    | "append_before_action"
+                    | "before_filter" => {
+                        for name in names() {
+                            let loader = ["set_", "load_", "find_", "assign_"]
+                                .iter()
+                                .any(|p| name.starts_with(p));
+                            let Some(kind) = guard::kind(name)
+                                .filter(|k| matches!(*k, "auth_guard" | "authz_guard"))
+                                .filter(|_| !loader)
+                            else {
+                                continue;
+                            };
+                            if !out.iter().any(|g| g.name == name) {
+                                out.push(guard::entry(kind, name, "callback", path, call.line));
+                            }
+                        }
+                    }
+                    "http_basic_authenticate_with" => {
+                        out.push(guard::entry(
+                            "auth_guard",
+                            &call.name,
+                            "callback",
+                            path,
+                            call.line,
+                        ));
+                    }
+                    "load_and_authorize_resource" | "authorize_resource" => {
+                        out.push(guard::entry(
+                            "authz_guard",
+                            &call.name,
+                            "callback",
+                            path,
+                            call.line,
+                        ));
+                    }
+                    "skip_before_action" | "skip_before_filter" | "skip_action_callback" => {
+                        let skipped: Vec<&str> = names().collect();
+                        out.retain(|g| !skipped.contains(&g.name.as_str()));
+                    }
+                    "skip_authorize_resource" | "skip_load_and_authorize_resource" => {
+                        out.retain(|g| {
+                            !matches!(
+                                g.name.as_str(),
+                                "load_and_authorize_resource" | "authorize_resource"
+                            )
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
     fn reads(&self, root: &str, controller: &str, action: &str) -> Option<(Reads, bool)> {
         let class = self.find(root, &format!("{}Controller", camelize(controller)))?;
         let chain = self.chain(root, class);
@@ -202,19 +313,14 @@ impl<'a> Controllers<'a> {
                 ) {
                     continue;
                 }
-                let opts = call.args.iter().find(|a| matches!(a, Val::Hash(_)));
-                let only = opts.and_then(|o| o.get("only")).map(Val::words);
-                let except = opts
-                    .and_then(|o| o.get("except"))
-                    .map(Val::words)
-                    .unwrap_or_default();
-                if only
-                    .as_ref()
-                    .is_some_and(|o| !o.iter().any(|x| x == action))
-                    || except.iter().any(|x| x == action)
-                {
+                if !applies(call, action) {
                     continue;
                 }
+                let only = call
+                    .args
+                    .iter()
+                    .find(|a| matches!(a, Val::Hash(_)))
+                    .and_then(|o| o.get("only"));
                 let inherited = depth > 0 && only.is_none();
                 for a in &call.args {
                     if let Val::Sym(name) = a {
@@ -293,9 +399,25 @@ impl<'a> Controllers<'a> {
 
     pub fn endpoint(&self, r: Route) -> Endpoint {
         let mut e = Endpoint::new(r.method, r.url.clone()).at_path(&r.file, r.line);
+        for p in &r.params {
+            e.push_param(p.clone());
+        }
+        let own: Vec<ContextEntry> = r
+            .guard
+            .iter()
+            .map(|(kind, name)| guard::entry(kind, name, "callback", &r.file, r.line))
+            .collect();
+        e.ai_context = guard::context(own.clone());
         let (Some(ctrl), Some(action)) = (&r.controller, &r.action) else {
             return e;
         };
+        let mut guards = own;
+        for g in self.guards(&r.root, ctrl, action) {
+            if !guards.iter().any(|x| x.name == g.name) {
+                guards.push(g);
+            }
+        }
+        e.ai_context = guard::context(guards);
         let Some((reads, api)) = self.reads(&r.root, ctrl, action) else {
             return e;
         };

@@ -169,6 +169,26 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
             });
         }
     } else if let Some(root) = root_before(&path, "app/") {
+        // Devise models: the modules decide which routes `devise_for` draws.
+        if text.contains("devise") && path.contains("app/models/") {
+            let o = outline(text, &|o| file.line_of(o), Options::default());
+            for class in &o.classes {
+                for call in class.calls.iter().filter(|c| c.name == "devise") {
+                    let modules = call
+                        .args
+                        .iter()
+                        .filter_map(|a| match a {
+                            Val::Sym(s) => Some(s.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    facts.push(Fact::Devise {
+                        model: class.name.clone(),
+                        modules,
+                    });
+                }
+            }
+        }
         // Service/query/form objects reading the `params` they are given.
         if text.contains("params") {
             let o = outline(text, &|o| file.line_of(o), Options::default());

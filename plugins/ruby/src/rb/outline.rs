@@ -20,6 +20,9 @@ pub struct Method {
 pub struct ClassCall {
     pub name: String,
     pub args: Vec<Val>,
+    /// 1-based line of the call.
+    #[serde(default)]
+    pub line: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,6 +182,7 @@ fn collect_members(
                         class.calls.push(ClassCall {
                             name: c.name,
                             args: c.args,
+                            line: line_of(s.start()),
                         });
                     }
                 }

@@ -1,0 +1,6 @@
+from django.urls import include, path
+
+urlpatterns = [
+    path("api/", include("library.urls")),
+    path("account/", include("accounts.urls")),
+]

@@ -1,0 +1,6 @@
+class HomeController < ApplicationController
+  skip_before_action :authenticate_user!
+
+  def index
+  end
+end
