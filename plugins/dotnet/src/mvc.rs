@@ -59,6 +59,7 @@
 //!   controllers without attribute routes: `{controller}`, `{action}` and
 //!   `{area}` substituted, optional segments (`{id?}`, `{id=5}`) kept
 //!   only when the action has such a parameter.
+//! - Razor Pages: see [`crate::razor`].
 //! - Parameters: see [`crate::cs::params`]; `[ApiController]` infers
 //!   `[FromBody]` for complex types. Request values read in the body
 //!   (`Request.Query["q"]`, `Request.Headers["X"]`, `Request.Cookies["c"]`,
@@ -86,15 +87,26 @@ impl Analyzer for AspNetCoreMvc {
                 "aspnet-core",
                 "asp.net-core",
             ])
-            .files(["*.cs"])
+            .files(["*.cs", "*.cshtml"])
             .detect(Detect::files(["*.cs"]).contains([
                 "Microsoft.AspNetCore.Mvc",
                 "[ApiController]",
                 ": ControllerBase",
+                "AddRazorPages",
+                "MapRazorPages",
             ]))
+            .detect(Detect::files(["*.cshtml"]).contains(["@page"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if file.path.ends_with(".cshtml") {
+            if !crate::cs::is_test_code(&file.path, "") {
+                if let Some(p) = crate::razor::page(file) {
+                    out.fact(&scan::Fact::RazorPage(p));
+                }
+            }
+            return;
+        }
         scan::analyze(file, out);
     }
 
@@ -224,6 +236,9 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         if l.is_controller(id) {
             l.controller(id, &conventional, &mut out);
         }
+    }
+    if flavor == Flavor::Core {
+        crate::razor::link(&l.idx, &f.pages, &mut out);
     }
     out
 }
