@@ -118,6 +118,14 @@ pub fn link_with(
                 for x in reads(&idx, &hreads, near) {
                     e.push_param(x);
                 }
+                if let Some((name, line)) = r.guard() {
+                    let kind = if name.contains('"') {
+                        "authz_guard"
+                    } else {
+                        "auth_guard"
+                    };
+                    e.push_guard(kind, name, "call", &r.path, *line);
+                }
                 out.push(e);
             }
         }

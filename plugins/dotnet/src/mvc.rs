@@ -136,6 +136,44 @@ fn verb_of(name: &str) -> Option<&'static str> {
     })
 }
 
+/// An `[Authorize]` attribute: `authz_guard` when it names roles or a
+/// policy, `auth_guard` otherwise.
+struct Guard {
+    kind: &'static str,
+    name: String,
+    line: u32,
+}
+
+impl Guard {
+    fn of(a: &Attr) -> Guard {
+        let lit = |x: Option<&crate::cs::outline::AttrArg>| {
+            x.and_then(|x| x.expr.as_ref()).and_then(|e| e.literal())
+        };
+        let mut args: Vec<String> = Vec::new();
+        if let Some(p) = lit(a.positional(0)).or_else(|| lit(a.named("Policy"))) {
+            args.push(format!("Policy = \"{p}\""));
+        }
+        if let Some(r) = lit(a.named("Roles")) {
+            args.push(format!("Roles = \"{r}\""));
+        }
+        let kind = if args.is_empty() {
+            "auth_guard"
+        } else {
+            "authz_guard"
+        };
+        let name = if args.is_empty() {
+            "[Authorize]".to_string()
+        } else {
+            format!("[Authorize({})]", args.join(", "))
+        };
+        Guard {
+            kind,
+            name,
+            line: a.line,
+        }
+    }
+}
+
 /// A route declared by one attribute.
 #[derive(Clone, Debug)]
 struct Spec {
@@ -871,8 +909,15 @@ impl Linker<'_> {
         };
         let lineage = self.idx.lineage(id);
         let subst = self.generic_args(&lineage);
+        // The guard of the previous action and where its endpoints start
+        // (applied at the next action, so every `continue` below is safe).
+        let mut pending: Option<(usize, Option<(Guard, TypeId)>)> = None;
         for (owner, m) in self.actions(id) {
+            if let Some((start, g)) = pending.take() {
+                self.apply_guard(g, &mut out[start..]);
+            }
             let (attr_owner, attr_m) = self.attr_source(&lineage, owner, m);
+            pending = Some((out.len(), self.guard(id, attr_owner, attr_m)));
             let action = attr(&attr_m.attrs, "ActionName")
                 .and_then(|a| literal(a, 0))
                 .unwrap_or_else(|| action_name(&m.name).to_string());
@@ -1017,6 +1062,39 @@ impl Linker<'_> {
                     }
                 }
             }
+        }
+        if let Some((start, g)) = pending.take() {
+            self.apply_guard(g, &mut out[start..]);
+        }
+    }
+
+    /// The authorization attribute guarding an action: `[Authorize]` on
+    /// the action, else on the controller or a base class, unless
+    /// `[AllowAnonymous]` on the action (or, above the action's own
+    /// `[Authorize]`, on the controller) lets everyone in.
+    fn guard(&self, id: TypeId, owner: TypeId, m: &Method) -> Option<(Guard, TypeId)> {
+        if attr(&m.attrs, "AllowAnonymous").is_some() {
+            return None;
+        }
+        if let Some(a) = attr(&m.attrs, "Authorize") {
+            return Some((Guard::of(a), owner));
+        }
+        for t in self.idx.lineage(id) {
+            let decl = self.idx.ty(t);
+            if decl.attr("AllowAnonymous").is_some() {
+                return None;
+            }
+            if let Some(a) = decl.attr("Authorize") {
+                return Some((Guard::of(a), t));
+            }
+        }
+        None
+    }
+
+    fn apply_guard(&self, g: Option<(Guard, TypeId)>, eps: &mut [Endpoint]) {
+        let Some((g, at)) = g else { return };
+        for e in eps {
+            e.push_guard(g.kind, &g.name, "attribute", self.idx.path(at), g.line);
         }
     }
 
