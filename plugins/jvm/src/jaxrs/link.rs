@@ -510,12 +510,22 @@ impl Linker<'_> {
                     let line = find(&m.annotations, &verb)
                         .or_else(|| m.annotations.first())
                         .map_or(m.line, |a| a.line);
-                    out.push(
-                        Endpoint::new(&verb, url)
-                            .at_path(self.idx.file(owner).path.clone(), line)
-                            .params(self.params(id, owner, m, form))
-                            .params(self.context_reads(owner, m)),
+                    let mut e = Endpoint::new(&verb, url)
+                        .at_path(self.idx.file(owner).path.clone(), line)
+                        .params(self.params(id, owner, m, form))
+                        .params(self.context_reads(owner, m));
+                    let classes = self.idx.lineage(id).into_iter().map(|t| {
+                        (
+                            self.idx.ty(t).annotations.as_slice(),
+                            self.idx.file(t).path.as_str(),
+                        )
+                    });
+                    let g = crate::jvm::guard::resolve(
+                        (m.annotations.as_slice(), self.idx.file(owner).path.as_str()),
+                        classes,
                     );
+                    crate::jvm::guard::apply(&mut e, &g);
+                    out.push(e);
                 }
                 None if depth < MAX_LOCATOR_DEPTH => {
                     if let Some(target) = self.idx.resolve_type(owner.0, element_type(&m.ret)) {
