@@ -149,7 +149,7 @@ pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
                 if i >= 4 && t[i - 2].is(')') && t[i - 3].is('(') && args.len() == 1 =>
             {
                 match t[i - 4].text.as_str() {
-                    "queryParams" | "getQueryParams" => Some(ParamKind::Query),
+                    "queryParams" | "getQueryParams" | "getParameters" => Some(ParamKind::Query),
                     "headers" | "getHeaders" => Some(ParamKind::Header),
                     "formAttributes" => Some(ParamKind::Form),
                     "pathParams" => Some(ParamKind::Path),
