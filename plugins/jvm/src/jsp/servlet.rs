@@ -15,6 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::jvm::tokens::{close_of, tokenize, Kind, Token};
 
+/// A value read from the request: its kind (`None`: a request parameter,
+/// query or form by method) and name.
+pub type Read = (Option<ParamKind>, String);
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Servlet {
     pub path: String,
@@ -23,7 +27,7 @@ pub struct Servlet {
     /// `@WebServlet` URL patterns.
     pub patterns: Vec<String>,
     /// (HTTP method, line, reads as (kind is header/file, name)).
-    pub methods: Vec<(String, u32, Vec<(Option<ParamKind>, String)>)>,
+    pub methods: Vec<(String, u32, Vec<Read>)>,
 }
 
 const DO: [(&str, &str); 7] = [
@@ -114,7 +118,7 @@ pub fn servlet(file: &SourceFile) -> Option<Servlet> {
     })
 }
 
-fn reads(t: &[Token]) -> Vec<(Option<ParamKind>, String)> {
+fn reads(t: &[Token]) -> Vec<Read> {
     let mut out = Vec::new();
     for k in 0..t.len().saturating_sub(3) {
         let kind = match t[k].text.as_str() {
