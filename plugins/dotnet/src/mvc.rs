@@ -1056,8 +1056,10 @@ impl Linker<'_> {
                         } else {
                             tokens(&url, &ctrl, &action, area.as_deref())
                         };
-                        for url in optional_tails(&url) {
-                            self.emit(owner, m, &url, methods, *line, (api, &subst), out);
+                        for url in self.versioned(id, attr_m, &url) {
+                            for url in optional_tails(&url) {
+                                self.emit(owner, m, &url, methods, *line, (api, &subst), out);
+                            }
                         }
                     }
                 }
@@ -1066,6 +1068,65 @@ impl Linker<'_> {
         if let Some((start, g)) = pending.take() {
             self.apply_guard(g, &mut out[start..]);
         }
+    }
+
+    /// API versioning (`Asp.Versioning`): a `{version:apiVersion}` route
+    /// parameter is filled with each version the action serves —
+    /// `[MapToApiVersion]` on it, else its own `[ApiVersion]`s, else the
+    /// controller's (or a base class's) — formatted as the URL segment
+    /// (`"1.0"` → `1`, `"2.1"` → `2.1`), the way Swagger documents them.
+    /// Without declared versions the parameter stays.
+    fn versioned(&self, id: TypeId, m: &Method, url: &str) -> Vec<String> {
+        let Some(open) = url.find(":apiVersion}").and_then(|e| url[..e].rfind('{')) else {
+            return vec![url.to_string()];
+        };
+        let Some(close) = url[open..].find('}').map(|c| open + c) else {
+            return vec![url.to_string()];
+        };
+        let of = |attrs: &[Attr], name: &str| -> Vec<String> {
+            attrs
+                .iter()
+                .filter(|a| a.name == name)
+                .filter_map(|a| {
+                    let e = a.positional(0)?.expr.as_ref()?;
+                    e.literal().or_else(|| {
+                        e.0.iter().find_map(|p| match p {
+                            crate::cs::expr::Piece::Name(n)
+                                if n.starts_with(|c: char| c.is_ascii_digit()) =>
+                            {
+                                Some(n.clone())
+                            }
+                            _ => None,
+                        })
+                    })
+                })
+                .collect()
+        };
+        let mut versions = of(&m.attrs, "MapToApiVersion");
+        if versions.is_empty() {
+            versions = of(&m.attrs, "ApiVersion");
+        }
+        if versions.is_empty() {
+            versions = self
+                .idx
+                .lineage(id)
+                .into_iter()
+                .map(|t| of(&self.idx.ty(t).attrs, "ApiVersion"))
+                .find(|v| !v.is_empty())
+                .unwrap_or_default();
+        }
+        let mut out: Vec<String> = Vec::new();
+        for v in versions {
+            let v = v.strip_suffix(".0").unwrap_or(&v).to_string();
+            let u = format!("{}{}{}", &url[..open], v, &url[close + 1..]);
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+        if out.is_empty() {
+            out.push(url.to_string());
+        }
+        out
     }
 
     /// The authorization attribute guarding an action: `[Authorize]` on
