@@ -104,16 +104,6 @@ pub struct Route {
     pub anonymous: bool,
 }
 
-impl Route {
-    /// The authorization the route requires: its own, else its group's.
-    pub fn guard(&self) -> Option<&(String, u32)> {
-        if self.anonymous {
-            return None;
-        }
-        self.guard.as_ref().or(self.at.guard.as_ref())
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Call {
     pub path: String,
