@@ -263,6 +263,27 @@ impl Endpoint {
         self
     }
 
+    /// Record a guard the analyzer resolved for this endpoint (`kind`:
+    /// `auth_guard`, `authz_guard`, `rate_limit_guard`, `csrf_guard`; `name`
+    /// as written, e.g. `[Authorize(Roles = "Admin")]`), once per (kind,
+    /// name), under `ai_context.guards`, where the host's `auth` tagger and
+    /// `--ai-context` read it. `source` says where it was written
+    /// (`annotation`, `call`, `pipeline`).
+    pub fn push_guard(&mut self, kind: &str, name: &str, source: &str, path: &str, line: u32) {
+        let ctx = self.ai_context.get_or_insert_with(AiContext::default);
+        if ctx.guards.iter().any(|g| g.kind == kind && g.name == name) {
+            return;
+        }
+        ctx.guards.push(ContextEntry {
+            kind: kind.to_string(),
+            name: name.to_string(),
+            source: Some(source.to_string()),
+            path: Some(path.to_string()),
+            line: Some(line),
+            ..ContextEntry::default()
+        });
+    }
+
     /// Mark as an outbound-client definition rather than a served route.
     pub fn internal(mut self, internal: bool) -> Self {
         self.internal = internal;

@@ -11,6 +11,7 @@ pub mod httplistener;
 pub mod migrations;
 pub mod minimal;
 pub mod mvc;
+pub mod razor;
 pub mod scan;
 pub mod servicestack;
 pub mod signalr;

@@ -92,6 +92,14 @@ pub fn link_with(
             Some((id, m)) => (m.params.clone(), m.reads.clone(), Some(id.0)),
             None => (r.handler.params.clone(), r.handler.reads.clone(), None),
         };
+        let guard = if r.anonymous {
+            None
+        } else {
+            match &r.guard {
+                Some((n, l)) => Some((n.clone(), *l, r.path.clone())),
+                None => mounts.guard(&r.func, &r.at, &r.path, 0),
+            }
+        };
         for url in mounts.route_urls(r) {
             let url = if base.is_empty() {
                 url
@@ -117,6 +125,14 @@ pub fn link_with(
                 }
                 for x in reads(&idx, &hreads, near) {
                     e.push_param(x);
+                }
+                if let Some((name, line, path)) = guard.as_ref() {
+                    let kind = if name.contains('"') {
+                        "authz_guard"
+                    } else {
+                        "auth_guard"
+                    };
+                    e.push_guard(kind, name, "call", path, *line);
                 }
                 out.push(e);
             }

@@ -59,6 +59,7 @@
 //!   controllers without attribute routes: `{controller}`, `{action}` and
 //!   `{area}` substituted, optional segments (`{id?}`, `{id=5}`) kept
 //!   only when the action has such a parameter.
+//! - Razor Pages: see [`crate::razor`].
 //! - Parameters: see [`crate::cs::params`]; `[ApiController]` infers
 //!   `[FromBody]` for complex types. Request values read in the body
 //!   (`Request.Query["q"]`, `Request.Headers["X"]`, `Request.Cookies["c"]`,
@@ -86,15 +87,26 @@ impl Analyzer for AspNetCoreMvc {
                 "aspnet-core",
                 "asp.net-core",
             ])
-            .files(["*.cs"])
+            .files(["*.cs", "*.cshtml"])
             .detect(Detect::files(["*.cs"]).contains([
                 "Microsoft.AspNetCore.Mvc",
                 "[ApiController]",
                 ": ControllerBase",
+                "AddRazorPages",
+                "MapRazorPages",
             ]))
+            .detect(Detect::files(["*.cshtml"]).contains(["@page"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if file.path.ends_with(".cshtml") {
+            if !crate::cs::is_test_code(&file.path, "") {
+                if let Some(p) = crate::razor::page(file) {
+                    out.fact(&scan::Fact::RazorPage(p));
+                }
+            }
+            return;
+        }
         scan::analyze(file, out);
     }
 
@@ -122,6 +134,44 @@ fn verb_of(name: &str) -> Option<&'static str> {
         "HttpOptions" => "OPTIONS",
         _ => return None,
     })
+}
+
+/// An `[Authorize]` attribute: `authz_guard` when it names roles or a
+/// policy, `auth_guard` otherwise.
+struct Guard {
+    kind: &'static str,
+    name: String,
+    line: u32,
+}
+
+impl Guard {
+    fn of(a: &Attr) -> Guard {
+        let lit = |x: Option<&crate::cs::outline::AttrArg>| {
+            x.and_then(|x| x.expr.as_ref()).and_then(|e| e.literal())
+        };
+        let mut args: Vec<String> = Vec::new();
+        if let Some(p) = lit(a.positional(0)).or_else(|| lit(a.named("Policy"))) {
+            args.push(format!("Policy = \"{p}\""));
+        }
+        if let Some(r) = lit(a.named("Roles")) {
+            args.push(format!("Roles = \"{r}\""));
+        }
+        let kind = if args.is_empty() {
+            "auth_guard"
+        } else {
+            "authz_guard"
+        };
+        let name = if args.is_empty() {
+            "[Authorize]".to_string()
+        } else {
+            format!("[Authorize({})]", args.join(", "))
+        };
+        Guard {
+            kind,
+            name,
+            line: a.line,
+        }
+    }
 }
 
 /// A route declared by one attribute.
@@ -224,6 +274,9 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
         if l.is_controller(id) {
             l.controller(id, &conventional, &mut out);
         }
+    }
+    if flavor == Flavor::Core {
+        crate::razor::link(&l.idx, &f.pages, &mut out);
     }
     out
 }
@@ -856,8 +909,15 @@ impl Linker<'_> {
         };
         let lineage = self.idx.lineage(id);
         let subst = self.generic_args(&lineage);
+        // The guard of the previous action and where its endpoints start
+        // (applied at the next action, so every `continue` below is safe).
+        let mut pending: Option<(usize, Option<(Guard, TypeId)>)> = None;
         for (owner, m) in self.actions(id) {
+            if let Some((start, g)) = pending.take() {
+                self.apply_guard(g, &mut out[start..]);
+            }
             let (attr_owner, attr_m) = self.attr_source(&lineage, owner, m);
+            pending = Some((out.len(), self.guard(id, attr_owner, attr_m)));
             let action = attr(&attr_m.attrs, "ActionName")
                 .and_then(|a| literal(a, 0))
                 .unwrap_or_else(|| action_name(&m.name).to_string());
@@ -996,12 +1056,106 @@ impl Linker<'_> {
                         } else {
                             tokens(&url, &ctrl, &action, area.as_deref())
                         };
-                        for url in optional_tails(&url) {
-                            self.emit(owner, m, &url, methods, *line, (api, &subst), out);
+                        for url in self.versioned(id, attr_m, &url) {
+                            for url in optional_tails(&url) {
+                                self.emit(owner, m, &url, methods, *line, (api, &subst), out);
+                            }
                         }
                     }
                 }
             }
+        }
+        if let Some((start, g)) = pending.take() {
+            self.apply_guard(g, &mut out[start..]);
+        }
+    }
+
+    /// API versioning (`Asp.Versioning`): a `{version:apiVersion}` route
+    /// parameter is filled with each version the action serves —
+    /// `[MapToApiVersion]` on it, else its own `[ApiVersion]`s, else the
+    /// controller's (or a base class's) — formatted as the URL segment
+    /// (`"1.0"` → `1`, `"2.1"` → `2.1`), the way Swagger documents them.
+    /// Without declared versions the parameter stays.
+    fn versioned(&self, id: TypeId, m: &Method, url: &str) -> Vec<String> {
+        let Some(open) = url.find(":apiVersion}").and_then(|e| url[..e].rfind('{')) else {
+            return vec![url.to_string()];
+        };
+        let Some(close) = url[open..].find('}').map(|c| open + c) else {
+            return vec![url.to_string()];
+        };
+        let of = |attrs: &[Attr], name: &str| -> Vec<String> {
+            attrs
+                .iter()
+                .filter(|a| a.name == name)
+                .filter_map(|a| {
+                    let e = a.positional(0)?.expr.as_ref()?;
+                    e.literal().or_else(|| {
+                        e.0.iter().find_map(|p| match p {
+                            crate::cs::expr::Piece::Name(n)
+                                if n.starts_with(|c: char| c.is_ascii_digit()) =>
+                            {
+                                Some(n.clone())
+                            }
+                            _ => None,
+                        })
+                    })
+                })
+                .collect()
+        };
+        let mut versions = of(&m.attrs, "MapToApiVersion");
+        if versions.is_empty() {
+            versions = of(&m.attrs, "ApiVersion");
+        }
+        if versions.is_empty() {
+            versions = self
+                .idx
+                .lineage(id)
+                .into_iter()
+                .map(|t| of(&self.idx.ty(t).attrs, "ApiVersion"))
+                .find(|v| !v.is_empty())
+                .unwrap_or_default();
+        }
+        let mut out: Vec<String> = Vec::new();
+        for v in versions {
+            let v = v.strip_suffix(".0").unwrap_or(&v).to_string();
+            let u = format!("{}{}{}", &url[..open], v, &url[close + 1..]);
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+        if out.is_empty() {
+            out.push(url.to_string());
+        }
+        out
+    }
+
+    /// The authorization attribute guarding an action: `[Authorize]` on
+    /// the action, else on the controller or a base class, unless
+    /// `[AllowAnonymous]` on the action (or, above the action's own
+    /// `[Authorize]`, on the controller) lets everyone in.
+    fn guard(&self, id: TypeId, owner: TypeId, m: &Method) -> Option<(Guard, TypeId)> {
+        if attr(&m.attrs, "AllowAnonymous").is_some() {
+            return None;
+        }
+        if let Some(a) = attr(&m.attrs, "Authorize") {
+            return Some((Guard::of(a), owner));
+        }
+        for t in self.idx.lineage(id) {
+            let decl = self.idx.ty(t);
+            if decl.attr("AllowAnonymous").is_some() {
+                return None;
+            }
+            if let Some(a) = decl.attr("Authorize") {
+                return Some((Guard::of(a), t));
+            }
+        }
+        None
+    }
+
+    fn apply_guard(&self, g: Option<(Guard, TypeId)>, eps: &mut [Endpoint]) {
+        let Some((g, at)) = g else { return };
+        for e in eps {
+            e.push_guard(g.kind, &g.name, "attribute", self.idx.path(at), g.line);
         }
     }
 

@@ -27,6 +27,8 @@ pub enum Fact {
     /// `services.AddRouting(o => o.LowercaseUrls = true)`: the app's URLs
     /// are written in lower case (token values are lowered).
     LowercaseUrls,
+    /// A Razor Page (`.cshtml` starting with `@page`).
+    RazorPage(crate::razor::Page),
 }
 
 /// How an `IOutboundParameterTransformer` rewrites a token value.
@@ -175,6 +177,7 @@ pub struct Facts2 {
     pub token_transformer: Option<Transformer>,
     /// The global prefix of attribute routes added by a convention, if any.
     pub global_prefix: Option<String>,
+    pub pages: Vec<crate::razor::Page>,
 }
 
 pub fn split(facts: &Facts) -> Facts2 {
@@ -184,6 +187,7 @@ pub fn split(facts: &Facts) -> Facts2 {
         calls: Vec::new(),
         token_transformer: None,
         global_prefix: None,
+        pages: Vec::new(),
     };
     let mut prefixes = Vec::new();
     let mut conventions = Vec::new();
@@ -198,6 +202,7 @@ pub fn split(facts: &Facts) -> Facts2 {
             Fact::Transformer(x) => transformers.push(x),
             Fact::GlobalPrefix(x) => prefixes.push(x),
             Fact::LowercaseUrls => lowercase = true,
+            Fact::RazorPage(x) => out.pages.push(x),
         }
     }
     prefixes.sort();

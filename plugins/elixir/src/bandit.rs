@@ -123,6 +123,7 @@ pub fn bare_plug(file: &SourceFile, t: &[Token], name: &str, node: &Node) -> Opt
                 json: false,
                 reads: rs.clone(),
                 ws,
+                guard: None,
             });
         }
     }

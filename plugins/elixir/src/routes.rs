@@ -61,6 +61,50 @@ pub struct Route {
     /// The block upgrades to a WebSocket (`WebSockAdapter.upgrade`).
     #[serde(default)]
     pub ws: bool,
+    /// The authentication plug guarding the route (through `pipe_through`
+    /// or a `live_session`'s `on_mount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guard {
+    pub kind: String,
+    pub name: String,
+    pub line: u32,
+}
+
+/// The guard kind of a plug, `on_mount` hook or pipeline step named
+/// `name` (`:require_authenticated_user`, `MyAppWeb.Plugs.RequireAuth`,
+/// `Guardian.Plug.EnsureAuthenticated`, `:ensure_admin`): `authz_guard`
+/// for roles and admins, `auth_guard` otherwise. Plugs that only load or
+/// verify a user (`:fetch_current_user`, `Guardian.Plug.VerifyHeader`,
+/// `LoadResource`) guard nothing.
+pub fn auth_kind(name: &str) -> Option<&'static str> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let l = last.trim_start_matches(':').to_ascii_lowercase();
+    if l.starts_with("fetch") || l.contains("verify") || l.contains("load") || l.starts_with("put_")
+    {
+        return None;
+    }
+    let guarded = l.contains("require")
+        || l.contains("ensure")
+        || l.contains("authenticat")
+        || l.contains("auth")
+        || l.contains("login_required")
+        || l.contains("admin_only");
+    if !guarded {
+        return None;
+    }
+    if l.contains("admin")
+        || l.contains("role")
+        || l.contains("permission")
+        || l.contains("authoriz")
+    {
+        Some("authz_guard")
+    } else {
+        Some("auth_guard")
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,7 +198,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
                 file,
                 t: &t,
                 pipelines: json_pipelines(&t, &node.children),
+                auth: Vec::new(),
             };
+            i.auth = i.auth_pipelines(&node.children);
             // A Plug router parsing JSON bodies (`plug Plug.Parsers,
             // parsers: [:json]`).
             let json = node.children.iter().any(|c| {
@@ -255,12 +301,15 @@ struct Scope {
     path: Vec<String>,
     alias: Vec<String>,
     json: bool,
+    guard: Option<Guard>,
 }
 
 struct Interp<'a> {
     file: &'a SourceFile,
     t: &'a [Token],
     pipelines: Vec<String>,
+    /// Pipelines with an authentication plug, and that plug.
+    auth: Vec<(String, Guard)>,
 }
 
 /// One argument: the string, alias, atom, atom list, or keyword.
@@ -369,6 +418,44 @@ impl<'a> Interp<'a> {
         join_path(&parts)
     }
 
+    /// Pipelines (anywhere in the router) with an authentication plug
+    /// (see [`auth_kind`]).
+    fn auth_pipelines(&self, nodes: &[Node]) -> Vec<(String, Guard)> {
+        let mut out: Vec<(String, Guard)> = Vec::new();
+        let mut stack: Vec<&Node> = nodes.iter().collect();
+        while let Some(n) = stack.pop() {
+            if n.name != "pipeline" {
+                stack.extend(n.children.iter());
+                continue;
+            }
+            let Some(name) = self.t.get(n.args.start).filter(|x| x.kind == Kind::Atom) else {
+                continue;
+            };
+            let guard = n
+                .children
+                .iter()
+                .filter(|c| c.name == "plug")
+                .find_map(|c| {
+                    let first = self.t.get(c.args.start)?;
+                    let kind = auth_kind(&first.text)?;
+                    let shown = if first.kind == Kind::Atom {
+                        format!("plug :{}", first.text)
+                    } else {
+                        format!("plug {}", first.text)
+                    };
+                    Some(Guard {
+                        kind: kind.to_string(),
+                        name: shown,
+                        line: self.line(c.head),
+                    })
+                });
+            if let Some(g) = guard {
+                out.push((name.text.clone(), g));
+            }
+        }
+        out
+    }
+
     fn module(&self, s: &Scope, alias: &str) -> String {
         let mut parts = s.alias.clone();
         parts.push(alias.to_string());
@@ -389,6 +476,18 @@ impl<'a> Interp<'a> {
                         .collect();
                     if piped.iter().any(|p| self.pipelines.iter().any(|j| j == p)) {
                         scope.json = true;
+                    }
+                    for p in &piped {
+                        if let Some((_, g)) = self.auth.iter().find(|(name, _)| name == p) {
+                            scope.guard = Some(g.clone());
+                        } else if let Some(kind) = auth_kind(p) {
+                            // A function plug piped directly.
+                            scope.guard = Some(Guard {
+                                kind: kind.to_string(),
+                                name: format!("pipe_through :{p}"),
+                                line,
+                            });
+                        }
                     }
                 }
                 "scope" => {
@@ -424,6 +523,7 @@ impl<'a> Interp<'a> {
                             json: false,
                             reads: Vec::new(),
                             ws: false,
+                            guard: scope.guard.clone(),
                         });
                     }
                 }
@@ -472,6 +572,22 @@ impl<'a> Interp<'a> {
                         self.verb(n, &v.to_ascii_uppercase(), p, &a, &scope, r);
                     }
                 }
+                "live_session" => {
+                    // `on_mount: [{MyAppWeb.UserAuth, :ensure_authenticated}]`
+                    let mut inner = scope.clone();
+                    if let Some((kind, name)) = self.t[n.args.clone()]
+                        .iter()
+                        .filter(|x| x.kind == Kind::Atom)
+                        .find_map(|x| auth_kind(&x.text).map(|k| (k, x.text.clone())))
+                    {
+                        inner.guard = Some(Guard {
+                            kind: kind.to_string(),
+                            name: format!("on_mount :{name}"),
+                            line,
+                        });
+                    }
+                    self.block(&n.children, &inner, r);
+                }
                 _ => {
                     if !n.children.is_empty() {
                         self.block(&n.children, &scope, r);
@@ -500,6 +616,7 @@ impl<'a> Interp<'a> {
             json: scope.json,
             ws: n.body.clone().is_some_and(|b| upgrades(self.t, b)),
             reads,
+            guard: scope.guard.clone(),
         });
     }
 
@@ -552,6 +669,7 @@ impl<'a> Interp<'a> {
                 json: scope.json,
                 reads: Vec::new(),
                 ws: false,
+                guard: scope.guard.clone(),
             });
         }
         if !n.children.is_empty() {
@@ -669,6 +787,9 @@ fn expand(
             Endpoint::new(&route.method, url.clone())
         };
         let mut e = e.at_path(r.path.clone(), route.line);
+        if let Some(g) = &route.guard {
+            e.push_guard(&g.kind, &g.name, "pipeline", &r.path, g.line);
+        }
         let placeholders: Vec<&str> = url
             .split('/')
             .filter_map(|s| s.strip_prefix(':').or_else(|| s.strip_prefix('*')))

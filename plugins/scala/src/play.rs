@@ -16,7 +16,9 @@
 //!   `request.headers.get("X")` (header), `request.cookies.get("c")`
 //!   (cookie), `(request.body \ "name")` / `(json \ "name")` and
 //!   `request.body.validate[T]` / `.as[T]` (json fields),
-//!   `body.asFormUrlEncoded…get("x")` (form).
+//!   `body.asFormUrlEncoded…get("x")` (form), `body.file("x")` (file),
+//!   `someForm.bindFromRequest()` of a `val someForm = Form(mapping("a" ->
+//!   …))` declared in the same file (its keys, form).
 //!
 //! Routes files and sources under test directories are skipped.
 
@@ -350,9 +352,10 @@ fn actions(file: &SourceFile, out: &mut Output) {
             fields: c.fields.clone(),
         });
     }
+    let forms = forms(&t);
     for d in &o.defs {
         let Some(owner) = &d.owner else { continue };
-        let (params, bodies) = reads(&t, d.rhs.clone());
+        let (params, bodies) = reads(&t, d.rhs.clone(), &forms);
         if params.is_empty() && bodies.is_empty() {
             continue;
         }
@@ -365,7 +368,48 @@ fn actions(file: &SourceFile, out: &mut Output) {
     }
 }
 
-fn reads(t: &Toks, r: std::ops::Range<usize>) -> (Vec<(ParamKind, String)>, Vec<String>) {
+/// Play forms declared in the file: `val loginForm = Form(mapping("email"
+/// -> email, "password" -> nonEmptyText)(…))` (also `single`, `tuple`,
+/// nested `mapping`s) → (name, field keys).
+fn forms(t: &Toks) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for k in 2..t.len() {
+        if !(t.is_ident(k, "Form") && t.is(k + 1, "(") && t.is(k - 1, "=")) {
+            continue;
+        }
+        // `val name = Form(` or `val name: Form[T] = Form(`.
+        let found = (k.saturating_sub(12)..k - 1).rev().find_map(|j| {
+            (t.is_ident(j, "val") || t.is_ident(j, "def") || t.is_ident(j, "lazy"))
+                .then(|| t.ident(j + 1))
+                .flatten()
+        });
+        let Some(name) = found.filter(|n| *n != "val").map(str::to_string) else {
+            continue;
+        };
+        let Some(close) = t.close(k + 1) else {
+            continue;
+        };
+        let mut keys = Vec::new();
+        for j in k + 2..close {
+            if let Some(key) = t.str_at(j) {
+                if crate::scala::is_pair_arrow(t, j + 1) && !keys.iter().any(|x: &String| x == key)
+                {
+                    keys.push(key.to_string());
+                }
+            }
+        }
+        if !keys.is_empty() {
+            out.push((name, keys));
+        }
+    }
+    out
+}
+
+fn reads(
+    t: &Toks,
+    r: std::ops::Range<usize>,
+    forms: &[(String, Vec<String>)],
+) -> (Vec<(ParamKind, String)>, Vec<String>) {
     let mut params: Vec<(ParamKind, String)> = Vec::new();
     let mut bodies = Vec::new();
     let mut push = |kind: ParamKind, name: &str| {
@@ -393,6 +437,26 @@ fn reads(t: &Toks, r: std::ops::Range<usize>) -> (Vec<(ParamKind, String)>, Vec<
                 }
             }
             "asFormUrlEncoded" | "asMultipartFormData" => form = true,
+            // `request.body.file("picture")` (multipart).
+            "file" => {
+                let recv = (k >= 2 && t.is(k - 1, "."))
+                    .then(|| t.ident(k - 2))
+                    .flatten();
+                if let (Some(s), Some("body" | "get")) = (call_str(), recv) {
+                    push(ParamKind::File, s);
+                }
+            }
+            // `loginForm.bindFromRequest()`: the form's fields.
+            "bindFromRequest" => {
+                let recv = (k >= 2 && t.is(k - 1, "."))
+                    .then(|| t.ident(k - 2))
+                    .flatten();
+                if let Some((_, keys)) = recv.and_then(|n| forms.iter().find(|(f, _)| f == n)) {
+                    for key in keys {
+                        push(ParamKind::Form, key);
+                    }
+                }
+            }
             "get" | "getOrElse" | "apply" => {
                 let Some(s) = call_str() else { continue };
                 let recv = (k >= 2 && t.is(k - 1, "."))

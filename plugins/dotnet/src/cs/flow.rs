@@ -30,6 +30,10 @@ pub struct BRef {
     pub root: Root,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<Expr>,
+    /// `.RequireAuthorization(…)` on a group of the chain (as written,
+    /// line); `.AllowAnonymous()` after it clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<(String, u32)>,
 }
 
 impl BRef {
@@ -37,6 +41,7 @@ impl BRef {
         BRef {
             root: Root::Top,
             groups: Vec::new(),
+            guard: None,
         }
     }
 }
@@ -91,6 +96,12 @@ pub struct Route {
     pub pattern: Expr,
     #[serde(default)]
     pub handler: Handler,
+    /// `.RequireAuthorization(…)` chained on the route (as written, line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<(String, u32)>,
+    /// `.AllowAnonymous()` chained on the route.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anonymous: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -237,8 +248,24 @@ pub fn scan(file: &SourceFile, outline: &CsFile, t: &[Token]) -> (Vec<Route>, Ve
         let scope = f.scope_of(i);
         let func = scope.and_then(|s| f.scopes[s].func.clone());
         let (_, steps) = f.chain(i, scope, 0);
-        for s in steps {
-            f.event(&s, scope, &func, &mut routes, &mut calls);
+        for (k, s) in steps.iter().enumerate() {
+            let before = routes.len();
+            f.event(s, scope, &func, &mut routes, &mut calls);
+            // `.RequireAuthorization()` / `.AllowAnonymous()` chained
+            // after the route (the last one wins).
+            if routes.len() > before {
+                let last = steps[k + 1..]
+                    .iter()
+                    .rev()
+                    .find(|x| x.name == "RequireAuthorization" || x.name == "AllowAnonymous");
+                for r in &mut routes[before..] {
+                    match last {
+                        Some(x) if x.name == "AllowAnonymous" => r.anonymous = true,
+                        Some(x) => r.guard = Some(f.guard_text(x)),
+                        None => {}
+                    }
+                }
+            }
         }
     }
     (routes, calls)
@@ -284,6 +311,7 @@ impl Flow<'_> {
                     BRef {
                         root: Root::Param(k),
                         groups: Vec::new(),
+                        guard: None,
                     },
                     true,
                 );
@@ -348,9 +376,29 @@ impl Flow<'_> {
                     builder = true;
                 }
             }
+            if !state.groups.is_empty() {
+                match step.name.as_str() {
+                    "RequireAuthorization" => state.guard = Some(self.guard_text(&step)),
+                    "AllowAnonymous" => state.guard = None,
+                    _ => {}
+                }
+            }
             steps.push(step);
         }
         (state, steps)
+    }
+
+    /// `RequireAuthorization("Admin")` as written, and its line.
+    fn guard_text(&self, s: &Step) -> (String, u32) {
+        let args: Vec<String> = self
+            .arg_exprs(s)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.literal())
+            .map(|a| format!("\"{a}\""))
+            .collect();
+        let line = self.file.line_of(self.t[s.at].start);
+        (format!("{}({})", s.name, args.join(", ")), line)
     }
 
     fn args(&self, s: &Step) -> Vec<std::ops::Range<usize>> {
@@ -393,6 +441,8 @@ impl Flow<'_> {
             verb,
             pattern,
             handler,
+            guard: None,
+            anonymous: false,
         };
         let first = exprs.first().cloned().flatten();
         if let Some((_, m)) = VERBS.iter().find(|(n, _)| *n == s.name) {

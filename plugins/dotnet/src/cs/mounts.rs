@@ -75,6 +75,48 @@ impl<'a> Mounts<'a> {
         out
     }
 
+    /// The `.RequireAuthorization(…)` of a builder (as written, line,
+    /// file): its own chain's, else that of the builder a call site passes
+    /// for it (`app.MapGroup("/todos").RequireAuthorization().MapTodos()`;
+    /// the first call site that has one).
+    pub fn guard(
+        &self,
+        f: &Option<FnRef>,
+        b: &BRef,
+        path: &str,
+        depth: usize,
+    ) -> Option<(String, u32, String)> {
+        if let Some((n, l)) = &b.guard {
+            return Some((n.clone(), *l, path.to_string()));
+        }
+        let (Some(func), Root::Param(i)) = (f, &b.root) else {
+            return None;
+        };
+        if depth > 6 {
+            return None;
+        }
+        let ext = self
+            .def(func)
+            .is_some_and(|(_, m)| m.params.first().is_some_and(|p| p.this));
+        self.calls
+            .iter()
+            .filter(|c| c.callee == func.name)
+            .find_map(|c| {
+                let arg = if ext && c.receiver.is_some() {
+                    if *i == 0 {
+                        c.receiver.as_ref()
+                    } else {
+                        c.args.get(i - 1).and_then(Option::as_ref)
+                    }
+                } else if c.args.len() > func.arity {
+                    None
+                } else {
+                    c.args.get(*i).and_then(Option::as_ref)
+                };
+                self.guard(&c.func, arg?, &c.path, depth + 1)
+            })
+    }
+
     /// The prefixes a builder stands for.
     pub fn urls(&self, f: &Option<FnRef>, b: &BRef, depth: usize) -> Vec<String> {
         let ctx = self.ctx(f);

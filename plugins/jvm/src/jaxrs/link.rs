@@ -207,6 +207,13 @@ pub fn link(facts: Vec<Fact>, flavor: Flavor) -> Vec<Endpoint> {
         let prefix = l.context(&path);
         l.resource(id, &prefix, true, 0, &path, &mut out);
     }
+    if flavor == Flavor::Quarkus {
+        for id in l.idx.all() {
+            if flavor_of(&marks, &l.idx.file(id).path) == flavor {
+                l.reactive_routes(id, &mut out);
+            }
+        }
+    }
     out
 }
 
@@ -215,6 +222,7 @@ impl Linker<'_> {
     /// the `@ApplicationPath`.
     fn context(&self, path: &str) -> String {
         let mut parts = Vec::new();
+        let mut rooted = false;
         match self.flavor {
             Flavor::Quarkus => {
                 if let Some(v) = self.cfg.get(path, "quarkus.http.root-path") {
@@ -241,8 +249,13 @@ impl Linker<'_> {
                     None if simple => parts.push("/application".to_string()),
                     None => {}
                 }
+                // The YAML `rootPath`, when set, is applied to Jersey
+                // after `run()` and so wins over a
+                // `jersey().setUrlPattern(…)` in code (the servlet mapping
+                // key, read below).
                 if let Some(v) = self.cfg.get(path, "server.rootPath") {
                     parts.push(v.trim_end_matches('*').to_string());
+                    rooted = true;
                 }
             }
             Flavor::Plain | Flavor::HelidonMp => {}
@@ -257,12 +270,146 @@ impl Linker<'_> {
             } else {
                 None
             });
-        if let Some(v) = self.cfg.get(path, super::servlet::KEY) {
+        if let Some(v) = self.cfg.get(path, super::servlet::KEY).filter(|_| !rooted) {
             parts.push(v);
-        } else if let Some((_, v)) = app {
+        } else if let Some((_, v)) = app.filter(|_| !rooted) {
             parts.push(v.clone());
         }
         join_path(&parts)
+    }
+
+    /// Quarkus Reactive Routes (`quarkus-reactive-routes`): methods
+    /// annotated `@Route(path = "/x/:id", methods = Route.HttpMethod.GET)`
+    /// (repeatable) under the class's `@RouteBase(path = …)`. Without
+    /// `path` the method name is the path; without `methods` every method
+    /// is served (reported once per common method, tagged `any_method`).
+    /// Only `quarkus.http.root-path` prefixes them (not the REST path).
+    /// `@Param` is a path parameter when the path has it, else a query
+    /// parameter; `@Header` a header, `@Body` the DTO's fields as json; a
+    /// `RoutingContext`/`RoutingExchange` parameter adds what the body
+    /// reads from it.
+    fn reactive_routes(&self, id: TypeId, out: &mut Vec<Endpoint>) {
+        let file = self.idx.file(id);
+        if !file
+            .imports
+            .iter()
+            .any(|i| i.name.starts_with("io.quarkus.vertx.web"))
+        {
+            return;
+        }
+        let t = self.idx.ty(id);
+        let module = file.path.clone();
+        let base = t
+            .annotation("RouteBase")
+            .and_then(|a| a.items(&["path"]).first().cloned())
+            .and_then(|e| self.idx.eval(id.0, Some(id), &e))
+            .unwrap_or_default();
+        let root = self
+            .cfg
+            .get(&module, "quarkus.http.root-path")
+            .unwrap_or_default();
+        for m in &t.methods {
+            for a in m.annotations.iter().filter(|a| a.name == "Route") {
+                if a.raw(&["type"]).is_some_and(|r| r.contains("FAILURE")) {
+                    continue;
+                }
+                let path = match a.items(&["path", "value"]).first() {
+                    Some(e) => match self.idx.eval(id.0, Some(id), e) {
+                        Some(p) => p,
+                        None => continue,
+                    },
+                    None if a.arg(&["regex"]).is_some() => continue,
+                    None => m.name.clone(),
+                };
+                let url = join_path(&[&root, &base, &path]);
+                let verbs: Vec<String> = a
+                    .raw(&["methods"])
+                    .map(|r| {
+                        r.split(|c: char| !c.is_ascii_alphabetic())
+                            .filter(|w| VERBS.contains(w))
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let any = verbs.is_empty();
+                let verbs = if any {
+                    ["GET", "POST", "PUT", "PATCH", "DELETE"]
+                        .map(str::to_string)
+                        .to_vec()
+                } else {
+                    verbs
+                };
+                let params = self.route_params(id, m, &url);
+                for v in verbs {
+                    let mut e = Endpoint::new(&v, url.clone())
+                        .at_path(module.clone(), a.line)
+                        .params(params.clone());
+                    if any {
+                        e = e.tag(Tag::any_method());
+                    }
+                    out.push(e);
+                }
+            }
+        }
+    }
+
+    /// Parameters of a reactive route method (see [`Self::reactive_routes`]).
+    fn route_params(&self, id: TypeId, m: &Method, url: &str) -> Vec<Param> {
+        let in_path = |n: &str| {
+            url.split('/')
+                .any(|s| s.strip_prefix(':') == Some(n) || s == format!("{{{n}}}"))
+        };
+        let mut out = Vec::new();
+        for p in &m.params {
+            let named = |a: &Annotation| {
+                a.items(&["value"])
+                    .first()
+                    .and_then(|e| self.idx.eval(id.0, Some(id), e))
+                    .filter(|v| !v.is_empty())
+                    .unwrap_or_else(|| p.name.clone())
+            };
+            if let Some(a) = find(&p.annotations, "Param") {
+                let n = named(a);
+                let kind = if in_path(&n) {
+                    ParamKind::Path
+                } else {
+                    ParamKind::Query
+                };
+                out.push(Param::new(kind, n));
+            } else if let Some(a) = find(&p.annotations, "Header") {
+                out.push(Param::new(ParamKind::Header, named(a)));
+            } else if find(&p.annotations, "Body").is_some() {
+                for n in self.idx.dto_fields(id.0, &p.ty).unwrap_or_default() {
+                    out.push(Param::new(ParamKind::Json, n));
+                }
+            }
+        }
+        let path = &self.idx.file(id).path;
+        let class = &self.idx.ty(id).name;
+        for h in &self.reads {
+            if h.path != *path || h.class != *class || h.method != m.name {
+                continue;
+            }
+            for r in &h.reads {
+                use crate::jvm::lambda::Read;
+                match r {
+                    Read::Param(kind, name) => out.push(Param::new(*kind, name)),
+                    Read::PathOrQuery(n) if in_path(n) => out.push(Param::new(ParamKind::Path, n)),
+                    Read::PathOrQuery(n) => out.push(Param::new(ParamKind::Query, n)),
+                    Read::Body(ty) | Read::Form(ty) => {
+                        let kind = if matches!(r, Read::Form(_)) {
+                            ParamKind::Form
+                        } else {
+                            ParamKind::Json
+                        };
+                        for n in self.idx.dto_fields(id.0, ty).unwrap_or_default() {
+                            out.push(Param::new(kind, n));
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Type-level `@Path` of `id` or its nearest supertype.
@@ -363,12 +510,22 @@ impl Linker<'_> {
                     let line = find(&m.annotations, &verb)
                         .or_else(|| m.annotations.first())
                         .map_or(m.line, |a| a.line);
-                    out.push(
-                        Endpoint::new(&verb, url)
-                            .at_path(self.idx.file(owner).path.clone(), line)
-                            .params(self.params(id, owner, m, form))
-                            .params(self.context_reads(owner, m)),
+                    let mut e = Endpoint::new(&verb, url)
+                        .at_path(self.idx.file(owner).path.clone(), line)
+                        .params(self.params(id, owner, m, form))
+                        .params(self.context_reads(owner, m));
+                    let classes = self.idx.lineage(id).into_iter().map(|t| {
+                        (
+                            self.idx.ty(t).annotations.as_slice(),
+                            self.idx.file(t).path.as_str(),
+                        )
+                    });
+                    let g = crate::jvm::guard::resolve(
+                        (m.annotations.as_slice(), self.idx.file(owner).path.as_str()),
+                        classes,
                     );
+                    crate::jvm::guard::apply(&mut e, &g);
+                    out.push(e);
                 }
                 None if depth < MAX_LOCATOR_DEPTH => {
                     if let Some(target) = self.idx.resolve_type(owner.0, element_type(&m.ret)) {

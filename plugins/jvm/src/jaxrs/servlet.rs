@@ -4,7 +4,8 @@
 //!   `handler.addServlet(new ServletHolder(new ServletContainer(config)), "/api/*")`
 //!   (also through a variable holding the holder, `addServletWithMapping`,
 //!   Undertow/Tomcat `addMapping("/api/*")` on a registration of the
-//!   servlet, Spring's `new ServletRegistrationBean<>(new ServletContainer(…), "/api/*")`);
+//!   servlet, Spring's `new ServletRegistrationBean<>(new ServletContainer(…), "/api/*")`,
+//!   Dropwizard's `environment.jersey().setUrlPattern("/api/*")`);
 //! - in `WEB-INF/web.xml`: the `<url-pattern>` of the `<servlet-mapping>`
 //!   of a servlet whose class is a JAX-RS servlet (Jersey's
 //!   `ServletContainer`, RESTEasy's `HttpServletDispatcher`, CXF's
@@ -47,7 +48,9 @@ pub fn mapping(file: &SourceFile) -> Option<ConfigDoc> {
     let path = if file.path.ends_with("web.xml") {
         web_xml(&file.content)?
     } else {
-        if !SERVLETS.iter().any(|s| file.content.contains(s)) {
+        if !SERVLETS.iter().any(|s| file.content.contains(s))
+            && !file.content.contains("setUrlPattern")
+        {
             return None;
         }
         in_code(file)?
@@ -92,6 +95,21 @@ fn in_code(file: &SourceFile) -> Option<String> {
         k += 1;
     }
     for i in 0..t.len() {
+        // Dropwizard: `environment.jersey().setUrlPattern("/api/*")`.
+        if t[i].is_ident("setUrlPattern")
+            && i >= 4
+            && t[i - 1].is('.')
+            && t[i - 2].is(')')
+            && t[i - 3].is('(')
+            && t[i - 4].is_ident("jersey")
+        {
+            if let Some(p) = t
+                .get(i + 2)
+                .filter(|x| x.kind == Kind::Str && x.text.starts_with('/'))
+            {
+                return Some(p.text.clone());
+            }
+        }
         if t[i].kind != Kind::Ident || !MAPPERS.contains(&t[i].text.as_str()) {
             continue;
         }

@@ -16,11 +16,15 @@
 //!   is a cookie. `<%-- … --%>` comments and `//` / `/* */` comments inside
 //!   scriptlets are skipped.
 //!
+//! - Servlets: see [`servlet`].
+//!
 //! Known gaps: servlet mappings of JSPs in `web.xml` (`<jsp-file>`) and
 //! parameters read by included fragments are not followed.
 
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
+
+pub mod servlet;
 
 pub struct JavaJsp;
 
@@ -40,14 +44,17 @@ enum Fact {
         params: Vec<(ParamKind, String)>,
     },
     WebXml(String),
+    Servlet(servlet::Servlet),
+    ServletMappings(Vec<(String, Vec<String>)>),
 }
 
 impl Analyzer for JavaJsp {
     fn tech(&self) -> Tech {
         Tech::new("java_jsp", "Java", "JSP")
             .aliases(["jsp"])
-            .files(["*.jsp", "*.jspx", "web.xml"])
+            .files(["*.jsp", "*.jspx", "web.xml", "*.java"])
             .detect(Detect::files(["*.jsp", "*.jspx"]))
+            .detect(Detect::files(["*.java"]).contains(["@WebServlet"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -59,6 +66,16 @@ impl Analyzer for JavaJsp {
             let root = path.trim_end_matches("web.xml").trim_end_matches('/');
             let root = root.trim_end_matches("WEB-INF").trim_end_matches('/');
             out.fact(&Fact::WebXml(root.to_string()));
+            let maps = servlet::web_xml_mappings(&file.content);
+            if !maps.is_empty() {
+                out.fact(&Fact::ServletMappings(maps));
+            }
+            return;
+        }
+        if path.ends_with(".java") {
+            if let Some(s) = servlet::servlet(file) {
+                out.fact(&Fact::Servlet(s));
+            }
             return;
         }
         if !(path.ends_with(".jsp") || path.ends_with(".jspx")) {
@@ -80,13 +97,18 @@ impl Analyzer for JavaJsp {
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let mut roots: Vec<String> = Vec::new();
         let mut pages = Vec::new();
+        let mut servlets = Vec::new();
+        let mut maps = Vec::new();
         for f in facts.all::<Fact>() {
             match f {
                 Fact::WebXml(r) => roots.push(r),
                 Fact::Page { path, params } => pages.push((path, params)),
+                Fact::Servlet(s) => servlets.push(s),
+                Fact::ServletMappings(m) => maps.extend(m),
             }
         }
         let mut out = Vec::new();
+        servlet::link(&servlets, &maps, &mut out);
         for (path, params) in pages {
             let slash = path.replace('\\', "/");
             let url = url_of(&slash, &roots);

@@ -143,6 +143,19 @@ pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
             "getHeader" if args.len() == 1 => Some(ParamKind::Header),
             "getCookie" if args.len() == 1 => Some(ParamKind::Cookie),
             "getFormAttribute" => Some(ParamKind::Form),
+            // A multimap read: `queryParams().get("q")`,
+            // `request().headers().get("X")`, `formAttributes().getAll("f")`.
+            "get" | "getAll" | "getFirst"
+                if i >= 4 && t[i - 2].is(')') && t[i - 3].is('(') && args.len() == 1 =>
+            {
+                match t[i - 4].text.as_str() {
+                    "queryParams" | "getQueryParams" | "getParameters" => Some(ParamKind::Query),
+                    "headers" | "getHeaders" => Some(ParamKind::Header),
+                    "formAttributes" => Some(ParamKind::Form),
+                    "pathParams" => Some(ParamKind::Path),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         if let (Some(v), true) = (&first_str, is_json_getter(name)) {

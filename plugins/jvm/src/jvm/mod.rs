@@ -10,6 +10,7 @@ pub mod body;
 pub mod config;
 pub mod expr;
 pub mod facts;
+pub mod guard;
 pub mod index;
 pub mod lambda;
 pub mod outline;

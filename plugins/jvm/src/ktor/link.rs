@@ -61,7 +61,7 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
             if mounted.contains(f.name.as_str()) {
                 continue;
             }
-            l.expand(&r.path, f, &[], 0, &mut out);
+            l.expand(&r.path, f, &[], None, 0, &mut out);
         }
     }
     out
@@ -80,6 +80,7 @@ impl Linker<'_> {
         path: &str,
         f: &KFun,
         prefix: &[String],
+        inherited: Option<&(String, u32, String)>,
         depth: usize,
         out: &mut Vec<Endpoint>,
     ) {
@@ -95,6 +96,7 @@ impl Linker<'_> {
                     line,
                     params,
                     resource,
+                    guard,
                 } => {
                     let mut parts = prefix.to_vec();
                     for e in local.iter() {
@@ -134,12 +136,23 @@ impl Linker<'_> {
                             e.push_param(param);
                         }
                     }
+                    let own = guard
+                        .as_ref()
+                        .map(|(n, l)| (n.clone(), *l, path.to_string()));
+                    if let Some((n, l, gp)) = own.as_ref().or(inherited) {
+                        e.push_guard("auth_guard", n, "call", gp, *l);
+                    }
                     out.push(e);
                 }
                 Item::Mount {
                     name,
                     prefix: local,
+                    guard,
                 } => {
+                    let own = guard
+                        .as_ref()
+                        .map(|(n, l)| (n.clone(), *l, path.to_string()));
+                    let inner = own.as_ref().or(inherited);
                     let Some(targets) = self.funs.get(name.as_str()) else {
                         continue;
                     };
@@ -158,7 +171,7 @@ impl Linker<'_> {
                         if std::ptr::eq(*target, f) {
                             continue;
                         }
-                        self.expand(tpath, target, &parts, depth + 1, out);
+                        self.expand(tpath, target, &parts, inner, depth + 1, out);
                     }
                 }
             }

@@ -3,7 +3,9 @@
 //! - The routing DSL: `routing { route("/x") { get { } ; post("/y") { } } }`,
 //!   verbs `get post put delete patch head options`, `route(path,
 //!   HttpMethod.X) { handle { } }`, and transparent wrappers
-//!   (`authenticate("jwt") { }`, `rateLimit { }`, any other lambda).
+//!   (`authenticate("jwt") { }`, `rateLimit { }`, any other lambda);
+//!   routes inside `authenticate(…) { }` (not `optional = true`), also
+//!   through the routing functions it calls, carry it as an `auth_guard`.
 //! - Routes split over extension functions in other files
 //!   (`fun Route.userRoutes() { … }` called as `userRoutes()` inside a
 //!   `route("/api") { }`): a function called from a routing block is

@@ -65,9 +65,18 @@ pub enum Item {
         /// class giving the path (then `path` is empty).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         resource: Option<String>,
+        /// The innermost `authenticate(…) { }` block around it (as
+        /// written, line).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guard: Option<(String, u32)>,
     },
     /// A call of a (possibly routing) function inside routing blocks.
-    Mount { name: String, prefix: Vec<StrExpr> },
+    Mount {
+        name: String,
+        prefix: Vec<StrExpr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guard: Option<(String, u32)>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,6 +128,8 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
 enum Frame {
     Route(StrExpr),
     Handler(usize),
+    /// `authenticate("jwt") { }`: as written, line.
+    Auth(String, u32),
     Other,
 }
 
@@ -163,6 +174,12 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
             Frame::Handler(ix) => Some(*ix),
             _ => None,
         });
+        let guard = || {
+            stack.iter().rev().find_map(|(_, f)| match f {
+                Frame::Auth(n, l) => Some((n.clone(), *l)),
+                _ => None,
+            })
+        };
         let prefix = || -> Vec<StrExpr> {
             stack
                 .iter()
@@ -302,6 +319,32 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
         }
         let lambda = t.get(k).is_some_and(|x| x.is('{'));
         let is_verb = VERBS.contains(&w);
+        if lambda && w == "authenticate" {
+            let close = close_of(&t, k).unwrap_or(t.len());
+            let written: String = args
+                .iter()
+                .map(|r| {
+                    t[r.clone()]
+                        .iter()
+                        .map(|x| match x.kind {
+                            Kind::Str => format!("\"{}\"", x.text),
+                            _ => x.text.clone(),
+                        })
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let line = file.line_of(t[i].start);
+            // `optional = true` lets anonymous calls through.
+            let frame = if written.contains("optional=true") {
+                Frame::Other
+            } else {
+                Frame::Auth(format!("authenticate({written})"), line)
+            };
+            stack.push((close, frame));
+            i = k + 1;
+            continue;
+        }
         if lambda && (is_verb || w == "route" || w == "handle") {
             let close = close_of(&t, k).unwrap_or(t.len());
             let first = args.first().and_then(|r| expr(r.clone()));
@@ -322,6 +365,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                 line,
                 params: Vec::new(),
                 resource: None,
+                guard: guard(),
             };
             let frame = if is_verb {
                 let Some(f) = funs.last_mut() else { break };
@@ -362,6 +406,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                 let m = Item::Mount {
                     name: w.to_string(),
                     prefix: prefix(),
+                    guard: guard(),
                 };
                 if !f.items.contains(&m) {
                     f.items.push(m);

@@ -128,11 +128,19 @@ pub fn link(facts: Vec<Fact>) -> Vec<Endpoint> {
                             }
                         }
                     }
-                    out.push(
-                        Endpoint::new(http, url)
-                            .at_path(idx.file(owner).path.clone(), a.line)
-                            .params(params),
+                    let mut e = Endpoint::new(http, url)
+                        .at_path(idx.file(owner).path.clone(), a.line)
+                        .params(params);
+                    let classes = idx
+                        .lineage(id)
+                        .into_iter()
+                        .map(|t| (idx.ty(t).annotations.as_slice(), idx.file(t).path.as_str()));
+                    let g = crate::jvm::guard::resolve(
+                        (m.annotations.as_slice(), idx.file(owner).path.as_str()),
+                        classes,
                     );
+                    crate::jvm::guard::apply(&mut e, &g);
+                    out.push(e);
                 }
             }
         }

@@ -326,21 +326,43 @@ impl Linker<'_> {
             }
             let consumes = Consumes::of(Some(a)).or(Consumes::of(class.map(|c| c.1)));
             let file = &self.idx.file(owner).path;
+            let guard = self.guard(id, owner, m);
             for cp in &class_paths {
                 for mp in self.paths(owner, a, &path) {
                     let url = join_path(&[context.as_str(), cp, &mp]);
                     for method in &methods {
                         let mut params = method_params(&self.idx, owner, m, method, consumes);
                         self.request_reads(owner, m, &mut params);
-                        out.push(
-                            Endpoint::new(method, url.clone())
-                                .at_path(file.clone(), a.line)
-                                .params(params),
-                        );
+                        let mut e = Endpoint::new(method, url.clone())
+                            .at_path(file.clone(), a.line)
+                            .params(params);
+                        crate::jvm::guard::apply(&mut e, &guard);
+                        out.push(e);
                     }
                 }
             }
         }
+    }
+
+    /// The security annotation guarding a mapped method (see
+    /// [`crate::jvm::guard`]): on the method, the controller, or a
+    /// supertype of the controller.
+    fn guard(
+        &self,
+        id: TypeId,
+        owner: TypeId,
+        m: &Method,
+    ) -> Option<(&'static str, String, String, u32)> {
+        let classes = self.idx.lineage(id).into_iter().map(|t| {
+            (
+                self.idx.ty(t).annotations.as_slice(),
+                self.idx.file(t).path.as_str(),
+            )
+        });
+        crate::jvm::guard::resolve(
+            (m.annotations.as_slice(), self.idx.file(owner).path.as_str()),
+            classes,
+        )
     }
 
     /// What a mapped method reads from the request object it takes

@@ -513,8 +513,11 @@ fn handler_ref(t: &[Token], r: std::ops::Range<usize>) -> Option<(String, String
 /// Request objects a handler reads parameters from: functional endpoint
 /// handlers (`ServerRequest`) and controller methods taking the servlet
 /// or reactive request.
-const REQUEST_TYPES: [&str; 9] = [
+const REQUEST_TYPES: [&str; 11] = [
     "ServerRequest",
+    // Vert.x / Quarkus reactive routes.
+    "RoutingContext",
+    "RoutingExchange",
     // Micronaut.
     "HttpRequest",
     "HttpServletRequest",

@@ -178,6 +178,11 @@ pub fn scan(path: &str, t: &Toks, o: &Outline, d: &Dialect) -> FileFlow {
                 .params
                 .iter()
                 .map(|p| {
+                    // A completion closure (`([Book]?, RequestError?) ->
+                    // Void`) carries the response, not the request.
+                    if p.ty.contains("->") {
+                        return String::new();
+                    }
                     p.ty.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                         .find(|w| !w.is_empty() && *w != "some" && *w != "any")
                         .unwrap_or("")
@@ -424,7 +429,23 @@ fn eval_chain(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>
                     if let Some(b) = trailing {
                         let close = t.close(b).unwrap_or(b);
                         if matches!(handler, Handler::None) {
-                            handler = Handler::Inline(reads::scan(t, b, close));
+                            let mut rs = reads::scan(t, b, close);
+                            if cx.d.codable {
+                                // Kitura Codable closure: `{ (book: Book,
+                                // completion: …) in`.
+                                let body_less = methods
+                                    .iter()
+                                    .all(|m| matches!(m.as_str(), "GET" | "DELETE" | "HEAD"));
+                                let src = if body_less {
+                                    reads::Src::Query
+                                } else {
+                                    reads::Src::Json
+                                };
+                                for ty in closure_param_types(t, b) {
+                                    rs.push(Read::Decode(src, ty));
+                                }
+                            }
+                            handler = Handler::Inline(rs);
                         }
                         next = close + 1;
                     }
@@ -716,6 +737,28 @@ fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
         k += 1;
     }
     last.map(|c| vec![Seg::Const(c)]).unwrap_or_default()
+}
+
+/// The named types of a closure's parenthesised parameters (`{ (book:
+/// Book, completion: @escaping (Book?) -> Void) in` → `Book`); closure
+/// and lower-case types are skipped.
+fn closure_param_types(t: &Toks, open: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let k = open + 1;
+    if !t.punct(k, "(") {
+        return out;
+    }
+    let Some(close) = t.close(k) else { return out };
+    let mut j = k + 1;
+    while j + 2 < close {
+        if t.ident(j).is_some() && t.punct(j + 1, ":") {
+            if let Some(ty) = t.ident(j + 2).filter(|s| s.starts_with(char::is_uppercase)) {
+                out.push(ty.to_string());
+            }
+        }
+        j += 1;
+    }
+    out
 }
 
 fn handler_arg(cx: &mut Ctx, open: usize, scope: &Scope) -> Handler {

@@ -213,6 +213,8 @@ impl<'a> Linker<'a> {
             Src::Json => ParamKind::Json,
             Src::Header => ParamKind::Header,
             Src::Cookie => ParamKind::Cookie,
+            Src::File => ParamKind::File,
+            Src::Form => ParamKind::Form,
         };
         let mut out = Vec::new();
         for r in reads {

@@ -25,6 +25,10 @@ pub enum Src {
     Json,
     Header,
     Cookie,
+    /// A multipart file part (`req.content.get(File.self, at: "f")`).
+    File,
+    /// Another part of a multipart body.
+    Form,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,7 +143,9 @@ pub fn scan(t: &Toks, start: usize, end: usize) -> Vec<Read> {
                         }
                     } else if call == "get" || call == "require" {
                         if let Some(key) = key_arg(t, open, &["at"]) {
-                            push(Read::Param(src, key));
+                            let file = member == "content"
+                                && type_self(t, open + 1..close).is_some_and(|ty| ty == "File");
+                            push(Read::Param(if file { Src::File } else { src }, key));
                         }
                     }
                 }
@@ -184,6 +190,15 @@ pub fn scan(t: &Toks, start: usize, end: usize) -> Vec<Read> {
             _ => {}
         }
         k += 2;
+    }
+    // A body with a file part is multipart: its other `content` keys are
+    // form fields.
+    if out.iter().any(|r| matches!(r, Read::Param(Src::File, _))) {
+        for r in &mut out {
+            if let Read::Param(s @ Src::Json, _) = r {
+                *s = Src::Form;
+            }
+        }
     }
     out
 }
