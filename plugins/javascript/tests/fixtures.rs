@@ -98,6 +98,7 @@ fn js_express_fixtures() {
             "router-chains",
             "routers",
             "server-class",
+            "service-forwarding",
             "uploads",
         ],
     );

@@ -4,7 +4,8 @@
 use portolan_plugin_sdk::paths::join;
 use portolan_plugin_sdk::{Endpoint, Param};
 
-use super::scan::ExpressModule;
+use super::scan::{ExpressModule, Handler};
+use crate::js::flow::Flows;
 use crate::js::module::Value;
 pub use crate::js::mount::node_of;
 use crate::js::mount::{pass_routers, Graph};
@@ -50,6 +51,11 @@ fn routerish(name: &str) -> bool {
 
 pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let flows = Flows::new(
+        &project,
+        modules.iter().map(|m| m.sinks.as_slice()).collect(),
+        modules.iter().map(|m| m.dtos.as_slice()).collect(),
+    );
     let mut graph = Graph::new();
     for (mi, m) in modules.iter().enumerate() {
         for mount in &m.mounts {
@@ -138,11 +144,23 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                 continue;
             }
             let mut params: Vec<Param> = route.params.clone();
-            for h in &route.handlers {
-                for p in handler_params(&project, modules, mi, h) {
+            let mut add = |ps: Vec<Param>| {
+                for p in ps {
                     if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
                         params.push(p);
                     }
+                }
+            };
+            for f in &route.flows {
+                add(flows.params(mi, f.kind, &f.uses));
+            }
+            for h in &route.handlers {
+                let Some((hm, h)) = handler_of(&project, modules, mi, h) else {
+                    continue;
+                };
+                add(h.params.clone());
+                for f in &h.flows {
+                    add(flows.params(hm, f.kind, &f.uses));
                 }
             }
             for prefix in graph.prefixes(&node) {
@@ -167,13 +185,13 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
     out
 }
 
-/// Parameters read by a named handler, wherever it is defined.
-fn handler_params(
+/// A named handler, wherever it is defined, with its module.
+fn handler_of<'a>(
     project: &Project<'_>,
-    modules: &[ExpressModule],
+    modules: &'a [ExpressModule],
     m: usize,
     name: &str,
-) -> Vec<Param> {
+) -> Option<(usize, &'a Handler)> {
     let found = match project.resolve(m, &Value::Name(name.to_string())) {
         Some(Target::Func(fm, f)) => Some((fm, f)),
         Some(Target::Node(fm, n)) => Some((fm, n)),
@@ -183,29 +201,25 @@ fn handler_params(
         modules
             .get(fm)
             .and_then(|x| x.handlers.iter().find(|h| h.name == n))
+            .map(|h| (fm, h))
     });
-    if let Some(h) = found {
-        return h.params.clone();
+    if found.is_some() {
+        return found;
     }
     // `controller.list` where the imported module exports an object of
     // its functions (`export default { list, create }`).
-    let Some((head, member)) = name.split_once('.') else {
-        return Vec::new();
-    };
+    let (head, member) = name.split_once('.')?;
     if member.contains('.') {
-        return Vec::new();
+        return None;
     }
-    let Some(fm) = project.modules.get(m).and_then(|info| {
+    let fm = project.modules.get(m).and_then(|info| {
         info.imports
             .iter()
             .find(|i| i.local == head)
             .and_then(|i| project.resolve_spec(m, &i.spec))
-    }) else {
-        return Vec::new();
-    };
+    })?;
     modules
         .get(fm)
         .and_then(|x| x.handlers.iter().find(|h| h.name == member))
-        .map(|h| h.params.clone())
-        .unwrap_or_default()
+        .map(|h| (fm, h))
 }

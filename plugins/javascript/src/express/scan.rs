@@ -5,6 +5,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
+use crate::js::flow::{self, Flow, Sink};
 use crate::js::guard::guard_params;
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{
@@ -13,6 +14,7 @@ use crate::js::outline::{
 use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::{dotted_before, is_js_ident, next_code_byte};
+use crate::nestjs::scan::Dto;
 
 /// One scanned module.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -41,6 +43,12 @@ pub struct ExpressModule {
     /// `table[key](router, name)` registration dispatch.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispatch: Vec<super::dispatch::DispatchCall>,
+    /// What functions do with their parameters (see [`crate::js::flow`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sinks: Vec<Sink>,
+    /// Classes and interfaces with their fields.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dtos: Vec<Dto>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +66,9 @@ pub struct Route {
     /// never called as one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub helper: Option<String>,
+    /// Request parts inline handlers forward, copy or type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<Flow>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +83,9 @@ pub struct Mount {
 pub struct Handler {
     pub name: String,
     pub params: Vec<Param>,
+    /// Request parts forwarded to services, copied or typed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<Flow>,
 }
 
 pub const METHODS: &[&str] = &[
@@ -325,7 +339,8 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     };
                     let Some(c2) = code.matching(p) else { break };
                     if METHODS.contains(&name.as_str()) {
-                        let (params, handlers) = handler_args(&code, &outline, &code.args(p));
+                        let (params, handlers, flows) =
+                            handler_args(&code, &outline, &code.args(p));
                         out.routes.push(Route {
                             line: file.line_of(name_start),
                             receiver: receiver.clone(),
@@ -334,6 +349,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                             params,
                             handlers,
                             helper: helper.clone(),
+                            flows,
                         });
                     }
                     close = c2;
@@ -347,7 +363,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                 if paths.is_empty() {
                     continue;
                 }
-                let (params, handlers) = handler_args(&code, &outline, &args[1..]);
+                let (params, handlers, flows) = handler_args(&code, &outline, &args[1..]);
                 out.routes.push(Route {
                     line: file.line_of(code.skip_ws(all.start() + 1)),
                     receiver,
@@ -356,11 +372,14 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     params,
                     handlers,
                     helper: helper.clone(),
+                    flows,
                 });
             }
         }
     }
     handlers(&code, &outline, &mut out.handlers);
+    out.sinks = flow::sinks(&code, &outline);
+    out.dtos = crate::nestjs::scan::dtos(&code, &outline);
     out.info = info;
     out
 }
@@ -396,15 +415,23 @@ pub fn methods_of(name: &str) -> Vec<String> {
     }
 }
 
-/// Parameters of inline handlers and names of the others.
+/// Parameters of inline handlers, names of the others, and the request
+/// parts inline handlers pass on.
 pub fn handler_args(
     code: &Code<'_>,
     outline: &Outline,
     args: &[std::ops::Range<usize>],
-) -> (Vec<Param>, Vec<String>) {
+) -> (Vec<Param>, Vec<String>, Vec<Flow>) {
     let mut params: Vec<Param> = Vec::new();
     let mut names = Vec::new();
+    let mut flows: Vec<Flow> = Vec::new();
     for a in args {
+        if let Some((ps, body)) = function_parts(code, a.clone()) {
+            let req = param_names(code, ps).first().cloned().unwrap_or_default();
+            let (ps, fl) = flow::request_flows(code, outline, body, &req);
+            params.extend(ps);
+            flows.extend(fl);
+        }
         let ps = inline_params(code, a.clone()).or_else(|| guard_params(code, a.clone()));
         if let Some(ps) = ps {
             for p in ps {
@@ -422,7 +449,8 @@ pub fn handler_args(
             let s = code.skip_ws(a.start);
             if let Some(open) = next_code_byte(code, s, a.end, b'(') {
                 let inner = code.args(open);
-                let (p2, n2) = handler_args(code, outline, &inner);
+                let (p2, n2, f2) = handler_args(code, outline, &inner);
+                flows.extend(f2);
                 for p in p2 {
                     if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
                         params.push(p);
@@ -432,7 +460,17 @@ pub fn handler_args(
             }
         }
     }
-    (params, names)
+    let mut seen = Vec::new();
+    params.retain(|p| {
+        let new = !seen
+            .iter()
+            .any(|o: &Param| o.name == p.name && o.kind == p.kind);
+        if new {
+            seen.push(p.clone());
+        }
+        new
+    });
+    (params, names, flows)
 }
 
 /// Functions, class methods and object-literal methods that read the
@@ -443,10 +481,23 @@ pub fn handlers(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>) {
 
 /// [`handlers`] with another way of reading the request.
 pub fn handlers_with(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>, read: Reader) {
-    let request_params = read;
-    let mut push = |name: String, params: Vec<Param>| {
-        if !params.is_empty() {
-            out.push(Handler { name, params });
+    let request_params = |code: &Code<'_>, body: std::ops::Range<usize>, req: &str| {
+        let mut ps = read(code, body.clone(), req);
+        let (more, flows) = flow::request_flows(code, outline, body, req);
+        for p in more {
+            if !ps.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+                ps.push(p);
+            }
+        }
+        (ps, flows)
+    };
+    let mut push = |name: String, (params, flows): (Vec<Param>, Vec<Flow>)| {
+        if !params.is_empty() || !flows.is_empty() {
+            out.push(Handler {
+                name,
+                params,
+                flows,
+            });
         }
     };
     for s in &outline.scopes {

@@ -362,7 +362,6 @@ pub fn scan(file: &SourceFile) -> NestModule {
     let bytes = code.text().as_bytes();
     for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
         let decos = decorators_before(&code, scope.start);
-        let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
         if let Some(m) = decos.iter().find(|d| d.name == "Module") {
             if let Some(o) = m.args.first().map(|a| code.skip_ws(a.start)) {
                 if bytes.get(o) == Some(&b'{') {
@@ -390,39 +389,8 @@ pub fn scan(file: &SourceFile) -> NestModule {
             out.controllers
                 .push(controller(file, &code, &outline, scope, ctrl, &decos));
         }
-        let fields = fields(&code, &outline, scope.body.clone());
-        out.dtos.push(Dto {
-            name: scope.name.clone(),
-            fields,
-            bases: bases(&code, header, scope.start),
-        });
     }
-    // Interfaces and object type aliases also describe DTOs.
-    static IFACE: OnceLock<Regex> = OnceLock::new();
-    let iface = re(
-        &IFACE,
-        r"\b(?:interface\s+([A-Za-z_$][\w$]*)[^{;=]*|type\s+([A-Za-z_$][\w$]*)\s*=\s*)\{",
-    );
-    for c in iface.captures_iter(code.text()) {
-        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
-            continue;
-        };
-        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
-            continue;
-        }
-        let open = all.end() - 1;
-        let Some(close) = code.matching(open) else {
-            continue;
-        };
-        let header = code.slice(all.start()..open);
-        out.dtos.push(Dto {
-            name: name.as_str().to_string(),
-            fields: fields(&code, &outline, open + 1..close),
-            bases: bases(&code, header, all.start()),
-        });
-    }
-    out.dtos
-        .retain(|d| !d.fields.is_empty() || !d.bases.is_empty());
+    out.dtos = dtos(&code, &outline);
     // `RouterModule.register([...])` / `RouterModule.forRoutes([...])`.
     static ROUTER: OnceLock<Regex> = OnceLock::new();
     let router = re(
@@ -489,6 +457,46 @@ pub fn scan(file: &SourceFile) -> NestModule {
         out.settings.push(settings);
     }
     out.info = info;
+    out
+}
+
+/// Classes, interfaces and object type aliases with their fields and
+/// bases: what DTO type names denote.
+pub fn dtos(code: &Code<'_>, outline: &Outline) -> Vec<Dto> {
+    let mut out: Vec<Dto> = Vec::new();
+    for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
+        let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
+        out.push(Dto {
+            name: scope.name.clone(),
+            fields: fields(code, outline, scope.body.clone()),
+            bases: bases(code, header, scope.start),
+        });
+    }
+    // Interfaces and object type aliases also describe DTOs.
+    static IFACE: OnceLock<Regex> = OnceLock::new();
+    let iface = re(
+        &IFACE,
+        r"\b(?:interface\s+([A-Za-z_$][\w$]*)[^{;=]*|type\s+([A-Za-z_$][\w$]*)\s*=\s*)\{",
+    );
+    for c in iface.captures_iter(code.text()) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
+            continue;
+        }
+        let open = all.end() - 1;
+        let Some(close) = code.matching(open) else {
+            continue;
+        };
+        let header = code.slice(all.start()..open);
+        out.push(Dto {
+            name: name.as_str().to_string(),
+            fields: fields(code, outline, open + 1..close),
+            bases: bases(code, header, all.start()),
+        });
+    }
+    out.retain(|d| !d.fields.is_empty() || !d.bases.is_empty());
     out
 }
 
