@@ -193,3 +193,38 @@ fn bundles_are_recognised_cheaply() {
     // An ordinary module is analyzed.
     assert_eq!(urls(&[("src/app.js", src)]), vec!["GET /x"]);
 }
+
+#[test]
+fn handlers_and_services_on_module_exports_aliases() {
+    let got = run(&[
+        ("src/app.js", "const express = require('express');\nconst app = express();\napp.use('/api/v3', require('./routes'));\n"),
+        ("src/routes/index.js", "const router = require('express').Router();\nconst controllers = require('../controllers');\nrouter.post('/groups', controllers.write.groups.create);\nrouter.get('/groups', controllers.write.groups.list);\nmodule.exports = router;\n"),
+        ("src/controllers/index.js", "const Controllers = module.exports;\nController.nope = 1;\nControllers.write = require('./write');\n"),
+        ("src/controllers/write/index.js", "const Write = module.exports;\nWrite.groups = require('./groups');\n"),
+        ("src/controllers/write/groups.js", "const api = require('../../api');\nconst Groups = module.exports;\nGroups.list = async (req, res) => {\n  res.json(await api.groups.list(req, { ...req.query }));\n};\nGroups.create = async (req, res) => {\n  res.json(await api.groups.create(req, req.body));\n};\n"),
+        ("src/api/index.js", "module.exports = {\n  groups: require('./groups'),\n};\n"),
+        ("src/api/groups.js", "const groupsAPI = module.exports;\ngroupsAPI.list = async function (caller, data) {\n  return [data.sort, data.after];\n};\ngroupsAPI.create = async function (caller, data) {\n  if (typeof data.name !== 'string') throw new Error('x');\n  return { name: data.name, hidden: data.hidden, s: data.toString() };\n};\n"),
+    ]);
+    let s = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        got,
+        vec![
+            (
+                "GET".into(),
+                "/api/v3/groups".into(),
+                4,
+                s(&[("sort", "query"), ("after", "query")])
+            ),
+            (
+                "POST".into(),
+                "/api/v3/groups".into(),
+                3,
+                s(&[("name", "json"), ("hidden", "json")])
+            ),
+        ]
+    );
+}

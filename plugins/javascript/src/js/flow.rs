@@ -84,6 +84,19 @@ pub struct Sink {
     pub uses: Uses,
 }
 
+/// The identifier at the start of `s` (bytes of multi-byte characters are
+/// identifier bytes, so the cut is on a char boundary).
+fn ident_prefix(s: &str) -> &str {
+    let k = s.bytes().take_while(|b| is_js_ident(*b)).count();
+    &s[..k]
+}
+
+/// The identifier at the end of `s`.
+fn ident_suffix(s: &str) -> &str {
+    let k = s.bytes().rev().take_while(|b| is_js_ident(*b)).count();
+    &s[s.len() - k..]
+}
+
 /// Is the word at `at` a member (`x.at`), not a spread (`...at`)?
 fn member_dot(bytes: &[u8], at: usize) -> bool {
     at > 0 && bytes[at - 1] == b'.' && !(at >= 3 && &bytes[at - 3..at] == b"...")
@@ -183,12 +196,7 @@ fn constructed(code: &Code<'_>, body: Range<usize>, name: &str) -> Option<String
             },
         };
         if let Some(c) = rest.trim_start().strip_prefix("new ") {
-            let c: String = c
-                .trim_start()
-                .bytes()
-                .take_while(|b| is_js_ident(*b))
-                .map(char::from)
-                .collect();
+            let c: String = ident_prefix(c.trim_start()).to_string();
             if !c.is_empty() {
                 return Some(c);
             }
@@ -235,16 +243,25 @@ pub fn value_uses(
         out.read(name);
         return;
     }
+    // A method call or computed member of the value (`v.toString()`,
+    // `body.json()`, `v[k]`): not the value itself.
+    let mut k = v.end;
+    while matches!(bytes.get(k), Some(b'!') | Some(b'?')) {
+        k += 1;
+    }
+    if matches!(bytes.get(k), Some(b'.') | Some(b'[') | Some(b'(')) {
+        return;
+    }
     // `v as T`
     let after = code.skip_ws(v.end);
     if text[after..].starts_with("as ") {
-        let ty: String = text[after + 3..]
-            .trim_start()
+        let t = text[after + 3..].trim_start();
+        let k = t
             .bytes()
             .take_while(|b| is_js_ident(*b) || matches!(b, b'<' | b'>' | b'.'))
-            .map(char::from)
-            .collect();
-        out.typed(annotated(&ty));
+            .count();
+        let ty = &t[..k];
+        out.typed(annotated(ty));
     }
     // Bound: `{ a, b } = v`, `const x = v`, `const x: T = v`.
     let before = text[..v.start].trim_end();
@@ -277,15 +294,7 @@ pub fn value_uses(
             }
             return;
         }
-        let var: String = lhs
-            .bytes()
-            .rev()
-            .take_while(|b| is_js_ident(*b))
-            .map(char::from)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let var: String = ident_suffix(lhs).to_string();
         let declared = lhs[..lhs.len() - var.len()].trim_end();
         if var.is_empty()
             || depth > 0
@@ -317,15 +326,7 @@ pub fn value_uses(
     let Some((callee, _)) = dotted_before(code, open) else {
         // `ds.getRepository(C).create(v)`
         let t = text[..open].trim_end();
-        let last: String = t
-            .bytes()
-            .rev()
-            .take_while(|b| is_js_ident(*b))
-            .map(char::from)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let last: String = ident_suffix(t).to_string();
         let dot = t.len() - last.len();
         if REPOSITORY.contains(&last.as_str()) && t[..dot].ends_with('.') {
             if let Some(c) = repository_class(code, dot - 1) {
@@ -376,12 +377,7 @@ fn assigned(code: &Code<'_>, body: Range<usize>, open: usize, out: &mut Uses) {
     };
     let t = code.slice(first.clone()).trim();
     if let Some(c) = t.strip_prefix("new ") {
-        let c: String = c
-            .trim_start()
-            .bytes()
-            .take_while(|b| is_js_ident(*b))
-            .map(char::from)
-            .collect();
+        let c: String = ident_prefix(c.trim_start()).to_string();
         out.typed(c);
     } else if !t.is_empty() && t.bytes().all(is_js_ident) {
         if let Some(c) = constructed(code, body, t) {
@@ -491,11 +487,7 @@ fn typed_params(code: &Code<'_>, list: Range<usize>) -> Vec<(String, Vec<String>
                 _ => (r.end, Vec::new()),
             }
         } else {
-            let n: String = t
-                .bytes()
-                .take_while(|b| is_js_ident(*b))
-                .map(char::from)
-                .collect();
+            let n: String = ident_prefix(t).to_string();
             (s + n.len(), vec![n])
         };
         let rest = text[head_end..r.end].trim_start();
