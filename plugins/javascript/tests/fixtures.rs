@@ -47,6 +47,7 @@ fn js_koa_fixtures() {
             "crud-subclass",
             "guarded-routers",
             "mounted-apps",
+            "zod-guards",
         ],
     );
 }

@@ -11,7 +11,8 @@ use portolan_plugin_sdk::{Code, Param, ParamKind};
 use std::ops::Range;
 
 use super::module;
-use super::outline::object_entries;
+use super::outline::{object_entries, Outline};
+use super::schema::{self, Schema};
 use super::syntax::is_js_ident;
 
 /// The request part a guard key names.
@@ -65,6 +66,40 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
         }
     }
     any.then_some(out)
+}
+
+/// Schemas of a guard call at `r` whose keys are not written in place
+/// (`guard({ body: createGuard.pick({ name: true }), query: Paging })`):
+/// per request part, the schema to resolve across modules in `link`.
+pub fn guard_refs(code: &Code<'_>, outline: &Outline, r: Range<usize>) -> Vec<(ParamKind, Schema)> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    let mut i = s;
+    while i < r.end && bytes.get(i).is_some_and(|b| is_js_ident(*b) || *b == b'.') {
+        i += 1;
+    }
+    let open = code.skip_ws(i);
+    if i == s || bytes.get(open) != Some(&b'(') {
+        return Vec::new();
+    }
+    let o = code.skip_ws(open + 1);
+    if bytes.get(o) != Some(&b'{') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for e in object_entries(code, o) {
+        let key = e.key.trim_start_matches('[').trim_end_matches(']');
+        let Some(kind) = part(key) else { continue };
+        if !schema_keys(code, e.value.clone(), 0).is_empty() {
+            continue;
+        }
+        if let Some(sc) = schema::parse(code, outline, e.value.clone()) {
+            if !matches!(&sc, Schema::Keys(k) if k.is_empty()) {
+                out.push((kind, sc));
+            }
+        }
+    }
+    out
 }
 
 /// Upload middleware (multer and its look-alikes) naming the multipart
