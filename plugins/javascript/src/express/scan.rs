@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 use crate::js::flow::{self, Flow, Sink};
-use crate::js::guard::guard_params;
+use crate::js::guard::{guard_params, validator_params};
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{
     function_parts, methods, object_entries, param_names, Outline, ScopeKind,
@@ -432,7 +432,9 @@ pub fn handler_args(
             params.extend(ps);
             flows.extend(fl);
         }
-        let ps = inline_params(code, a.clone()).or_else(|| guard_params(code, a.clone()));
+        let ps = inline_params(code, a.clone())
+            .or_else(|| validator_params(code, a.clone()))
+            .or_else(|| guard_params(code, a.clone()));
         if let Some(ps) = ps {
             for p in ps {
                 if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {

@@ -102,6 +102,56 @@ pub fn guard_refs(code: &Code<'_>, outline: &Outline, r: Range<usize>) -> Vec<(P
     out
 }
 
+/// express-validator chains as route arguments: `body('email').isEmail()`,
+/// `query('page').optional().isInt()`, `param('id')`, `header('x-key')`,
+/// `cookie('sid')`, also several fields (`body(['a', 'b'])`) and arrays of
+/// chains (`[body('a'), query('b')]`). `None` when `r` is none of these.
+pub fn validator_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    if bytes.get(s) == Some(&b'[') {
+        let mut out = Vec::new();
+        for e in code.args(s) {
+            out.extend(validator_params(code, e)?);
+        }
+        return (!out.is_empty()).then_some(out);
+    }
+    let id = super::syntax::ident_at(code, s)?;
+    let kind = match code.slice(id.clone()) {
+        "body" => ParamKind::Json,
+        "query" => ParamKind::Query,
+        "param" => ParamKind::Path,
+        "header" => ParamKind::Header,
+        "cookie" => ParamKind::Cookie,
+        _ => return None,
+    };
+    if bytes.get(id.end) != Some(&b'(') {
+        return None;
+    }
+    let first = code.args(id.end).into_iter().next()?;
+    let f = code.skip_ws(first.start);
+    let mut out = Vec::new();
+    if bytes.get(f) == Some(&b'[') {
+        for e in code.args(f) {
+            if let Some(l) = code.string_at(e.start).filter(|l| !l.interpolated) {
+                out.push(Param::new(kind, l.value));
+            }
+        }
+    } else if let Some(l) = code
+        .string_at(f)
+        .filter(|l| !l.interpolated && l.start == f)
+    {
+        out.push(Param::new(kind, l.value));
+    }
+    // Nested fields (`body('address.city')`) are the top-level field.
+    for p in &mut out {
+        if let Some((head, _)) = p.name.split_once('.') {
+            p.name = head.to_string();
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// Upload middleware (multer and its look-alikes) naming the multipart
 /// fields it accepts: `upload.single('avatar')`, `upload.array('photos',
 /// 12)`, `multer(opts).fields([{ name: 'a' }, { name: 'b', maxCount: 1 }])`
