@@ -101,6 +101,7 @@ fn js_express_fixtures() {
             "server-class",
             "service-forwarding",
             "uploads",
+            "validation-objects",
             "validator-chains",
         ],
     );

@@ -156,6 +156,7 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
             }
             for h in &route.handlers {
                 let Some((hm, h)) = handler_of(&project, modules, mi, h) else {
+                    add(part_object(&project, modules, mi, h));
                     continue;
                 };
                 add(h.params.clone());
@@ -183,6 +184,48 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
         }
     }
     out
+}
+
+/// The parameters of an object of schemas per request part a route
+/// argument names (`validate(userValidation.createUser)`), wherever it is
+/// declared.
+fn part_object(
+    project: &Project<'_>,
+    modules: &[ExpressModule],
+    m: usize,
+    name: &str,
+) -> Vec<Param> {
+    let find = |fm: usize, n: &str| {
+        modules
+            .get(fm)
+            .and_then(|x| x.parts.iter().find(|(pn, _)| pn == n))
+            .map(|(_, ps)| ps.clone())
+    };
+    if let Some(Target::Node(fm, n)) = project.resolve(m, &Value::Name(name.to_string())) {
+        if let Some(ps) = find(fm, &n) {
+            return ps;
+        }
+    }
+    let Some((head, member)) = name.rsplit_once('.') else {
+        // `const { login } = require('./validations')`.
+        let imported = project.modules.get(m).and_then(|info| {
+            let i = info.imports.iter().find(|i| i.local == name)?;
+            let fm = project.resolve_spec(m, &i.spec)?;
+            match &i.kind {
+                crate::js::module::ImportKind::Named(n) => {
+                    find(fm, n).or_else(|| find(fm, &format!("exports.{n}")))
+                }
+                _ => None,
+            }
+        });
+        return imported.or_else(|| find(m, name)).unwrap_or_default();
+    };
+    match project.resolve(m, &Value::Name(head.to_string())) {
+        Some(Target::Module(fm)) | Some(Target::Node(fm, _)) => find(fm, member)
+            .or_else(|| find(fm, &format!("exports.{member}")))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 /// A named handler, wherever it is defined, with its module.

@@ -61,6 +61,7 @@ impl Analyzer for Express {
             || !module.helper_calls.is_empty()
             || !module.dtos.is_empty()
             || !module.sinks.is_empty()
+            || !module.parts.is_empty()
         {
             out.fact(&module);
         }

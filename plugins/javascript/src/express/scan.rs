@@ -49,6 +49,10 @@ pub struct ExpressModule {
     /// Classes and interfaces with their fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dtos: Vec<Dto>,
+    /// Objects of schemas per request part (see
+    /// [`crate::js::guard::part_objects`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<(String, Vec<Param>)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -246,6 +250,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         Regex::new(r"\.\s*(get|post|put|patch|delete|del|all|options|head|route|use)\s*\(")
             .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
     });
+    let loops = array_loops(&code);
     for c in call.captures_iter(text) {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
@@ -278,6 +283,12 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         match method {
             "use" => {
                 let Some(first) = args.first() else { continue };
+                if let Some(ms) =
+                    table_mounts(&code, &outline, &loops, all.start(), &receiver, &args)
+                {
+                    out.mounts.extend(ms);
+                    continue;
+                }
                 // `api.use(tagsRouter)`: a lone argument is middleware, not
                 // a path.
                 let prefixes = if args.len() == 1 && code.string_at(first.start).is_none() {
@@ -380,8 +391,118 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
     handlers(&code, &outline, &mut out.handlers);
     out.sinks = flow::sinks(&code, &outline);
     out.dtos = crate::nestjs::scan::dtos(&code, &outline);
+    out.parts = crate::js::guard::part_objects(&code, &outline);
     out.info = info;
     out
+}
+
+/// Loops over a named array: `routes.forEach((route) => …)`, `for (const
+/// route of routes) …`: (variable, array name, the loop's range).
+fn array_loops(code: &Code<'_>) -> Vec<(String, String, std::ops::Range<usize>)> {
+    static LOOP: OnceLock<Regex> = OnceLock::new();
+    let lp = LOOP.get_or_init(|| {
+        Regex::new(
+            r"\b([A-Za-z_$][\w$]*)\s*\.\s*forEach\s*\(\s*(?:\(\s*)?([A-Za-z_$][\w$]*)|\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+([A-Za-z_$][\w$]*)\s*\)",
+        )
+        .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+    });
+    let text = code.text();
+    if !text.contains("forEach") && !text.contains(" of ") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for c in lp.captures_iter(text) {
+        let Some(all) = c.get(0) else { continue };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let (var, arr, range) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+            (Some(a), Some(v), _, _) => {
+                let Some(open) = text[a.end()..].find('(').map(|k| a.end() + k) else {
+                    continue;
+                };
+                let Some(close) = code.matching(open) else {
+                    continue;
+                };
+                (v, a, open..close)
+            }
+            (_, _, Some(v), Some(a)) => {
+                let end = crate::js::module::statement_end(code, all.end());
+                let b = code.skip_ws(all.end());
+                let end = if text.as_bytes().get(b) == Some(&b'{') {
+                    code.matching(b).unwrap_or(end)
+                } else {
+                    end
+                };
+                (v, a, all.end()..end)
+            }
+            _ => continue,
+        };
+        out.push((var.as_str().to_string(), arr.as_str().to_string(), range));
+    }
+    out
+}
+
+/// `router.use(route.path, route.route)` inside a loop over an array of
+/// object literals declared in this module (`const routes = [{ path:
+/// '/users', route: userRoute }, …]`): one mount per element.
+fn table_mounts(
+    code: &Code<'_>,
+    outline: &Outline,
+    loops: &[(String, String, std::ops::Range<usize>)],
+    at: usize,
+    receiver: &str,
+    args: &[std::ops::Range<usize>],
+) -> Option<Vec<Mount>> {
+    if loops.is_empty() || args.len() < 2 {
+        return None;
+    }
+    let member = |r: &std::ops::Range<usize>| -> Option<(String, String)> {
+        let t = code.slice(r.clone()).trim();
+        let (v, k) = t.split_once('.')?;
+        (v.bytes().all(is_js_ident) && k.bytes().all(is_js_ident))
+            .then(|| (v.to_string(), k.to_string()))
+    };
+    let (var, path_key) = member(&args[0])?;
+    let (var2, child_key) = member(args.last()?)?;
+    if var != var2 {
+        return None;
+    }
+    let (_, arr, _) = loops
+        .iter()
+        .find(|(v, _, r)| *v == var && r.contains(&at))?;
+    let v = module::declared_value(code, arr, false, usize::MAX)?;
+    let v = code.skip_ws(v);
+    if code.text().as_bytes().get(v) != Some(&b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    for el in code.args(v) {
+        let o = code.skip_ws(el.start);
+        if code.text().as_bytes().get(o) != Some(&b'{') {
+            continue;
+        }
+        let entries = object_entries(code, o);
+        let (Some(p), Some(c)) = (
+            entries.iter().find(|e| e.key == path_key),
+            entries.iter().find(|e| e.key == child_key),
+        ) else {
+            continue;
+        };
+        let prefixes = paths_of(code, outline, p.value.clone());
+        let Some(child) = module::parse_value(code, outline, c.value.clone()) else {
+            continue;
+        };
+        if prefixes.is_empty() {
+            continue;
+        }
+        out.push(Mount {
+            receiver: receiver.to_string(),
+            prefixes,
+            children: vec![child],
+        });
+    }
+    Some(out)
 }
 
 /// `express()`, `express.Router()`, `Router()` (imported from express),

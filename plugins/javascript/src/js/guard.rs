@@ -52,6 +52,13 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
     if bytes.get(o) != Some(&b'{') {
         return None;
     }
+    object_parts(code, o)
+}
+
+/// An object of schemas per request part whose `{` is at `o` (`{ body:
+/// Joi.object().keys({…}), query: … }`): its parameters; `None` when no
+/// key names a request part.
+pub fn object_parts(code: &Code<'_>, o: usize) -> Option<Vec<Param>> {
     let mut out: Vec<Param> = Vec::new();
     let mut any = false;
     for e in object_entries(code, o) {
@@ -66,6 +73,36 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
         }
     }
     any.then_some(out)
+}
+
+/// Module-level objects of schemas per request part, by scoped name, to
+/// be named in route arguments elsewhere (`validate(userValidation.create)`
+/// with `const create = { body: Joi.object().keys({…}) }` exported).
+pub fn part_objects(code: &Code<'_>, outline: &Outline) -> Vec<(String, Vec<Param>)> {
+    static OBJ: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let obj = OBJ.get_or_init(|| {
+        regex::Regex::new(
+            r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\b(?:module\.)?exports\.([A-Za-z_$][\w$]*))\s*=\s*\{",
+        )
+        .unwrap_or_else(|_| regex::Regex::new("$^").expect("trivial"))
+    });
+    let text = code.text();
+    if !["body", "query", "params"].iter().any(|k| text.contains(k)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for c in obj.captures_iter(text) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
+            continue;
+        }
+        if let Some(ps) = object_parts(code, all.end() - 1).filter(|p| !p.is_empty()) {
+            out.push((outline.scoped(name.as_str(), all.start()), ps));
+        }
+    }
+    out
 }
 
 /// Schemas of a guard call at `r` whose keys are not written in place
