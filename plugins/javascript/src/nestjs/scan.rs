@@ -57,6 +57,71 @@ pub struct Route {
     pub versions: Option<Vec<Ver>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<ParamSpec>,
+    /// `@UseGuards(…)` of the method and of its controller.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<Guard>,
+}
+
+/// A guard protecting a route: kind (`auth_guard`, `authz_guard`,
+/// `rate_limit_guard`), the guard as written, its line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guard {
+    pub kind: String,
+    pub name: String,
+    pub line: u32,
+}
+
+/// The guard kind a NestJS guard class (or `AuthGuard('jwt')`) stands for.
+pub fn guard_kind(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    if lower.contains("throttl") || lower.contains("ratelimit") {
+        return Some("rate_limit_guard");
+    }
+    if [
+        "role",
+        "permission",
+        "polic",
+        "abilit",
+        "admin",
+        "scope",
+        "acl",
+        "casl",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
+        return Some("authz_guard");
+    }
+    if [
+        "auth", "jwt", "session", "login", "apikey", "api_key", "token", "bearer", "passport",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
+        return Some("auth_guard");
+    }
+    None
+}
+
+/// The guards `@UseGuards(A, B)` decorators among `decos` name.
+fn guards_of(file: &SourceFile, code: &Code<'_>, decos: &[Deco]) -> Vec<Guard> {
+    let mut out: Vec<Guard> = Vec::new();
+    for d in decos.iter().filter(|d| d.name == "UseGuards") {
+        for a in &d.args {
+            let name = code.slice(a.clone()).trim().to_string();
+            let Some(kind) = guard_kind(&name) else {
+                continue;
+            };
+            if !out.iter().any(|g| g.name == name) {
+                out.push(Guard {
+                    kind: kind.to_string(),
+                    name,
+                    line: file.line_of(d.at),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// A parameter, or the fields of a DTO type (resolved in `link`).
@@ -582,6 +647,7 @@ fn controller(
         }
     }
     let mut routes = Vec::new();
+    let class_guards = guards_of(file, code, decos);
     for m in methods(code, outline, scope.body.clone()) {
         let decos = decorators_before(code, m.start);
         let mut verbs: Vec<(&Deco, &[&str])> = Vec::new();
@@ -599,6 +665,12 @@ fn controller(
             .and_then(|d| d.args.first())
             .map(|a| versions_of(code, outline, a.clone()));
         let params = route_params(code, &decos, m.params.clone(), m.body.clone());
+        let mut guards = class_guards.clone();
+        for g in guards_of(file, code, &decos) {
+            if !guards.iter().any(|o| o.name == g.name) {
+                guards.push(g);
+            }
+        }
         for (d, ms) in verbs {
             let paths = match d.args.first() {
                 Some(a) => paths_of(code, outline, a.clone()),
@@ -613,6 +685,7 @@ fn controller(
                 paths,
                 versions: versions.clone(),
                 params: params.clone(),
+                guards: guards.clone(),
             });
         }
     }
