@@ -401,5 +401,6 @@ fn inline(
         handlers: call.handlers.clone(),
         helper: None,
         flows: Vec::new(),
+        guards: Vec::new(),
     })
 }

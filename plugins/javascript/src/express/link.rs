@@ -11,6 +11,7 @@ pub use crate::js::mount::node_of;
 use crate::js::mount::{pass_routers, Graph};
 use crate::js::project::{Project, Target};
 use crate::js::strexpr::{Piece, StrExpr};
+use crate::nestjs::link::guard_context;
 
 /// Resolve a path expression; names that are not constants become
 /// `{name}` (last segment), like an unknown template interpolation.
@@ -173,11 +174,11 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                     let path = path_value(&project, mi, &path);
                     let url = join(&[prefix.as_str(), path.as_str()]);
                     for method in &route.methods {
-                        out.push(
-                            Endpoint::new(method, url.clone())
-                                .params(params.clone())
-                                .at_path(m.info.path.clone(), route.line),
-                        );
+                        let mut e = Endpoint::new(method, url.clone())
+                            .params(params.clone())
+                            .at_path(m.info.path.clone(), route.line);
+                        e.ai_context = guard_context(&route.guards, &m.info.path);
+                        out.push(e);
                     }
                 }
             }

@@ -14,7 +14,7 @@ use crate::js::outline::{
 use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::{dotted_before, is_js_ident, next_code_byte};
-use crate::nestjs::scan::Dto;
+use crate::nestjs::scan::{guard_kind, Dto, Guard};
 
 /// One scanned module.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -73,6 +73,10 @@ pub struct Route {
     /// Request parts inline handlers forward, copy or type.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flows: Vec<Flow>,
+    /// Authentication/authorization middleware in the route's arguments
+    /// or `use`d on its router before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<Guard>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -251,6 +255,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
             .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
     });
     let loops = array_loops(&code);
+    let mut router_guards: Vec<(String, usize, Guard)> = Vec::new();
     for c in call.captures_iter(text) {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
@@ -301,6 +306,11 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                 } else {
                     &args[1..]
                 };
+                if prefixes.is_empty() {
+                    for g in middleware_guards(&code, rest, file.line_of(all.start())) {
+                        router_guards.push((receiver.clone(), all.start(), g));
+                    }
+                }
                 let mut children = Vec::new();
                 for a in rest {
                     let s = code.skip_ws(a.start);
@@ -361,6 +371,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                             handlers,
                             helper: helper.clone(),
                             flows,
+                            guards: Vec::new(),
                         });
                     }
                     close = c2;
@@ -375,6 +386,8 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     continue;
                 }
                 let (params, handlers, flows) = handler_args(&code, &outline, &args[1..]);
+                let line = file.line_of(code.skip_ws(all.start() + 1));
+                let guards = middleware_guards(&code, &args[1..args.len() - 1], line);
                 out.routes.push(Route {
                     line: file.line_of(code.skip_ws(all.start() + 1)),
                     receiver,
@@ -384,7 +397,21 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     handlers,
                     helper: helper.clone(),
                     flows,
+                    guards,
                 });
+            }
+        }
+    }
+    // `router.use(requireAuth)`: every later route of that router.
+    for (receiver, at, g) in &router_guards {
+        let line = file.line_of(*at);
+        for r in out
+            .routes
+            .iter_mut()
+            .filter(|r| &r.receiver == receiver && r.line > line)
+        {
+            if !r.guards.iter().any(|o| o.name == g.name) {
+                r.guards.push(g.clone());
             }
         }
     }
@@ -393,6 +420,37 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
     out.dtos = crate::nestjs::scan::dtos(&code, &outline);
     out.parts = crate::js::guard::part_objects(&code, &outline);
     out.info = info;
+    out
+}
+
+/// Authentication middleware among route arguments: `requireAuth`,
+/// `passport.authenticate('jwt')`, `auth.verifyToken`, `checkRole('admin')`.
+fn middleware_guards(code: &Code<'_>, args: &[std::ops::Range<usize>], line: u32) -> Vec<Guard> {
+    let mut out: Vec<Guard> = Vec::new();
+    for a in args {
+        let t = code.slice(a.clone()).trim();
+        if t.starts_with(['(', '[', '{', '\'', '"', '`'])
+            || t.starts_with("async")
+            || t.starts_with("function")
+        {
+            continue;
+        }
+        let callee = t.split('(').next().unwrap_or(t).trim();
+        if callee.is_empty() || !callee.bytes().all(|b| is_js_ident(b) || b == b'.') {
+            continue;
+        }
+        let Some(kind) = guard_kind(callee) else {
+            continue;
+        };
+        let name: String = t.chars().take(80).collect();
+        if !out.iter().any(|g| g.name == name) {
+            out.push(Guard {
+                kind: kind.to_string(),
+                name,
+                line,
+            });
+        }
+    }
     out
 }
 

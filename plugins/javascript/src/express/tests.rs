@@ -228,3 +228,50 @@ fn handlers_and_services_on_module_exports_aliases() {
         ]
     );
 }
+
+#[test]
+fn auth_middleware_becomes_guards() {
+    let src = "const express = require('express');\nconst passport = require('passport');\nconst { requireAuth, isAdmin } = require('./auth');\nconst router = express.Router();\nrouter.get('/public', (req, res) => res.send('ok'));\nrouter.get('/me', passport.authenticate('jwt', { session: false }), (req, res) => res.json(req.user));\nrouter.use(requireAuth);\nrouter.delete('/users/:id', isAdmin, (req, res) => res.sendStatus(204));\nrouter.post('/notes', validate(noteSchema), (req, res) => res.sendStatus(201));\nmodule.exports = router;\n";
+    let mut facts = Facts::new(Vec::new());
+    let mut out = Output::new();
+    Express.analyze(&SourceFile::new("src/routes.js", src), &mut out);
+    facts.extend(out.into_parts().1);
+    let mut got: Vec<(String, String, Vec<(String, String)>)> = Express
+        .link(&facts)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| {
+            let gs = e
+                .ai_context
+                .map(|c| c.guards.into_iter().map(|g| (g.kind, g.name)).collect())
+                .unwrap_or_default();
+            (e.method, e.url, gs)
+        })
+        .collect();
+    got.sort();
+    let g = |k: &str, n: &str| (k.to_string(), n.to_string());
+    assert_eq!(
+        got,
+        vec![
+            (
+                "DELETE".into(),
+                "/users/:id".into(),
+                vec![g("authz_guard", "isAdmin"), g("auth_guard", "requireAuth")]
+            ),
+            (
+                "GET".into(),
+                "/me".into(),
+                vec![g(
+                    "auth_guard",
+                    "passport.authenticate('jwt', { session: false })"
+                )]
+            ),
+            ("GET".into(), "/public".into(), vec![]),
+            (
+                "POST".into(),
+                "/notes".into(),
+                vec![g("auth_guard", "requireAuth")]
+            ),
+        ]
+    );
+}

@@ -138,7 +138,7 @@ pub fn link(modules: &[NestModule]) -> Vec<Endpoint> {
 
 /// The guards of a route as the endpoint's `ai_context` (read by the
 /// host's `auth` tagger).
-fn guard_context(guards: &[Guard], path: &str) -> Option<AiContext> {
+pub fn guard_context(guards: &[Guard], path: &str) -> Option<AiContext> {
     if guards.is_empty() {
         return None;
     }

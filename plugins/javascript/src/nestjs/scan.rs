@@ -93,7 +93,17 @@ pub fn guard_kind(name: &str) -> Option<&'static str> {
         return Some("authz_guard");
     }
     if [
-        "auth", "jwt", "session", "login", "apikey", "api_key", "token", "bearer", "passport",
+        "auth",
+        "jwt",
+        "login",
+        "loggedin",
+        "signedin",
+        "apikey",
+        "api_key",
+        "token",
+        "bearer",
+        "passport",
+        "sessionguard",
     ]
     .iter()
     .any(|w| lower.contains(w))

@@ -107,6 +107,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
             handlers,
             helper: None,
             flows,
+            guards: Vec::new(),
         });
     }
     // restify-router: `router.applyRoutes(server, '/prefix')`, `a.add('/p', b)`.
