@@ -47,6 +47,7 @@ fn js_koa_fixtures() {
             "crud-subclass",
             "guarded-routers",
             "mounted-apps",
+            "zod-guards",
         ],
     );
 }
@@ -98,7 +99,10 @@ fn js_express_fixtures() {
             "router-chains",
             "routers",
             "server-class",
+            "service-forwarding",
             "uploads",
+            "validation-objects",
+            "validator-chains",
         ],
     );
 }

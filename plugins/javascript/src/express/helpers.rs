@@ -298,7 +298,7 @@ fn calls(file: &SourceFile, code: &Code<'_>, outline: &Outline) -> Vec<HelperCal
         }) else {
             continue;
         };
-        let (params, handlers) = handler_args(code, outline, &args[pi + 2..]);
+        let (params, handlers, _) = handler_args(code, outline, &args[pi + 2..]);
         out.push(HelperCall {
             line: file.line_of(all.start()),
             callee: callee.to_string(),
@@ -400,5 +400,7 @@ fn inline(
         params: call.params.clone(),
         handlers: call.handlers.clone(),
         helper: None,
+        flows: Vec::new(),
+        guards: Vec::new(),
     })
 }

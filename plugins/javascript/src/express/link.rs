@@ -4,12 +4,14 @@
 use portolan_plugin_sdk::paths::join;
 use portolan_plugin_sdk::{Endpoint, Param};
 
-use super::scan::ExpressModule;
+use super::scan::{ExpressModule, Handler};
+use crate::js::flow::Flows;
 use crate::js::module::Value;
 pub use crate::js::mount::node_of;
 use crate::js::mount::{pass_routers, Graph};
 use crate::js::project::{Project, Target};
 use crate::js::strexpr::{Piece, StrExpr};
+use crate::nestjs::link::guard_context;
 
 /// Resolve a path expression; names that are not constants become
 /// `{name}` (last segment), like an unknown template interpolation.
@@ -50,6 +52,11 @@ fn routerish(name: &str) -> bool {
 
 pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let flows = Flows::new(
+        &project,
+        modules.iter().map(|m| m.sinks.as_slice()).collect(),
+        modules.iter().map(|m| m.dtos.as_slice()).collect(),
+    );
     let mut graph = Graph::new();
     for (mi, m) in modules.iter().enumerate() {
         for mount in &m.mounts {
@@ -138,11 +145,24 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                 continue;
             }
             let mut params: Vec<Param> = route.params.clone();
-            for h in &route.handlers {
-                for p in handler_params(&project, modules, mi, h) {
+            let mut add = |ps: Vec<Param>| {
+                for p in ps {
                     if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
                         params.push(p);
                     }
+                }
+            };
+            for f in &route.flows {
+                add(flows.params(mi, f.kind, &f.uses));
+            }
+            for h in &route.handlers {
+                let Some((hm, h)) = handler_of(&project, modules, mi, h) else {
+                    add(part_object(&project, modules, mi, h));
+                    continue;
+                };
+                add(h.params.clone());
+                for f in &h.flows {
+                    add(flows.params(hm, f.kind, &f.uses));
                 }
             }
             for prefix in graph.prefixes(&node) {
@@ -154,11 +174,11 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
                     let path = path_value(&project, mi, &path);
                     let url = join(&[prefix.as_str(), path.as_str()]);
                     for method in &route.methods {
-                        out.push(
-                            Endpoint::new(method, url.clone())
-                                .params(params.clone())
-                                .at_path(m.info.path.clone(), route.line),
-                        );
+                        let mut e = Endpoint::new(method, url.clone())
+                            .params(params.clone())
+                            .at_path(m.info.path.clone(), route.line);
+                        e.ai_context = guard_context(&route.guards, &m.info.path);
+                        out.push(e);
                     }
                 }
             }
@@ -167,13 +187,55 @@ pub fn link(modules: &[ExpressModule]) -> Vec<Endpoint> {
     out
 }
 
-/// Parameters read by a named handler, wherever it is defined.
-fn handler_params(
+/// The parameters of an object of schemas per request part a route
+/// argument names (`validate(userValidation.createUser)`), wherever it is
+/// declared.
+fn part_object(
     project: &Project<'_>,
     modules: &[ExpressModule],
     m: usize,
     name: &str,
 ) -> Vec<Param> {
+    let find = |fm: usize, n: &str| {
+        modules
+            .get(fm)
+            .and_then(|x| x.parts.iter().find(|(pn, _)| pn == n))
+            .map(|(_, ps)| ps.clone())
+    };
+    if let Some(Target::Node(fm, n)) = project.resolve(m, &Value::Name(name.to_string())) {
+        if let Some(ps) = find(fm, &n) {
+            return ps;
+        }
+    }
+    let Some((head, member)) = name.rsplit_once('.') else {
+        // `const { login } = require('./validations')`.
+        let imported = project.modules.get(m).and_then(|info| {
+            let i = info.imports.iter().find(|i| i.local == name)?;
+            let fm = project.resolve_spec(m, &i.spec)?;
+            match &i.kind {
+                crate::js::module::ImportKind::Named(n) => {
+                    find(fm, n).or_else(|| find(fm, &format!("exports.{n}")))
+                }
+                _ => None,
+            }
+        });
+        return imported.or_else(|| find(m, name)).unwrap_or_default();
+    };
+    match project.resolve(m, &Value::Name(head.to_string())) {
+        Some(Target::Module(fm)) | Some(Target::Node(fm, _)) => find(fm, member)
+            .or_else(|| find(fm, &format!("exports.{member}")))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// A named handler, wherever it is defined, with its module.
+fn handler_of<'a>(
+    project: &Project<'_>,
+    modules: &'a [ExpressModule],
+    m: usize,
+    name: &str,
+) -> Option<(usize, &'a Handler)> {
     let found = match project.resolve(m, &Value::Name(name.to_string())) {
         Some(Target::Func(fm, f)) => Some((fm, f)),
         Some(Target::Node(fm, n)) => Some((fm, n)),
@@ -183,29 +245,25 @@ fn handler_params(
         modules
             .get(fm)
             .and_then(|x| x.handlers.iter().find(|h| h.name == n))
+            .map(|h| (fm, h))
     });
-    if let Some(h) = found {
-        return h.params.clone();
+    if found.is_some() {
+        return found;
     }
     // `controller.list` where the imported module exports an object of
     // its functions (`export default { list, create }`).
-    let Some((head, member)) = name.split_once('.') else {
-        return Vec::new();
-    };
+    let (head, member) = name.split_once('.')?;
     if member.contains('.') {
-        return Vec::new();
+        return None;
     }
-    let Some(fm) = project.modules.get(m).and_then(|info| {
+    let fm = project.modules.get(m).and_then(|info| {
         info.imports
             .iter()
             .find(|i| i.local == head)
             .and_then(|i| project.resolve_spec(m, &i.spec))
-    }) else {
-        return Vec::new();
-    };
+    })?;
     modules
         .get(fm)
         .and_then(|x| x.handlers.iter().find(|h| h.name == member))
-        .map(|h| h.params.clone())
-        .unwrap_or_default()
+        .map(|h| (fm, h))
 }

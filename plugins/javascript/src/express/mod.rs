@@ -59,6 +59,9 @@ impl Analyzer for Express {
             || !module.routes.is_empty()
             || !module.mounts.is_empty()
             || !module.helper_calls.is_empty()
+            || !module.dtos.is_empty()
+            || !module.sinks.is_empty()
+            || !module.parts.is_empty()
         {
             out.fact(&module);
         }

@@ -5,7 +5,8 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-use crate::js::guard::guard_params;
+use crate::js::flow::{self, Flow, Sink};
+use crate::js::guard::{guard_params, validator_params};
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{
     function_parts, methods, object_entries, param_names, Outline, ScopeKind,
@@ -13,6 +14,7 @@ use crate::js::outline::{
 use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::{dotted_before, is_js_ident, next_code_byte};
+use crate::nestjs::scan::{guard_kind, Dto, Guard};
 
 /// One scanned module.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -41,6 +43,16 @@ pub struct ExpressModule {
     /// `table[key](router, name)` registration dispatch.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispatch: Vec<super::dispatch::DispatchCall>,
+    /// What functions do with their parameters (see [`crate::js::flow`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sinks: Vec<Sink>,
+    /// Classes and interfaces with their fields.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dtos: Vec<Dto>,
+    /// Objects of schemas per request part (see
+    /// [`crate::js::guard::part_objects`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<(String, Vec<Param>)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +70,13 @@ pub struct Route {
     /// never called as one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub helper: Option<String>,
+    /// Request parts inline handlers forward, copy or type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<Flow>,
+    /// Authentication/authorization middleware in the route's arguments
+    /// or `use`d on its router before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<Guard>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +91,9 @@ pub struct Mount {
 pub struct Handler {
     pub name: String,
     pub params: Vec<Param>,
+    /// Request parts forwarded to services, copied or typed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<Flow>,
 }
 
 pub const METHODS: &[&str] = &[
@@ -232,6 +254,8 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         Regex::new(r"\.\s*(get|post|put|patch|delete|del|all|options|head|route|use)\s*\(")
             .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
     });
+    let loops = array_loops(&code);
+    let mut router_guards: Vec<(String, usize, Guard)> = Vec::new();
     for c in call.captures_iter(text) {
         let (Some(all), Some(m)) = (c.get(0), c.get(1)) else {
             continue;
@@ -264,6 +288,12 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         match method {
             "use" => {
                 let Some(first) = args.first() else { continue };
+                if let Some(ms) =
+                    table_mounts(&code, &outline, &loops, all.start(), &receiver, &args)
+                {
+                    out.mounts.extend(ms);
+                    continue;
+                }
                 // `api.use(tagsRouter)`: a lone argument is middleware, not
                 // a path.
                 let prefixes = if args.len() == 1 && code.string_at(first.start).is_none() {
@@ -276,6 +306,11 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                 } else {
                     &args[1..]
                 };
+                if prefixes.is_empty() {
+                    for g in middleware_guards(&code, rest, file.line_of(all.start())) {
+                        router_guards.push((receiver.clone(), all.start(), g));
+                    }
+                }
                 let mut children = Vec::new();
                 for a in rest {
                     let s = code.skip_ws(a.start);
@@ -325,7 +360,8 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     };
                     let Some(c2) = code.matching(p) else { break };
                     if METHODS.contains(&name.as_str()) {
-                        let (params, handlers) = handler_args(&code, &outline, &code.args(p));
+                        let (params, handlers, flows) =
+                            handler_args(&code, &outline, &code.args(p));
                         out.routes.push(Route {
                             line: file.line_of(name_start),
                             receiver: receiver.clone(),
@@ -334,6 +370,8 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                             params,
                             handlers,
                             helper: helper.clone(),
+                            flows,
+                            guards: Vec::new(),
                         });
                     }
                     close = c2;
@@ -347,7 +385,9 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                 if paths.is_empty() {
                     continue;
                 }
-                let (params, handlers) = handler_args(&code, &outline, &args[1..]);
+                let (params, handlers, flows) = handler_args(&code, &outline, &args[1..]);
+                let line = file.line_of(code.skip_ws(all.start() + 1));
+                let guards = middleware_guards(&code, &args[1..args.len() - 1], line);
                 out.routes.push(Route {
                     line: file.line_of(code.skip_ws(all.start() + 1)),
                     receiver,
@@ -356,13 +396,171 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
                     params,
                     handlers,
                     helper: helper.clone(),
+                    flows,
+                    guards,
                 });
             }
         }
     }
+    // `router.use(requireAuth)`: every later route of that router.
+    for (receiver, at, g) in &router_guards {
+        let line = file.line_of(*at);
+        for r in out
+            .routes
+            .iter_mut()
+            .filter(|r| &r.receiver == receiver && r.line > line)
+        {
+            if !r.guards.iter().any(|o| o.name == g.name) {
+                r.guards.push(g.clone());
+            }
+        }
+    }
     handlers(&code, &outline, &mut out.handlers);
+    out.sinks = flow::sinks(&code, &outline);
+    out.dtos = crate::nestjs::scan::dtos(&code, &outline);
+    out.parts = crate::js::guard::part_objects(&code, &outline);
     out.info = info;
     out
+}
+
+/// Authentication middleware among route arguments: `requireAuth`,
+/// `passport.authenticate('jwt')`, `auth.verifyToken`, `checkRole('admin')`.
+fn middleware_guards(code: &Code<'_>, args: &[std::ops::Range<usize>], line: u32) -> Vec<Guard> {
+    let mut out: Vec<Guard> = Vec::new();
+    for a in args {
+        let t = code.slice(a.clone()).trim();
+        if t.starts_with(['(', '[', '{', '\'', '"', '`'])
+            || t.starts_with("async")
+            || t.starts_with("function")
+        {
+            continue;
+        }
+        let callee = t.split('(').next().unwrap_or(t).trim();
+        if callee.is_empty() || !callee.bytes().all(|b| is_js_ident(b) || b == b'.') {
+            continue;
+        }
+        let Some(kind) = guard_kind(callee) else {
+            continue;
+        };
+        let name: String = t.chars().take(80).collect();
+        if !out.iter().any(|g| g.name == name) {
+            out.push(Guard {
+                kind: kind.to_string(),
+                name,
+                line,
+            });
+        }
+    }
+    out
+}
+
+/// Loops over a named array: `routes.forEach((route) => …)`, `for (const
+/// route of routes) …`: (variable, array name, the loop's range).
+fn array_loops(code: &Code<'_>) -> Vec<(String, String, std::ops::Range<usize>)> {
+    static LOOP: OnceLock<Regex> = OnceLock::new();
+    let lp = LOOP.get_or_init(|| {
+        Regex::new(
+            r"\b([A-Za-z_$][\w$]*)\s*\.\s*forEach\s*\(\s*(?:\(\s*)?([A-Za-z_$][\w$]*)|\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+([A-Za-z_$][\w$]*)\s*\)",
+        )
+        .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+    });
+    let text = code.text();
+    if !text.contains("forEach") && !text.contains(" of ") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for c in lp.captures_iter(text) {
+        let Some(all) = c.get(0) else { continue };
+        if !code.is_code(all.start()) {
+            continue;
+        }
+        let (var, arr, range) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+            (Some(a), Some(v), _, _) => {
+                let Some(open) = text[a.end()..].find('(').map(|k| a.end() + k) else {
+                    continue;
+                };
+                let Some(close) = code.matching(open) else {
+                    continue;
+                };
+                (v, a, open..close)
+            }
+            (_, _, Some(v), Some(a)) => {
+                let end = crate::js::module::statement_end(code, all.end());
+                let b = code.skip_ws(all.end());
+                let end = if text.as_bytes().get(b) == Some(&b'{') {
+                    code.matching(b).unwrap_or(end)
+                } else {
+                    end
+                };
+                (v, a, all.end()..end)
+            }
+            _ => continue,
+        };
+        out.push((var.as_str().to_string(), arr.as_str().to_string(), range));
+    }
+    out
+}
+
+/// `router.use(route.path, route.route)` inside a loop over an array of
+/// object literals declared in this module (`const routes = [{ path:
+/// '/users', route: userRoute }, …]`): one mount per element.
+fn table_mounts(
+    code: &Code<'_>,
+    outline: &Outline,
+    loops: &[(String, String, std::ops::Range<usize>)],
+    at: usize,
+    receiver: &str,
+    args: &[std::ops::Range<usize>],
+) -> Option<Vec<Mount>> {
+    if loops.is_empty() || args.len() < 2 {
+        return None;
+    }
+    let member = |r: &std::ops::Range<usize>| -> Option<(String, String)> {
+        let t = code.slice(r.clone()).trim();
+        let (v, k) = t.split_once('.')?;
+        (v.bytes().all(is_js_ident) && k.bytes().all(is_js_ident))
+            .then(|| (v.to_string(), k.to_string()))
+    };
+    let (var, path_key) = member(&args[0])?;
+    let (var2, child_key) = member(args.last()?)?;
+    if var != var2 {
+        return None;
+    }
+    let (_, arr, _) = loops
+        .iter()
+        .find(|(v, _, r)| *v == var && r.contains(&at))?;
+    let v = module::declared_value(code, arr, false, usize::MAX)?;
+    let v = code.skip_ws(v);
+    if code.text().as_bytes().get(v) != Some(&b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    for el in code.args(v) {
+        let o = code.skip_ws(el.start);
+        if code.text().as_bytes().get(o) != Some(&b'{') {
+            continue;
+        }
+        let entries = object_entries(code, o);
+        let (Some(p), Some(c)) = (
+            entries.iter().find(|e| e.key == path_key),
+            entries.iter().find(|e| e.key == child_key),
+        ) else {
+            continue;
+        };
+        let prefixes = paths_of(code, outline, p.value.clone());
+        let Some(child) = module::parse_value(code, outline, c.value.clone()) else {
+            continue;
+        };
+        if prefixes.is_empty() {
+            continue;
+        }
+        out.push(Mount {
+            receiver: receiver.to_string(),
+            prefixes,
+            children: vec![child],
+        });
+    }
+    Some(out)
 }
 
 /// `express()`, `express.Router()`, `Router()` (imported from express),
@@ -396,16 +594,26 @@ pub fn methods_of(name: &str) -> Vec<String> {
     }
 }
 
-/// Parameters of inline handlers and names of the others.
+/// Parameters of inline handlers, names of the others, and the request
+/// parts inline handlers pass on.
 pub fn handler_args(
     code: &Code<'_>,
     outline: &Outline,
     args: &[std::ops::Range<usize>],
-) -> (Vec<Param>, Vec<String>) {
+) -> (Vec<Param>, Vec<String>, Vec<Flow>) {
     let mut params: Vec<Param> = Vec::new();
     let mut names = Vec::new();
+    let mut flows: Vec<Flow> = Vec::new();
     for a in args {
-        let ps = inline_params(code, a.clone()).or_else(|| guard_params(code, a.clone()));
+        if let Some((ps, body)) = function_parts(code, a.clone()) {
+            let req = param_names(code, ps).first().cloned().unwrap_or_default();
+            let (ps, fl) = flow::request_flows(code, outline, body, &req);
+            params.extend(ps);
+            flows.extend(fl);
+        }
+        let ps = inline_params(code, a.clone())
+            .or_else(|| validator_params(code, a.clone()))
+            .or_else(|| guard_params(code, a.clone()));
         if let Some(ps) = ps {
             for p in ps {
                 if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
@@ -422,7 +630,8 @@ pub fn handler_args(
             let s = code.skip_ws(a.start);
             if let Some(open) = next_code_byte(code, s, a.end, b'(') {
                 let inner = code.args(open);
-                let (p2, n2) = handler_args(code, outline, &inner);
+                let (p2, n2, f2) = handler_args(code, outline, &inner);
+                flows.extend(f2);
                 for p in p2 {
                     if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {
                         params.push(p);
@@ -432,7 +641,17 @@ pub fn handler_args(
             }
         }
     }
-    (params, names)
+    let mut seen = Vec::new();
+    params.retain(|p| {
+        let new = !seen
+            .iter()
+            .any(|o: &Param| o.name == p.name && o.kind == p.kind);
+        if new {
+            seen.push(p.clone());
+        }
+        new
+    });
+    (params, names, flows)
 }
 
 /// Functions, class methods and object-literal methods that read the
@@ -443,10 +662,23 @@ pub fn handlers(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>) {
 
 /// [`handlers`] with another way of reading the request.
 pub fn handlers_with(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>, read: Reader) {
-    let request_params = read;
-    let mut push = |name: String, params: Vec<Param>| {
-        if !params.is_empty() {
-            out.push(Handler { name, params });
+    let request_params = |code: &Code<'_>, body: std::ops::Range<usize>, req: &str| {
+        let mut ps = read(code, body.clone(), req);
+        let (more, flows) = flow::request_flows(code, outline, body, req);
+        for p in more {
+            if !ps.iter().any(|o| o.name == p.name && o.kind == p.kind) {
+                ps.push(p);
+            }
+        }
+        (ps, flows)
+    };
+    let mut push = |name: String, (params, flows): (Vec<Param>, Vec<Flow>)| {
+        if !params.is_empty() || !flows.is_empty() {
+            out.push(Handler {
+                name,
+                params,
+                flows,
+            });
         }
     };
     for s in &outline.scopes {

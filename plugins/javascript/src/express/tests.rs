@@ -193,3 +193,85 @@ fn bundles_are_recognised_cheaply() {
     // An ordinary module is analyzed.
     assert_eq!(urls(&[("src/app.js", src)]), vec!["GET /x"]);
 }
+
+#[test]
+fn handlers_and_services_on_module_exports_aliases() {
+    let got = run(&[
+        ("src/app.js", "const express = require('express');\nconst app = express();\napp.use('/api/v3', require('./routes'));\n"),
+        ("src/routes/index.js", "const router = require('express').Router();\nconst controllers = require('../controllers');\nrouter.post('/groups', controllers.write.groups.create);\nrouter.get('/groups', controllers.write.groups.list);\nmodule.exports = router;\n"),
+        ("src/controllers/index.js", "const Controllers = module.exports;\nController.nope = 1;\nControllers.write = require('./write');\n"),
+        ("src/controllers/write/index.js", "const Write = module.exports;\nWrite.groups = require('./groups');\n"),
+        ("src/controllers/write/groups.js", "const api = require('../../api');\nconst Groups = module.exports;\nGroups.list = async (req, res) => {\n  res.json(await api.groups.list(req, { ...req.query }));\n};\nGroups.create = async (req, res) => {\n  res.json(await api.groups.create(req, req.body));\n};\n"),
+        ("src/api/index.js", "module.exports = {\n  groups: require('./groups'),\n};\n"),
+        ("src/api/groups.js", "const groupsAPI = module.exports;\ngroupsAPI.list = async function (caller, data) {\n  return [data.sort, data.after];\n};\ngroupsAPI.create = async function (caller, data) {\n  if (typeof data.name !== 'string') throw new Error('x');\n  return { name: data.name, hidden: data.hidden, s: data.toString() };\n};\n"),
+    ]);
+    let s = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        got,
+        vec![
+            (
+                "GET".into(),
+                "/api/v3/groups".into(),
+                4,
+                s(&[("sort", "query"), ("after", "query")])
+            ),
+            (
+                "POST".into(),
+                "/api/v3/groups".into(),
+                3,
+                s(&[("name", "json"), ("hidden", "json")])
+            ),
+        ]
+    );
+}
+
+#[test]
+fn auth_middleware_becomes_guards() {
+    let src = "const express = require('express');\nconst passport = require('passport');\nconst { requireAuth, isAdmin } = require('./auth');\nconst router = express.Router();\nrouter.get('/public', (req, res) => res.send('ok'));\nrouter.get('/me', passport.authenticate('jwt', { session: false }), (req, res) => res.json(req.user));\nrouter.use(requireAuth);\nrouter.delete('/users/:id', isAdmin, (req, res) => res.sendStatus(204));\nrouter.post('/notes', validate(noteSchema), (req, res) => res.sendStatus(201));\nmodule.exports = router;\n";
+    let mut facts = Facts::new(Vec::new());
+    let mut out = Output::new();
+    Express.analyze(&SourceFile::new("src/routes.js", src), &mut out);
+    facts.extend(out.into_parts().1);
+    let mut got: Vec<(String, String, Vec<(String, String)>)> = Express
+        .link(&facts)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| {
+            let gs = e
+                .ai_context
+                .map(|c| c.guards.into_iter().map(|g| (g.kind, g.name)).collect())
+                .unwrap_or_default();
+            (e.method, e.url, gs)
+        })
+        .collect();
+    got.sort();
+    let g = |k: &str, n: &str| (k.to_string(), n.to_string());
+    assert_eq!(
+        got,
+        vec![
+            (
+                "DELETE".into(),
+                "/users/:id".into(),
+                vec![g("authz_guard", "isAdmin"), g("auth_guard", "requireAuth")]
+            ),
+            (
+                "GET".into(),
+                "/me".into(),
+                vec![g(
+                    "auth_guard",
+                    "passport.authenticate('jwt', { session: false })"
+                )]
+            ),
+            ("GET".into(), "/public".into(), vec![]),
+            (
+                "POST".into(),
+                "/notes".into(),
+                vec![g("auth_guard", "requireAuth")]
+            ),
+        ]
+    );
+}

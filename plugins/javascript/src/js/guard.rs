@@ -11,7 +11,8 @@ use portolan_plugin_sdk::{Code, Param, ParamKind};
 use std::ops::Range;
 
 use super::module;
-use super::outline::object_entries;
+use super::outline::{object_entries, Outline};
+use super::schema::{self, Schema};
 use super::syntax::is_js_ident;
 
 /// The request part a guard key names.
@@ -51,6 +52,13 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
     if bytes.get(o) != Some(&b'{') {
         return None;
     }
+    object_parts(code, o)
+}
+
+/// An object of schemas per request part whose `{` is at `o` (`{ body:
+/// Joi.object().keys({…}), query: … }`): its parameters; `None` when no
+/// key names a request part.
+pub fn object_parts(code: &Code<'_>, o: usize) -> Option<Vec<Param>> {
     let mut out: Vec<Param> = Vec::new();
     let mut any = false;
     for e in object_entries(code, o) {
@@ -65,6 +73,120 @@ pub fn guard_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
         }
     }
     any.then_some(out)
+}
+
+/// Module-level objects of schemas per request part, by scoped name, to
+/// be named in route arguments elsewhere (`validate(userValidation.create)`
+/// with `const create = { body: Joi.object().keys({…}) }` exported).
+pub fn part_objects(code: &Code<'_>, outline: &Outline) -> Vec<(String, Vec<Param>)> {
+    static OBJ: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let obj = OBJ.get_or_init(|| {
+        regex::Regex::new(
+            r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\b(?:module\.)?exports\.([A-Za-z_$][\w$]*))\s*=\s*\{",
+        )
+        .unwrap_or_else(|_| regex::Regex::new("$^").expect("trivial"))
+    });
+    let text = code.text();
+    if !["body", "query", "params"].iter().any(|k| text.contains(k)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for c in obj.captures_iter(text) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
+            continue;
+        }
+        if let Some(ps) = object_parts(code, all.end() - 1).filter(|p| !p.is_empty()) {
+            out.push((outline.scoped(name.as_str(), all.start()), ps));
+        }
+    }
+    out
+}
+
+/// Schemas of a guard call at `r` whose keys are not written in place
+/// (`guard({ body: createGuard.pick({ name: true }), query: Paging })`):
+/// per request part, the schema to resolve across modules in `link`.
+pub fn guard_refs(code: &Code<'_>, outline: &Outline, r: Range<usize>) -> Vec<(ParamKind, Schema)> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    let mut i = s;
+    while i < r.end && bytes.get(i).is_some_and(|b| is_js_ident(*b) || *b == b'.') {
+        i += 1;
+    }
+    let open = code.skip_ws(i);
+    if i == s || bytes.get(open) != Some(&b'(') {
+        return Vec::new();
+    }
+    let o = code.skip_ws(open + 1);
+    if bytes.get(o) != Some(&b'{') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for e in object_entries(code, o) {
+        let key = e.key.trim_start_matches('[').trim_end_matches(']');
+        let Some(kind) = part(key) else { continue };
+        if !schema_keys(code, e.value.clone(), 0).is_empty() {
+            continue;
+        }
+        if let Some(sc) = schema::parse(code, outline, e.value.clone()) {
+            if !matches!(&sc, Schema::Keys(k) if k.is_empty()) {
+                out.push((kind, sc));
+            }
+        }
+    }
+    out
+}
+
+/// express-validator chains as route arguments: `body('email').isEmail()`,
+/// `query('page').optional().isInt()`, `param('id')`, `header('x-key')`,
+/// `cookie('sid')`, also several fields (`body(['a', 'b'])`) and arrays of
+/// chains (`[body('a'), query('b')]`). `None` when `r` is none of these.
+pub fn validator_params(code: &Code<'_>, r: Range<usize>) -> Option<Vec<Param>> {
+    let bytes = code.text().as_bytes();
+    let s = code.skip_ws(r.start);
+    if bytes.get(s) == Some(&b'[') {
+        let mut out = Vec::new();
+        for e in code.args(s) {
+            out.extend(validator_params(code, e)?);
+        }
+        return (!out.is_empty()).then_some(out);
+    }
+    let id = super::syntax::ident_at(code, s)?;
+    let kind = match code.slice(id.clone()) {
+        "body" => ParamKind::Json,
+        "query" => ParamKind::Query,
+        "param" => ParamKind::Path,
+        "header" => ParamKind::Header,
+        "cookie" => ParamKind::Cookie,
+        _ => return None,
+    };
+    if bytes.get(id.end) != Some(&b'(') {
+        return None;
+    }
+    let first = code.args(id.end).into_iter().next()?;
+    let f = code.skip_ws(first.start);
+    let mut out = Vec::new();
+    if bytes.get(f) == Some(&b'[') {
+        for e in code.args(f) {
+            if let Some(l) = code.string_at(e.start).filter(|l| !l.interpolated) {
+                out.push(Param::new(kind, l.value));
+            }
+        }
+    } else if let Some(l) = code
+        .string_at(f)
+        .filter(|l| !l.interpolated && l.start == f)
+    {
+        out.push(Param::new(kind, l.value));
+    }
+    // Nested fields (`body('address.city')`) are the top-level field.
+    for p in &mut out {
+        if let Some((head, _)) = p.name.split_once('.') {
+            p.name = head.to_string();
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Upload middleware (multer and its look-alikes) naming the multipart

@@ -13,9 +13,12 @@
 //! - [`mount`]: prefixes of routers mounted on routers, across files;
 //! - [`reads`]: members read from values handlers obtain by calls
 //!   (`getQuery(event).x`, `await request.json()`), Fetch-API handlers;
+//! - [`flow`]: request values forwarded to services, copied onto
+//!   entities or typed by classes and interfaces;
 //! - [`fsroute`]: exported handlers and URLs of file-system routers;
 //! - [`guard`]: validation middleware given one schema per request part.
 
+pub mod flow;
 pub mod fsroute;
 pub mod guard;
 pub mod module;

@@ -775,6 +775,51 @@ fn exports(code: &Code<'_>, outline: &Outline, m: &mut ModuleInfo) {
             });
         }
     }
+    alias_exports(code, outline, m);
+}
+
+/// `const Groups = module.exports; Groups.create = async (req, res) => …;
+/// Groups.admin = require('./admin');`: members assigned to an alias of
+/// `module.exports` are exports.
+fn alias_exports(code: &Code<'_>, outline: &Outline, m: &mut ModuleInfo) {
+    let aliases: Vec<String> = m
+        .bindings
+        .iter()
+        .filter(|b| matches!(&b.value, Value::Name(n) if n == "module.exports" || n == "exports"))
+        .map(|b| b.name.clone())
+        .filter(|n| !n.contains('#') && !n.contains('.'))
+        .collect();
+    let text = code.text();
+    let bytes = text.as_bytes();
+    for alias in &aliases {
+        for at in code.find_word(alias) {
+            if !outline.is_top(at) || (at > 0 && bytes[at - 1] == b'.') {
+                continue;
+            }
+            let d = at + alias.len();
+            if bytes.get(d) != Some(&b'.') {
+                continue;
+            }
+            let Some(r) = super::syntax::ident_at(code, d + 1) else {
+                continue;
+            };
+            let eq = code.skip_ws(r.end);
+            if bytes.get(eq) != Some(&b'=') || matches!(bytes.get(eq + 1), Some(b'=') | Some(b'>'))
+            {
+                continue;
+            }
+            let name = code.slice(r).to_string();
+            let vs = code.skip_ws(eq + 1);
+            let i = outline.scopes.partition_point(|s| s.start < at);
+            let value = match outline.scopes.get(i).filter(|s| s.start == at) {
+                Some(scope) => Some(Value::Name(scope.name.clone())),
+                None => parse_value(code, outline, vs..statement_end(code, vs)),
+            };
+            if let Some(value) = value {
+                m.exports.push(Export { name, value });
+            }
+        }
+    }
 }
 
 /// Fields of a class: `path = '/users'`, `router = Router()`,

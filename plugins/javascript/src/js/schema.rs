@@ -446,7 +446,13 @@ impl<'a> Resolver<'a> {
             Schema::Pick(s, keep) => {
                 let mut inner = Vec::new();
                 self.collect(m, s, depth + 1, &mut inner);
-                out.extend(inner.into_iter().filter(|k| keep.contains(k)));
+                if inner.is_empty() {
+                    // A schema generated or from outside the tree: the
+                    // picked keys are its keys.
+                    out.extend(keep.iter().cloned());
+                } else {
+                    out.extend(inner.into_iter().filter(|k| keep.contains(k)));
+                }
             }
             Schema::Omit(s, drop) => {
                 let mut inner = Vec::new();

@@ -162,17 +162,20 @@ pub fn word_at(code: &Code<'_>, i: usize, word: &str) -> bool {
         && !bytes.get(i + word.len()).is_some_and(|b| is_js_ident(*b))
 }
 
-/// Strip a TypeScript non-null `!`, `as T` casts and parentheses around an
-/// expression range.
+/// Strip a TypeScript non-null `!`, `as T` casts, `satisfies T` and
+/// parentheses around an expression range.
 pub fn trim_expr(code: &Code<'_>, mut r: Range<usize>) -> Range<usize> {
     let bytes = code.text().as_bytes();
     loop {
         let text = code.slice(r.clone());
-        if let Some(pos) = text.rfind(" as ") {
-            if code.is_code(r.start + pos + 1) && !text[pos..].contains(['(', ')', '\'', '"']) {
-                r.end = r.start + pos;
-                continue;
-            }
+        let cast = [" as ", " satisfies "].iter().find_map(|op| {
+            let pos = text.rfind(op)?;
+            (code.is_code(r.start + pos + 1) && !text[pos..].contains(['(', ')', '\'', '"']))
+                .then_some(pos)
+        });
+        if let Some(pos) = cast {
+            r.end = r.start + pos;
+            continue;
         }
         if r.end > r.start && bytes[r.end - 1] == b'!' {
             r.end -= 1;

@@ -8,6 +8,7 @@ use crate::express::link::path_value;
 use crate::js::module::Value;
 use crate::js::mount::{node_of, pass_routers_with, Graph};
 use crate::js::project::{Project, Target};
+use crate::js::schema::Resolver;
 
 /// Router-like names accepted as receivers when nothing says otherwise.
 fn routerish(name: &str) -> bool {
@@ -21,6 +22,10 @@ fn routerish(name: &str) -> bool {
 
 pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
     let project = Project::new(modules.iter().map(|m| &m.info).collect());
+    let schemas = Resolver::new(
+        &project,
+        modules.iter().map(|m| m.schemas.as_slice()).collect(),
+    );
     let mut graph = Graph::new();
     // A router object with its own prefix: `new Router({ prefix })`, or
     // `this` of a router subclass (`C#this`, prefix given to `super`).
@@ -129,6 +134,14 @@ pub fn link(modules: &[KoaModule]) -> Vec<Endpoint> {
             }
             let own_prefix = own_prefix(&node);
             let mut params: Vec<Param> = route.params.clone();
+            for (kind, s) in &route.schemas {
+                for k in schemas.keys(mi, s) {
+                    let p = Param::new(*kind, k);
+                    if !params.contains(&p) {
+                        params.push(p);
+                    }
+                }
+            }
             for h in &route.handlers {
                 for p in handler_params(&project, modules, mi, h) {
                     if !params.iter().any(|o| o.name == p.name && o.kind == p.kind) {

@@ -46,7 +46,11 @@ impl Analyzer for Koa {
             return;
         }
         let module = scan::scan(file);
-        if !module.info.is_empty() || !module.routes.is_empty() || !module.mounts.is_empty() {
+        if !module.info.is_empty()
+            || !module.routes.is_empty()
+            || !module.mounts.is_empty()
+            || !module.schemas.is_empty()
+        {
             out.fact(&module);
         }
     }

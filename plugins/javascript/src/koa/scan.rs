@@ -1,6 +1,6 @@
 //! Map step: what one module declares for Koa routers.
 
-use portolan_plugin_sdk::{Code, Param, SourceFile, Syntax};
+use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, Syntax};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -8,10 +8,11 @@ use std::sync::OnceLock;
 use crate::express::scan::{
     handlers_with, inline_params_with, methods_of, paths_of, Handler, Reader,
 };
-use crate::js::guard::guard_params;
+use crate::js::guard::{guard_params, guard_refs};
 use crate::js::module::{self, ModuleInfo, Value};
 use crate::js::outline::{object_entries, Outline, ScopeKind};
 use crate::js::request::request_params;
+use crate::js::schema::{self, Schema};
 use crate::js::strexpr::{Piece, StrExpr};
 use crate::js::syntax::dotted_before;
 
@@ -40,6 +41,9 @@ pub struct KoaModule {
     /// name, class): `link` matches the class against subclasses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub instances: Vec<(String, String)>,
+    /// Schemas declared here (`export const createGuard = z.object(…)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<(String, Schema)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +56,9 @@ pub struct Route {
     pub params: Vec<Param>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub handlers: Vec<String>,
+    /// Guard schemas to resolve in `link` (`koaGuard({ body: X })`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schemas: Vec<(ParamKind, Schema)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -452,7 +459,9 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
                 }
                 let mut params: Vec<Param> = Vec::new();
                 let mut names = Vec::new();
+                let mut schemas = Vec::new();
                 for a in rest {
+                    schemas.extend(guard_refs(&code, &outline, a.clone()));
                     let ps = inline_params_with(&code, a.clone(), flavor.read)
                         .or_else(|| guard_params(&code, a.clone()));
                     if let Some(ps) = ps {
@@ -474,11 +483,15 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
                     paths,
                     params,
                     handlers: names,
+                    schemas,
                 });
             }
         }
     }
     handlers_with(&code, &outline, &mut out.handlers, flavor.read);
+    if schema::may_declare(code.text()) {
+        out.schemas = schema::declarations(&code, &outline);
+    }
     out.info = info;
     out
 }

@@ -2,9 +2,9 @@
 //! each app, DTO fields across modules, endpoints.
 
 use portolan_plugin_sdk::paths::join;
-use portolan_plugin_sdk::{Endpoint, Param};
+use portolan_plugin_sdk::{AiContext, ContextEntry, Endpoint, Param};
 
-use super::scan::{Dto, NestModule, ParamSpec, Settings, Ver};
+use super::scan::{Dto, Guard, NestModule, ParamSpec, Settings, Ver};
 use crate::express::link::path_value;
 use crate::js::module::{ImportKind, Value};
 use crate::js::project::{Project, Target};
@@ -121,11 +121,11 @@ pub fn link(modules: &[NestModule]) -> Vec<Endpoint> {
                             let g = if excluded { "" } else { global.as_str() };
                             for v in &versions {
                                 let url = join(&[g, v.as_deref().unwrap_or(""), local.as_str()]);
-                                out.push(
-                                    Endpoint::new(method, url)
-                                        .params(params.clone())
-                                        .at_path(m.info.path.clone(), route.line),
-                                );
+                                let mut e = Endpoint::new(method, url)
+                                    .params(params.clone())
+                                    .at_path(m.info.path.clone(), route.line);
+                                e.ai_context = guard_context(&route.guards, &m.info.path);
+                                out.push(e);
                             }
                         }
                     }
@@ -134,6 +134,28 @@ pub fn link(modules: &[NestModule]) -> Vec<Endpoint> {
         }
     }
     out
+}
+
+/// The guards of a route as the endpoint's `ai_context` (read by the
+/// host's `auth` tagger).
+pub fn guard_context(guards: &[Guard], path: &str) -> Option<AiContext> {
+    if guards.is_empty() {
+        return None;
+    }
+    Some(AiContext {
+        guards: guards
+            .iter()
+            .map(|g| ContextEntry {
+                kind: g.kind.clone(),
+                name: g.name.clone(),
+                source: Some("decorator".into()),
+                path: Some(path.to_string()),
+                line: Some(g.line),
+                ..ContextEntry::default()
+            })
+            .collect(),
+        ..AiContext::default()
+    })
 }
 
 /// Find the DTO a type name denotes in module `m`.

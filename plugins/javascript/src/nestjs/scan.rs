@@ -57,6 +57,81 @@ pub struct Route {
     pub versions: Option<Vec<Ver>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<ParamSpec>,
+    /// `@UseGuards(…)` of the method and of its controller.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<Guard>,
+}
+
+/// A guard protecting a route: kind (`auth_guard`, `authz_guard`,
+/// `rate_limit_guard`), the guard as written, its line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guard {
+    pub kind: String,
+    pub name: String,
+    pub line: u32,
+}
+
+/// The guard kind a NestJS guard class (or `AuthGuard('jwt')`) stands for.
+pub fn guard_kind(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    if lower.contains("throttl") || lower.contains("ratelimit") {
+        return Some("rate_limit_guard");
+    }
+    if [
+        "role",
+        "permission",
+        "polic",
+        "abilit",
+        "admin",
+        "scope",
+        "acl",
+        "casl",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
+        return Some("authz_guard");
+    }
+    if [
+        "auth",
+        "jwt",
+        "login",
+        "loggedin",
+        "signedin",
+        "apikey",
+        "api_key",
+        "token",
+        "bearer",
+        "passport",
+        "sessionguard",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
+        return Some("auth_guard");
+    }
+    None
+}
+
+/// The guards `@UseGuards(A, B)` decorators among `decos` name.
+fn guards_of(file: &SourceFile, code: &Code<'_>, decos: &[Deco]) -> Vec<Guard> {
+    let mut out: Vec<Guard> = Vec::new();
+    for d in decos.iter().filter(|d| d.name == "UseGuards") {
+        for a in &d.args {
+            let name = code.slice(a.clone()).trim().to_string();
+            let Some(kind) = guard_kind(&name) else {
+                continue;
+            };
+            if !out.iter().any(|g| g.name == name) {
+                out.push(Guard {
+                    kind: kind.to_string(),
+                    name,
+                    line: file.line_of(d.at),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// A parameter, or the fields of a DTO type (resolved in `link`).
@@ -362,7 +437,6 @@ pub fn scan(file: &SourceFile) -> NestModule {
     let bytes = code.text().as_bytes();
     for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
         let decos = decorators_before(&code, scope.start);
-        let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
         if let Some(m) = decos.iter().find(|d| d.name == "Module") {
             if let Some(o) = m.args.first().map(|a| code.skip_ws(a.start)) {
                 if bytes.get(o) == Some(&b'{') {
@@ -390,39 +464,8 @@ pub fn scan(file: &SourceFile) -> NestModule {
             out.controllers
                 .push(controller(file, &code, &outline, scope, ctrl, &decos));
         }
-        let fields = fields(&code, &outline, scope.body.clone());
-        out.dtos.push(Dto {
-            name: scope.name.clone(),
-            fields,
-            bases: bases(&code, header, scope.start),
-        });
     }
-    // Interfaces and object type aliases also describe DTOs.
-    static IFACE: OnceLock<Regex> = OnceLock::new();
-    let iface = re(
-        &IFACE,
-        r"\b(?:interface\s+([A-Za-z_$][\w$]*)[^{;=]*|type\s+([A-Za-z_$][\w$]*)\s*=\s*)\{",
-    );
-    for c in iface.captures_iter(code.text()) {
-        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
-            continue;
-        };
-        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
-            continue;
-        }
-        let open = all.end() - 1;
-        let Some(close) = code.matching(open) else {
-            continue;
-        };
-        let header = code.slice(all.start()..open);
-        out.dtos.push(Dto {
-            name: name.as_str().to_string(),
-            fields: fields(&code, &outline, open + 1..close),
-            bases: bases(&code, header, all.start()),
-        });
-    }
-    out.dtos
-        .retain(|d| !d.fields.is_empty() || !d.bases.is_empty());
+    out.dtos = dtos(&code, &outline);
     // `RouterModule.register([...])` / `RouterModule.forRoutes([...])`.
     static ROUTER: OnceLock<Regex> = OnceLock::new();
     let router = re(
@@ -489,6 +532,46 @@ pub fn scan(file: &SourceFile) -> NestModule {
         out.settings.push(settings);
     }
     out.info = info;
+    out
+}
+
+/// Classes, interfaces and object type aliases with their fields and
+/// bases: what DTO type names denote.
+pub fn dtos(code: &Code<'_>, outline: &Outline) -> Vec<Dto> {
+    let mut out: Vec<Dto> = Vec::new();
+    for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
+        let header = code.slice(scope.start..scope.body.start.saturating_sub(1));
+        out.push(Dto {
+            name: scope.name.clone(),
+            fields: fields(code, outline, scope.body.clone()),
+            bases: bases(code, header, scope.start),
+        });
+    }
+    // Interfaces and object type aliases also describe DTOs.
+    static IFACE: OnceLock<Regex> = OnceLock::new();
+    let iface = re(
+        &IFACE,
+        r"\b(?:interface\s+([A-Za-z_$][\w$]*)[^{;=]*|type\s+([A-Za-z_$][\w$]*)\s*=\s*)\{",
+    );
+    for c in iface.captures_iter(code.text()) {
+        let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        if !code.is_code(all.start()) || !outline.is_top(all.start()) {
+            continue;
+        }
+        let open = all.end() - 1;
+        let Some(close) = code.matching(open) else {
+            continue;
+        };
+        let header = code.slice(all.start()..open);
+        out.push(Dto {
+            name: name.as_str().to_string(),
+            fields: fields(code, outline, open + 1..close),
+            bases: bases(code, header, all.start()),
+        });
+    }
+    out.retain(|d| !d.fields.is_empty() || !d.bases.is_empty());
     out
 }
 
@@ -574,6 +657,7 @@ fn controller(
         }
     }
     let mut routes = Vec::new();
+    let class_guards = guards_of(file, code, decos);
     for m in methods(code, outline, scope.body.clone()) {
         let decos = decorators_before(code, m.start);
         let mut verbs: Vec<(&Deco, &[&str])> = Vec::new();
@@ -591,6 +675,12 @@ fn controller(
             .and_then(|d| d.args.first())
             .map(|a| versions_of(code, outline, a.clone()));
         let params = route_params(code, &decos, m.params.clone(), m.body.clone());
+        let mut guards = class_guards.clone();
+        for g in guards_of(file, code, &decos) {
+            if !guards.iter().any(|o| o.name == g.name) {
+                guards.push(g);
+            }
+        }
         for (d, ms) in verbs {
             let paths = match d.args.first() {
                 Some(a) => paths_of(code, outline, a.clone()),
@@ -605,6 +695,7 @@ fn controller(
                 paths,
                 versions: versions.clone(),
                 params: params.clone(),
+                guards: guards.clone(),
             });
         }
     }

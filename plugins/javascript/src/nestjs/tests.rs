@@ -241,3 +241,51 @@ fn router_module_paths() {
         ]
     );
 }
+
+#[test]
+fn guards_become_ai_context() {
+    let src = "import { Controller, Get, Delete, UseGuards } from '@nestjs/common';\nimport { AuthGuard } from '@nestjs/passport';\n\n@Controller('cats')\n@UseGuards(AuthGuard('jwt'))\nexport class CatsController {\n  @Get()\n  list() { return []; }\n\n  @Delete(':id')\n  @UseGuards(RolesGuard, ThrottlerGuard, LoggingGuard)\n  remove() {}\n}\n\n@Controller('health')\nexport class HealthController {\n  @Get()\n  ok() {}\n}\n";
+    let mut facts = Facts::new(Vec::new());
+    let mut out = Output::new();
+    TS.analyze(&SourceFile::new("src/cats.controller.ts", src), &mut out);
+    facts.extend(out.into_parts().1);
+    let mut got: Vec<(String, String, Vec<(String, String, u32)>)> = TS
+        .link(&facts)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| {
+            let gs = e
+                .ai_context
+                .map(|c| {
+                    c.guards
+                        .into_iter()
+                        .map(|g| (g.kind, g.name, g.line.unwrap_or(0)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            (e.method, e.url, gs)
+        })
+        .collect();
+    got.sort();
+    let g = |k: &str, n: &str, l: u32| (k.to_string(), n.to_string(), l);
+    assert_eq!(
+        got,
+        vec![
+            (
+                "DELETE".into(),
+                "/cats/:id".into(),
+                vec![
+                    g("auth_guard", "AuthGuard('jwt')", 5),
+                    g("authz_guard", "RolesGuard", 11),
+                    g("rate_limit_guard", "ThrottlerGuard", 11)
+                ]
+            ),
+            (
+                "GET".into(),
+                "/cats".into(),
+                vec![g("auth_guard", "AuthGuard('jwt')", 5)]
+            ),
+            ("GET".into(), "/health".into(), vec![]),
+        ]
+    );
+}

@@ -92,7 +92,7 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
         if paths.is_empty() {
             continue;
         }
-        let (params, handlers) = ex::handler_args(&code, &outline, &args[1..]);
+        let (params, handlers, flows) = ex::handler_args(&code, &outline, &args[1..]);
         let method = match meth.as_str() {
             "opts" => "options",
             "del" => "delete",
@@ -106,6 +106,8 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
             params,
             handlers,
             helper: None,
+            flows,
+            guards: Vec::new(),
         });
     }
     // restify-router: `router.applyRoutes(server, '/prefix')`, `a.add('/p', b)`.
