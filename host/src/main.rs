@@ -150,9 +150,10 @@ fn run(settings: Settings) -> Result<ExitCode, Failure> {
         settings::Command::Diff {
             scan,
             old,
+            old_report,
             format,
             fail_on,
-        } => scan_diff(&scan, &old, format, &fail_on, output),
+        } => scan_diff(&scan, &old, old_report, format, &fail_on, output),
     }
 }
 
@@ -163,11 +164,11 @@ fn run(settings: Settings) -> Result<ExitCode, Failure> {
 fn scan_diff(
     scan: &ScanSettings,
     old_path: &Path,
+    old: serde_json::Value,
     format: diff::DiffFormat,
     fail_on: &[diff::FailOn],
     output: Option<&Path>,
 ) -> Result<ExitCode, Failure> {
-    let old = diff::load(old_path).map_err(Failure::Usage)?;
     let report = pipeline::scan(scan)?;
     let new = serde_json::to_value(&report)
         .map_err(|e| Failure::Runtime(format!("cannot read the scan as JSON: {e}")))?;

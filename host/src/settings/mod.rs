@@ -64,6 +64,9 @@ pub enum Command {
     Diff {
         scan: Box<ScanSettings>,
         old: PathBuf,
+        /// OLD read (a report, or a tree scanned first), before the scan's
+        /// own settings are checked, as the run meets them.
+        old_report: serde_json::Value,
         format: DiffFormat,
         fail_on: Vec<FailOn>,
     },
@@ -143,6 +146,7 @@ impl Settings {
                     "--diff-path does not go with delivery flags (--send-*): deliver from a scan without it".into(),
                 ));
             }
+            let old_report = crate::diff::load(old).map_err(Failure::Usage)?;
             // The diff compares guards: the scan builds the AI context.
             let mut scan_args = args.clone();
             if scan_args.ai_context.is_none() {
@@ -151,6 +155,7 @@ impl Settings {
             return Ok(Settings {
                 command: Command::Diff {
                     old: old.clone(),
+                    old_report,
                     format,
                     fail_on: args.fail_on.clone(),
                     scan: Box::new(ScanSettings::resolve(&scan_args, applied)?),
