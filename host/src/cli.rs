@@ -536,14 +536,6 @@ pub struct ScanArgs {
     #[arg(long = "disable-builtin", help_heading = "Plugins")]
     pub disable_builtin: bool,
 
-    /// Pinned plugins from the config files (`[[plugins]]`).
-    #[arg(skip)]
-    pub configured_plugins: Vec<crate::config::PluginSpec>,
-
-    /// Where portolan.lock is read (set from the config resolution).
-    #[arg(skip)]
-    pub lock_dir: PathBuf,
-
     /// Stop a plugin call that runs longer than this many seconds (0.01 to 86400).
     #[arg(
         long = "plugin-timeout",

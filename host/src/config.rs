@@ -80,40 +80,98 @@ impl List {
     }
 }
 
-/// One config file. Every field is optional; see `docs/config.md`.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FileConfig {
-    pub url: Option<String>,
-    pub format: Option<String>,
-    pub output: Option<PathBuf>,
-    pub set_pvalue: Option<List>,
-    pub set_pvalue_query: Option<List>,
-    pub set_pvalue_header: Option<List>,
-    pub set_pvalue_cookie: Option<List>,
-    pub set_pvalue_form: Option<List>,
-    pub set_pvalue_json: Option<List>,
-    pub set_pvalue_path: Option<List>,
-    pub include_path: Option<bool>,
-    pub no_color: Option<bool>,
-    pub no_log: Option<bool>,
-    pub techs: Option<List>,
-    pub add_techs: Option<List>,
-    pub exclude_techs: Option<List>,
-    pub exclude_path: Option<List>,
-    pub concurrency: Option<usize>,
-    pub debug: Option<bool>,
-    pub plugin: Option<List>,
-    pub no_cache: Option<bool>,
-    pub plugin_timeout: Option<f64>,
-    pub plugin_memory: Option<usize>,
-    pub plugins: Option<Vec<PluginSpec>>,
-    pub disable_builtin: Option<bool>,
-    pub include_bundles: Option<bool>,
-    pub strict: Option<bool>,
-    pub passive_scan: Option<bool>,
-    pub passive_scan_path: Option<List>,
-    pub passive_scan_severity: Option<String>,
+/// Every config key, once: its type and how it fills the scan's argument
+/// of the same name (`scalar`: the value; `some`: `Some(value)`; `items`:
+/// the list; `comma`: the list split at commas; `pinned`: no argument, the
+/// plugins go to [`Applied::plugins`]). The macro writes [`FileConfig`],
+/// its overlay and the merge into [`ScanArgs`] from this one list; what an
+/// untrusted file may set is decided key by key in [`restrict_untrusted`].
+macro_rules! config_keys {
+    ($($key:ident: $ty:ty => $how:ident,)*) => {
+        /// One config file. Every field is optional; see `docs/config.md`.
+        #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        pub struct FileConfig {
+            $(pub $key: Option<$ty>,)*
+        }
+
+        impl FileConfig {
+            /// `self` with every key `over` sets replaced.
+            fn overlay(self, over: FileConfig) -> FileConfig {
+                FileConfig { $($key: over.$key.or(self.$key),)* }
+            }
+        }
+
+        /// Fill every argument the command line did not set.
+        fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) {
+            $(merge_key!($how, args, cfg, explicit, $key);)*
+        }
+    };
+}
+
+macro_rules! merge_key {
+    (scalar, $args:ident, $cfg:ident, $explicit:ident, $key:ident) => {
+        if let Some(v) = $cfg.$key {
+            if !$explicit(stringify!($key)) {
+                $args.$key = v;
+            }
+        }
+    };
+    (some, $args:ident, $cfg:ident, $explicit:ident, $key:ident) => {
+        if let Some(v) = $cfg.$key {
+            if !$explicit(stringify!($key)) {
+                $args.$key = Some(v);
+            }
+        }
+    };
+    (items, $args:ident, $cfg:ident, $explicit:ident, $key:ident) => {
+        if let Some(v) = &$cfg.$key {
+            if !$explicit(stringify!($key)) {
+                $args.$key = v.items().into_iter().map(Into::into).collect();
+            }
+        }
+    };
+    (comma, $args:ident, $cfg:ident, $explicit:ident, $key:ident) => {
+        if let Some(v) = &$cfg.$key {
+            if !$explicit(stringify!($key)) {
+                $args.$key = v.comma_items();
+            }
+        }
+    };
+    (pinned, $args:ident, $cfg:ident, $explicit:ident, $key:ident) => {};
+}
+
+config_keys! {
+    url: String => some,
+    format: String => scalar,
+    output: PathBuf => some,
+    set_pvalue: List => items,
+    set_pvalue_query: List => items,
+    set_pvalue_header: List => items,
+    set_pvalue_cookie: List => items,
+    set_pvalue_form: List => items,
+    set_pvalue_json: List => items,
+    set_pvalue_path: List => items,
+    include_path: bool => scalar,
+    no_color: bool => scalar,
+    no_log: bool => scalar,
+    techs: List => comma,
+    add_techs: List => comma,
+    exclude_techs: List => comma,
+    exclude_path: List => items,
+    concurrency: usize => some,
+    debug: bool => scalar,
+    plugin: List => items,
+    no_cache: bool => scalar,
+    plugin_timeout: f64 => scalar,
+    plugin_memory: usize => scalar,
+    plugins: Vec<PluginSpec> => pinned,
+    disable_builtin: bool => scalar,
+    include_bundles: bool => scalar,
+    strict: bool => scalar,
+    passive_scan: bool => scalar,
+    passive_scan_path: List => items,
+    passive_scan_severity: String => some,
 }
 
 /// A pinned plugin: `[[plugins]]` in a config file.
@@ -265,45 +323,6 @@ impl FileConfig {
             spec.trusted = trusted;
         }
         Ok(cfg)
-    }
-
-    /// `self` with every key `over` sets replaced.
-    fn overlay(self, over: FileConfig) -> FileConfig {
-        macro_rules! pick {
-            ($($f:ident),*) => { FileConfig { $($f: over.$f.or(self.$f)),* } };
-        }
-        pick!(
-            url,
-            format,
-            output,
-            set_pvalue,
-            set_pvalue_query,
-            set_pvalue_header,
-            set_pvalue_cookie,
-            set_pvalue_form,
-            set_pvalue_json,
-            set_pvalue_path,
-            include_path,
-            no_color,
-            no_log,
-            techs,
-            add_techs,
-            exclude_techs,
-            exclude_path,
-            concurrency,
-            debug,
-            plugin,
-            no_cache,
-            plugin_timeout,
-            plugin_memory,
-            plugins,
-            disable_builtin,
-            include_bundles,
-            strict,
-            passive_scan,
-            passive_scan_path,
-            passive_scan_severity
-        )
     }
 }
 
@@ -550,26 +569,31 @@ pub struct Project<'a> {
 pub struct Applied {
     pub files: Vec<PathBuf>,
     pub warnings: Vec<String>,
+    /// `[[plugins]]`, merged.
+    pub plugins: Vec<PluginSpec>,
+    /// Where portolan.lock is read: the directory of `--config FILE` when
+    /// given, else the project directory.
+    pub lock_dir: PathBuf,
 }
 
 /// Read the config files that apply and fill every option the command line
 /// did not set (`explicit(id)` says whether it did, by clap argument id).
-/// Also sets `args.lock_dir`: the directory of `--config FILE` when given,
-/// else the project directory.
+/// The pinned plugins and the lockfile's directory are in the result.
 pub fn apply(
     args: &mut ScanArgs,
     explicit: &dyn Fn(&str) -> bool,
     project: Project,
 ) -> Result<Applied, String> {
-    let (cfg, applied) = resolve(args, project)?;
+    let (mut cfg, mut applied) = resolve(args, project)?;
+    applied.plugins = cfg.plugins.take().unwrap_or_default();
     merge(args, cfg, explicit);
     Ok(applied)
 }
 
 /// The config files that apply, merged (untrusted keys dropped), without
-/// touching the command line's values; sets `args.lock_dir` like
-/// [`apply`]. `portolan config show` prints this.
-pub fn resolve(args: &mut ScanArgs, project: Project) -> Result<(FileConfig, Applied), String> {
+/// touching the command line's values; `Applied::plugins` is left empty
+/// (the merged file keeps them). `portolan config show` prints this.
+pub fn resolve(args: &ScanArgs, project: Project) -> Result<(FileConfig, Applied), String> {
     let mut files: Vec<(PathBuf, bool)> = Vec::new();
     let same_file = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -587,12 +611,12 @@ pub fn resolve(args: &mut ScanArgs, project: Project) -> Result<(FileConfig, App
             }
         }
     }
-    args.lock_dir = project.dir.unwrap_or(Path::new(".")).to_path_buf();
+    let mut lock_dir = project.dir.unwrap_or(Path::new(".")).to_path_buf();
     if let Some(extra) = &args.config {
         if !extra.is_file() {
             return Err(format!("config file {} does not exist", extra.display()));
         }
-        args.lock_dir = extra.parent().unwrap_or(Path::new("")).to_path_buf();
+        lock_dir = extra.parent().unwrap_or(Path::new("")).to_path_buf();
         files.push((extra.clone(), true));
     }
     let mut cfg = FileConfig::default();
@@ -618,77 +642,10 @@ pub fn resolve(args: &mut ScanArgs, project: Project) -> Result<(FileConfig, App
         Applied {
             files: files.into_iter().map(|(f, _)| f).collect(),
             warnings,
+            plugins: Vec::new(),
+            lock_dir,
         },
     ))
-}
-
-fn merge(args: &mut ScanArgs, cfg: FileConfig, explicit: &dyn Fn(&str) -> bool) {
-    macro_rules! scalar {
-        ($field:ident) => {
-            if let Some(v) = cfg.$field {
-                if !explicit(stringify!($field)) {
-                    args.$field = v.into();
-                }
-            }
-        };
-    }
-    macro_rules! list {
-        ($field:ident, $how:ident) => {
-            if let Some(v) = &cfg.$field {
-                if !explicit(stringify!($field)) {
-                    args.$field = v.$how().into_iter().map(Into::into).collect();
-                }
-            }
-        };
-    }
-    if let Some(u) = cfg.url {
-        if !explicit("url") {
-            args.url = Some(u);
-        }
-    }
-    scalar!(format);
-    if let Some(o) = cfg.output {
-        if !explicit("output") {
-            args.output = Some(o);
-        }
-    }
-    list!(set_pvalue, items);
-    list!(set_pvalue_query, items);
-    list!(set_pvalue_header, items);
-    list!(set_pvalue_cookie, items);
-    list!(set_pvalue_form, items);
-    list!(set_pvalue_json, items);
-    list!(set_pvalue_path, items);
-    scalar!(include_path);
-    scalar!(no_color);
-    scalar!(no_log);
-    list!(techs, comma_items);
-    list!(add_techs, comma_items);
-    list!(exclude_techs, comma_items);
-    list!(exclude_path, items);
-    if let Some(c) = cfg.concurrency {
-        if !explicit("concurrency") {
-            args.concurrency = Some(c);
-        }
-    }
-    scalar!(debug);
-    list!(plugin, items);
-    scalar!(no_cache);
-    scalar!(plugin_timeout);
-    scalar!(plugin_memory);
-    scalar!(disable_builtin);
-    scalar!(include_bundles);
-    scalar!(strict);
-    scalar!(passive_scan);
-    list!(passive_scan_path, items);
-    if let Some(s) = cfg.passive_scan_severity {
-        if !explicit("passive_scan_severity") {
-            args.passive_scan_severity = Some(s);
-        }
-    }
-    if let Some(specs) = cfg.plugins {
-        args.configured_plugins = specs;
-    }
 }
 
 #[cfg(test)]
@@ -770,7 +727,6 @@ concurrency = 3
         let mut args = ScanArgs::default();
         merge(&mut args, cfg, &|_| false);
         assert!(args.disable_builtin);
-        assert_eq!(args.configured_plugins.len(), 2);
 
         for (text, needle) in [
             ("[[plugins]]\nname = \"x\"\n", "needs a `path` or a `url`"),

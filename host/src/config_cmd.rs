@@ -75,14 +75,14 @@ fn run(command: ConfigCommand) -> Result<(), (u8, String)> {
             no_config,
             format,
         } => {
-            let mut args = ScanArgs {
+            let args = ScanArgs {
                 config: file,
                 no_config,
                 ..ScanArgs::default()
             };
             let project = base_path.unwrap_or_else(|| PathBuf::from("."));
             let (cfg, applied) = config::resolve(
-                &mut args,
+                &args,
                 config::Project {
                     dir: Some(&project),
                     trusted: false,

@@ -392,7 +392,7 @@ impl Diff {
                     "ruleId": rule,
                     "level": level,
                     "message": {"text": format!("New endpoint {} {}", e.method, e.url)},
-                    "partialFingerprints": {"portolanEndpoint/v1": crate::plugin::source::sha256_hex(format!("{}\0{}\0http", e.method, e.url).as_bytes())},
+                    "partialFingerprints": {"portolanEndpoint/v1": crate::hash::sha256_hex(format!("{}\0{}\0http", e.method, e.url).as_bytes())},
                 });
                 if let Some((path, line)) = e.location.as_deref().map(split_location) {
                     let mut physical = json!({"artifactLocation": {"uri": path.replace('\\', "/")}});

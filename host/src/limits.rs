@@ -84,30 +84,6 @@ pub fn max_file_size(v: u64) -> Result<u64, String> {
     int(v, MAX_FILE_SIZE, " bytes")
 }
 
-/// Check the scan's limits as set by flags and config files (the flags'
-/// names in the messages: a config file's values were checked, with its
-/// name, when it was read).
-pub fn check_scan(args: &crate::cli::ScanArgs) -> Result<(), String> {
-    plugin_timeout(args.plugin_timeout).map_err(|e| format!("--plugin-timeout {e}"))?;
-    plugin_memory(args.plugin_memory).map_err(|e| format!("--plugin-memory {e}"))?;
-    if let Some(c) = args.concurrency {
-        concurrency(c).map_err(|e| format!("--concurrency {e}"))?;
-    }
-    if let Some(c) = args.send_concurrency {
-        send_concurrency(c).map_err(|e| format!("--send-concurrency {e}"))?;
-    }
-    if let Some(r) = args.send_rate {
-        send_rate(r).map_err(|e| format!("--send-rate {e}"))?;
-    }
-    if let Some(n) = args.ai_max_files {
-        ai_max_files(n).map_err(|e| format!("--ai-max-files {e}"))?;
-    }
-    if let Some(n) = args.ai_max_token {
-        ai_max_token(n).map_err(|e| format!("--ai-max-token {e}"))?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,12 +24,13 @@
 
 use serde_json::{json, Value};
 
-use crate::cli::ScanArgs;
+use crate::error::Failure;
 use crate::output::Format;
-use crate::pipeline::{self, Failure};
+use crate::pipeline;
+use crate::settings::PluginSettings;
 use crate::walk;
 
-pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
+pub fn techs(plugins: &PluginSettings, format: Format, to_stdout: bool) -> Result<String, Failure> {
     if !matches!(format, Format::Plain | Format::Json | Format::Yaml) {
         return Err(Failure::Usage(format!(
             "--list-techs prints text (the default), json or yaml, not {}",
@@ -37,7 +38,7 @@ pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
         )));
     }
     let max = walk::max_file_size_from_env().map_err(Failure::Usage)?;
-    let plugins = pipeline::load_plugins(args, &[], max)?;
+    let plugins = pipeline::plugins::load(plugins, &[], max)?;
     for e in &plugins.errors {
         crate::log::error(&e.message);
     }
@@ -83,7 +84,7 @@ pub fn techs(args: &ScanArgs, format: Format) -> Result<String, Failure> {
         }
         return Ok(format!("{doc}\n"));
     }
-    let color = crate::log::stdout_color() && args.output.is_none();
+    let color = crate::log::stdout_color() && to_stdout;
     let paint = |code: &str, s: &str| {
         if color {
             format!("\x1b[{code}m{s}\x1b[0m")

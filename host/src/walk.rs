@@ -352,7 +352,7 @@ where
                     Err(Skip::Binary) => {
                         log::debug(format!("skipping binary file {}", path.display()));
                         bump(counts, |c| c.binary += 1);
-                        if crate::llm::select::has_source_extension(&name) {
+                        if crate::paths::has_source_extension(&name) {
                             note(
                                 "binary",
                                 "binary content in a file named like source code".into(),

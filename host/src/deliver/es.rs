@@ -25,8 +25,8 @@ use reqwest::Url;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::hash::hex;
 use crate::model::Endpoint;
-use crate::plugin::hex;
 
 /// Documents per bulk request.
 pub const BATCH: usize = 500;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::schema::AnswerEndpoint;
-use crate::plugin::hex;
+use crate::hash::hex;
 
 pub struct Cache {
     dir: PathBuf,

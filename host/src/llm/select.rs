@@ -28,23 +28,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-/// Extensions of files that may be sent (lower case).
-pub const SOURCE_EXTENSIONS: &[&str] = &[
-    "py", "rb", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "java", "kt", "kts",
-    "scala", "groovy", "cs", "fs", "vb", "php", "rs", "swift", "ex", "exs", "erl", "cr", "lua",
-    "pl", "pm", "dart", "hs", "ml", "clj", "cljs", "nim", "zig", "v", "jl", "r", "cfc", "cfm", "d",
-    "hx", "c", "cc", "cpp", "cxx", "h", "hpp", "m", "mm", "coffee", "gleam", "tcl", "raku", "rkt",
-    "elm", "vala", "pas", "cob", "adb", "rakumod", "p6", "pm6",
-];
-
-/// Whether a file name has a source-code extension ([`SOURCE_EXTENSIONS`]).
-pub fn has_source_extension(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    match lower.rsplit_once('.') {
-        Some((stem, ext)) if !stem.is_empty() => SOURCE_EXTENSIONS.contains(&ext),
-        _ => false,
-    }
-}
+pub use crate::paths::has_source_extension;
 
 /// Larger files are never sent (generated code, bundles).
 pub const MAX_FILE_BYTES: usize = 256 * 1024;

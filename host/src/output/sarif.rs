@@ -29,9 +29,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::RenderOptions;
+use crate::hash::sha256_hex;
 use crate::model::{Endpoint, Report, Severity};
 use crate::paths::clean;
-use crate::plugin::source::sha256_hex;
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

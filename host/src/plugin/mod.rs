@@ -74,9 +74,7 @@ impl PluginSource {
     }
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub(crate) use crate::hash::hex;
 
 /// The default bundle embedded in the binary.
 pub fn builtin_sources() -> Vec<PluginSource> {
@@ -149,6 +147,23 @@ pub fn external_sources(
     (sources, errors)
 }
 
+/// Which plugins run and how (resolved from the flags by `settings`): `--plugin`, `[[plugins]]`, the lockfile, the
+/// cache and the sandbox limits. Also what `portolan plugin …` works on.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `--plugin PATH` (files or directories).
+    pub paths: Vec<PathBuf>,
+    /// `[[plugins]]` from the config files.
+    pub configured: Vec<crate::config::PluginSpec>,
+    /// Where portolan.lock is read and written.
+    pub lock_dir: PathBuf,
+    pub locked: bool,
+    pub offline: bool,
+    pub disable_builtin: bool,
+    pub no_cache: bool,
+    pub limits: runtime::Limits,
+}
+
 /// Every plugin a run uses, and what went wrong gathering them.
 pub struct Gathered {
     pub sources: Vec<PluginSource>,
@@ -168,11 +183,11 @@ pub struct Gathered {
 /// download) is an `Err` listing every such problem; an unreadable
 /// `--plugin` file is a plugin error as before.
 pub fn gather(
-    args: &crate::cli::ScanArgs,
+    settings: &Settings,
     include_user_dir: bool,
     net: source::Network,
 ) -> Result<Gathered, String> {
-    let mut sources = if args.disable_builtin {
+    let mut sources = if settings.disable_builtin {
         Vec::new()
     } else {
         builtin_sources()
@@ -184,12 +199,12 @@ pub fn gather(
         sources.extend(found);
         errors.extend(errs);
     }
-    let pinned = source::configured(&args.configured_plugins, net);
+    let pinned = source::configured(&settings.configured, net);
     if !pinned.unreadable.is_empty() {
         return Err(pinned.unreadable.join("\n"));
     }
     sources.extend(pinned.sources);
-    let (given, errs) = external_sources(&args.plugin, None);
+    let (given, errs) = external_sources(&settings.paths, None);
     sources.extend(given);
     errors.extend(errs);
     Ok(Gathered {

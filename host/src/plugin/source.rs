@@ -16,10 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use sha2::{Digest, Sha256};
-
 use super::cache::Cache;
-use super::{hex, Origin, PluginSource};
+use super::{Origin, PluginSource};
 use crate::config::PluginSpec;
 use crate::log;
 
@@ -31,9 +29,7 @@ pub fn store_dir() -> Option<PathBuf> {
     Cache::default_dir().map(|d| d.join("downloads"))
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
+pub use crate::hash::sha256_hex;
 
 /// May this run download anything?
 #[derive(Clone, Copy, Debug)]
