@@ -311,6 +311,9 @@ struct Env {
     lits: Vec<LitScope>,
 }
 
+/// A function literal's body (opening and closing brace) and parameters.
+type LitParams = (usize, usize, Vec<(String, Val)>);
+
 struct LitScope {
     open: usize,
     close: usize,
@@ -364,7 +367,7 @@ impl Env {
 
     /// Bind the parameters of the body's function literals (each from its
     /// body's opening to its closing brace).
-    fn bind_literals(&mut self, mut lits: Vec<(usize, usize, Vec<(String, Val)>)>) {
+    fn bind_literals(&mut self, mut lits: Vec<LitParams>) {
         lits.sort_by_key(|l| l.0);
         // Parent: the latest earlier literal still open at this one's start
         // (a stack of open literals, popped as they close).
