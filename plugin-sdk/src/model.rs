@@ -274,14 +274,8 @@ impl Endpoint {
         if ctx.guards.iter().any(|g| g.kind == kind && g.name == name) {
             return;
         }
-        ctx.guards.push(ContextEntry {
-            kind: kind.to_string(),
-            name: name.to_string(),
-            source: Some(source.to_string()),
-            path: Some(path.to_string()),
-            line: Some(line),
-            ..ContextEntry::default()
-        });
+        ctx.guards
+            .push(crate::guard::entry(kind, name, source, path, line));
     }
 
     /// Mark as an outbound-client definition rather than a served route.
