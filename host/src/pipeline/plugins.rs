@@ -56,15 +56,7 @@ pub fn load_with(
             None => None,
         }
     };
-    let net = plugin::source::Network {
-        forbidden_by: if settings.locked {
-            Some("--locked")
-        } else if settings.offline {
-            Some("--offline")
-        } else {
-            None
-        },
-    };
+    let net = settings.network();
     let plugin::Gathered {
         sources,
         mut errors,

@@ -164,6 +164,22 @@ pub struct Settings {
     pub limits: runtime::Limits,
 }
 
+impl Settings {
+    /// What downloads these settings allow (`--locked` and `--offline`
+    /// forbid them, and say which flag did).
+    pub fn network(&self) -> source::Network {
+        source::Network {
+            forbidden_by: if self.locked {
+                Some("--locked")
+            } else if self.offline {
+                Some("--offline")
+            } else {
+                None
+            },
+        }
+    }
+}
+
 /// Every plugin a run uses, and what went wrong gathering them.
 pub struct Gathered {
     pub sources: Vec<PluginSource>,

@@ -6,19 +6,11 @@ use super::*;
 use crate::error::Failure;
 use crate::log;
 use crate::plugin::lock::{self, Lockfile};
-use crate::plugin::source::{self, Network};
+use crate::plugin::source;
 use crate::settings::PluginSettings;
 
 pub(super) fn verify(settings: &PluginSettings) -> Result<ExitCode, Failure> {
-    let net = Network {
-        forbidden_by: if settings.locked {
-            Some("--locked")
-        } else if settings.offline {
-            Some("--offline")
-        } else {
-            None
-        },
-    };
+    let net = settings.network();
     let mut out = String::new();
     let mut failed = 0;
     let mut sources = Vec::new();
