@@ -20,7 +20,11 @@ pub struct SourceFile {
     /// UTF-8 content.
     pub content: String,
     lines: std::sync::OnceLock<LineIndex>,
+    memos: std::sync::Mutex<Vec<Memo>>,
 }
+
+/// A value [`SourceFile::memo`] computed for a file.
+type Memo = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 impl SourceFile {
     pub fn new(path: impl Into<String>, content: impl Into<String>) -> Self {
@@ -28,7 +32,51 @@ impl SourceFile {
             path: path.into(),
             content: content.into(),
             lines: std::sync::OnceLock::new(),
+            memos: std::sync::Mutex::new(Vec::new()),
         }
+    }
+
+    /// A value computed once per file and shared by every technology of the
+    /// plugin that analyzes it: `analyze-many` hands one file to each of its
+    /// technologies in turn before the next file, so a parse (a lexed
+    /// module, an outline, a whole scan's output) that several technologies
+    /// build the same way is built once. The type `T` is the key: one value
+    /// per type and file, computed by `make` on first use. Memos are dropped
+    /// when every technology is done with the file.
+    ///
+    /// ```
+    /// use portolan_plugin_sdk::SourceFile;
+    /// struct Words(usize);
+    /// let file = SourceFile::new("app.py", "a b c");
+    /// let first = file.memo(|f| Words(f.content.split(' ').count()));
+    /// let again = file.memo(|_| Words(0)); // not recomputed
+    /// assert_eq!((first.0, again.0), (3, 3));
+    /// ```
+    pub fn memo<T: std::any::Any + Send + Sync>(
+        &self,
+        make: impl FnOnce(&SourceFile) -> T,
+    ) -> std::sync::Arc<T> {
+        if let Some(found) = self.find_memo::<T>() {
+            return found;
+        }
+        // Not under the lock: `make` may take other memos of this file.
+        let made = std::sync::Arc::new(make(self));
+        let mut memos = self.memos.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = memos.iter().find_map(|m| m.clone().downcast::<T>().ok()) {
+            return found;
+        }
+        memos.push(made.clone());
+        made
+    }
+
+    fn find_memo<T: std::any::Any + Send + Sync>(&self) -> Option<std::sync::Arc<T>> {
+        let memos = self.memos.lock().unwrap_or_else(|e| e.into_inner());
+        memos.iter().find_map(|m| m.clone().downcast::<T>().ok())
+    }
+
+    /// Drop every memo (the file's technologies are done with it).
+    pub(crate) fn forget_memos(&self) {
+        self.memos.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// 1-based line of a byte offset in `content`.
@@ -559,6 +607,13 @@ impl Output {
         if serde_json::to_writer(&mut self.facts, fact).is_ok() {
             self.facts.push(b'\n');
         }
+    }
+
+    /// Append what another output holds (e.g. a whole scan's output kept
+    /// with [`SourceFile::memo`] for the plugin's other technologies).
+    pub fn extend_from(&mut self, other: &Output) {
+        self.endpoints.extend(other.endpoints.iter().cloned());
+        self.facts.extend_from_slice(&other.facts);
     }
 
     /// Endpoints reported so far (useful in tests).

@@ -107,9 +107,10 @@ pub fn analyze(
     })
 }
 
-/// The SDK's `analyze-many`: each file converted once, then every
-/// technology run in turn over the files it wants (exactly what separate
-/// `analyze` calls would return).
+/// The SDK's `analyze-many`: each file converted once and handed to every
+/// technology that wants it before the next file (so [`SourceFile::memo`]
+/// shares a parse between them), each technology's output holding its
+/// files in file order: exactly what separate `analyze` calls would return.
 pub fn analyze_many(
     analyzers: &[&dyn Analyzer],
     techs: &[String],
@@ -127,22 +128,44 @@ pub fn analyze_many(
         .into_iter()
         .map(|f| SourceFile::new(f.path, f.content))
         .collect();
-    let mut outputs = Vec::with_capacity(techs.len());
+    let analyzers: Vec<&dyn Analyzer> = techs
+        .iter()
+        .map(|t| find(analyzers, t))
+        .collect::<Result<_, _>>()?;
     for (tech, wanted) in techs.iter().zip(wanted) {
-        let analyzer = find(analyzers, tech)?;
-        let mut out = Output::new();
-        for &i in wanted {
-            let file = files
-                .get(i as usize)
-                .ok_or_else(|| format!("analyze-many: no file {i} for `{tech}`"))?;
-            analyzer.analyze(file, &mut out);
+        if let Some(&i) = wanted.iter().find(|&&i| i as usize >= files.len()) {
+            return Err(format!("analyze-many: no file {i} for `{tech}`"));
         }
-        outputs.push(wit::BatchOutput {
+    }
+    let mut outs: Vec<Output> = techs.iter().map(|_| Output::new()).collect();
+    if wanted.iter().all(|w| w.windows(2).all(|p| p[0] < p[1])) {
+        // File by file: technology k's next file is wanted[k][next[k]].
+        let mut next = vec![0usize; techs.len()];
+        for (i, file) in files.iter().enumerate() {
+            for (k, analyzer) in analyzers.iter().enumerate() {
+                if wanted[k].get(next[k]).is_some_and(|&w| w as usize == i) {
+                    next[k] += 1;
+                    analyzer.analyze(file, &mut outs[k]);
+                }
+            }
+            file.forget_memos();
+        }
+    } else {
+        // Lists out of file order (the host never sends them): technology
+        // by technology, each list as given.
+        for (k, analyzer) in analyzers.iter().enumerate() {
+            for &i in &wanted[k] {
+                analyzer.analyze(&files[i as usize], &mut outs[k]);
+            }
+        }
+    }
+    Ok(outs
+        .into_iter()
+        .map(|out| wit::BatchOutput {
             endpoints: out.endpoints.into_iter().map(endpoint).collect(),
             facts: out.facts,
-        });
-    }
-    Ok(outputs)
+        })
+        .collect())
 }
 
 pub fn link(
@@ -222,4 +245,73 @@ fn entries(v: Vec<model::ContextEntry>) -> Vec<wit::ContextEntry> {
             snippet: e.snippet,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Endpoint, Tech};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Counts how often the shared parse ran.
+    static PARSES: AtomicUsize = AtomicUsize::new(0);
+
+    struct Words(Vec<String>);
+
+    /// Reports `/<tech>/<word>` for every word of a file, through a parse
+    /// shared with the other technology.
+    struct ByWord(&'static str);
+
+    impl Analyzer for ByWord {
+        fn tech(&self) -> Tech {
+            Tech::new(self.0, "Test", self.0).files(["*.txt"])
+        }
+        fn analyze(&self, file: &SourceFile, out: &mut Output) {
+            let words = file.memo(|f| {
+                PARSES.fetch_add(1, Ordering::SeqCst);
+                Words(f.content.split_whitespace().map(str::to_string).collect())
+            });
+            for w in &words.0 {
+                out.endpoint(Endpoint::new("GET", format!("/{}/{w}", self.0)));
+            }
+            out.fact(&words.0.len());
+        }
+    }
+
+    fn file(path: &str, content: &str) -> wit::SourceFile {
+        wit::SourceFile {
+            path: path.into(),
+            content: content.into(),
+        }
+    }
+
+    fn urls(out: &wit::BatchOutput) -> Vec<String> {
+        out.endpoints.iter().map(|e| e.url.clone()).collect()
+    }
+
+    #[test]
+    fn analyze_many_shares_a_parse_and_keeps_each_technologys_file_order() {
+        let a = ByWord("a");
+        let b = ByWord("b");
+        let analyzers: [&dyn Analyzer; 2] = [&a, &b];
+        let files = || vec![file("1.txt", "x y"), file("2.txt", "z"), file("3.txt", "w")];
+        let techs = ["a".to_string(), "b".to_string()];
+        PARSES.store(0, Ordering::SeqCst);
+        let many = analyze_many(&analyzers, &techs, files(), &[vec![0, 2], vec![0, 1, 2]]);
+        let many = many.expect("analyze-many");
+        // Files 0 and 2 are parsed once for both technologies.
+        assert_eq!(PARSES.load(Ordering::SeqCst), 3);
+        assert_eq!(urls(&many[0]), ["/a/x", "/a/y", "/a/w"]);
+        assert_eq!(urls(&many[1]), ["/b/x", "/b/y", "/b/z", "/b/w"]);
+        assert_eq!(many[0].facts, b"2\n1\n");
+        assert_eq!(many[1].facts, b"2\n1\n1\n");
+        // Lists out of file order still give what the list asks for.
+        let odd = analyze_many(&analyzers, &techs, files(), &[vec![2, 0], vec![1]]);
+        let odd = odd.expect("analyze-many");
+        assert_eq!(urls(&odd[0]), ["/a/w", "/a/x", "/a/y"]);
+        assert_eq!(urls(&odd[1]), ["/b/z"]);
+        // A bad index is an error naming the technology.
+        let bad = analyze_many(&analyzers, &techs, files(), &[vec![0], vec![7]]);
+        assert!(bad.is_err_and(|e| e.contains("no file 7 for `b`")));
+    }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use crate::js::outline::{function_parts, methods, object_entries, Outline, ScopeKind};
+use crate::js::outline::{function_parts, methods, object_entries, ScopeKind};
 use crate::js::reads::reads;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -78,7 +78,7 @@ pub const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 pub fn scan(file: &SourceFile) -> AdonisModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
+    let outline = crate::js::module::outline(file, &code);
     let text = code.text();
     let mut out = AdonisModule {
         path: file.path.clone(),

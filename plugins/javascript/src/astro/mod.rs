@@ -15,7 +15,6 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::express::{is_generated, JS_FILES};
 use crate::js::fsroute::{exported_functions, url_of, ANY};
-use crate::js::outline::Outline;
 use crate::js::reads::web_params;
 
 pub struct Astro;
@@ -102,7 +101,7 @@ impl Analyzer for Astro {
             return;
         };
         let code = file.code(Syntax::JAVASCRIPT);
-        let outline = Outline::new(&code);
+        let outline = crate::js::module::outline(file, &code);
         let exports = exported_functions(&code, &outline);
         // `ALL` serves the methods without their own export.
         let explicit: Vec<&str> = exports

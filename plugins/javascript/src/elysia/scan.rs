@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use crate::express::scan::{methods_of, paths_of};
 use crate::js::module::{self, ModuleInfo, Value};
-use crate::js::outline::{function_parts, object_entries, param_names, Outline};
+use crate::js::outline::{function_parts, object_entries, param_names};
 use crate::js::reads::ordered;
 use crate::js::strexpr::StrExpr;
 use crate::js::syntax::{dotted_before, is_js_ident, matching_back};
@@ -228,8 +228,8 @@ struct Group {
 
 pub fn scan(file: &SourceFile) -> ElysiaModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let mut out = ElysiaModule::default();
     // Instances and the names they are bound to.
@@ -406,7 +406,7 @@ pub fn scan(file: &SourceFile) -> ElysiaModule {
             }
         }
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }
 

@@ -223,8 +223,8 @@ pub fn inline_params_with(
 
 pub fn scan(file: &SourceFile) -> ExpressModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let mut info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let mut info = (*module::scanned(file, &code, &outline)).clone();
     let express = info.imports.iter().any(|i| i.spec == "express")
         || code.text().contains("require('express')")
         || code.text().contains("require(\"express\")");

@@ -301,8 +301,8 @@ fn handler_of(
 
 pub fn scan(file: &SourceFile) -> FastifyModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
     let fastify = info
@@ -563,6 +563,6 @@ pub fn scan(file: &SourceFile) -> FastifyModule {
         }
     }
     handlers(&code, &outline, &mut out.handlers);
-    out.info = info;
+    out.info = (*info).clone();
     out
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::express::scan::paths_of;
 use crate::js::module::{self, ModuleInfo, Value};
-use crate::js::outline::{methods, object_entries, param_names, Outline, ScopeKind};
+use crate::js::outline::{methods, object_entries, param_names, ScopeKind};
 use crate::js::reads::{ordered, reads};
 use crate::js::request::request_params;
 use crate::js::strexpr::StrExpr;
@@ -121,8 +121,8 @@ fn method_params(
 
 pub fn scan(file: &SourceFile) -> FeathersModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = FeathersModule {
@@ -260,7 +260,7 @@ pub fn scan(file: &SourceFile) -> FeathersModule {
             methods,
         });
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }
 

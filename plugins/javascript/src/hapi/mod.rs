@@ -230,8 +230,8 @@ fn route_object(
 
 pub fn scan(file: &SourceFile) -> HapiModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = HapiModule::default();
@@ -314,7 +314,7 @@ pub fn scan(file: &SourceFile) -> HapiModule {
             }
         }
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }
 

@@ -269,8 +269,8 @@ pub fn params_in(
 
 pub fn scan(file: &SourceFile) -> HonoModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let hono = info.imports.iter().any(|i| i.spec.starts_with("hono"));
     let declared = if schema::may_declare(text) {
@@ -390,6 +390,6 @@ pub fn scan(file: &SourceFile) -> HonoModule {
         }
     }
     out.schemas = declared;
-    out.info = info;
+    out.info = (*info).clone();
     out
 }

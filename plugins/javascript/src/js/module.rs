@@ -7,11 +7,12 @@
 //! Serialisable, so analyzers record it as a fact and resolve names across
 //! files in `link` with [`super::project::Project`].
 
-use portolan_plugin_sdk::Code;
+use portolan_plugin_sdk::{Code, SourceFile};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::ops::Range;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 use super::outline::{object_entries, Outline, ScopeKind};
@@ -236,6 +237,20 @@ pub fn parse_value(code: &Code<'_>, outline: &Outline, range: Range<usize>) -> O
 }
 
 /// Scan a module's cross-file interface.
+/// The file's [`Outline`], built once for every JavaScript technology of the
+/// plugin that reads the file (`SourceFile::memo`). `code` is the file's
+/// content lexed with `Syntax::JAVASCRIPT`.
+pub fn outline(file: &SourceFile, code: &Code<'_>) -> Arc<Outline> {
+    file.memo(|_| Outline::new(code))
+}
+
+/// The file's [`scan`], built once for every JavaScript technology of the
+/// plugin that reads the file; `code` and `outline` are the file's
+/// (`Syntax::JAVASCRIPT`, [`outline`]).
+pub fn scanned(file: &SourceFile, code: &Code<'_>, outline: &Outline) -> Arc<ModuleInfo> {
+    file.memo(|f| scan(&f.path, code, outline))
+}
+
 pub fn scan(path: &str, code: &Code<'_>, outline: &Outline) -> ModuleInfo {
     let mut m = ModuleInfo {
         path: path.to_string(),

@@ -251,8 +251,8 @@ pub fn scan(file: &SourceFile) -> KoaModule {
 
 pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let bytes = text.as_bytes();
     let koa = info.imports.iter().any(|i| (flavor.spec)(&i.spec))
@@ -492,6 +492,6 @@ pub fn scan_with(file: &SourceFile, flavor: &Flavor) -> KoaModule {
     if schema::may_declare(code.text()) {
         out.schemas = schema::declarations(&code, &outline);
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }

@@ -6,7 +6,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-use crate::js::outline::{methods, object_entries, Outline, ScopeKind};
+use crate::js::outline::{methods, object_entries, ScopeKind};
 use crate::nestjs::scan::{bases, decorators_before, fields, method_params, Deco};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -82,7 +82,7 @@ const VERBS: &[(&str, &str)] = &[
 
 pub fn scan(file: &SourceFile) -> LbModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
+    let outline = crate::js::module::outline(file, &code);
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = LbModule {

@@ -431,8 +431,8 @@ fn versions_of(code: &Code<'_>, outline: &Outline, r: Range<usize>) -> Vec<Ver> 
 
 pub fn scan(file: &SourceFile) -> NestModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let mut out = NestModule::default();
     let bytes = code.text().as_bytes();
     for scope in outline.scopes.iter().filter(|s| s.kind == ScopeKind::Class) {
@@ -531,7 +531,7 @@ pub fn scan(file: &SourceFile) -> NestModule {
     if any {
         out.settings.push(settings);
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }
 

@@ -125,7 +125,7 @@ impl Analyzer for NextJs {
             return;
         }
         let code = file.code(Syntax::JAVASCRIPT);
-        let outline = Outline::new(&code);
+        let outline = module::outline(file, &code);
         let mut fact = NextModule {
             schemas: if declares {
                 schema::declarations(&code, &outline)
@@ -145,7 +145,7 @@ impl Analyzer for NextJs {
             fact.readers = readers(&code, &outline);
         }
         // Schemas and re-exports other modules' validators may name.
-        let mut info = module::scan(&file.path, &code, &outline);
+        let mut info = (*module::scanned(file, &code, &outline)).clone();
         info.consts.clear();
         // Only the functions reading a request are callees `link` looks up.
         info.functions

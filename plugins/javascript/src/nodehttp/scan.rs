@@ -64,8 +64,8 @@ const SPECS: &[&str] = &[
 
 pub fn scan(file: &SourceFile) -> HttpModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let mut out = HttpModule::default();
     let locals: Vec<&str> = info
@@ -147,7 +147,7 @@ pub fn scan(file: &SourceFile) -> HttpModule {
             out.funcs.push(f);
         }
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }
 

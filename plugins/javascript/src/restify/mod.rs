@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use crate::express::scan::{self as ex, paths_of, ExpressModule, Mount, Route};
 use crate::express::{is_generated, JS_FILES};
 use crate::js::module::{self, Value};
-use crate::js::outline::{object_entries, Outline};
+use crate::js::outline::object_entries;
 use crate::js::syntax::dotted_before;
 
 pub struct Restify;
@@ -32,7 +32,7 @@ const SPECS: [&str; 2] = ["restify", "restify-router"];
 pub fn scan(file: &SourceFile) -> ExpressModule {
     let mut m = ex::scan(file);
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
+    let outline = module::outline(file, &code);
     let text = code.text();
     let bytes = text.as_bytes();
     m.express = m

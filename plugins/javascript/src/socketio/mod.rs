@@ -15,7 +15,7 @@ use regex::Regex;
 
 use crate::express::{is_generated, JS_FILES};
 use crate::js::module::{self, ImportKind};
-use crate::js::outline::{object_entries, Outline};
+use crate::js::outline::object_entries;
 use crate::js::strexpr::StrExpr;
 
 pub struct SocketIo;
@@ -60,8 +60,8 @@ impl Analyzer for SocketIo {
         if !text.contains("socket.io") {
             return;
         }
-        let outline = Outline::new(&code);
-        let info = module::scan(&file.path, &code, &outline);
+        let outline = module::outline(file, &code);
+        let info = module::scanned(file, &code, &outline);
         let mut ctors: Vec<String> = Vec::new();
         let mut calls: Vec<String> = vec![r#"require\(\s*['"]socket\.io['"]\s*\)\s*\("#.into()];
         for i in info.imports.iter().filter(|i| i.spec == "socket.io") {

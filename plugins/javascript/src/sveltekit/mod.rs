@@ -22,7 +22,6 @@ use std::sync::OnceLock;
 
 use crate::express::{is_generated, JS_FILES};
 use crate::js::fsroute::{below, exported_functions, url_of};
-use crate::js::outline::Outline;
 use crate::js::reads::web_params;
 
 pub struct SvelteKit;
@@ -128,7 +127,7 @@ impl Analyzer for SvelteKit {
             return;
         };
         let code = file.code(Syntax::JAVASCRIPT);
-        let outline = Outline::new(&code);
+        let outline = crate::js::module::outline(file, &code);
         for e in exported_functions(&code, &outline) {
             if !METHODS.contains(&e.name.as_str()) {
                 continue;

@@ -153,7 +153,7 @@ fn search_of(code: &Code<'_>, outline: &Outline, value: Range<usize>) -> Search 
 
 pub fn scan(file: &SourceFile) -> TanModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
+    let outline = module::outline(file, &code);
     let text = code.text();
     let bytes = text.as_bytes();
     let mut out = TanModule::default();

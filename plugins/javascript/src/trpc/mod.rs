@@ -167,8 +167,8 @@ fn entries(
 
 pub fn scan(file: &SourceFile) -> TrpcModule {
     let code = file.code(Syntax::JAVASCRIPT);
-    let outline = Outline::new(&code);
-    let info = module::scan(&file.path, &code, &outline);
+    let outline = module::outline(file, &code);
+    let info = module::scanned(file, &code, &outline);
     let text = code.text();
     let mut out = TrpcModule::default();
     static DEF: OnceLock<Regex> = OnceLock::new();
@@ -235,7 +235,7 @@ pub fn scan(file: &SourceFile) -> TrpcModule {
             }
         }
     }
-    out.info = info;
+    out.info = (*info).clone();
     out
 }
 

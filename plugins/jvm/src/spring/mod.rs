@@ -64,7 +64,7 @@ impl Analyzer for JavaSpring {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        scan::analyze(file, out);
+        shared_scan(file, out);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -81,12 +81,25 @@ impl Analyzer for KotlinSpring {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        scan::analyze(file, out);
+        shared_scan(file, out);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         Ok(link::link(facts.all(), Lang::Kotlin))
     }
+}
+
+/// Both technologies scan a file the same way (each keeps its own
+/// language's controllers at `link`): the scan runs once per file and the
+/// other technology reuses its output.
+fn shared_scan(file: &SourceFile, out: &mut Output) {
+    struct Scanned(Output);
+    let scanned = file.memo(|f| {
+        let mut out = Output::new();
+        scan::analyze(f, &mut out);
+        Scanned(out)
+    });
+    out.extend_from(&scanned.0);
 }
 
 #[cfg(test)]
