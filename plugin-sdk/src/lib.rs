@@ -40,6 +40,8 @@ pub mod guard;
 pub mod lex;
 pub mod model;
 pub mod paths;
+#[cfg(feature = "python")]
+pub mod python;
 #[cfg(feature = "rubyish")]
 pub mod rubyish;
 #[cfg(not(target_family = "wasm"))]
