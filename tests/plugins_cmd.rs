@@ -549,6 +549,56 @@ fn plugin_settings_reach_the_plugin_and_are_checked() {
     );
 }
 
+/// A route found by two technologies (a plugin's and the built-in Flask
+/// analyzer) is one endpoint whose JSON keeps `technology` and lists both
+/// in `technologies`, `technology` first; a route found by one has no list.
+#[test]
+fn a_merged_endpoint_lists_every_technology_that_found_it() {
+    let proj = project();
+    fs::write(proj.path().join("app.tiny"), "GET /hello\nGET /tiny/only\n").unwrap();
+    let o = run(portolan(proj.path())
+        .args(["-b", ".", "-f", "json", "--no-log", "--plugin"])
+        .arg(test_plugin("tiny")));
+    assert!(o.status.success(), "{}", show(&o));
+    let report = json(&o);
+    let endpoints = report["endpoints"].as_array().unwrap();
+    let find = |url: &str| {
+        endpoints
+            .iter()
+            .find(|e| e["url"] == url)
+            .unwrap_or_else(|| panic!("{url} in {report:#}"))
+    };
+    let hello = &find("/hello")["details"];
+    assert_eq!(
+        endpoints.iter().filter(|e| e["url"] == "/hello").count(),
+        1,
+        "{report:#}"
+    );
+    let techs: Vec<&str> = hello["technologies"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no technologies list: {hello:#}"))
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let mut sorted = techs.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["python_flask", "test_tiny"], "{hello:#}");
+    assert_eq!(hello["technology"], techs[0], "{hello:#}");
+    let paths: Vec<&str> = hello["code_paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"server.py") && paths.contains(&"app.tiny"),
+        "{hello:#}"
+    );
+    let only = &find("/tiny/only")["details"];
+    assert_eq!(only["technology"], "test_tiny");
+    assert!(only.get("technologies").is_none(), "{only:#}");
+}
+
 #[test]
 fn disable_builtin_runs_only_external_plugins() {
     let proj = project();
@@ -1078,4 +1128,224 @@ fn plugin_new_python_scaffold_builds_and_passes_plugin_test() {
     ]));
     assert!(o.status.success(), "{}", show(&o));
     assert!(out(&o).contains("✔ python_acme_py/basic"), "{}", show(&o));
+}
+
+/// `plugin new --lang c`: the scaffold (analyzer.c, the interface, build.sh,
+/// the same fixture as the Rust and Python ones) builds with clang for
+/// wasm32-wasi and passes `plugin test`. The toolchain and the bindings /
+/// component helper are the C example's: examples/plugins/build.sh installs
+/// and builds them (a stamp check when scripts/test-tools already did), and
+/// the scaffold's build.sh runs that helper (its own `tools/componentize`
+/// is a copy of the same source, embedded in the binary).
+#[test]
+fn plugin_new_c_scaffold_builds_and_passes_plugin_test() {
+    let work = tempfile::tempdir().unwrap();
+    let o = run(portolan(work.path()).args(["plugin", "new", "acme-c", "--lang", "c"]));
+    assert!(o.status.success(), "{}", show(&o));
+    let project = work.path().join("acme-c");
+    for f in [
+        "analyzer.c",
+        "build.sh",
+        "wit/analyzer.wit",
+        "README.md",
+        "tools/componentize/Cargo.toml",
+        "tools/componentize/Cargo.lock",
+        "tools/componentize/src/main.rs",
+        "tests/fixtures/python_acme_c/basic/app/server.py",
+        "tests/fixtures/python_acme_c/basic/expected.json",
+    ] {
+        assert!(project.join(f).is_file(), "{f} missing\n{}", show(&o));
+    }
+    let wit = fs::read_to_string(project.join("wit/analyzer.wit")).unwrap();
+    let vendored = fs::read_to_string(repo().join("plugin-sdk/wit/analyzer.wit")).unwrap();
+    assert_eq!(wit, vendored);
+    // The analyzer declares the interface version of the WIT it carries.
+    let version = vendored
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("package portolan:analyzer@"))
+        .map(|v| v.trim_end_matches(';').to_string())
+        .expect("package line in analyzer.wit");
+    let source = fs::read_to_string(project.join("analyzer.c")).unwrap();
+    assert!(
+        source.contains(&format!("#define INTERFACE_VERSION \"{version}\"")),
+        "{source}"
+    );
+    let bad =
+        run(portolan(work.path()).args(["plugin", "new", "x", "--lang", "c", "--sdk-path", "sdk"]));
+    assert_eq!(bad.status.code(), Some(2), "{}", show(&bad));
+
+    let examples = Path::new(env!("CARGO_TARGET_TMPDIR")).join("example-plugins");
+    let prep = Command::new("bash")
+        .arg(repo().join("examples/plugins/build.sh"))
+        .arg("c")
+        .env("PORTOLAN_EXAMPLES_OUT", &examples)
+        .output()
+        .expect("run examples/plugins/build.sh");
+    if prep.status.code() == Some(75) {
+        eprintln!(
+            "SKIPPED: no clang able to target wasm32-wasi here:\n{}",
+            err(&prep)
+        );
+        return;
+    }
+    assert!(prep.status.success(), "{}", show(&prep));
+    let b = Command::new("bash")
+        .arg(project.join("build.sh"))
+        .env(
+            "PORTOLAN_COMPONENTIZE",
+            examples.join("tools/debug/portolan-componentize"),
+        )
+        .output()
+        .expect("run build.sh");
+    assert!(b.status.success(), "build.sh failed:\n{}", show(&b));
+    let o = run(portolan(&project).args([
+        "plugin",
+        "test",
+        "acme_c.wasm",
+        "--fixtures",
+        "tests/fixtures",
+    ]));
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(out(&o).contains("✔ python_acme_c/basic"), "{}", show(&o));
+}
+
+/// The fenced blocks of docs/plugins.md marked `<!-- walkthrough: KEY -->`
+/// (the line before the fence), by key.
+fn walkthrough_blocks() -> Vec<(String, String)> {
+    let doc = fs::read_to_string(repo().join("docs/plugins.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        let Some(key) = line
+            .trim()
+            .strip_prefix("<!-- walkthrough:")
+            .and_then(|r| r.strip_suffix("-->"))
+        else {
+            continue;
+        };
+        let fence = lines.next().unwrap_or_default();
+        assert!(
+            fence.starts_with("```"),
+            "{key}: no code block after the marker"
+        );
+        let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+        blocks.push((key.trim().to_string(), body.join("\n") + "\n"));
+    }
+    blocks
+}
+
+/// docs/plugins.md's two-file prefix walk-through, taken from the page
+/// itself: its analyzer (on the SDK's `python` feature) replaces the Rust
+/// scaffold's `src/lib.rs`, its fixture files are written where it says,
+/// the crate is built for wasm32-wasip2 against a copy of the SDK, still
+/// passes the scaffold's own case with `plugin test`, and a scan of the
+/// walk-through's tree prints exactly the page's output block. Built in the
+/// same target directory as the bundle (see the scaffold test above), so
+/// only the SDK copy and the crate compile.
+#[test]
+fn docs_two_file_prefix_walkthrough_builds_and_scans() {
+    let blocks = walkthrough_blocks();
+    let block = |key: &str| -> &str {
+        blocks
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, b)| b.as_str())
+            .unwrap_or_else(|| panic!("docs/plugins.md has no walkthrough block `{key}`"))
+    };
+    let work = tempfile::tempdir().unwrap();
+    copy_tree(
+        &repo().join("plugin-sdk"),
+        &work.path().join("vendor/plugin-sdk"),
+    );
+    let o = run(portolan(work.path()).args([
+        "plugin",
+        "new",
+        "acme-web",
+        "--sdk-path",
+        "vendor/plugin-sdk",
+    ]));
+    assert!(o.status.success(), "{}", show(&o));
+    let krate = work.path().join("acme-web");
+    // The dependency line of the page replaces the scaffold's; the crate is
+    // renamed so that its component does not clash with the scaffold test's
+    // `acme_web.wasm` in the shared target directory.
+    let manifest = fs::read_to_string(krate.join("Cargo.toml")).unwrap();
+    let dependency = block("dependency").trim();
+    let mut replaced = 0;
+    let manifest: String = manifest
+        .lines()
+        .map(|l| {
+            if l.starts_with("portolan-plugin-sdk =") {
+                replaced += 1;
+                dependency.to_string()
+            } else if l == "name = \"acme-web\"" {
+                "name = \"acme-web-walkthrough\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(replaced, 1, "{manifest}");
+    fs::write(krate.join("Cargo.toml"), manifest + "\n").unwrap();
+    let mut case = None;
+    for (key, body) in &blocks {
+        if key == "dependency" || key == "output" {
+            continue;
+        }
+        let path = krate.join(key);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, body).unwrap();
+        if let Some(i) = key.find("/app/") {
+            case = Some(krate.join(&key[..i]));
+        }
+    }
+    let case = case.expect("the walk-through has fixture files under .../app/");
+    fs::copy(repo().join("plugins/Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    let target = Path::new(env!("PORTOLAN_TEST_PLUGIN_DIR"))
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .to_path_buf();
+    let b = run(cargo(&krate, &target).args([
+        "build",
+        "--offline",
+        "--quiet",
+        "--release",
+        "--target",
+        "wasm32-wasip2",
+    ]));
+    assert!(
+        b.status.success(),
+        "wasm build of the walk-through failed:\n{}",
+        show(&b)
+    );
+    let wasm = target.join("wasm32-wasip2/release/acme_web_walkthrough.wasm");
+    let o = run(portolan(&krate)
+        .args(["plugin", "test"])
+        .arg(&wasm)
+        .args(["--fixtures", "tests/fixtures"]));
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(out(&o).contains("✔ python_acme_web/basic"), "{}", show(&o));
+    let o = run(portolan(&case)
+        .args(["-b", "app", "-f", "json", "--no-log", "--disable-builtin"])
+        .arg("--plugin")
+        .arg(&wasm));
+    assert!(o.status.success(), "{}", show(&o));
+    let lines: Vec<String> = json(&o)["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let at = &e["details"]["code_paths"][0];
+            format!(
+                "{} {} {}:{}",
+                e["method"].as_str().unwrap(),
+                e["url"].as_str().unwrap(),
+                at["path"].as_str().unwrap(),
+                at["line"]
+            )
+        })
+        .collect();
+    assert_eq!(lines.join("\n") + "\n", block("output"), "{}", show(&o));
 }

@@ -129,8 +129,8 @@ pub enum PluginCommand {
         /// Where to create it [default: ./NAME].
         #[arg(long = "dir", value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// The language to write it in: rust (on portolan-plugin-sdk) or
-        /// python (componentize-py).
+        /// The language to write it in: rust (on portolan-plugin-sdk),
+        /// python (componentize-py) or c (clang for wasm32-wasi).
         #[arg(long = "lang", value_name = "LANG", value_enum, default_value = "rust")]
         lang: PluginLang,
         /// A local copy of portolan-plugin-sdk (e.g. a vendored
@@ -242,6 +242,7 @@ pub struct CacheArgs {
 pub enum PluginLang {
     Rust,
     Python,
+    C,
 }
 
 #[derive(Subcommand, Debug)]

@@ -32,7 +32,10 @@
 //! Cross-file analysis (a prefix declared in one file, routes in another) uses
 //! the map/reduce pair: [`Analyzer::analyze`] records serialisable *facts*
 //! with [`Output::fact`], and [`Analyzer::link`] receives every batch's facts
-//! once all files were seen.
+//! once all files were seen. For Python, the `python` module (feature
+//! `python`) does the cross-file bookkeeping: each module's imports and
+//! string constants as a serialisable fact, and in `link` the value of a
+//! constant imported from another module and prefixes composed with it.
 
 #[cfg(feature = "docs")]
 pub mod doc;
@@ -40,6 +43,8 @@ pub mod guard;
 pub mod lex;
 pub mod model;
 pub mod paths;
+#[cfg(feature = "python")]
+pub mod python;
 #[cfg(feature = "rubyish")]
 pub mod rubyish;
 #[cfg(not(target_family = "wasm"))]

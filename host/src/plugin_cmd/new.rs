@@ -46,6 +46,41 @@ const PYTHON_TEMPLATE: &[(&str, &str)] = &[
     ("wit/analyzer.wit", crate::plugin::INTERFACE_WIT),
 ];
 
+/// The C scaffold: analyzer.c, the interface, a build script, and the
+/// helper that makes C bindings and the component (the one
+/// examples/plugins/build.sh builds the C example with).
+const C_TEMPLATE: &[(&str, &str)] = &[
+    (
+        "analyzer.c",
+        include_str!("../plugin/template/analyzer.c.tmpl"),
+    ),
+    (
+        "build.sh",
+        include_str!("../plugin/template/build.c.sh.tmpl"),
+    ),
+    (
+        ".gitignore",
+        include_str!("../plugin/template/gitignore.c.tmpl"),
+    ),
+    (
+        "README.md",
+        include_str!("../plugin/template/README.c.md.tmpl"),
+    ),
+    ("wit/analyzer.wit", crate::plugin::INTERFACE_WIT),
+    (
+        "tools/componentize/Cargo.toml",
+        include_str!("../../../examples/plugins/tools/componentize/Cargo.toml"),
+    ),
+    (
+        "tools/componentize/Cargo.lock",
+        include_str!("../../../examples/plugins/tools/componentize/Cargo.lock"),
+    ),
+    (
+        "tools/componentize/src/main.rs",
+        include_str!("../../../examples/plugins/tools/componentize/src/main.rs"),
+    ),
+];
+
 /// The fixture every scaffold passes (the same framework in each language).
 const FIXTURE_TEMPLATE: &[(&str, &str)] = &[
     (
@@ -129,7 +164,8 @@ pub(super) fn new(
                 p.display()
             )))
         }
-        None if lang != PluginLang::Rust => (String::new(), "componentize-py".to_string()),
+        None if lang == PluginLang::Python => (String::new(), "componentize-py".to_string()),
+        None if lang == PluginLang::C => (String::new(), "clang for wasm32-wasi".to_string()),
         Some(p) if p.join("Cargo.toml").is_file() => {
             let rel = relative_to(&abs(&dir), &abs(&p));
             (
@@ -178,6 +214,7 @@ pub(super) fn new(
     let files = match lang {
         PluginLang::Rust => RUST_TEMPLATE,
         PluginLang::Python => PYTHON_TEMPLATE,
+        PluginLang::C => C_TEMPLATE,
     };
     let mut written = Vec::new();
     for (rel, content) in files.iter().chain(FIXTURE_TEMPLATE) {
@@ -192,18 +229,19 @@ pub(super) fn new(
         written.push(fill(rel));
     }
     #[cfg(unix)]
-    if lang == PluginLang::Python {
+    if lang != PluginLang::Rust {
         use std::os::unix::fs::PermissionsExt;
         let script = dir.join("build.sh");
         let _ = std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755));
     }
     let next = match lang {
         PluginLang::Rust => "cargo test\n  cargo build --release --target wasm32-wasip2\n  portolan plugin test . --fixtures tests/fixtures".to_string(),
-        PluginLang::Python => format!("./build.sh\n  portolan plugin test {module}.wasm --fixtures tests/fixtures"),
+        PluginLang::Python | PluginLang::C => format!("./build.sh\n  portolan plugin test {module}.wasm --fixtures tests/fixtures"),
     };
     let what = match lang {
         PluginLang::Rust => "plugin crate",
         PluginLang::Python => "Python plugin",
+        PluginLang::C => "C plugin",
     };
     print(&format!(
         "Created {what} `{name}` in {} (technology `{tech}`; {sdk_label}):\n  {}\n\nNext:\n  cd {}\n  {next}\n",
@@ -223,6 +261,7 @@ mod tests {
         for (rel, content) in RUST_TEMPLATE
             .iter()
             .chain(PYTHON_TEMPLATE)
+            .chain(C_TEMPLATE)
             .chain(FIXTURE_TEMPLATE)
         {
             let filled = content
