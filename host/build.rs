@@ -12,6 +12,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use sha2::Digest as _;
+
 fn main() {
     let manifest_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -54,17 +56,24 @@ fn main() {
 
     let mut code = String::from(
         "/// The default plugin bundle: (plugin crate directory name, component\n\
-         /// bytes, its description as JSON when the build could compute it).\n\
-         pub static BUILTIN_PLUGINS: &[(&str, &[u8], Option<&str>)] = &[\n",
+         /// bytes, their sha256 (hex), its description as JSON when the build\n\
+         /// could compute it). The hash is computed here so a scan never reads\n\
+         /// the bytes of a plugin it does not run.\n\
+         pub static BUILTIN_PLUGINS: &[(&str, &[u8], &str, Option<&str>)] = &[\n",
     );
     for (name, wasm) in &bundle {
         let description = match descriptions.iter().find(|(n, _)| n == name) {
             Some((_, file)) => format!("Some(include_str!({:?}))", file.display().to_string()),
             None => "None".to_string(),
         };
+        let bytes = fs::read(wasm).expect("read a built plugin component");
+        let sha256: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         let _ = writeln!(
             code,
-            "    ({name:?}, include_bytes!({:?}), {description}),",
+            "    ({name:?}, include_bytes!({:?}), {sha256:?}, {description}),",
             wasm.display().to_string()
         );
     }

@@ -43,7 +43,7 @@ pub struct PluginSource {
     /// Short name used in messages until `describe()` says otherwise.
     pub name: String,
     pub origin: Origin,
-    pub bytes: Arc<[u8]>,
+    pub bytes: PluginBytes,
     pub sha256: String,
     /// The description computed when the binary was built (built-ins).
     pub embedded_description: Option<&'static str>,
@@ -52,13 +52,32 @@ pub struct PluginSource {
     pub settings: serde_json::Map<String, serde_json::Value>,
 }
 
+/// A plugin component's bytes: the bundle's, borrowed from the binary
+/// (never copied, and not even paged in unless the plugin is compiled), or
+/// read at run time.
+#[derive(Clone)]
+pub enum PluginBytes {
+    Embedded(&'static [u8]),
+    Loaded(Arc<[u8]>),
+}
+
+impl std::ops::Deref for PluginBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            PluginBytes::Embedded(b) => b,
+            PluginBytes::Loaded(b) => b,
+        }
+    }
+}
+
 impl PluginSource {
     pub fn new(name: String, origin: Origin, bytes: Arc<[u8]>) -> PluginSource {
         let sha256 = hex(&Sha256::digest(&bytes));
         PluginSource {
             name,
             origin,
-            bytes,
+            bytes: PluginBytes::Loaded(bytes),
             sha256,
             embedded_description: None,
             settings: serde_json::Map::new(),
@@ -80,9 +99,13 @@ pub(crate) use crate::hash::hex;
 pub fn builtin_sources() -> Vec<PluginSource> {
     builtin::BUILTIN_PLUGINS
         .iter()
-        .map(|(name, bytes, description)| PluginSource {
+        .map(|(name, bytes, sha256, description)| PluginSource {
+            name: name.to_string(),
+            origin: Origin::Builtin,
+            bytes: PluginBytes::Embedded(bytes),
+            sha256: sha256.to_string(),
             embedded_description: *description,
-            ..PluginSource::new(name.to_string(), Origin::Builtin, Arc::from(*bytes))
+            settings: serde_json::Map::new(),
         })
         .collect()
 }
@@ -493,4 +516,19 @@ fn validate(d: &Descriptor) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundles_hashes_computed_at_build_time_are_the_bytes_hashes() {
+        let sources = builtin_sources();
+        assert!(!sources.is_empty());
+        for s in sources {
+            assert!(matches!(s.bytes, PluginBytes::Embedded(_)), "{}", s.name);
+            assert_eq!(s.sha256, hex(&Sha256::digest(&*s.bytes)), "{}", s.name);
+        }
+    }
 }
