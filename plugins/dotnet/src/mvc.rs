@@ -220,7 +220,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
             .flat_map(|t| t.bases.iter().cloned())
             .collect(),
     };
-    let mounts = Mounts::new(&l.idx, &f.calls);
+    let mounts = Mounts::new(&l.idx, &f.calls).with_groups(&f.groups);
     // `MapControllers()` on a route group: every attribute route gets the
     // group's prefix (once per call when mapped more than once).
     let mut groups: Vec<String> = Vec::new();
