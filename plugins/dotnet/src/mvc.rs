@@ -412,6 +412,27 @@ impl Linker<'_> {
         if !t.name.ends_with("Controller") {
             return false;
         }
+        // A POCO controller (ASP.NET Core): a public, non-generic class
+        // named `…Controller` deriving from no class at all (interfaces
+        // only), routed by its attributes.
+        let interface = |b: &str| {
+            let mut c = b.chars();
+            c.next() == Some('I') && c.next().is_some_and(|x| x.is_ascii_uppercase())
+        };
+        if self.flavor != Flavor::Classic
+            && lineage.len() == 1
+            && t.generics.is_empty()
+            && t.modifiers.iter().any(|m| m == "public")
+            && t.bases.iter().all(|b| interface(b))
+            && (t.attr("Route").is_some()
+                || t.methods.iter().any(|m| {
+                    m.attrs
+                        .iter()
+                        .any(|a| a.name == "Route" || a.name.starts_with("Http"))
+                }))
+        {
+            return true;
+        }
         self.idx.ty(*root).bases.iter().any(|b| {
             let external = self.idx.find(b, Some(root.0)).is_none();
             let mut c = b.chars();

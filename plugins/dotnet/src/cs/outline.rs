@@ -163,6 +163,9 @@ pub struct TypeDecl {
     /// Base class and interfaces, simple names without type arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bases: Vec<String>,
+    /// The type this one is nested in (`Login.Command` → `Login`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outer: Option<String>,
     /// Type arguments of each base, parallel to `bases` (`Endpoint<Req,
     /// Res>` → `["Req", "Res"]`; `Ep.Req<R>.Res<S>` → `["R"]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -374,7 +377,16 @@ impl Parser<'_> {
                 _ => None,
             };
             if let Some(kind) = kind.filter(|_| self.t[k].kind == Kind::Ident) {
+                let at = self.types.len();
                 i = self.type_decl(k, end, kind, std::mem::take(&mut attrs), mods, &ns);
+                if let Some(o) = owner
+                    .and_then(|o| self.types.get(o))
+                    .map(|o| o.name.clone())
+                {
+                    if let Some(d) = self.types.get_mut(at) {
+                        d.outer = Some(o);
+                    }
+                }
                 continue;
             }
             match owner {
@@ -516,6 +528,7 @@ impl Parser<'_> {
             attrs,
             modifiers,
             bases: Vec::new(),
+            outer: None,
             base_args: Vec::new(),
             props: Vec::new(),
             consts: Vec::new(),
