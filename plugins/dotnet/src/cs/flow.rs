@@ -138,7 +138,13 @@ const VERBS: [(&str, &str); 5] = [
 
 /// The endpoints `MapIdentityApi<TUser>()` maps (ASP.NET Core Identity
 /// API endpoints): method, pattern and the request values each reads.
-const IDENTITY_API: [(&str, &str, &[(ParamKind, &str)]); 10] = [
+type IdentityEndpoint = (
+    &'static str,
+    &'static str,
+    &'static [(ParamKind, &'static str)],
+);
+
+const IDENTITY_API: [IdentityEndpoint; 10] = [
     (
         "POST",
         "/register",
