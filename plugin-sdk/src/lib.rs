@@ -42,9 +42,11 @@ pub mod model;
 pub mod paths;
 #[cfg(feature = "rubyish")]
 pub mod rubyish;
+pub mod strexpr;
 #[cfg(not(target_family = "wasm"))]
 pub mod testing;
 pub mod text;
+pub mod tokens;
 pub mod urls;
 
 #[doc(hidden)]

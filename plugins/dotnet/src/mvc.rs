@@ -507,13 +507,13 @@ impl Linker<'_> {
                 let args: Vec<Option<String>> = ctor
                     .base_args
                     .iter()
-                    .map(|e| e.as_ref().and_then(|e| e.eval(&mut value)))
+                    .map(|e| e.as_ref().and_then(|e| e.resolve(&mut value)))
                     .collect();
                 let count = args.len();
                 let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
                 self.ctor_arg(p, count, &mut up, n, depth + 1)
             }
-            _ => ctor.base_args.get(n)?.as_ref()?.eval(&mut value),
+            _ => ctor.base_args.get(n)?.as_ref()?.resolve(&mut value),
         }
     }
 
@@ -554,7 +554,7 @@ impl Linker<'_> {
             self.idx.constant(Some(cid), name, 0)
         };
         if let Some((_, e)) = ctor.assigns.iter().find(|(n, _)| n == prop) {
-            return e.eval(&mut value);
+            return e.resolve(&mut value);
         }
         let parent = decl
             .bases
@@ -567,7 +567,7 @@ impl Linker<'_> {
         let args: Vec<Option<String>> = ctor
             .base_args
             .iter()
-            .map(|e| e.as_ref().and_then(|e| e.eval(&mut value)))
+            .map(|e| e.as_ref().and_then(|e| e.resolve(&mut value)))
             .collect();
         let count = args.len();
         let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
@@ -1111,8 +1111,8 @@ impl Linker<'_> {
                 .filter_map(|a| {
                     let e = a.positional(0)?.expr.as_ref()?;
                     e.literal().or_else(|| {
-                        e.0.iter().find_map(|p| match p {
-                            crate::cs::expr::Piece::Name(n)
+                        e.parts.iter().find_map(|p| match p {
+                            crate::cs::expr::Piece::Ref(n)
                                 if n.starts_with(|c: char| c.is_ascii_digit()) =>
                             {
                                 Some(n.clone())

@@ -498,7 +498,7 @@ impl Flow<'_> {
                 if self.t.get(st).is_some_and(|x| x.kind == Kind::Ident) && self.is(st + 1, ':') {
                     st += 2;
                 }
-                Expr::parse(self.t.get(st..r.end).unwrap_or(&[]))
+                crate::cs::expr::parse(self.t.get(st..r.end).unwrap_or(&[]))
             })
             .collect()
     }
@@ -733,18 +733,18 @@ impl Flow<'_> {
             }
             match name {
                 Some("pattern" | "template" | "url" | "routeTemplate") => {
-                    pattern = Expr::parse(toks)
+                    pattern = crate::cs::expr::parse(toks)
                 }
                 Some("areaName") => {
-                    if let Some(v) = Expr::parse(toks).and_then(|e| e.literal()) {
+                    if let Some(v) = crate::cs::expr::parse(toks).and_then(|e| e.literal()) {
                         defaults.push(("area".to_string(), v));
                     }
                 }
                 Some("defaults") => defaults.extend(anonymous_object(toks)),
                 Some(_) => {}
-                None if pos == pattern_pos => pattern = Expr::parse(toks),
+                None if pos == pattern_pos => pattern = crate::cs::expr::parse(toks),
                 None if pos == 1 && s.name == "MapAreaControllerRoute" => {
-                    if let Some(v) = Expr::parse(toks).and_then(|e| e.literal()) {
+                    if let Some(v) = crate::cs::expr::parse(toks).and_then(|e| e.literal()) {
                         defaults.push(("area".to_string(), v));
                     }
                 }

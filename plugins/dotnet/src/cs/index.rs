@@ -169,7 +169,7 @@ impl<'a> Index<'a> {
     }
 
     fn eval_in(&self, ctx: Option<TypeId>, e: &Expr, depth: usize) -> Option<String> {
-        e.eval(&mut |n| self.constant(ctx, n, depth))
+        e.resolve(&mut |n| self.constant(ctx, n, depth))
     }
 
     /// The request fields of a DTO type for `kind`: its properties and

@@ -345,7 +345,13 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, false);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            src,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
+        )
+    };
     let kotlin = file.path.ends_with(".kt") || file.path.ends_with(".kts");
     // Kotlin's trailing lambda after `)`: `path("x") { … }`.
     let trailing = |close: usize| {
