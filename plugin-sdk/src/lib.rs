@@ -47,9 +47,11 @@ pub mod paths;
 pub mod python;
 #[cfg(feature = "rubyish")]
 pub mod rubyish;
+pub mod strexpr;
 #[cfg(not(target_family = "wasm"))]
 pub mod testing;
 pub mod text;
+pub mod tokens;
 pub mod urls;
 
 #[doc(hidden)]

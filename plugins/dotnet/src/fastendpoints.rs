@@ -118,7 +118,7 @@ fn args(t: &[Token], open: usize) -> Vec<Expr> {
     };
     split_commas(t, open + 1, close)
         .into_iter()
-        .filter_map(|r| Expr::parse(t.get(r)?))
+        .filter_map(|r| crate::cs::expr::parse(t.get(r)?))
         .collect()
 }
 
@@ -278,7 +278,7 @@ fn facts(file: &SourceFile, o: &outline::CsFile, t: &[Token]) -> Vec<Fe> {
             let stop = (k + 2..t.len())
                 .find(|&i| t[i].is(';') || t[i].is(',') || t[i].is('}'))
                 .unwrap_or(t.len());
-            if let Some(e) = t.get(k + 2..stop).and_then(Expr::parse) {
+            if let Some(e) = t.get(k + 2..stop).and_then(crate::cs::expr::parse) {
                 out.push(Fe::GlobalPrefix(e));
             }
         }

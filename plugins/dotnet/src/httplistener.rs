@@ -310,7 +310,7 @@ fn scan_file(file: &SourceFile, t: &[Token]) -> Vec<Hl> {
         }
         if t[k].is_ident("Add") && is(t, k - 1, '.') && k >= 2 && t[k - 2].is_ident("Prefixes") {
             if let Some(close) = is(t, k + 1, '(').then(|| close_of(t, k + 1)).flatten() {
-                if let Some(e) = t.get(k + 2..close).and_then(Expr::parse) {
+                if let Some(e) = t.get(k + 2..close).and_then(crate::cs::expr::parse) {
                     out.push(Hl::Prefix(e));
                 }
             }
@@ -527,7 +527,7 @@ fn deserialized(t: &[Token], start: usize, end: usize) -> Vec<Read> {
 
 /// The path of a listener prefix URL (`http://+:8080/api/` → `/api/`).
 fn prefix_path(idx: &Index, e: &Expr) -> Option<String> {
-    let url = idx.eval(None, e).or_else(|| match e.0.as_slice() {
+    let url = idx.eval(None, e).or_else(|| match e.parts.as_slice() {
         [Piece::Interp(raw)] => Some(raw.clone()),
         _ => None,
     })?;

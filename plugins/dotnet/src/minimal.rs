@@ -8,6 +8,15 @@
 //!   passed to a method in another file (`app.MapGroup("/todos").MapTodos()`,
 //!   `TodoApi.Map(api)`); see [`crate::cs::flow`] and [`crate::cs::mounts`].
 //!   Patterns may use constants and interpolated strings.
+//! - Endpoint groups discovered by reflection: a method that walks the
+//!   types assignable to `typeof(IEndpointGroup)` and maps
+//!   `app.MapGroup($"/api/{type.Name}")` for each gives every such type's
+//!   `Map(RouteGroupBuilder group)` the prefix with the type's name; and
+//!   handler-first overloads a project declares over `MapGet` & co.
+//!   (`group.MapGet(GetTodo, "{id}")`, the pattern defaulting to "").
+//! - `MapIdentityApi<TUser>()`: the Identity API endpoints (`/register`,
+//!   `/login`, `/refresh`, `/confirmEmail`, `/manage/info`, …) with the
+//!   request fields each reads.
 //! - Parameters of the handler, a lambda or a method group (a class method,
 //!   or a local function of the top-level statements as the TypedResults
 //!   tutorial writes them: `todoItems.MapGet("/{id}", GetTodo);` with
@@ -50,6 +59,7 @@ impl Analyzer for MinimalApi {
             ".MapPatch(",
             ".MapMethods(",
             ".MapGroup(",
+            ".MapIdentityApi<",
         ]))
     }
 
@@ -77,7 +87,7 @@ pub fn link_with(
 ) -> Vec<Endpoint> {
     let f = scan::split(facts);
     let idx = Index::new(&f.files);
-    let mounts = Mounts::new(&idx, &f.calls);
+    let mounts = Mounts::new(&idx, &f.calls).with_groups(&f.groups);
     let mut out = Vec::new();
     for r in &f.routes {
         let Some(base) = select(&idx, r) else {

@@ -220,7 +220,7 @@ pub fn link(facts: &Facts, flavor: Flavor) -> Vec<Endpoint> {
             .flat_map(|t| t.bases.iter().cloned())
             .collect(),
     };
-    let mounts = Mounts::new(&l.idx, &f.calls);
+    let mounts = Mounts::new(&l.idx, &f.calls).with_groups(&f.groups);
     // `MapControllers()` on a route group: every attribute route gets the
     // group's prefix (once per call when mapped more than once).
     let mut groups: Vec<String> = Vec::new();
@@ -412,6 +412,27 @@ impl Linker<'_> {
         if !t.name.ends_with("Controller") {
             return false;
         }
+        // A POCO controller (ASP.NET Core): a public, non-generic class
+        // named `…Controller` deriving from no class at all (interfaces
+        // only), routed by its attributes.
+        let interface = |b: &str| {
+            let mut c = b.chars();
+            c.next() == Some('I') && c.next().is_some_and(|x| x.is_ascii_uppercase())
+        };
+        if self.flavor != Flavor::Classic
+            && lineage.len() == 1
+            && t.generics.is_empty()
+            && t.modifiers.iter().any(|m| m == "public")
+            && t.bases.iter().all(|b| interface(b))
+            && (t.attr("Route").is_some()
+                || t.methods.iter().any(|m| {
+                    m.attrs
+                        .iter()
+                        .any(|a| a.name == "Route" || a.name.starts_with("Http"))
+                }))
+        {
+            return true;
+        }
         self.idx.ty(*root).bases.iter().any(|b| {
             let external = self.idx.find(b, Some(root.0)).is_none();
             let mut c = b.chars();
@@ -486,13 +507,13 @@ impl Linker<'_> {
                 let args: Vec<Option<String>> = ctor
                     .base_args
                     .iter()
-                    .map(|e| e.as_ref().and_then(|e| e.eval(&mut value)))
+                    .map(|e| e.as_ref().and_then(|e| e.resolve(&mut value)))
                     .collect();
                 let count = args.len();
                 let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
                 self.ctor_arg(p, count, &mut up, n, depth + 1)
             }
-            _ => ctor.base_args.get(n)?.as_ref()?.eval(&mut value),
+            _ => ctor.base_args.get(n)?.as_ref()?.resolve(&mut value),
         }
     }
 
@@ -533,7 +554,7 @@ impl Linker<'_> {
             self.idx.constant(Some(cid), name, 0)
         };
         if let Some((_, e)) = ctor.assigns.iter().find(|(n, _)| n == prop) {
-            return e.eval(&mut value);
+            return e.resolve(&mut value);
         }
         let parent = decl
             .bases
@@ -546,7 +567,7 @@ impl Linker<'_> {
         let args: Vec<Option<String>> = ctor
             .base_args
             .iter()
-            .map(|e| e.as_ref().and_then(|e| e.eval(&mut value)))
+            .map(|e| e.as_ref().and_then(|e| e.resolve(&mut value)))
             .collect();
         let count = args.len();
         let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
@@ -1090,8 +1111,8 @@ impl Linker<'_> {
                 .filter_map(|a| {
                     let e = a.positional(0)?.expr.as_ref()?;
                     e.literal().or_else(|| {
-                        e.0.iter().find_map(|p| match p {
-                            crate::cs::expr::Piece::Name(n)
+                        e.parts.iter().find_map(|p| match p {
+                            crate::cs::expr::Piece::Ref(n)
                                 if n.starts_with(|c: char| c.is_ascii_digit()) =>
                             {
                                 Some(n.clone())

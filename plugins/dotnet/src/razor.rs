@@ -186,9 +186,9 @@ pub fn link(idx: &Index, pages: &[Page], out: &mut Vec<Endpoint>) {
                         .and_then(|a| a.named("SupportsGet"))
                         .and_then(|x| x.expr.as_ref())
                         .is_some_and(|e| {
-                            e.0.iter().any(
-                                |p| matches!(p, crate::cs::expr::Piece::Name(n) if n == "true"),
-                            )
+                            e.parts
+                                .iter()
+                                .any(|p| matches!(p, crate::cs::expr::Piece::Ref(n) if n == "true"))
                         });
                     if verb == "GET" && !supports_get {
                         continue;

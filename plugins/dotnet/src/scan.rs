@@ -29,6 +29,18 @@ pub enum Fact {
     LowercaseUrls,
     /// A Razor Page (`.cshtml` starting with `@page`).
     RazorPage(crate::razor::Page),
+    EndpointGroup(EndpointGroup),
+}
+
+/// Endpoint groups found by reflection: every type deriving from `base`
+/// gets a `RouteGroupBuilder` under `before` + its type name + `after`
+/// (`app.MapGroup($"/api/{type.Name}")` over the types assignable to
+/// `typeof(IEndpointGroup)`, each group then handed to the type's `Map`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndpointGroup {
+    pub base: String,
+    pub before: String,
+    pub after: String,
 }
 
 /// How an `IOutboundParameterTransformer` rewrites a token value.
@@ -136,6 +148,55 @@ fn token_transformers(outline: &CsFile, toks: &[Token], out: &mut Output) {
     }
 }
 
+/// Reflection-driven endpoint groups: a method that looks up the types
+/// assignable to `typeof(Base)` and maps a group whose interpolated
+/// pattern holds the type's name (`{type.Name}`, or a variable assigned
+/// from `….Name`).
+fn endpoint_groups(outline: &CsFile, t: &[Token], out: &mut Output) {
+    for m in outline.types.iter().flat_map(|ty| &ty.methods) {
+        let Some((a, b)) = m.body else { continue };
+        let body = t.get(a..b.min(t.len())).unwrap_or(&[]);
+        let Some(base) = body.windows(4).find_map(|w| {
+            (w[0].is_ident("typeof") && w[1].is('(') && w[2].kind == Kind::Ident && w[3].is(')'))
+                .then(|| w[2].text.clone())
+        }) else {
+            continue;
+        };
+        let mut names = Vec::new();
+        for (k, x) in body.iter().enumerate() {
+            if x.kind != Kind::Ident || !body.get(k + 1).is_some_and(|y| y.is('=')) {
+                continue;
+            }
+            let end = body[k + 1..]
+                .iter()
+                .position(|y| y.is(';'))
+                .map(|e| k + 1 + e);
+            if let Some(e) = end.filter(|&e| e >= k + 4) {
+                if body[e - 1].is_ident("Name") && body[e - 2].is('.') {
+                    names.push(x.text.as_str());
+                }
+            }
+        }
+        let template = body
+            .iter()
+            .filter(|x| x.kind == Kind::Str && x.interp)
+            .find_map(|x| {
+                let open = x.text.find('{')?;
+                let close = open + x.text[open..].find('}')?;
+                let hole = &x.text[open + 1..close];
+                (names.contains(&hole) || hole.ends_with(".Name"))
+                    .then(|| (x.text[..open].to_string(), x.text[close + 1..].to_string()))
+            });
+        if let Some((before, after)) = template {
+            out.fact(&Fact::EndpointGroup(EndpointGroup {
+                base,
+                before,
+                after,
+            }));
+        }
+    }
+}
+
 pub fn analyze(file: &SourceFile, out: &mut Output) {
     if is_test_code(&file.path, &file.content) || crate::migrations::is_ef_migration(file) {
         return;
@@ -155,6 +216,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         global_prefixes(&toks, out);
     }
     if file.content.contains("Map") || file.content.contains("UseMvcWithDefaultRoute") {
+        if file.content.contains("typeof") && file.content.contains("MapGroup") {
+            endpoint_groups(&outline, &toks, out);
+        }
         let (routes, calls) = flow::scan(file, &outline, &toks);
         for r in routes {
             out.fact(&Fact::Route(r));
@@ -178,6 +242,7 @@ pub struct Facts2 {
     /// The global prefix of attribute routes added by a convention, if any.
     pub global_prefix: Option<String>,
     pub pages: Vec<crate::razor::Page>,
+    pub groups: Vec<EndpointGroup>,
 }
 
 pub fn split(facts: &Facts) -> Facts2 {
@@ -188,6 +253,7 @@ pub fn split(facts: &Facts) -> Facts2 {
         token_transformer: None,
         global_prefix: None,
         pages: Vec::new(),
+        groups: Vec::new(),
     };
     let mut prefixes = Vec::new();
     let mut conventions = Vec::new();
@@ -203,6 +269,7 @@ pub fn split(facts: &Facts) -> Facts2 {
             Fact::GlobalPrefix(x) => prefixes.push(x),
             Fact::LowercaseUrls => lowercase = true,
             Fact::RazorPage(x) => out.pages.push(x),
+            Fact::EndpointGroup(x) => out.groups.push(x),
         }
     }
     prefixes.sort();

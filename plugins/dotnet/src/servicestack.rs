@@ -85,7 +85,7 @@ impl Analyzer for ServiceStack {
                 let close = close_of(&toks, gt + 1).unwrap_or(toks.len());
                 let args: Vec<Option<Expr>> = split_commas(&toks, gt + 2, close)
                     .into_iter()
-                    .map(|r| toks.get(r).and_then(Expr::parse))
+                    .map(|r| toks.get(r).and_then(crate::cs::expr::parse))
                     .collect();
                 if let Some(Some(path)) = args.first() {
                     out.fact(&Ss::Fluent {
@@ -105,7 +105,7 @@ impl Analyzer for ServiceStack {
                 let stop = (k + 2..toks.len())
                     .find(|&i| toks[i].is(';') || toks[i].is(',') || toks[i].is('}'))
                     .unwrap_or(toks.len());
-                if let Some(e) = toks.get(k + 2..stop).and_then(Expr::parse) {
+                if let Some(e) = toks.get(k + 2..stop).and_then(crate::cs::expr::parse) {
                     out.fact(&Ss::Prefix(e));
                 }
             }

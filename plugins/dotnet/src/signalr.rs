@@ -28,7 +28,7 @@ impl Analyzer for SignalR {
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let f = scan::split(facts);
         let idx = Index::new(&f.files);
-        let mounts = Mounts::new(&idx, &f.calls);
+        let mounts = Mounts::new(&idx, &f.calls).with_groups(&f.groups);
         let mut out = Vec::new();
         for r in &f.routes {
             if !matches!(r.verb, Verb::Hub(_)) {

@@ -133,12 +133,73 @@ pub struct Action {
     pub module: String,
     pub name: String,
     pub reads: Vec<Read>,
+    /// Functions of other modules it hands `params` to
+    /// (`Blog.list_articles(params)` → `("Blog", "list_articles")`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<(String, String)>,
+}
+
+/// A public function of a non-controller module taking `params`, and the
+/// keys its body reads from it (`params["tag"]`): a context function
+/// an action delegates to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Helper {
+    pub module: String,
+    pub name: String,
+    pub reads: Vec<Read>,
+}
+
+/// `Alias.fun(…, params, …)` calls in `t[r]`: (alias, function).
+fn params_calls(t: &[Token], r: std::ops::Range<usize>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let end = r.end.min(t.len());
+    let mut k = r.start;
+    while k + 3 < end {
+        if t[k].kind == Kind::Alias
+            && t[k + 1].is(".")
+            && t[k + 2].kind == Kind::Ident
+            && t[k + 3].is("(")
+        {
+            let mut depth = 0i32;
+            let mut j = k + 3;
+            let mut passes = false;
+            while j < end {
+                let x = &t[j];
+                if x.is("(") || x.is("[") || x.is("{") {
+                    depth += 1;
+                } else if x.is(")") || x.is("]") || x.is("}") {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                } else if depth == 1
+                    && x.is_ident("params")
+                    && (t[j - 1].is("(") || t[j - 1].is(","))
+                    && t.get(j + 1).is_some_and(|y| y.is(",") || y.is(")"))
+                {
+                    passes = true;
+                }
+                j += 1;
+            }
+            if passes {
+                let c = (t[k].text.clone(), t[k + 2].text.clone());
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+            k += 4;
+            continue;
+        }
+        k += 1;
+    }
+    out
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fact {
     Router(Router),
     Action(Action),
+    Helper(Helper),
     /// A plug served by Bandit (`{Bandit, plug: MyApp.Router}`).
     Served(String),
     /// A bare `Plug` module dispatching in `call/2` clause heads.
@@ -261,11 +322,43 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
                 } else {
                     // `def show(conn, p), do: …` is all arguments.
                 }
+                let calls = f
+                    .body
+                    .clone()
+                    .map(|b| params_calls(&t, b))
+                    .unwrap_or_default();
                 out.fact(&Fact::Action(Action {
                     module: name.clone(),
                     name: fname.text.clone(),
                     reads: rs,
+                    calls,
                 }));
+            }
+        } else if file.content.contains("params[") {
+            for f in &node.children {
+                let Some(b) = f.body.clone().filter(|_| f.name == "def") else {
+                    continue;
+                };
+                let Some(fname) = t.get(f.args.start).filter(|x| x.kind == Kind::Ident) else {
+                    continue;
+                };
+                let takes = t
+                    .get(f.args.clone())
+                    .is_some_and(|a| a.iter().any(|x| x.is_ident("params")));
+                if !takes {
+                    continue;
+                }
+                let rs: Vec<Read> = reads::scan(&t, b, false)
+                    .into_iter()
+                    .filter(|r| r.source == Source::Params)
+                    .collect();
+                if !rs.is_empty() {
+                    out.fact(&Fact::Helper(Helper {
+                        module: name.clone(),
+                        name: fname.text.clone(),
+                        reads: rs,
+                    }));
+                }
             }
         }
     }
@@ -711,15 +804,37 @@ fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoi
     let mut actions = Vec::new();
     let mut served = Vec::new();
     let mut ops: Vec<Operation> = Vec::new();
+    let mut helpers: Vec<Helper> = Vec::new();
     let mut schemas: Vec<(String, Vec<String>)> = Vec::new();
     for f in facts.iter::<Fact>() {
         match f {
             Fact::Router(r) => routers.push(r),
             Fact::Action(a) => actions.push(a),
+            Fact::Helper(h) => helpers.push(h),
             Fact::Served(m) => served.push(m),
             Fact::Bare(_) => {}
             Fact::Operation(o) => ops.push(o),
             Fact::Schema { module, props } => schemas.push((module, props)),
+        }
+    }
+    // What the context functions an action hands `params` to read
+    // (`Blog.list_articles(params)` reading `params["tag"]`).
+    if !helpers.is_empty() {
+        for a in &mut actions {
+            for (alias, fun) in &a.calls {
+                let last = alias.rsplit('.').next().unwrap_or(alias);
+                for h in &helpers {
+                    if &h.name == fun
+                        && (&h.module == alias || h.module.rsplit('.').next() == Some(last))
+                    {
+                        for r in &h.reads {
+                            if !a.reads.contains(r) {
+                                a.reads.push(r.clone());
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     // An operation's declared parameters and body fields count as reads
@@ -742,6 +857,7 @@ fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoi
             module: o.module,
             name: o.action,
             reads,
+            calls: Vec::new(),
         });
     }
     let targets: Vec<&str> = routers

@@ -20,6 +20,13 @@
 //!   `someForm.bindFromRequest()` of a `val someForm = Form(mapping("a" ->
 //!   …))` declared in the same file (its keys, form).
 //!
+//! - SIRD routers: a class extending `SimpleRouter` with `case
+//!   GET(p"/posts/$id" ? q_o"page=$page") => controller.show(id)`
+//!   (extractors `${int(id)}` bind `id`; `q"…"`, `q_?`, `q_o`, `q_s`
+//!   give query parameters); a `->  /v1/posts  v1.post.PostRouter` line
+//!   mounts it (by class name), else it is reported unprefixed. The
+//!   action is found through the constructor parameter's type.
+//!
 //! Routes files and sources under test directories are skipped.
 
 use std::collections::{HashMap, HashSet};
@@ -51,6 +58,13 @@ enum PlayFact {
     Class {
         name: String,
         fields: Vec<String>,
+    },
+    /// A SIRD router class (`class PostRouter(…) extends SimpleRouter`
+    /// with `case GET(p"/$id") => controller.show(id)`).
+    Sird {
+        file: String,
+        class: String,
+        entries: Vec<Entry>,
     },
 }
 
@@ -97,6 +111,9 @@ impl Analyzer for Play {
             });
         } else if name.ends_with(".scala") {
             actions(file, out);
+            if file.content.contains("SimpleRouter") || file.content.contains("sird") {
+                sird(file, out);
+            }
         }
     }
 
@@ -122,6 +139,11 @@ impl Analyzer for Play {
                 PlayFact::Class { name, fields } => {
                     classes.entry(name).or_insert(fields);
                 }
+                PlayFact::Sird {
+                    file,
+                    class,
+                    entries,
+                } => routers.push((file, format!("{SIRD}{class}"), entries)),
             }
         }
         let included: HashSet<String> = routers
@@ -131,6 +153,12 @@ impl Analyzer for Play {
                 Entry::Include { router, .. } => Some(router_stem(router)),
                 _ => None,
             })
+            .chain(routers.iter().flat_map(|(_, _, entries)| {
+                entries.iter().filter_map(|e| match e {
+                    Entry::Include { router, .. } => Some(sird_stem(router)),
+                    _ => None,
+                })
+            }))
             .collect();
         let linker = Linker {
             routers: &routers,
@@ -145,6 +173,128 @@ impl Analyzer for Play {
         }
         Ok(out)
     }
+}
+
+/// Stem of a SIRD router class among the routers.
+const SIRD: &str = "sird:";
+
+/// `v1.post.PostRouter` → the stem of the SIRD class `PostRouter`.
+fn sird_stem(router: &str) -> String {
+    format!("{SIRD}{}", router.rsplit('.').next().unwrap_or(router))
+}
+
+/// SIRD routers of a file: `case GET(p"/posts/$id" ? q_o"page=$page") =>
+/// controller.show(id)` inside a class extending `SimpleRouter`; the
+/// action's receiver is resolved through the class's constructor
+/// parameters (`controller: PostController`).
+fn sird(file: &SourceFile, out: &mut Output) {
+    let t = Toks::new(file);
+    let mut k = 0;
+    while k + 1 < t.len() {
+        if !(t.is_ident(k, "class") || t.is_ident(k, "object")) {
+            k += 1;
+            continue;
+        }
+        let Some(class) = t.ident(k + 1).map(str::to_string) else {
+            k += 1;
+            continue;
+        };
+        // Header up to the body's `{`: constructor params and parents.
+        let Some(open) = (k + 2..t.len()).find(|&j| t.is(j, "{")) else {
+            break;
+        };
+        let close = t.close(open).unwrap_or(t.len());
+        let header = k + 2..open;
+        if !header.clone().any(|j| t.is_ident(j, "SimpleRouter")) {
+            k += 1;
+            continue;
+        }
+        let mut types: Vec<(String, String)> = Vec::new();
+        for j in header {
+            if let (Some(n), true, Some(ty)) = (t.ident(j), t.is(j + 1, ":"), t.ident(j + 2)) {
+                types.push((n.to_string(), ty.to_string()));
+            }
+        }
+        let mut entries = Vec::new();
+        for j in open..close {
+            let Some(verb) = t.ident(j).filter(|v| METHODS.contains(v)) else {
+                continue;
+            };
+            if !(t.is(j + 1, "(") && t.is_ident(j + 2, "p") && t.str_at(j + 3).is_some()) {
+                continue;
+            }
+            let Some(end) = t.close(j + 1) else { continue };
+            let raw = t.str_at(j + 3).unwrap_or_default();
+            let (path, _) = play_path(&sird_holes(raw));
+            let mut params = Vec::new();
+            for q in j + 4..end {
+                let prefixed = t.ident(q).is_some_and(|x| x == "q" || x.starts_with("q_"));
+                // `q_?"…"` is `q_`, `?`, the string.
+                let lit = if t.is(q + 1, "?") { q + 2 } else { q + 1 };
+                if let (true, Some(v)) = (prefixed, t.str_at(lit)) {
+                    if let Some((name, _)) = v.split_once('=') {
+                        params.push(name.to_string());
+                    }
+                }
+            }
+            // `=> receiver.action(…)`.
+            let action = (t.is(end + 1, "=>") || t.is(end + 1, "=") && t.is(end + 2, ">"))
+                .then(|| {
+                    let a = if t.is(end + 1, "=>") {
+                        end + 2
+                    } else {
+                        end + 3
+                    };
+                    let recv = t.ident(a)?;
+                    let name = t.ident(a + 2).filter(|_| t.is(a + 1, "."))?;
+                    let cls = types
+                        .iter()
+                        .find(|(n, _)| n == recv)
+                        .map_or(recv.to_string(), |(_, ty)| ty.clone());
+                    Some((cls, name.to_string()))
+                })
+                .flatten();
+            entries.push(Entry::Route {
+                method: verb.to_string(),
+                path,
+                line: t.line(j),
+                params,
+                action,
+            });
+        }
+        if !entries.is_empty() {
+            out.fact(&PlayFact::Sird {
+                file: file.path.clone(),
+                class,
+                entries,
+            });
+        }
+        k = close.max(k + 1);
+    }
+}
+
+/// `/items/${int(id)}` → `/items/$id` (an extractor's bound name).
+fn sird_holes(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        let inner = &after[..end];
+        let name = inner
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .find(|s| !s.is_empty())
+            .unwrap_or(inner);
+        out.push('$');
+        out.push_str(name);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `api.Routes` → `api`; `admin.AdminRoutes` → `admin`.
@@ -204,13 +354,14 @@ impl Linker<'_> {
                     if stem.is_empty() || out.len() > 50_000 {
                         continue;
                     }
+                    let sird = sird_stem(router);
                     let full = join_path(&[prefix, sub.as_str()]);
                     for (j, (f, s, _)) in self.routers.iter().enumerate() {
                         // A file already on the include stack is a cycle.
                         let cycle = stack
                             .iter()
                             .any(|&k| self.routers.get(k).is_some_and(|r| r.0 == *f));
-                        if *s == stem && !cycle && stack.len() < 16 {
+                        if (*s == stem || *s == sird) && !cycle && stack.len() < 16 {
                             stack.push(j);
                             self.walk(j, &full, stack, out);
                             stack.pop();

@@ -10,7 +10,7 @@
 //! `MapUsers(app)`) are recorded so the link step can give a method's
 //! builder parameters the prefixes of every call site in any file.
 
-use portolan_plugin_sdk::SourceFile;
+use portolan_plugin_sdk::{ParamKind, SourceFile};
 use serde::{Deserialize, Serialize};
 
 use super::expr::Expr;
@@ -136,6 +136,80 @@ const VERBS: [(&str, &str); 5] = [
     ("MapPatch", "PATCH"),
 ];
 
+/// The endpoints `MapIdentityApi<TUser>()` maps (ASP.NET Core Identity
+/// API endpoints): method, pattern and the request values each reads.
+type IdentityEndpoint = (
+    &'static str,
+    &'static str,
+    &'static [(ParamKind, &'static str)],
+);
+
+const IDENTITY_API: [IdentityEndpoint; 10] = [
+    (
+        "POST",
+        "/register",
+        &[(ParamKind::Json, "email"), (ParamKind::Json, "password")],
+    ),
+    (
+        "POST",
+        "/login",
+        &[
+            (ParamKind::Json, "email"),
+            (ParamKind::Json, "password"),
+            (ParamKind::Json, "twoFactorCode"),
+            (ParamKind::Json, "twoFactorRecoveryCode"),
+            (ParamKind::Query, "useCookies"),
+            (ParamKind::Query, "useSessionCookies"),
+        ],
+    ),
+    ("POST", "/refresh", &[(ParamKind::Json, "refreshToken")]),
+    (
+        "GET",
+        "/confirmEmail",
+        &[
+            (ParamKind::Query, "userId"),
+            (ParamKind::Query, "code"),
+            (ParamKind::Query, "changedEmail"),
+        ],
+    ),
+    (
+        "POST",
+        "/resendConfirmationEmail",
+        &[(ParamKind::Json, "email")],
+    ),
+    ("POST", "/forgotPassword", &[(ParamKind::Json, "email")]),
+    (
+        "POST",
+        "/resetPassword",
+        &[
+            (ParamKind::Json, "email"),
+            (ParamKind::Json, "resetCode"),
+            (ParamKind::Json, "newPassword"),
+        ],
+    ),
+    (
+        "POST",
+        "/manage/2fa",
+        &[
+            (ParamKind::Json, "enable"),
+            (ParamKind::Json, "twoFactorCode"),
+            (ParamKind::Json, "resetSharedKey"),
+            (ParamKind::Json, "resetRecoveryCodes"),
+            (ParamKind::Json, "forgetMachine"),
+        ],
+    ),
+    ("GET", "/manage/info", &[]),
+    (
+        "POST",
+        "/manage/info",
+        &[
+            (ParamKind::Json, "newEmail"),
+            (ParamKind::Json, "newPassword"),
+            (ParamKind::Json, "oldPassword"),
+        ],
+    ),
+];
+
 /// Prefixes of the framework's fluent configuration methods, which are
 /// not calls into the application's own route-mapping methods.
 const FLUENT: [&str; 14] = [
@@ -172,6 +246,8 @@ struct Flow<'a> {
     /// Task<IResult> GetTodo(int id, TodoDb db) { … }`) by name: the
     /// parameter list `(`..`)` and the body range.
     locals: std::collections::HashMap<String, (usize, usize, usize, usize)>,
+    /// Names of the methods the file's types declare.
+    methods: std::collections::HashSet<String>,
 }
 
 struct Step {
@@ -207,6 +283,11 @@ pub fn scan(file: &SourceFile, outline: &CsFile, t: &[Token]) -> (Vec<Route>, Ve
         assigns: Vec::new(),
         builders: BUILDER_NAMES.iter().map(|s| s.to_string()).collect(),
         locals: std::collections::HashMap::new(),
+        methods: outline
+            .types
+            .iter()
+            .flat_map(|ty| ty.methods.iter().map(|m| m.name.clone()))
+            .collect(),
     };
     if file.content.contains(".Map") {
         f.locals = local_functions(t, outline);
@@ -417,7 +498,7 @@ impl Flow<'_> {
                 if self.t.get(st).is_some_and(|x| x.kind == Kind::Ident) && self.is(st + 1, ':') {
                     st += 2;
                 }
-                Expr::parse(self.t.get(st..r.end).unwrap_or(&[]))
+                crate::cs::expr::parse(self.t.get(st..r.end).unwrap_or(&[]))
             })
             .collect()
     }
@@ -446,6 +527,30 @@ impl Flow<'_> {
         };
         let first = exprs.first().cloned().flatten();
         if let Some((_, m)) = VERBS.iter().find(|(n, _)| *n == s.name) {
+            // A handler-first overload of the project's own
+            // (`group.MapGet(GetTodo, "{id}")`, the pattern defaulting to
+            // ""): the first argument names a method, not a constant.
+            let handler_first = args.first().filter(|r| {
+                r.len() == 1
+                    && args.len() <= 2
+                    && self.t[r.start].kind == Kind::Ident
+                    && (self.methods.contains(&self.t[r.start].text)
+                        || self.locals.contains_key(&self.t[r.start].text))
+            });
+            if let Some(h) = handler_first {
+                let pattern = match exprs.get(1) {
+                    None => Some(Expr::lit("")),
+                    Some(e) => e.clone(),
+                };
+                if let Some(p) = pattern {
+                    routes.push(route(
+                        Verb::Methods(vec![m.to_string()]),
+                        p,
+                        self.handler(h.clone()),
+                    ));
+                }
+                return;
+            }
             if let Some(p) = first {
                 let h = args
                     .last()
@@ -520,6 +625,27 @@ impl Flow<'_> {
                 return;
             }
             "MapGroup" => return,
+            "MapIdentityApi" => {
+                for (method, pattern, reads) in IDENTITY_API {
+                    let reads = reads
+                        .iter()
+                        .map(|(kind, name)| Read {
+                            kind: *kind,
+                            name: name.to_string(),
+                            ty: None,
+                        })
+                        .collect();
+                    routes.push(route(
+                        Verb::Methods(vec![method.to_string()]),
+                        Expr::lit(pattern),
+                        Handler {
+                            reads,
+                            ..Handler::default()
+                        },
+                    ));
+                }
+                return;
+            }
             "MapControllers" => {
                 routes.push(route(Verb::Controllers, Expr::lit(""), Handler::default()));
                 return;
@@ -607,18 +733,18 @@ impl Flow<'_> {
             }
             match name {
                 Some("pattern" | "template" | "url" | "routeTemplate") => {
-                    pattern = Expr::parse(toks)
+                    pattern = crate::cs::expr::parse(toks)
                 }
                 Some("areaName") => {
-                    if let Some(v) = Expr::parse(toks).and_then(|e| e.literal()) {
+                    if let Some(v) = crate::cs::expr::parse(toks).and_then(|e| e.literal()) {
                         defaults.push(("area".to_string(), v));
                     }
                 }
                 Some("defaults") => defaults.extend(anonymous_object(toks)),
                 Some(_) => {}
-                None if pos == pattern_pos => pattern = Expr::parse(toks),
+                None if pos == pattern_pos => pattern = crate::cs::expr::parse(toks),
                 None if pos == 1 && s.name == "MapAreaControllerRoute" => {
-                    if let Some(v) = Expr::parse(toks).and_then(|e| e.literal()) {
+                    if let Some(v) = crate::cs::expr::parse(toks).and_then(|e| e.literal()) {
                         defaults.push(("area".to_string(), v));
                     }
                 }

@@ -91,9 +91,19 @@ impl<'a> Index<'a> {
     /// before interfaces, the same file first.
     pub fn find(&self, name: &str, near: Option<usize>) -> Option<TypeId> {
         let ids = self.by_name.get(simple(name))?;
-        ids.iter()
-            .copied()
-            .min_by_key(|id| (self.ty(*id).kind == TypeKind::Interface, Some(id.0) != near))
+        // `Login.Command`: the `Command` nested in `Login` first.
+        let base = name.split('<').next().unwrap_or(name);
+        let outer = base
+            .rsplit_once('.')
+            .map(|(o, _)| o.rsplit('.').next().unwrap_or(o));
+        ids.iter().copied().min_by_key(|id| {
+            let t = self.ty(*id);
+            (
+                outer.is_some() && t.outer.as_deref() != outer,
+                t.kind == TypeKind::Interface,
+                Some(id.0) != near,
+            )
+        })
     }
 
     /// The type and its base classes, nearest first (cycles cut).
@@ -159,7 +169,7 @@ impl<'a> Index<'a> {
     }
 
     fn eval_in(&self, ctx: Option<TypeId>, e: &Expr, depth: usize) -> Option<String> {
-        e.eval(&mut |n| self.constant(ctx, n, depth))
+        e.resolve(&mut |n| self.constant(ctx, n, depth))
     }
 
     /// The request fields of a DTO type for `kind`: its properties and

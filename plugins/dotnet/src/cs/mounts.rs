@@ -10,11 +10,22 @@ use super::outline::Method;
 pub struct Mounts<'a> {
     pub idx: &'a Index<'a>,
     calls: &'a [Call],
+    groups: &'a [crate::scan::EndpointGroup],
 }
 
 impl<'a> Mounts<'a> {
     pub fn new(idx: &'a Index<'a>, calls: &'a [Call]) -> Self {
-        Mounts { idx, calls }
+        Mounts {
+            idx,
+            calls,
+            groups: &[],
+        }
+    }
+
+    /// With the reflection-discovered endpoint groups of the scan.
+    pub fn with_groups(mut self, groups: &'a [crate::scan::EndpointGroup]) -> Self {
+        self.groups = groups;
+        self
     }
 
     /// The method a [`FnRef`] names.
@@ -66,6 +77,21 @@ impl<'a> Mounts<'a> {
             for u in self.urls(&c.func, b, depth + 1) {
                 if !out.contains(&u) {
                     out.push(u);
+                }
+            }
+        }
+        if out.is_empty() && !self.groups.is_empty() {
+            // Never called from code: a group discovered by reflection
+            // (`Products : IEndpointGroup` → `/api/Products`).
+            if let Some((id, _)) = self.def(func) {
+                let name = &self.idx.ty(id).name;
+                for g in self.groups {
+                    if self.idx.derives(id, &|b| super::index::simple(b) == g.base) {
+                        let u = format!("{}{name}{}", g.before, g.after);
+                        if !out.contains(&u) {
+                            out.push(u);
+                        }
+                    }
                 }
             }
         }

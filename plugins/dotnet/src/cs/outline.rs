@@ -163,6 +163,9 @@ pub struct TypeDecl {
     /// Base class and interfaces, simple names without type arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bases: Vec<String>,
+    /// The type this one is nested in (`Login.Command` → `Login`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outer: Option<String>,
     /// Type arguments of each base, parallel to `bases` (`Endpoint<Req,
     /// Res>` → `["Req", "Res"]`; `Ep.Req<R>.Res<S>` → `["R"]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -374,7 +377,16 @@ impl Parser<'_> {
                 _ => None,
             };
             if let Some(kind) = kind.filter(|_| self.t[k].kind == Kind::Ident) {
+                let at = self.types.len();
                 i = self.type_decl(k, end, kind, std::mem::take(&mut attrs), mods, &ns);
+                if let Some(o) = owner
+                    .and_then(|o| self.types.get(o))
+                    .map(|o| o.name.clone())
+                {
+                    if let Some(d) = self.types.get_mut(at) {
+                        d.outer = Some(o);
+                    }
+                }
                 continue;
             }
             match owner {
@@ -453,7 +465,7 @@ impl Parser<'_> {
         let toks = self.t.get(s..r.end).unwrap_or(&[]);
         AttrArg {
             name,
-            expr: Expr::parse(toks),
+            expr: crate::cs::expr::parse(toks),
             strings: toks
                 .iter()
                 .enumerate()
@@ -516,6 +528,7 @@ impl Parser<'_> {
             attrs,
             modifiers,
             bases: Vec::new(),
+            outer: None,
             base_args: Vec::new(),
             props: Vec::new(),
             consts: Vec::new(),
@@ -670,7 +683,7 @@ impl Parser<'_> {
                     && !self.punct(stmt + 2, '=')
                     && !self.punct(stmt + 2, '>')
                 {
-                    if let Some(e) = Expr::parse(&self.t[stmt + 2..k]) {
+                    if let Some(e) = crate::cs::expr::parse(&self.t[stmt + 2..k]) {
                         out.push((self.t[stmt].text.clone(), e));
                     }
                 }
@@ -690,9 +703,10 @@ impl Parser<'_> {
                 continue;
             };
             let name = self.t.get(eq - 1).filter(|t| t.kind == Kind::Ident);
-            if let (Some(name), Some(e)) =
-                (name, Expr::parse(self.t.get(eq + 1..r.end).unwrap_or(&[])))
-            {
+            if let (Some(name), Some(e)) = (
+                name,
+                crate::cs::expr::parse(self.t.get(eq + 1..r.end).unwrap_or(&[])),
+            ) {
                 out.push((name.text.clone(), e));
             }
         }
@@ -784,7 +798,8 @@ impl Parser<'_> {
             {
                 let c = close_of(self.t, j + 2).unwrap_or(end).min(end);
                 for a in split_commas(self.t, j + 3, c) {
-                    ctor.base_args.push(Expr::parse(&self.t[a.clone()]));
+                    ctor.base_args
+                        .push(crate::cs::expr::parse(&self.t[a.clone()]));
                     ctor.base_strings.extend(
                         self.t[a]
                             .iter()
@@ -862,7 +877,7 @@ impl Parser<'_> {
                             .filter(|t| t.kind == Kind::Str)
                             .map(|t| t.text.clone())
                             .collect();
-                        (Expr::parse(toks), strings)
+                        (crate::cs::expr::parse(toks), strings)
                     }
                     _ => (None, Vec::new()),
                 };
@@ -886,7 +901,7 @@ impl Parser<'_> {
             } else {
                 stop
             };
-            if let Some(value) = Expr::parse(self.t.get(j + 1..last).unwrap_or(&[])) {
+            if let Some(value) = crate::cs::expr::parse(self.t.get(j + 1..last).unwrap_or(&[])) {
                 self.types[owner].consts.push(Const { name, value });
             }
             return stop;

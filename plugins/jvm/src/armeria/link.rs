@@ -68,7 +68,13 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, false);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            src,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
+        )
+    };
     for i in 1..t.len() {
         if !t[i - 1].is('.') || !t.get(i + 1).is_some_and(|x| x.is('(')) {
             continue;

@@ -17,6 +17,12 @@
 //!   (file), `bodyAsClass(X.class)`/`bodyValidator(X.class)` (json fields of
 //!   `X`).
 //!
+//! - Kotlin: `path("books") { get(books::list) }` trailing lambdas,
+//!   `app.get("/x") { ctx -> … }`, roles after the handler (`get(h,
+//!   Role.ANYONE)`), `fun list(ctx: Context)` handlers (also with a return
+//!   type or an expression body), `bodyAsClass(X::class.java)` and
+//!   `bodyAsClass<X>()`.
+//!
 //! Known gaps: `contextPath`, `before`/`after` handlers and routes
 //! registered through plugins are not read.
 
@@ -30,9 +36,9 @@ impl Analyzer for JavaJavalin {
     fn tech(&self) -> Tech {
         Tech::new("java_javalin", "Java", "Javalin")
             .aliases(["javalin"])
-            .files(["*.java"])
+            .files(["*.java", "*.kt"])
             .supports(Supports::ALL)
-            .detect(Detect::files(["*.java"]).contains(["io.javalin"]))
+            .detect(Detect::files(["*.java", "*.kt"]).contains(["io.javalin"]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

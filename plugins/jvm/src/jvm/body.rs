@@ -203,7 +203,11 @@ pub fn call_args(t: &[Token], open: usize) -> (Vec<Range<usize>>, usize) {
 
 /// A string expression (literals, constants, `+`) spanning exactly `r`.
 pub fn str_expr(t: &[Token], r: Range<usize>, src: &str, kotlin: bool) -> Option<StrExpr> {
-    StrExpr::parse(t.get(r)?, src, kotlin)
+    StrExpr::parse(
+        t.get(r)?,
+        src,
+        portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
+    )
 }
 
 /// A single string literal spanning exactly `r`.

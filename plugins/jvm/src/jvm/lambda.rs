@@ -101,7 +101,12 @@ pub enum Read {
 const VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
 pub fn analyze(file: &SourceFile, out: &mut Output, dialect: Dialect) {
-    analyze_with_outline(file, Lang::Java, out, |file| {
+    let lang = if file.path.ends_with(".kt") {
+        Lang::Kotlin
+    } else {
+        Lang::Java
+    };
+    analyze_with_outline(file, lang, out, |file| {
         let dsl = scan(file, dialect);
         (!dsl.routes.is_empty() || !dsl.bodies.is_empty()).then_some(dsl)
     });
@@ -114,6 +119,20 @@ pub fn reads(t: &[Token], start: usize, end: usize) -> Vec<Read> {
     let json_vars = json_vars(t, start, end);
     for i in start..end {
         if !(i > 0 && t[i - 1].is('.') && t[i].kind == Kind::Ident) {
+            continue;
+        }
+        // Kotlin's reified `ctx.bodyAsClass<BookForm>()`.
+        if t.get(i + 1).is_some_and(|x| x.is('<'))
+            && t.get(i + 3).is_some_and(|x| x.is('>'))
+            && t.get(i + 4).is_some_and(|x| x.is('('))
+            && matches!(t[i].text.as_str(), "bodyAsClass" | "bodyValidator")
+        {
+            if let Some(cls) = t.get(i + 2).filter(|x| x.kind == Kind::Ident) {
+                let r = Read::Body(cls.text.clone());
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
             continue;
         }
         if !t.get(i + 1).is_some_and(|x| x.is('(')) {
@@ -310,11 +329,14 @@ fn json_receiver(t: &[Token], i: usize, vars: &[String]) -> bool {
     }
 }
 
-/// `X.class` in `t[start..end]`.
+/// `X.class` (Kotlin: `X::class`) in `t[start..end]`.
 fn class_literal(t: &[Token], start: usize, end: usize) -> Option<String> {
     (start..end.saturating_sub(2)).find_map(|k| {
-        (t[k].kind == Kind::Ident && t[k + 1].is('.') && t[k + 2].is_ident("class"))
-            .then(|| t[k].text.clone())
+        let java = t[k + 1].is('.') && t[k + 2].is_ident("class");
+        let kotlin = t[k + 1].is(':')
+            && t[k + 2].is(':')
+            && t.get(k + 3).is_some_and(|x| x.is_ident("class"));
+        (t[k].kind == Kind::Ident && (java || kotlin)).then(|| t[k].text.clone())
     })
 }
 
@@ -323,7 +345,20 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, false);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            src,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
+        )
+    };
+    let kotlin = file.path.ends_with(".kt") || file.path.ends_with(".kts");
+    // Kotlin's trailing lambda after `)`: `path("x") { … }`.
+    let trailing = |close: usize| {
+        (kotlin && t.get(close + 1).is_some_and(|x| x.is('{')))
+            .then(|| close_of(&t, close + 1).map(|e| close + 1..e + 1))
+            .flatten()
+    };
     // Class bodies: (open, close, name).
     let mut classes: Vec<(usize, usize, String)> = Vec::new();
     for i in 0..t.len() {
@@ -375,6 +410,21 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
                 continue;
             };
             let mut k = close + 1;
+            // Kotlin: `fun get(ctx: Context): Context = …` / `…: Unit {`.
+            if kotlin && t.get(k).is_some_and(|x| x.is(':')) {
+                k += 1;
+                while k < t.len() && !t[k].is('{') && !t[k].is('=') && !t[k].nl {
+                    k += 1;
+                }
+            }
+            if kotlin && t.get(k).is_some_and(|x| x.is('=')) {
+                let end = (k + 1..t.len()).find(|&e| t[e].nl).unwrap_or(t.len());
+                let r = reads(&t, k + 1, end);
+                if !r.is_empty() {
+                    out.bodies.push((class_at(i), t[i].text.clone(), r));
+                }
+                continue;
+            }
             if t.get(k).is_some_and(|x| x.is_ident("throws")) {
                 k += 1;
                 while k < t.len() && !t[k].is('{') && !t[k].is(';') {
@@ -443,6 +493,10 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
                 if let Some(p) = expr(args[0].clone()) {
                     scopes.push((i, close, p));
                 }
+            } else if let (1, Some(block)) = (args.len(), trailing(close)) {
+                if let Some(p) = expr(args[0].clone()) {
+                    scopes.push((i, block.end, p));
+                }
             }
         }
     }
@@ -474,11 +528,24 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             continue;
         }
         let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let args = split_commas(&t, i + 2, close);
+        let mut args = split_commas(&t, i + 2, close);
+        // Kotlin: `get("/x") { ctx -> … }` (the trailing lambda is the
+        // handler); Javalin's roles after the handler (`get(h, Role.X)`,
+        // `post("x", h, Role.Y)`) are dropped.
+        if let Some(block) = trailing(close) {
+            args.push(block);
+        } else if let Some(h) = args
+            .iter()
+            .position(|r| handler_of(&t, r.clone()).0 || method_ref(&t, r.clone()))
+        {
+            if h <= 1 {
+                args.truncate(h + 1);
+            }
+        }
         let Some(last) = args.last().cloned() else {
             continue;
         };
-        if !is_handler(&t, last.clone()) {
+        if !is_handler(&t, last.clone()) && !t[last.start].is('{') {
             continue;
         }
         let mut parts = prefix_at(i);
@@ -492,6 +559,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
         }
         let line = file.line_of(t[i].start);
         let (inline, handler) = handler_of(&t, last.clone());
+        let inline = inline || t[last.start].is('{');
         let rd = if inline {
             reads(&t, last.start, last.end)
         } else {
@@ -562,6 +630,11 @@ fn is_handler(t: &[Token], r: std::ops::Range<usize>) -> bool {
             || (t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
     }) || first.is_ident("new")
         || (first.kind == Kind::Ident && dotted(t, r.start).is_some_and(|d| d.1 == r.end))
+}
+
+/// Is `t[r]` a method reference (`Controller::method`)?
+fn method_ref(t: &[Token], r: std::ops::Range<usize>) -> bool {
+    (r.start..r.end).any(|k| t[k].is(':') && t.get(k + 1).is_some_and(|x| x.is(':')))
 }
 
 /// Whether the handler is an inline lambda, and the member it references.
@@ -640,12 +713,28 @@ pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> 
             };
             let mut rd = r.reads.clone();
             if let Some((owner, member)) = &r.handler {
+                // `books::list` on a field `books: BookController` of the
+                // route's file: that class's method only.
+                let field_ty = owner
+                    .as_deref()
+                    .filter(|o| !o.starts_with(char::is_uppercase))
+                    .and_then(|o| {
+                        let types = f.map(|f| files[f].types.as_slice()).unwrap_or(&[]);
+                        types
+                            .iter()
+                            .flat_map(|ty| &ty.fields)
+                            .find(|x| x.name == o)
+                            .map(|x| x.ty.rsplit('.').next().unwrap_or(&x.ty).to_string())
+                    });
                 for other in &dsl {
                     for (cls, m, reads) in &other.bodies {
                         let same_file = other.path == d.path;
-                        let owner_ok = match owner {
-                            Some(o) => o == cls || same_file || !o.starts_with(char::is_uppercase),
-                            None => same_file,
+                        let owner_ok = match (owner, &field_ty) {
+                            (Some(_), Some(ty)) => ty == cls,
+                            (Some(o), None) => {
+                                o == cls || same_file || !o.starts_with(char::is_uppercase)
+                            }
+                            (None, _) => same_file,
                         };
                         if m == member && owner_ok {
                             rd.extend(reads.iter().cloned());

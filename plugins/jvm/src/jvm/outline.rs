@@ -421,7 +421,11 @@ impl<'a> Parser<'a> {
     }
 
     pub fn expr(&self, r: std::ops::Range<usize>) -> Option<StrExpr> {
-        StrExpr::parse(self.t.get(r)?, self.src, self.kotlin)
+        StrExpr::parse(
+            self.t.get(r)?,
+            self.src,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(self.kotlin),
+        )
     }
 
     /// The end of a type starting at `i` (index after it).

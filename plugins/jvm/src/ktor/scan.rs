@@ -137,7 +137,13 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, true);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            src,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(true),
+        )
+    };
     let mut funs: Vec<KFun> = Vec::new();
     let mut fun_end = 0usize;
     let mut stack: Vec<(usize, Frame)> = Vec::new();

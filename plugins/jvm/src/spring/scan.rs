@@ -177,7 +177,13 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let kotlin = lang == Lang::Kotlin;
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, &file.content, kotlin);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            &file.content,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
+        )
+    };
     let mut types: Vec<String> = Vec::new();
     let mut nests: Vec<String> = Vec::new();
     // The top-level type, and the return type of the member method being
@@ -328,7 +334,13 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let kotlin = lang == Lang::Kotlin;
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, &file.content, kotlin);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            &file.content,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
+        )
+    };
     // Prefix scopes: (token range, prefix).
     let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
     let decls = method_decls(&t);

@@ -203,7 +203,13 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
     let code = file.code(Syntax::C_LIKE);
     let t = tokenize(&code);
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| StrExpr::parse(t.get(r)?, src, false);
+    let expr = |r: std::ops::Range<usize>| {
+        StrExpr::parse(
+            t.get(r)?,
+            src,
+            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
+        )
+    };
     let methods = methods(&t);
     let enclosing = |i: usize| {
         methods
