@@ -32,6 +32,7 @@ fn go_gin_fixtures() {
             "group_middleware",
             "groups",
             "monorepo",
+            "relative_groups",
             "router_slices",
             "validator_objects",
         ],

@@ -18,7 +18,7 @@ use super::facts::{
     Reads, Route, Struct, TypeRef,
 };
 use super::framework::{Framework, ReadArg, ReadKind, Shape};
-use super::strexpr::StrExpr;
+use super::strexpr::{Piece, StrExpr};
 use super::syntax::{
     as_func_literal, bytes, chain_start, compact, func_literals, ident_here, is_ident_start,
     is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end, trim, Signature,
@@ -659,6 +659,11 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     continue;
                 }
                 for (name, value) in names.iter().zip(values) {
+                    if is_var {
+                        if let Some(h) = self.var_hint(value.clone()) {
+                            out.var_hints.push((name.clone(), h));
+                        }
+                    }
                     if let Some(e) = StrExpr::parse(self.code, value.clone()) {
                         out.consts.push((name.clone(), e));
                     } else if is_var {
@@ -675,6 +680,27 @@ impl<'a, 'c> Scanner<'a, 'c> {
             }
         }
         next.min(b.len())
+    }
+
+    /// The type of a package-level variable's value, as a method hint:
+    /// `new(pkg.T)` / `&T{}` (`pkg:T` / `T`), or a selector chain ending in
+    /// an exported field (`api.Groups.System.UserApi` → `UserApi`, the
+    /// type's name when the field is embedded, the usual way Go apps
+    /// group their handler structs).
+    fn var_hint(&self, value: Range<usize>) -> Option<String> {
+        if let Some(TypeRef::Named { qual, name }) = composite_type(self.code, value.clone()) {
+            return Some(match qual {
+                Some(q) => format!("{q}:{name}"),
+                None => name,
+            });
+        }
+        let text = self.code.slice(trim(self.code, value));
+        let (head, last) = text.rsplit_once('.')?;
+        let chain_ok = text.bytes().all(|b| is_ident_byte(b) || b == b'.');
+        if !chain_ok || !head.contains('.') || !last.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return None;
+        }
+        Some(last.to_string())
     }
 
     /// `type X struct { … }` (also inside `type ( … )`).
@@ -744,7 +770,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             let val = if self.fw.is_context_type(ty) {
                 Val::Ctx
             } else if is_string_type(ty) {
-                Val::Str(StrExpr(vec![super::strexpr::Piece::Ref(name.clone())]))
+                Val::Str(StrExpr(vec![Piece::Ref(name.clone())]))
             } else {
                 Val::Router(RVal {
                     origin: Origin::Param(idx),
@@ -1339,6 +1365,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             let prefix = args
                 .first()
                 .and_then(|a| self.str_arg(env, a, pos))
+                .map(|p| self.rooted(p))
                 .unwrap_or_default();
             return Some(RVal {
                 guards: self.with_guards(&v.guards, args.get(1..).unwrap_or(&[])),
@@ -1622,6 +1649,20 @@ impl<'a, 'c> Scanner<'a, 'c> {
         Some(FuncRef { qual, name, hint })
     }
 
+    /// A route or group path of a framework joining relative paths with a
+    /// slash (`Group("user")` under `/api` is `/api/user`), made absolute.
+    fn rooted(&self, p: StrExpr) -> StrExpr {
+        if !self.fw.relative_paths {
+            return p;
+        }
+        match p.0.first() {
+            Some(Piece::Lit(s)) if !s.is_empty() && !s.starts_with('/') => {
+                StrExpr::lit("/").concat(&p)
+            }
+            _ => p,
+        }
+    }
+
     /// An argument that is a router: a local router variable or a call
     /// whose result may be one, or a package-level/field router.
     fn arg_router(&self, env: &Env, r: Range<usize>, pos: usize) -> Option<RVal> {
@@ -1725,7 +1766,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     // `c.Get("X-Key", "default")` is not a route.
                     let path_like = lit.is_empty()
                         || lit.starts_with(['/', '*', ':'])
-                        || (shape == Shape::Pattern && lit.contains(' '));
+                        || (shape == Shape::Pattern && lit.contains(' '))
+                        || (self.fw.relative_paths && relative_path(&lit));
                     if !path_like {
                         return None;
                     }
@@ -1735,7 +1777,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 {
                     return None;
                 }
-                p
+                self.rooted(p)
             }
             None => {
                 if args.is_empty() {
@@ -2870,6 +2912,15 @@ fn split_names_type(decl: &str) -> (Vec<String>, String) {
 }
 
 /// Is `name` bound by `name, h := pkgconnect.NewXHandler(…)` in `text`?
+/// A relative route path (`list`, `user/:id`, `v1/*any`): path characters
+/// only, starting with a letter or digit.
+fn relative_path(lit: &str) -> bool {
+    lit.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && lit
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/_-.:*{}~".contains(&b))
+}
+
 fn connect_path_var(text: &str, name: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim();
