@@ -51,6 +51,7 @@ fn go_chi_fixtures() {
         &[
             "body_helpers",
             "handler_interfaces",
+            "resource_mounts",
             "same_named_handlers",
             "services",
         ],

@@ -1217,7 +1217,8 @@ impl<'a, 'c> Scanner<'a, 'c> {
             Name(String),
             /// A local variable that is not a router (a receiver `s`).
             Var(String),
-            Sel(String),
+            /// A field selected (`s.users`): its name and the whole chain.
+            Sel(String, String),
         }
         let mut state = match env.lookup(first, pos) {
             Some(Val::Router(v)) => S::Val(v.clone()),
@@ -1244,7 +1245,9 @@ impl<'a, 'c> Scanner<'a, 'c> {
                                 prefix: StrExpr::default(),
                                 guards: Vec::new(),
                             }),
-                            S::Name(_) | S::Var(_) | S::Sel(_) => S::Sel(name.to_string()),
+                            S::Name(x) | S::Var(x) | S::Sel(_, x) => {
+                                S::Sel(name.to_string(), format!("{x}.{name}"))
+                            }
                             S::Val(_) => return None,
                         };
                         i = e;
@@ -1305,13 +1308,26 @@ impl<'a, 'c> Scanner<'a, 'c> {
                             prefix: StrExpr::default(),
                             guards: Vec::new(),
                         }),
-                        S::Sel(field) => {
+                        S::Sel(field, chain) => {
                             let v = RVal {
                                 origin: Origin::Field(field),
                                 prefix: StrExpr::default(),
                                 guards: Vec::new(),
                             };
-                            S::Val(self.apply_method(env, v, name, &args, pos)?)
+                            match self.apply_method(env, v, name, &args, pos) {
+                                Some(v) => S::Val(v),
+                                // `a.Accounts.router()`: a method of the
+                                // field's type returning a router.
+                                None => S::Val(RVal {
+                                    origin: Origin::Ret(FuncRef {
+                                        hint: hint_for(&self.hints, &chain),
+                                        qual: Some(chain),
+                                        name: name.to_string(),
+                                    }),
+                                    prefix: StrExpr::default(),
+                                    guards: Vec::new(),
+                                }),
+                            }
                         }
                         S::Val(v) => S::Val(self.apply_method(env, v, name, &args, pos)?),
                     };
@@ -1343,7 +1359,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
                 prefix: StrExpr::default(),
                 guards: Vec::new(),
             }),
-            S::Sel(f) => Some(RVal {
+            S::Sel(f, _) => Some(RVal {
                 origin: Origin::Field(f),
                 prefix: StrExpr::default(),
                 guards: Vec::new(),
@@ -1383,11 +1399,16 @@ impl<'a, 'c> Scanner<'a, 'c> {
         // A method on what a constructor returned:
         // `billing.NewHandler(db).Routes()`.
         if let Origin::Ret(f) = &v.origin {
+            // `admin.NewAPI(db).Router()`: the type in that package first
+            // (several packages may declare an `API` with a `Router`).
             let hint = f
                 .name
                 .strip_prefix("New")
                 .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
-                .map(str::to_string);
+                .map(|t| match f.qual.as_deref() {
+                    Some(q) if self.is_package(q) => format!("{q}:{t}"),
+                    _ => t.to_string(),
+                });
             return Some(RVal {
                 origin: Origin::Ret(FuncRef {
                     qual: Some(format!("{}()", f.name)),
@@ -3083,7 +3104,8 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         if at < body.start || at >= body.end {
             continue;
         }
-        let Some(name) = code.ident_before(at) else {
+        // `api, err := admin.NewAPI(db)`: the first name is the value.
+        let Some(name) = first_assigned(code, at) else {
             continue;
         };
         let end = statement_end(code, at + 2, body.end);
@@ -3107,6 +3129,33 @@ fn var_hints(code: &Code<'_>, body: Range<usize>) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The first name of the assignment list ending before `at` (`a` in
+/// `a, err :=`), over at most a few names.
+fn first_assigned<'a>(code: &'a Code<'_>, at: usize) -> Option<&'a str> {
+    let b = bytes(code);
+    let back_ws = |mut i: usize| {
+        while i > 0 && b.get(i - 1).is_some_and(|c| *c == b' ' || *c == b'\t') {
+            i -= 1;
+        }
+        i
+    };
+    let mut end = back_ws(at);
+    let mut name = code.ident_before(end)?;
+    for _ in 0..8 {
+        let start = end - name.len();
+        let comma = back_ws(start);
+        if comma == 0 || b.get(comma - 1) != Some(&b',') {
+            break;
+        }
+        end = back_ws(comma - 1);
+        match code.ident_before(end) {
+            Some(n) if end >= n.len() => name = n,
+            _ => break,
+        }
+    }
+    Some(name)
 }
 
 /// The `[` opening the short type-argument list that ends at `close`
@@ -3159,6 +3208,18 @@ mod tests {
                 ("binding".to_string(), "required".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn hints_of_multi_value_constructors() {
+        let src = "{\n\tadminAPI, err := admin.NewAPI(db)\n\tapp := NewShop()\n}";
+        let code = Code::new(src, Syntax::GO);
+        let hints = var_hints(&code, 0..src.len());
+        assert!(
+            hints.contains(&("adminAPI".into(), "admin:API".into())),
+            "{hints:?}"
+        );
+        assert!(hints.contains(&("app".into(), "Shop".into())), "{hints:?}");
     }
 
     #[test]
