@@ -81,6 +81,7 @@ pub fn scan_file(file: &SourceFile) -> FileFacts {
         consts: items::str_consts(&code, &skip),
         structs: items::structs(&code, &skip),
         fns,
+        aliases: Vec::new(),
     }
 }
 

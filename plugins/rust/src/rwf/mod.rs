@@ -160,6 +160,7 @@ pub fn scan_file(file: &SourceFile) -> RwfFacts {
             consts: items::str_consts(&code, &skip),
             structs: items::structs(&code, &skip),
             fns,
+            aliases: Vec::new(),
         },
         controllers,
         lists,

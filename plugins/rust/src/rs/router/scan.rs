@@ -19,6 +19,9 @@ pub struct FileFacts {
     pub consts: Vec<(String, Vec<Part>)>,
     pub structs: Vec<StructDecl>,
     pub fns: Vec<FnFacts>,
+    /// `use a::b::routes as b_routes;`: (alias, what it names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<(String, Target)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -191,6 +194,10 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
         },
         structs: items::structs(&code, &skip),
         fns,
+        aliases: items::use_aliases(&code, &skip)
+            .into_iter()
+            .map(|(alias, path)| (alias, call_target(&path)))
+            .collect(),
     }
 }
 
@@ -330,6 +337,36 @@ fn scan_fn(
                     name: String::new(),
                     ops,
                 }),
+            }
+        }
+        // `routes.append(&mut accounts::routes())` / `.extend(…)` in a
+        // function returning `Vec<Route>`: the other module's routes too.
+        if code.slice(f.kw..f.body.start).contains("Route") {
+            for m in [".append(", ".extend("] {
+                for at in code.find_all_in(m, f.body.clone()) {
+                    if items::inside(&done, at) || nested_fn(code, f, at) {
+                        continue;
+                    }
+                    let args = code.args(at + m.len() - 1);
+                    let [arg] = args.as_slice() else {
+                        continue;
+                    };
+                    let text = code.slice(arg.clone());
+                    let inner = text.trim_start_matches('&').trim_start();
+                    let inner = inner.strip_prefix("mut ").unwrap_or(inner);
+                    let from = arg.start + (text.len() - inner.trim_start().len());
+                    let t = target(file, code, from, Flavor::Rocket);
+                    if !matches!(t, Target::Call { .. }) {
+                        continue;
+                    }
+                    match out.routers.iter_mut().find(|r| r.name.is_empty()) {
+                        Some(r) => r.ops.push(Op::Merge(t)),
+                        None => out.routers.push(RouterDef {
+                            name: String::new(),
+                            ops: vec![Op::Merge(t)],
+                        }),
+                    }
+                }
             }
         }
     }
