@@ -32,6 +32,7 @@ fn go_gin_fixtures() {
             "group_middleware",
             "groups",
             "monorepo",
+            "relative_groups",
             "router_slices",
             "validator_objects",
         ],
@@ -50,6 +51,7 @@ fn go_chi_fixtures() {
         &[
             "body_helpers",
             "handler_interfaces",
+            "resource_mounts",
             "same_named_handlers",
             "services",
         ],

@@ -58,6 +58,7 @@ fn js_nextjs_fixtures() {
         &js::nextjs::NextJs,
         &[
             "handler-maps",
+            "helper-schemas",
             "request-helpers",
             "storefront",
             "validated-routes",

@@ -48,7 +48,10 @@ fn rust_actix_web_fixtures() {
 
 #[test]
 fn rust_rocket_fixtures() {
-    check_all(&portolan_plugin_rust::rocket::Rocket, &["workspace"]);
+    check_all(
+        &portolan_plugin_rust::rocket::Rocket,
+        &["appended_routes", "workspace"],
+    );
 }
 
 #[test]

@@ -101,6 +101,7 @@ pub const FRAMEWORK: Framework = Framework {
     receiver_context: true,
     router_arg_pkgs: &[],
     param_bind: None,
+    relative_paths: false,
 };
 
 impl Analyzer for Beego {

@@ -11,11 +11,18 @@
 //!
 //! Parameters: `chi.URLParam(r, "id")` (path) and the `*http.Request`
 //! accessors (`URL.Query().Get`, `FormValue`, `Header.Get`, `Cookie`,
-//! `FormFile`, `PathValue`, `json.NewDecoder(r.Body).Decode(&v)`).
+//! `FormFile`, `PathValue`, `json.NewDecoder(r.Body).Decode(&v)`), and
+//! go-chi/render's `render.Bind(r, &v)` / `render.DecodeJSON(r.Body, &v)`
+//! (JSON body). A sub-router built by a method of a struct field
+//! (`r.Mount("/accounts", a.Accounts.router())`) or of a value a package's
+//! constructor returned (`api, err := admin.NewAPI(db)` …
+//! `r.Mount("/admin", api.Router())`) is that type's method, in that
+//! package.
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::golang::framework::{read, route, Framework, Read, Shape, NET_HTTP_READS};
+use crate::golang::facts::BindKind;
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, NET_HTTP_READS};
 use crate::golang::{self, FILES};
 
 pub struct Chi;
@@ -23,6 +30,10 @@ pub struct Chi;
 const CHI_READS: &[Read] = &[
     read("chi", "URLParam", ParamKind::Path, 1),
     read("chi", "URLParamFromCtx", ParamKind::Path, 1),
+    // go-chi/render: `render.Bind(r, &req)` and `render.DecodeJSON(r.Body,
+    // &req)` decode the JSON body into the value.
+    bind("render", "Bind", BindKind::Json, 1),
+    bind("render", "DecodeJSON", BindKind::Json, 1),
 ];
 
 /// Both tables: chi's own accessors and net/http's.
@@ -71,6 +82,7 @@ pub const FRAMEWORK: Framework = Framework {
     receiver_context: false,
     router_arg_pkgs: &[],
     param_bind: None,
+    relative_paths: false,
 };
 
 impl Analyzer for Chi {

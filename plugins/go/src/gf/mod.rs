@@ -78,6 +78,7 @@ pub const FRAMEWORK: Framework = Framework {
     receiver_context: false,
     router_arg_pkgs: &[],
     param_bind: Some((1, BindKind::Meta)),
+    relative_paths: false,
 };
 
 impl Analyzer for Gf {

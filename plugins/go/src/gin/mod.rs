@@ -103,6 +103,7 @@ pub const FRAMEWORK: Framework = Framework {
     receiver_context: false,
     router_arg_pkgs: &[],
     param_bind: None,
+    relative_paths: true,
 };
 
 impl Analyzer for Gin {

@@ -42,6 +42,12 @@ pub struct GoFile {
     /// by slice variable.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub func_slices: Vec<(String, Vec<FuncRef>)>,
+    /// Package-level variables naming a value of a known type, for
+    /// handlers called on them: `var userApi = api.Group.UserApi` (an
+    /// embedded field is named after its type) or `var h = new(T)` → type
+    /// name (`pkg:Type` when the package is written).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub var_hints: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -141,6 +141,11 @@ pub struct Framework {
     /// The handler's n-th parameter is a struct bound from the request
     /// (Huma inputs: `func(ctx context.Context, in *GetUserInput)`).
     pub param_bind: Option<(usize, BindKind)>,
+    /// Route and group paths may be relative (`api.Group("user")`,
+    /// `user.GET("list", h)`): the framework joins them to the prefix with
+    /// a slash (Gin and Hertz `joinPaths`), so a literal without a leading
+    /// `/` is still a route path.
+    pub relative_paths: bool,
 }
 
 impl Framework {

@@ -47,6 +47,8 @@ pub struct Linker {
     /// (struct, field) → the field's type name, for handlers reached
     /// through a field (`a.userController.Login`).
     field_types: HashMap<(String, String), (usize, Option<String>, String)>,
+    /// (package dir, variable) → type hint of package-level variables.
+    var_hints: HashMap<(String, String), String>,
     /// Callee → (caller, call index).
     callers: HashMap<FuncId, Vec<(FuncId, usize)>>,
     /// Mounted origin → (context, parent router, mount prefix).
@@ -79,6 +81,7 @@ impl Linker {
             files,
             by_name: HashMap::new(),
             field_types: HashMap::new(),
+            var_hints: HashMap::new(),
             callers: HashMap::new(),
             mounts: HashMap::new(),
             memo: RefCell::new(HashMap::new()),
@@ -95,6 +98,12 @@ impl Linker {
                             .insert((st.name.clone(), f.name.clone()), (fi, qual, ty));
                     }
                 }
+            }
+        }
+        for file in &l.files {
+            for (name, hint) in &file.var_hints {
+                l.var_hints
+                    .insert((file.dir.clone(), name.clone()), hint.clone());
             }
         }
         for (fi, file) in l.files.iter().enumerate() {
@@ -596,9 +605,14 @@ impl Linker {
                 let mut dirs: Option<Vec<String>> = None;
                 // `pkg:Type` (a constructor or declared type named with its
                 // package): the methods of that package's type.
-                let (hint_qual, hint_ty) = match r.hint.as_deref().map(|h| h.split_once(':')) {
+                // A package-level variable of this package with a known type.
+                let hint = r
+                    .hint
+                    .as_ref()
+                    .or_else(|| self.var_hints.get(&(here.dir.clone(), q.clone())));
+                let (hint_qual, hint_ty) = match hint.map(|h| h.split_once(':')) {
                     Some(Some((q, t))) => (Some(q), Some(t.to_string())),
-                    _ => (None, r.hint.clone()),
+                    _ => (None, hint.cloned()),
                 };
                 let mut narrowed = false;
                 if let Some(q) = hint_qual {

@@ -63,6 +63,7 @@ pub const FRAMEWORK: Framework = Framework {
     receiver_context: false,
     router_arg_pkgs: &["huma"],
     param_bind: Some((1, BindKind::Input)),
+    relative_paths: false,
 };
 
 impl Analyzer for Huma {

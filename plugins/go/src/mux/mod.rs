@@ -62,6 +62,7 @@ pub const FRAMEWORK: Framework = Framework {
     receiver_context: false,
     router_arg_pkgs: &[],
     param_bind: None,
+    relative_paths: false,
 };
 
 impl Analyzer for Mux {

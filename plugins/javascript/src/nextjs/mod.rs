@@ -727,6 +727,11 @@ fn app(file: &SourceFile, code: &Code<'_>, outline: &Outline, url: &str, out: &m
             aliases.push((exported.to_string(), local.to_string(), all.start()));
         }
     }
+    let decls = if schema::may_declare(text) {
+        schema::declarations(code, outline)
+    } else {
+        Vec::new()
+    };
     for m in METHODS {
         let (scope, at) = match outline
             .scopes
@@ -752,7 +757,23 @@ fn app(file: &SourceFile, code: &Code<'_>, outline: &Outline, url: &str, out: &m
             }
         }
         let params = match scope {
-            Some(s) => app_params(code, s.body.clone(), s.params.first().map(String::as_str)),
+            Some(s) => {
+                let req = s.params.first().map(String::as_str);
+                let mut ps = app_params(code, s.body.clone(), req);
+                if let Some(req) = req {
+                    let kind = match m {
+                        "GET" | "HEAD" | "DELETE" => ParamKind::Query,
+                        _ => ParamKind::Json,
+                    };
+                    for name in helper_schema_keys(code, outline, &decls, s.body.clone(), req) {
+                        let p = Param::new(kind, name);
+                        if !ps.contains(&p) {
+                            ps.push(p);
+                        }
+                    }
+                }
+                ps
+            }
             None => Vec::new(),
         };
         out.endpoint(
@@ -761,6 +782,47 @@ fn app(file: &SourceFile, code: &Code<'_>, outline: &Outline, url: &str, out: &m
                 .at(file, file.line_of(at)),
         );
     }
+}
+
+/// Keys of the schemas a project helper validates the request with,
+/// `parseRequest(request, schema)` / `validate(req, bodySchema, …)`, where
+/// the schema is declared in this module (`const schema = z.object({…})`):
+/// the body of a POST/PUT/PATCH, the query string of a GET/DELETE.
+fn helper_schema_keys(
+    code: &Code<'_>,
+    outline: &Outline,
+    decls: &[(String, Schema)],
+    body: Range<usize>,
+    req: &str,
+) -> Vec<String> {
+    if decls.is_empty() {
+        return Vec::new();
+    }
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    let call = re(
+        &CALL,
+        r"\b[A-Za-z_$][\w$]*\s*\(\s*([A-Za-z_$][\w$]*)\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]",
+    );
+    let text = code.slice(body.clone());
+    let mut out = Vec::new();
+    for c in call.captures_iter(text) {
+        let (Some(all), Some(r), Some(var)) = (c.get(0), c.get(1), c.get(2)) else {
+            continue;
+        };
+        if r.as_str() != req || !code.is_code(body.start + all.start()) {
+            continue;
+        }
+        let name = outline.scoped(var.as_str(), body.start + var.start());
+        let Some((_, sc)) = decls.iter().find(|(d, _)| *d == name) else {
+            continue;
+        };
+        for k in schema::local_keys(&schema::inline(sc.clone(), decls, 0)) {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    }
+    out
 }
 
 /// Parameters an app-router handler reads.

@@ -125,3 +125,25 @@ fn app_router_handlers() {
     );
     assert!(run("app/app/api/x/route.test.ts", "export function GET() {}").is_empty());
 }
+
+#[test]
+fn app_route_helper_validating_with_a_local_schema() {
+    let src = "import { z } from 'zod';\nimport { parseRequest } from '@/lib/request';\n\nexport async function POST(request: Request) {\n  const schema = z.object({\n    username: z.string(),\n    password: z.string(),\n  });\n  const { body, error } = await parseRequest(request, schema, { skipAuth: true });\n  return Response.json(body);\n}\n\nconst listSchema = z.object({ page: z.number(), search: z.string() });\n\nexport async function GET(req: Request) {\n  const { query } = await parseRequest(req, listSchema);\n  return Response.json(query);\n}\n";
+    assert_eq!(
+        run("src/app/api/auth/login/route.ts", src),
+        vec![
+            (
+                "GET".into(),
+                "/api/auth/login".into(),
+                15,
+                ps(&[("page", "query"), ("search", "query")])
+            ),
+            (
+                "POST".into(),
+                "/api/auth/login".into(),
+                4,
+                ps(&[("username", "json"), ("password", "json")])
+            ),
+        ]
+    );
+}

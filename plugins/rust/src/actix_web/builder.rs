@@ -35,10 +35,9 @@ pub fn attribute_routes(
         let Some(path) = first_string(args) else {
             continue;
         };
-        let (path, mut query) = if flavor == Flavor::Rocket {
-            crate::rocket::split_uri(&path)
-        } else {
-            (path, Vec::new())
+        let (path, mut query) = match flavor.split_uri {
+            Some(split) => split(&path),
+            None => (path, Vec::new()),
         };
         // Rocket `?<filters..>`: the fields of the parameter's type.
         query.retain(|q| match q.strip_suffix("..") {
@@ -51,7 +50,7 @@ pub fn attribute_routes(
             }
             None => true,
         });
-        let methods: Vec<String> = if name == "route" && flavor == Flavor::Rocket {
+        let methods: Vec<String> = if name == "route" && flavor.split_uri.is_some() {
             // `#[route(GET, uri = "/x")]`
             let m = args.split(',').next().unwrap_or("").to_ascii_uppercase();
             vec![m]
@@ -70,7 +69,7 @@ pub fn attribute_routes(
             continue;
         };
         let line = attr_line(file, code, f.kw, name);
-        let path = if flavor == Flavor::Actix {
+        let path = if flavor.scoped_modules.is_some() {
             let mut full = module_scopes(scopes, f.kw);
             full.push_str(&path);
             full
@@ -205,13 +204,13 @@ pub(crate) fn scope_or_resource(
                 "to" => {
                     let h = args
                         .first()
-                        .map(|r| target(file, code, r.start, Flavor::Actix));
+                        .map(|r| target(file, code, r.start, &super::FRAMEWORK));
                     methods.extend(ANY.iter().map(|m| (m.to_string(), h.clone())));
                 }
                 m if METHODS.contains(&m) => {
                     let h = args
                         .first()
-                        .map(|r| target(file, code, r.start, Flavor::Actix));
+                        .map(|r| target(file, code, r.start, &super::FRAMEWORK));
                     methods.push((m.to_ascii_uppercase(), h));
                 }
                 _ => {}
@@ -261,7 +260,7 @@ pub(crate) fn chain_op(
             })
         }
         "service" | "configure" => {
-            let t = target(file, code, args.first()?.start, Flavor::Actix);
+            let t = target(file, code, args.first()?.start, &super::FRAMEWORK);
             Some(Op::Merge(t))
         }
         _ => None,
@@ -306,7 +305,7 @@ fn method_route(
         } else if name == "to" {
             handler = args
                 .first()
-                .map(|r| match target(file, code, r.start, Flavor::Actix) {
+                .map(|r| match target(file, code, r.start, &super::FRAMEWORK) {
                     Target::Local(n) => call_target(&n),
                     t => t,
                 });
@@ -323,13 +322,16 @@ fn method_route(
 #[cfg(test)]
 mod tests {
     use crate::rs::expr::Part;
-    use crate::rs::router::scan::{scan_file, Flavor, Op, Target};
+    use crate::rs::router::scan::{scan_file, Op, Target};
     use portolan_plugin_sdk::SourceFile;
 
     #[test]
     fn attribute_macros() {
         let src = "#[route(\"/x\", method = \"GET\", method = \"POST\")]\npub async fn x() {}\n#[actix_web::delete(\"/y\")]\nasync fn y() {}\n";
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Actix);
+        let f = scan_file(
+            &SourceFile::new("src/main.rs", src),
+            &crate::actix_web::FRAMEWORK,
+        );
         let routes: Vec<_> = f
             .fns
             .iter()
@@ -356,7 +358,10 @@ mod tests {
     #[test]
     fn scopes_resources_and_configure() {
         let src = "fn config(cfg: &mut web::ServiceConfig) {\n cfg.service(web::scope(\"/a\").service(h).configure(more))\n .route(\"/r\", web::route().to(any));\n}";
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Actix);
+        let f = scan_file(
+            &SourceFile::new("src/main.rs", src),
+            &crate::actix_web::FRAMEWORK,
+        );
         let r = &f.fns[0].routers[0];
         assert_eq!(r.name, "");
         let Op::Merge(Target::Inline(scope)) = &r.ops[0] else {

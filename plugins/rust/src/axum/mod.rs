@@ -53,6 +53,24 @@ use portolan_plugin_sdk::prelude::*;
 use crate::rs::router::{link, scan};
 use crate::rs::{skipped_path, FILES};
 
+use crate::rs::router::framework::Framework;
+/// Axum's builder vocabulary for the shared router scan.
+pub const FRAMEWORK: Framework = Framework {
+    chain_ops: scan::AXUM_OPS,
+    scoped_modules: None,
+    openapi_impls: false,
+    utoipa: true,
+    handler_reads: None,
+    attribute_routes: None,
+    split_uri: None,
+    needs_constructor: false,
+    route_list: None,
+    scope_root: None,
+    scope_constructors: &[],
+    chain_op: None,
+    chain_segments: None,
+};
+
 pub struct Axum;
 
 impl Analyzer for Axum {
@@ -68,7 +86,7 @@ impl Analyzer for Axum {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        let facts = scan::scan_file(file, scan::Flavor::Axum);
+        let facts = scan::scan_file(file, &FRAMEWORK);
         if facts.fns.iter().any(|f| {
             !f.routers.is_empty()
                 || !f.bodies.is_empty()

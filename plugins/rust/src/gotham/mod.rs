@@ -37,8 +37,8 @@ use crate::rs::expr::{crate_and_module, parse_str, Part};
 use crate::rs::items::{self, FnDecl};
 use crate::rs::router::link::Linker;
 use crate::rs::router::scan::{
-    binding, nested_fn, primary, reads, tail_ident, target, FileFacts, Flavor, FnFacts, Op,
-    RouterDef, Target, METHODS,
+    binding, nested_fn, primary, reads, tail_ident, target, FileFacts, FnFacts, Op, RouterDef,
+    Target, METHODS,
 };
 use crate::rs::{skipped_path, FILES};
 
@@ -81,6 +81,7 @@ pub fn scan_file(file: &SourceFile) -> FileFacts {
         consts: items::str_consts(&code, &skip),
         structs: items::structs(&code, &skip),
         fns,
+        aliases: Vec::new(),
     }
 }
 
@@ -282,7 +283,7 @@ fn statement(
             return Some(Op::Nest {
                 path: clean(path_at(0)?),
                 line,
-                target: target(file, code, r.start, Flavor::Axum),
+                target: target(file, code, r.start, &crate::axum::FRAMEWORK),
                 service: false,
             });
         }
@@ -332,7 +333,7 @@ fn statement(
                     .args
                     .clone()
                     .and_then(|a| code.args(a.start).into_iter().next())
-                    .map(|r| target(file, code, r.start, Flavor::Axum));
+                    .map(|r| target(file, code, r.start, &crate::axum::FRAMEWORK));
             }
             _ => {}
         }

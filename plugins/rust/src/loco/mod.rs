@@ -29,8 +29,26 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{method_router, scan_file, target, Flavor, Op, Seg};
+use crate::rs::router::scan::{method_router, scan_file, target, Op, Seg};
 use crate::rs::{skipped_path, FILES};
+
+use crate::rs::router::framework::Framework;
+/// Loco's vocabulary and hooks for the shared router scan.
+pub const FRAMEWORK: Framework = Framework {
+    chain_ops: &["add", "add_route", "prefix"],
+    scoped_modules: None,
+    openapi_impls: false,
+    utoipa: false,
+    handler_reads: None,
+    attribute_routes: Some(crate::actix_web::builder::attribute_routes),
+    split_uri: None,
+    needs_constructor: true,
+    route_list: None,
+    scope_root: None,
+    scope_constructors: &[],
+    chain_op: None,
+    chain_segments: Some(chain_ops),
+};
 
 pub struct Loco;
 
@@ -47,7 +65,7 @@ impl Analyzer for Loco {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        out.fact(&scan_file(file, Flavor::Loco));
+        out.fact(&scan_file(file, &FRAMEWORK));
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -132,7 +150,7 @@ pub(crate) fn chain_ops(
                     ops.push(Op::Nest {
                         path: prefix.clone(),
                         line: *line,
-                        target: target(file, code, r.start, Flavor::Loco),
+                        target: target(file, code, r.start, &FRAMEWORK),
                         service: false,
                     });
                 }
@@ -169,7 +187,7 @@ mod tests {
         let src = "pub fn routes() -> Routes {\n    Routes::new()\n        .prefix(\"api/notes/\")\n        .add(\"/\", get(list).post(add))\n        .add(\"/{id}\", get(get_one))\n}";
         let f = scan_file(
             &SourceFile::new("src/controllers/notes.rs", src),
-            Flavor::Loco,
+            &FRAMEWORK,
         );
         let ops = &f.fns[0].routers[0].ops;
         assert_eq!(ops.len(), 2);

@@ -20,8 +20,26 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{scan_file, Flavor};
+use crate::rs::router::scan::scan_file;
 use crate::rs::{skipped_path, FILES};
+
+use crate::rs::router::framework::Framework;
+/// Poem's builder vocabulary for the shared router scan.
+pub const FRAMEWORK: Framework = Framework {
+    chain_ops: &["at", "nest", "nest_no_strip"],
+    scoped_modules: None,
+    openapi_impls: true,
+    utoipa: false,
+    handler_reads: None,
+    attribute_routes: Some(crate::actix_web::builder::attribute_routes),
+    split_uri: None,
+    needs_constructor: false,
+    route_list: None,
+    scope_root: None,
+    scope_constructors: &[],
+    chain_op: None,
+    chain_segments: None,
+};
 
 pub struct Poem;
 
@@ -38,7 +56,7 @@ impl Analyzer for Poem {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        out.fact(&scan_file(file, Flavor::Poem));
+        out.fact(&scan_file(file, &FRAMEWORK));
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -48,11 +66,11 @@ impl Analyzer for Poem {
 
 #[cfg(test)]
 mod tests {
-    use crate::rs::router::scan::{scan_file, Flavor, Op};
+    use crate::rs::router::scan::{scan_file, Op};
     use portolan_plugin_sdk::SourceFile;
 
     fn methods(src: &str) -> Vec<Vec<String>> {
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Poem);
+        let f = scan_file(&SourceFile::new("src/main.rs", src), &super::FRAMEWORK);
         f.fns[0].routers[0]
             .ops
             .iter()

@@ -25,8 +25,26 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::parse_str;
 use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{call_target, scan_file, target, Flavor, Op, Seg, Target};
+use crate::rs::router::scan::{call_target, scan_file, target, Op, Seg, Target};
 use crate::rs::{skipped_path, FILES};
+
+use crate::rs::router::framework::Framework;
+/// Rocket's vocabulary and hooks for the shared router scan.
+pub const FRAMEWORK: Framework = Framework {
+    chain_ops: &["mount"],
+    scoped_modules: None,
+    openapi_impls: false,
+    utoipa: false,
+    handler_reads: None,
+    attribute_routes: Some(crate::actix_web::builder::attribute_routes),
+    split_uri: Some(split_uri),
+    needs_constructor: false,
+    route_list: Some(("routes!", routes_macro)),
+    scope_root: None,
+    scope_constructors: &[],
+    chain_op: Some(chain_op),
+    chain_segments: None,
+};
 
 pub struct Rocket;
 
@@ -43,7 +61,7 @@ impl Analyzer for Rocket {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        out.fact(&scan_file(file, Flavor::Rocket));
+        out.fact(&scan_file(file, &FRAMEWORK));
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -91,7 +109,7 @@ pub(crate) fn chain_op(
     let target = if code.slice(arg.clone()).starts_with("routes!") {
         Target::Inline(routes_macro(code, arg.start))
     } else {
-        target(file, code, arg.start, Flavor::Rocket)
+        target(file, code, arg.start, &FRAMEWORK)
     };
     Some(Op::Nest {
         path,
@@ -120,7 +138,7 @@ mod tests {
     #[test]
     fn mounts_and_routes_macro() {
         let src = "#[launch]\nfn rocket() -> _ {\n rocket::build()\n .mount(\"/api\", routes![a, users::b])\n .mount(BASE, admin::routes())\n}\npub fn routes() -> Vec<Route> { routes![x] }";
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Rocket);
+        let f = scan_file(&SourceFile::new("src/main.rs", src), &FRAMEWORK);
         let ops = &f.fns[0].routers[0].ops;
         assert_eq!(ops.len(), 2);
         let Op::Nest {

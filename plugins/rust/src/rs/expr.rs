@@ -13,7 +13,8 @@ pub enum Part {
 }
 
 /// Parse a string expression at `range`: `"lit"`, `CONST`, `consts::API`,
-/// `&format!("{}/x", API)`, `format!("{API}/x")`, `concat!(A, "/x")`.
+/// `&format!("{}/x", API)`, `format!("{API}/x")`, `concat!(A, "/x")`,
+/// `[base, "/x"].concat()`.
 /// `None` when the expression is something else.
 pub fn parse_str(code: &Code, range: std::ops::Range<usize>) -> Option<Vec<Part>> {
     let text = code.slice(range.clone());
@@ -41,6 +42,26 @@ pub fn parse_str(code: &Code, range: std::ops::Range<usize>) -> Option<Vec<Part>
             let template = code.string_at(first.start)?.value;
             let positional = args[1..].to_vec();
             return format_parts(code, &template, &positional);
+        }
+    }
+    // `[base, "/api"].concat()`: the pieces in order; a local variable
+    // (a value known only at run time, `let base = &CONFIG.domain_path()`)
+    // becomes a placeholder segment named after it (`/{base}`).
+    if let Some(inner) = rest.strip_suffix(".concat()") {
+        let inner = inner.trim_end();
+        if rest.starts_with('[') && code.matching(start) == Some(start + inner.len() - 1) {
+            let mut out = Vec::new();
+            for a in code.args(start) {
+                let piece = code.slice(a.clone()).trim().trim_start_matches('&').trim();
+                let local = piece.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                    && is_ident_str(piece);
+                if local {
+                    out.push(Part::Lit(format!("/{{{piece}}}")));
+                } else {
+                    out.extend(parse_str(code, a)?);
+                }
+            }
+            return Some(out);
         }
     }
     let path = rest.trim();
@@ -157,6 +178,19 @@ mod tests {
     fn parts(src: &str) -> Option<Vec<Part>> {
         let code = Code::new(src, Syntax::RUST);
         parse_str(&code, 0..src.len())
+    }
+
+    #[test]
+    fn array_concat_with_a_runtime_base() {
+        assert_eq!(
+            parts("[base, \"/api\"].concat()"),
+            Some(vec![Part::Lit("/{base}".into()), Part::Lit("/api".into())])
+        );
+        assert_eq!(
+            parts("[API, \"/x\"].concat()"),
+            Some(vec![Part::Const("API".into()), Part::Lit("/x".into())])
+        );
+        assert_eq!(parts("[a, b].len()"), None);
     }
 
     #[test]

@@ -263,6 +263,69 @@ fn strip_attrs(mut text: &str) -> &str {
 }
 
 /// Whitespace removed: `Query < Params >` → `Query<Params>`.
+/// Renaming imports: `use crate::api::core::routes as core_routes;` and
+/// the same inside braces (`pub use api::{core::routes as core_routes,
+/// admin::routes as admin_routes};`) → (alias, original path).
+pub fn use_aliases(code: &Code, skip: &[Range<usize>]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for at in code.find_word("use") {
+        if inside(skip, at) || !code.is_code(at) {
+            continue;
+        }
+        let Some(end) = code.text()[at..].find(';').map(|e| at + e) else {
+            continue;
+        };
+        // Whitespace kept only between words (`a as b`).
+        let words = code.slice(at + "use".len()..end).split_whitespace();
+        let mut body = String::new();
+        for w in words {
+            let glue = |c: Option<char>| c.is_some_and(|c| ":{},".contains(c));
+            if !body.is_empty() && !glue(body.chars().last()) && !glue(w.chars().next()) {
+                body.push(' ');
+            }
+            body.push_str(w);
+        }
+        if body.contains(" as ") {
+            expand_use("", &body, &mut out, 0);
+        }
+    }
+    out
+}
+
+fn expand_use(prefix: &str, tree: &str, out: &mut Vec<(String, String)>, depth: usize) {
+    if depth > 4 {
+        return;
+    }
+    let tree = tree.trim();
+    if let Some(open) = tree.find('{') {
+        let Some(inner) = tree[open + 1..].strip_suffix('}') else {
+            return;
+        };
+        let head = format!("{prefix}{}", &tree[..open]);
+        let mut level = 0usize;
+        let mut from = 0;
+        for (i, b) in inner.bytes().enumerate() {
+            match b {
+                b'{' => level += 1,
+                b'}' => level = level.saturating_sub(1),
+                b',' if level == 0 => {
+                    expand_use(&head, &inner[from..i], out, depth + 1);
+                    from = i + 1;
+                }
+                _ => {}
+            }
+        }
+        expand_use(&head, &inner[from..], out, depth + 1);
+        return;
+    }
+    if let Some((path, alias)) = tree.split_once(" as ") {
+        let (path, alias) = (path.trim(), alias.trim());
+        if is_ident(alias) && alias != "_" {
+            out.push((alias.to_string(), format!("{prefix}{path}")));
+        }
+    }
+}
+
 pub fn compact(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
@@ -657,6 +720,26 @@ pub fn is_ident(s: &str) -> bool {
 mod tests {
     use super::*;
     use portolan_plugin_sdk::Syntax;
+
+    #[test]
+    fn renaming_imports() {
+        let src = "pub use crate::api::{\n    core::routes as core_routes,\n    admin::routes as admin_routes, web::Thing,\n};\nuse x::y as z;\nuse a::b;\n";
+        let code = Code::new(src, portolan_plugin_sdk::Syntax::RUST);
+        assert_eq!(
+            use_aliases(&code, &[]),
+            vec![
+                (
+                    "core_routes".to_string(),
+                    "crate::api::core::routes".to_string()
+                ),
+                (
+                    "admin_routes".to_string(),
+                    "crate::api::admin::routes".to_string()
+                ),
+                ("z".to_string(), "x::y".to_string()),
+            ]
+        );
+    }
 
     #[test]
     fn skips_cfg_test_items() {

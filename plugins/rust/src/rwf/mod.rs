@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::rs::expr::{crate_and_module, parse_str, Part};
 use crate::rs::items::{self, FnDecl};
 use crate::rs::router::link::{FnId, Linker};
-use crate::rs::router::scan::{binding, target, typed_reads, FileFacts, Flavor, FnFacts, Target};
+use crate::rs::router::scan::{binding, target, typed_reads, FileFacts, FnFacts, Target};
 use crate::rs::{skipped_path, FILES};
 
 pub struct Rwf;
@@ -160,6 +160,7 @@ pub fn scan_file(file: &SourceFile) -> RwfFacts {
             consts: items::str_consts(&code, &skip),
             structs: items::structs(&code, &skip),
             fns,
+            aliases: Vec::new(),
         },
         controllers,
         lists,
@@ -365,7 +366,7 @@ fn entries(file: &SourceFile, code: &Code, skip: &[Range<usize>]) -> Vec<(usize,
                     at,
                     Entry::Engine {
                         path,
-                        target: target(file, code, rhs.start, Flavor::Axum),
+                        target: target(file, code, rhs.start, &crate::axum::FRAMEWORK),
                     },
                 ));
                 continue;

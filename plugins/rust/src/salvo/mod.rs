@@ -33,10 +33,26 @@ use portolan_plugin_sdk::prelude::*;
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::items::{self, generic_of, is_ident, FnDecl};
 use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{
-    scan_file, target, typed_reads, Flavor, FnFacts, Op, Seg, ANY, METHODS,
-};
+use crate::rs::router::scan::{scan_file, target, typed_reads, FnFacts, Op, Seg, ANY, METHODS};
 use crate::rs::{skipped_path, FILES};
+
+use crate::rs::router::framework::Framework;
+/// Salvo's vocabulary and hooks for the shared router scan.
+pub const FRAMEWORK: Framework = Framework {
+    chain_ops: CHAIN_OPS,
+    scoped_modules: None,
+    openapi_impls: false,
+    utoipa: false,
+    handler_reads: Some(handler_reads),
+    attribute_routes: Some(crate::actix_web::builder::attribute_routes),
+    split_uri: None,
+    needs_constructor: true,
+    route_list: None,
+    scope_root: None,
+    scope_constructors: &[],
+    chain_op: None,
+    chain_segments: Some(chain_ops),
+};
 
 pub struct Salvo;
 
@@ -53,7 +69,7 @@ impl Analyzer for Salvo {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        out.fact(&scan_file(file, Flavor::Salvo));
+        out.fact(&scan_file(file, &FRAMEWORK));
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -102,7 +118,7 @@ pub(crate) fn chain_ops(
         let name = seg.path.as_str();
         let handler = || {
             args.first()
-                .map(|r| target(file, code, r.start, Flavor::Salvo))
+                .map(|r| target(file, code, r.start, &FRAMEWORK))
         };
         let route = |methods: Vec<(String, _)>| Op::Route {
             path: path.clone(),
@@ -126,7 +142,7 @@ pub(crate) fn chain_ops(
                     ops.push(Op::Nest {
                         path: path.clone(),
                         line: *line,
-                        target: target(file, code, r.start, Flavor::Salvo),
+                        target: target(file, code, r.start, &FRAMEWORK),
                         service: false,
                     });
                 }
@@ -246,7 +262,7 @@ mod tests {
     #[test]
     fn router_tree_and_reads() {
         let src = "fn router() -> Router {\n Router::with_path(\"api\")\n  .hoop(auth)\n  .push(Router::with_path(\"users/<id>\").get(show).post(update))\n  .goal(fallback)\n}\n#[handler]\nasync fn show(req: &mut Request, res: &mut Response) {\n let q = req.query::<String>(\"q\");\n let t = req.header::<String>(\"x-trace\");\n let b: NewUser = req.parse_json().await.unwrap();\n let m = HashMap::new(); m.get(\"k\");\n}";
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Salvo);
+        let f = scan_file(&SourceFile::new("src/main.rs", src), &FRAMEWORK);
         let r = &f.fns[0].routers[0];
         assert_eq!(r.ops.len(), 2, "{:?}", r.ops);
         assert!(matches!(&r.ops[0], Op::Nest { line: 4, .. }));

@@ -22,8 +22,35 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{scan_file, target, Flavor, Op, Seg, ANY, METHODS};
+use crate::rs::router::scan::{scan_file, target, Op, Seg, ANY, METHODS};
 use crate::rs::{skipped_path, FILES};
+
+use crate::rs::router::framework::Framework;
+/// Tide's vocabulary and hooks for the shared router scan.
+pub const FRAMEWORK: Framework = Framework {
+    chain_ops: &["at"],
+    scoped_modules: None,
+    openapi_impls: false,
+    utoipa: false,
+    handler_reads: None,
+    attribute_routes: Some(crate::actix_web::builder::attribute_routes),
+    split_uri: None,
+    needs_constructor: false,
+    route_list: None,
+    scope_root: None,
+    scope_constructors: &[],
+    chain_op: None,
+    chain_segments: Some(chain_segments),
+};
+
+fn chain_segments(
+    file: &SourceFile,
+    code: &Code,
+    _first: &Seg,
+    segs: &[(Seg, Vec<Range<usize>>, u32)],
+) -> Vec<Op> {
+    chain_ops(file, code, segs)
+}
 
 pub struct Tide;
 
@@ -40,7 +67,7 @@ impl Analyzer for Tide {
         if !path.ends_with(".rs") || skipped_path(&path) {
             return;
         }
-        out.fact(&scan_file(file, Flavor::Tide));
+        out.fact(&scan_file(file, &FRAMEWORK));
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -62,7 +89,7 @@ pub(crate) fn chain_ops(
         let name = seg.path.as_str();
         let handler = || {
             args.first()
-                .map(|r| target(file, code, r.start, Flavor::Tide))
+                .map(|r| target(file, code, r.start, &FRAMEWORK))
         };
         let route = |methods: Vec<(String, _)>| Op::Route {
             path: path.clone(),
@@ -102,7 +129,7 @@ pub(crate) fn chain_ops(
                     ops.push(Op::Nest {
                         path: path.clone(),
                         line,
-                        target: target(file, code, r.start, Flavor::Tide),
+                        target: target(file, code, r.start, &FRAMEWORK),
                         service: false,
                     });
                 }
@@ -120,7 +147,7 @@ mod tests {
     #[test]
     fn at_chains() {
         let src = "fn main() {\n let mut app = tide::new();\n app.at(\"/users\").get(list).post(create);\n app.at(\"/api\").nest(api::server());\n // app.at(\"/old\").get(old);\n}";
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Tide);
+        let f = scan_file(&SourceFile::new("src/main.rs", src), &FRAMEWORK);
         let r = &f.fns[0].routers[0];
         assert_eq!(r.name, "app");
         assert_eq!(r.ops.len(), 3);
@@ -134,7 +161,7 @@ mod tests {
     #[test]
     fn request_reads() {
         let src = "async fn h(mut req: Request<State>) -> tide::Result {\n let q: Search = req.query()?;\n let b = req.body_json::<NewItem>().await?;\n req.header(\"x-api-key\");\n req.cookie(\"sid\");\n Ok(\"\".into())\n}";
-        let f = scan_file(&SourceFile::new("src/main.rs", src), Flavor::Tide);
+        let f = scan_file(&SourceFile::new("src/main.rs", src), &FRAMEWORK);
         let h = &f.fns[0];
         assert_eq!(
             h.bodies,

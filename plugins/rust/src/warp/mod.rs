@@ -208,6 +208,7 @@ pub fn scan(file: &SourceFile) -> WarpFile {
             consts: items::str_consts(&code, &skip),
             structs: items::structs(&code, &skip),
             fns: base_fns,
+            aliases: Vec::new(),
         },
         fns,
     }

@@ -138,6 +138,23 @@ impl Linker {
     /// The function a call refers to: same file, then same crate (module
     /// path ending with the qualifier), then anywhere.
     pub(crate) fn resolve(&self, from: usize, t: &Target) -> Option<FnId> {
+        self.resolve_named(from, t).or_else(|| {
+            // `api::core_routes()` with `pub use core::routes as
+            // core_routes;` somewhere in the crate.
+            let Target::Call { name, .. } = t else {
+                return None;
+            };
+            let krate = &self.files[from].krate;
+            let original = self
+                .files
+                .iter()
+                .filter(|f| &f.krate == krate)
+                .find_map(|f| f.aliases.iter().find(|(a, _)| a == name))?;
+            self.resolve_named(from, &original.1)
+        })
+    }
+
+    fn resolve_named(&self, from: usize, t: &Target) -> Option<FnId> {
         let Target::Call { qual, name } = t else {
             return None;
         };

@@ -7,6 +7,7 @@ use portolan_plugin_sdk::lex::is_ident_byte;
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::framework::Framework;
 use crate::rs::expr::{crate_and_module, parse_str, Part};
 use crate::rs::items::{self, compact, generic_of, is_ident, FnDecl, StructDecl};
 
@@ -19,6 +20,9 @@ pub struct FileFacts {
     pub consts: Vec<(String, Vec<Part>)>,
     pub structs: Vec<StructDecl>,
     pub fns: Vec<FnFacts>,
+    /// `use a::b::routes as b_routes;`: (alias, what it names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<(String, Target)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -113,7 +117,7 @@ pub const ANY: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 pub(crate) const METHODS: &[&str] = &[
     "get", "post", "put", "delete", "patch", "options", "head", "trace", "connect",
 ];
-const OPS: &[&str] = &[
+pub(crate) const AXUM_OPS: &[&str] = &[
     "route",
     "routes",
     "nest",
@@ -126,20 +130,9 @@ const OPS: &[&str] = &[
     "layer",
     "route_layer",
 ];
-const POEM_OPS: &[&str] = &["at", "nest", "nest_no_strip"];
-const ACTIX_OPS: &[&str] = &["route", "service", "configure"];
 
-/// Which framework's builder vocabulary a scan follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flavor {
-    Axum,
-    Actix,
-    Rocket,
-    Poem,
-    Tide,
-    Salvo,
-    Loco,
-}
+/// The framework a scan follows (its builder vocabulary and hooks).
+pub type Flavor = &'static Framework;
 
 pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     let path = file.slash_path();
@@ -147,13 +140,12 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
     let skip = items::test_ranges(&code);
     let (krate, module) = crate_and_module(&path);
     let lets: Vec<usize> = code.find_word("let").collect();
-    let scopes = if flavor == Flavor::Actix {
-        crate::actix_web::builder::scoped_modules(&code)
-    } else {
-        Vec::new()
+    let scopes = match flavor.scoped_modules {
+        Some(f) => f(&code),
+        None => Vec::new(),
     };
     let mods = items::inline_modules(&code);
-    let api_impls = if flavor == Flavor::Poem {
+    let api_impls = if flavor.openapi_impls {
         openapi_impls(&code)
     } else {
         Vec::new()
@@ -191,6 +183,10 @@ pub fn scan_file(file: &SourceFile, flavor: Flavor) -> FileFacts {
         },
         structs: items::structs(&code, &skip),
         fns,
+        aliases: items::use_aliases(&code, &skip)
+            .into_iter()
+            .map(|(alias, path)| (alias, call_target(&path)))
+            .collect(),
     }
 }
 
@@ -206,16 +202,16 @@ fn scan_fn(
         ..FnFacts::default()
     };
     extractors(code, f, &mut out);
-    if flavor == Flavor::Axum {
+    if flavor.utoipa {
         out.utoipa = utoipa_path(file, code, f);
         if out.utoipa.is_some() {
             utoipa_params(code, f, &mut out);
         }
     }
-    if flavor == Flavor::Salvo {
-        crate::salvo::handler_reads(code, f, &mut out);
+    if let Some(reads) = flavor.handler_reads {
+        reads(code, f, &mut out);
     }
-    if flavor == Flavor::Poem {
+    if flavor.openapi_impls {
         for at in code.find_all_in("OpenApiService::new", f.body.clone()) {
             let open = code.skip_ws(at + "OpenApiService::new".len());
             if code.text().as_bytes().get(open) != Some(&b'(') {
@@ -252,18 +248,10 @@ fn scan_fn(
             }
         }
     }
-    if flavor != Flavor::Axum {
-        crate::actix_web::builder::attribute_routes(file, code, f, &mut out, flavor, scopes);
+    if let Some(attribute_routes) = flavor.attribute_routes {
+        attribute_routes(file, code, f, &mut out, flavor, scopes);
     }
-    let ops_names = match flavor {
-        Flavor::Axum => OPS,
-        Flavor::Actix => ACTIX_OPS,
-        Flavor::Rocket => &["mount"],
-        Flavor::Poem => POEM_OPS,
-        Flavor::Tide => &["at"],
-        Flavor::Salvo => crate::salvo::CHAIN_OPS,
-        Flavor::Loco => &["add", "add_route", "prefix"],
-    };
+    let ops_names = flavor.chain_ops;
     // Router operations, outermost chain first.
     let text = code.text();
     let bytes = text.as_bytes();
@@ -288,7 +276,7 @@ fn scan_fn(
         done.push(start..end);
         // Salvo and Loco builders are only recognised from their
         // constructors (`.get(…)`/`.add(…)` are everywhere).
-        if matches!(flavor, Flavor::Salvo | Flavor::Loco) && !matches!(root, Root::New) {
+        if flavor.needs_constructor && !matches!(root, Root::New) {
             continue;
         }
         let mut ops = ops;
@@ -317,13 +305,13 @@ fn scan_fn(
             None => out.routers.push(RouterDef { name, ops }),
         }
     }
-    if flavor == Flavor::Rocket {
+    if let Some((list_macro, list_ops)) = flavor.route_list {
         // `routes![a, b]` outside `.mount(…)`: what the function returns.
-        for at in code.find_all_in("routes!", f.body.clone()) {
+        for at in code.find_all_in(list_macro, f.body.clone()) {
             if items::inside(&done, at) || nested_fn(code, f, at) {
                 continue;
             }
-            let ops = crate::rocket::routes_macro(code, at);
+            let ops = list_ops(code, at);
             match out.routers.iter_mut().find(|r| r.name.is_empty()) {
                 Some(r) => r.ops.extend(ops),
                 None => out.routers.push(RouterDef {
@@ -332,9 +320,39 @@ fn scan_fn(
                 }),
             }
         }
+        // `routes.append(&mut accounts::routes())` / `.extend(…)` in a
+        // function returning `Vec<Route>`: the other module's routes too.
+        if code.slice(f.kw..f.body.start).contains("Route") {
+            for m in [".append(", ".extend("] {
+                for at in code.find_all_in(m, f.body.clone()) {
+                    if items::inside(&done, at) || nested_fn(code, f, at) {
+                        continue;
+                    }
+                    let args = code.args(at + m.len() - 1);
+                    let [arg] = args.as_slice() else {
+                        continue;
+                    };
+                    let text = code.slice(arg.clone());
+                    let inner = text.trim_start_matches('&').trim_start();
+                    let inner = inner.strip_prefix("mut ").unwrap_or(inner);
+                    let from = arg.start + (text.len() - inner.trim_start().len());
+                    let t = target(file, code, from, flavor);
+                    if !matches!(t, Target::Call { .. }) {
+                        continue;
+                    }
+                    match out.routers.iter_mut().find(|r| r.name.is_empty()) {
+                        Some(r) => r.ops.push(Op::Merge(t)),
+                        None => out.routers.push(RouterDef {
+                            name: String::new(),
+                            ops: vec![Op::Merge(t)],
+                        }),
+                    }
+                }
+            }
+        }
     }
     out.returns = tail_ident(code, f.body.clone()).or(tail_var);
-    if flavor == Flavor::Axum && !out.routers.iter().any(|r| r.name.is_empty()) {
+    if flavor.utoipa && !out.routers.iter().any(|r| r.name.is_empty()) {
         if let Some(t) = tail_router_call(code, f) {
             out.routers.push(RouterDef {
                 name: String::new(),
@@ -751,14 +769,14 @@ fn angle_open(bytes: &[u8], close: usize) -> Option<usize> {
     None
 }
 
-pub(crate) enum Root {
+pub enum Root {
     New,
     Var(String),
     Call(Target),
 }
 
 /// One `.name(args)` link or the primary of a chain.
-pub(crate) struct Seg {
+pub struct Seg {
     /// Path text without generics, e.g. `Router::new`, `route`.
     pub path: String,
     pub at: usize,
@@ -819,8 +837,8 @@ pub(crate) fn parse_chain(
     let Some((first, mut end)) = primary(code, start) else {
         return (Root::New, Vec::new(), start + 1);
     };
-    if flavor == Flavor::Actix {
-        if let Some(r) = crate::actix_web::builder::scope_or_resource(file, code, &first, end) {
+    if let Some(scope_root) = flavor.scope_root {
+        if let Some(r) = scope_root(file, code, &first, end) {
             return r;
         }
     }
@@ -852,18 +870,12 @@ pub(crate) fn parse_chain(
             .unwrap_or_default();
         let line = file.line_of(seg.at);
         let path_of = |i: usize| args.get(i).and_then(|r| parse_str(code, r.clone()));
-        if matches!(flavor, Flavor::Tide | Flavor::Salvo | Flavor::Loco) {
+        if flavor.chain_segments.is_some() {
             segs.push((seg, args, line));
             continue;
         }
-        if flavor == Flavor::Rocket {
-            if let Some(op) = crate::rocket::chain_op(file, code, &seg, &args, line) {
-                ops.push(op);
-            }
-            continue;
-        }
-        if flavor == Flavor::Actix {
-            if let Some(op) = crate::actix_web::builder::chain_op(file, code, &seg, &args, line) {
+        if let Some(chain_op) = flavor.chain_op {
+            if let Some(op) = chain_op(file, code, &seg, &args, line) {
                 ops.push(op);
             }
             continue;
@@ -949,11 +961,8 @@ pub(crate) fn parse_chain(
             _ => {}
         }
     }
-    match flavor {
-        Flavor::Tide => ops = crate::tide::chain_ops(file, code, &segs),
-        Flavor::Salvo => ops = crate::salvo::chain_ops(file, code, &first, &segs),
-        Flavor::Loco => ops = crate::loco::chain_ops(file, code, &first, &segs),
-        _ => {}
+    if let Some(chain_segments) = flavor.chain_segments {
+        ops = chain_segments(file, code, &first, &segs);
     }
     (root, ops, end)
 }
@@ -1035,16 +1044,15 @@ pub(crate) fn target(file: &SourceFile, code: &Code, at: usize, flavor: Flavor) 
         return Target::Other;
     };
     let last = seg.path.rsplit("::").next().unwrap_or("");
-    if is_router_new(&seg.path) || (flavor == Flavor::Actix && matches!(last, "scope" | "resource"))
-    {
+    if is_router_new(&seg.path) || flavor.scope_constructors.contains(&last) {
         let (_, ops, _) = parse_chain(file, code, at, flavor);
         return Target::Inline(ops);
     }
     match seg.args {
         Some(_) => call_target(&seg.path),
         None if seg.path.contains("::") => call_target(&seg.path),
-        None => match (flavor, method_on_value(code, at)) {
-            (Flavor::Axum, Some(m)) => Target::Method(m),
+        None => match method_on_value(code, at) {
+            Some(m) if flavor.utoipa => Target::Method(m),
             _ => Target::Local(seg.path),
         },
     }
@@ -1110,7 +1118,7 @@ pub(crate) fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Op
             .unwrap_or_default();
         let handler = |idx: usize| {
             args.get(idx)
-                .map(|r| target(&file, code, r.start, Flavor::Axum))
+                .map(|r| target(&file, code, r.start, &crate::axum::FRAMEWORK))
         };
         if METHODS.contains(&base) {
             out.push((base.to_ascii_uppercase(), handler(0)));
@@ -1373,7 +1381,7 @@ mod tests {
     fn router_variables_returns_and_nesting() {
         let f = scan(
             "fn app() -> Router {\n let api = Router::new().route(\"/a\", get(a).post(b));\n let mut app = Router::new().nest(\"/api\", api);\n app = app.merge(other::routes());\n app\n}",
-            Flavor::Axum,
+            &crate::axum::FRAMEWORK,
         );
         assert_eq!(
             (f.krate.as_str(), f.module.as_str()),
@@ -1404,12 +1412,12 @@ mod tests {
     fn tail_chain_on_a_parameter_is_returned() {
         let f = scan(
             "fn users(router: Router) -> Router {\n router.route(\"/u\", get(u))\n}",
-            Flavor::Axum,
+            &crate::axum::FRAMEWORK,
         );
         assert_eq!(f.fns[0].returns.as_deref(), Some("router"));
         let f = scan(
             "fn users(router: Router) -> Router {\n router.route(\"/u\", get(u));\n Router::new()\n}",
-            Flavor::Axum,
+            &crate::axum::FRAMEWORK,
         );
         assert_eq!(f.fns[0].returns, None);
     }
@@ -1418,14 +1426,22 @@ mod tests {
     fn non_ascii_tails_and_broken_code_do_not_panic() {
         let f = scan(
             "fn a() -> String {\n let s = \"é\"; s + \"ü\" }\nfn b() { x.route(",
-            Flavor::Axum,
+            &crate::axum::FRAMEWORK,
         );
         assert_eq!(f.fns[0].returns, None);
-        let f = scan("fn d() { a → }", Flavor::Axum);
+        let f = scan("fn d() { a → }", &crate::axum::FRAMEWORK);
         assert_eq!(f.fns[0].returns, None);
-        let f = scan("fn café() { let straße = 1; straße }", Flavor::Axum);
+        let f = scan(
+            "fn café() { let straße = 1; straße }",
+            &crate::axum::FRAMEWORK,
+        );
         assert_eq!(f.fns[0].returns.as_deref(), Some("straße"));
-        for flavor in [Flavor::Axum, Flavor::Actix, Flavor::Rocket, Flavor::Poem] {
+        for flavor in [
+            &crate::axum::FRAMEWORK,
+            &crate::actix_web::FRAMEWORK,
+            &crate::rocket::FRAMEWORK,
+            &crate::poem::FRAMEWORK,
+        ] {
             scan(
                 "#[get(]\nfn h() { Router::new().route(\"/x\", get(h)).nest( }",
                 flavor,
@@ -1437,7 +1453,7 @@ mod tests {
     fn method_filters_and_commented_routes() {
         let f = scan(
             "fn r() -> Router {\n Router::new()\n // .route(\"/gone\", get(x))\n .route(\"/m\", on(MethodFilter::PUT | MethodFilter::DELETE, h))\n}",
-            Flavor::Axum,
+            &crate::axum::FRAMEWORK,
         );
         let ops = &f.fns[0].routers[0].ops;
         assert_eq!(ops.len(), 1);
@@ -1452,7 +1468,7 @@ mod tests {
     fn extractor_reads() {
         let f = scan(
             "async fn h(Query(q): Query<P>, headers: HeaderMap, jar: CookieJar, TypedHeader(ua): TypedHeader<UserAgent>) { headers.get(\"x-a\"); headers.get(header::CONTENT_TYPE); jar.get(\"sid\"); }",
-            Flavor::Axum,
+            &crate::axum::FRAMEWORK,
         );
         let h = &f.fns[0];
         assert_eq!(h.bodies, [("query".to_string(), "P".to_string())]);
