@@ -209,6 +209,40 @@ mod tests {
     }
 
     #[test]
+    fn docstring_lines_are_not_statements() {
+        let src = "\"\"\"\n@app.route('/x')\n\"\"\"\n@app.route('/y')\ndef f(): pass\n";
+        let got = texts(src);
+        assert_eq!(got.len(), 3);
+        assert!(got[1].0.starts_with("@app.route('/y')"));
+    }
+
+    #[test]
+    fn block_body_by_indentation() {
+        let src = "def f(a: int = 1,\n      b=2) -> dict:\n    x = 1\n\n    # c\n    if x:\n        y = 2\ndef g(): return 3\nz = 1\n";
+        let code = Code::new(src, Syntax::PYTHON);
+        let lines = logical_lines(&code);
+        let body = block_body(&code, &lines, 0);
+        let text = code.slice(body);
+        assert!(text.contains("x = 1"));
+        assert!(text.contains("y = 2"));
+        assert!(!text.contains("def g"));
+        let g = lines
+            .iter()
+            .position(|l| l.text(&code).starts_with("def g"))
+            .unwrap();
+        assert_eq!(code.slice(block_body(&code, &lines, g)).trim(), "return 3");
+    }
+
+    #[test]
+    fn line_at_finds_the_statement() {
+        let code = Code::new("a = 1\nb = (2,\n 3)\n", Syntax::PYTHON);
+        let lines = logical_lines(&code);
+        assert_eq!(line_at(&lines, 0), Some(0));
+        assert_eq!(line_at(&lines, 10), Some(1));
+        assert_eq!(line_at(&lines, 14), Some(1));
+    }
+
+    #[test]
     fn joins_brackets_backslashes_and_strings() {
         let src =
             "a = (1,\n  2)\n# comment\n\nb = 1 + \\\n    2\nc = \"\"\"x\n  y\"\"\"\n    d = 4\n";

@@ -49,9 +49,9 @@
 #![deny(missing_docs)]
 
 pub mod lines;
-mod module;
-mod project;
-mod strexpr;
+pub mod module;
+pub mod project;
+pub mod strexpr;
 
 pub use module::{assignment_target, module_segments, parse_import, Const, Import, ModuleInfo};
 pub use project::{no_locals, Binding, Project};

@@ -72,32 +72,7 @@ impl Call {
     }
 }
 
-/// The dotted name (`a.b.c`) starting at `offset` after whitespace, with
-/// its range. No spaces are allowed around the dots.
-pub fn dotted_at(code: &Code<'_>, offset: usize) -> Option<(String, Range<usize>)> {
-    let bytes = code.text().as_bytes();
-    let start = code.skip_ws(offset);
-    if !code.is_code(start) {
-        return None;
-    }
-    let mut end = start;
-    loop {
-        let seg_start = end;
-        while end < bytes.len() && is_ident_byte(bytes[end]) {
-            end += 1;
-        }
-        if end == seg_start || bytes[seg_start].is_ascii_digit() {
-            return None;
-        }
-        if bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(|b| is_ident_byte(*b)) {
-            end += 1;
-            continue;
-        }
-        break;
-    }
-    let text = code.slice(start..end);
-    Some((text.to_string(), start..end))
-}
+pub use portolan_plugin_sdk::python::strexpr::dotted_at;
 
 /// The dotted name ending just before `offset` (`app.api` before the
 /// `.route` at `offset`), with its start offset.

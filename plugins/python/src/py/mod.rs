@@ -18,14 +18,12 @@
 //!   time) and their placeholders.
 
 pub mod call;
+// Shared with outside plugins: the SDK's Python layer (feature `python`).
+pub use portolan_plugin_sdk::python::{lines, module, project, strexpr};
 pub mod classes;
 pub mod config;
 pub mod context;
-pub mod lines;
 pub mod loops;
-pub mod module;
 pub mod outline;
-pub mod project;
 pub mod request;
 pub mod signature;
-pub mod strexpr;
