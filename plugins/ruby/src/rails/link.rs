@@ -60,12 +60,15 @@ struct Scope {
 const ALL_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
+/// One `draw` (or `add_routes`) block: (file, app root, nodes).
+type Draw<'a> = (&'a str, &'a str, &'a [Node]);
+
 struct Interp<'a> {
     consts: BTreeMap<String, Val>,
     partials: BTreeMap<(String, String), (&'a str, &'a [Node])>,
     /// Every draw of an engine's routes (several files may add to one
     /// engine: `Shop::Engine.add_routes do … end` in each extension).
-    engines: BTreeMap<String, Vec<(&'a str, &'a str, &'a [Node])>>,
+    engines: BTreeMap<String, Vec<Draw<'a>>>,
     isolate: BTreeMap<String, String>,
     concerns: BTreeMap<String, (String, String, Vec<Node>)>,
     used_partials: BTreeSet<(String, String)>,
