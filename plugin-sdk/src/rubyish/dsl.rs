@@ -3,13 +3,15 @@
 //! nodes, the block's parameters and, when the analyzer asked for them,
 //! what the block reads from the request: the plugin's own reads type
 //! `R`), constants collected from it, constant names and references, and
-//! statically known path strings. Each plugin's reader builds the nodes
-//! (its statement shapes and request reads are its own).
+//! statically known path strings, and the [`Reader`] that builds the
+//! nodes from a parsed file with the plugin's own request reader.
 
 use serde::{Deserialize, Serialize};
 
-use super::call::{Call, Val};
-use super::tokens::Token;
+use super::call::{call_of, Call, Val};
+use super::tokens::{Kind, Token};
+use super::tree::Stmt;
+use crate::SourceFile;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(bound(deserialize = "R: Deserialize<'de>"))]
@@ -41,6 +43,179 @@ impl<R> Node<R> {
 pub struct FileNodes<R> {
     pub path: String,
     pub nodes: Vec<Node<R>>,
+}
+
+/// Builds the [`Node`]s of a parsed file.
+pub struct Reader<'a, R> {
+    pub file: &'a SourceFile,
+    pub toks: &'a [Token],
+    /// What a block or `def` body reads from the request (the plugin's own
+    /// reader).
+    pub reads: &'a dyn Fn(&[Token]) -> R,
+    /// Calls whose block reads are wanted (route verbs).
+    pub wants_reads: &'a dyn Fn(&Call) -> bool,
+    /// Crystal's statement shapes: `abstract`/`private` before
+    /// `class`/`struct`/`module`/`def`, `struct` read as a class, and a
+    /// constant's value block (`ROUTES = Map.draw do … end`) kept as the
+    /// body of its `const=` node (Ruby lists that block's nodes after it).
+    pub crystal: bool,
+}
+
+fn const_path(toks: &[Token], from: usize) -> (String, usize) {
+    let mut name = String::new();
+    let mut i = from;
+    while let Some(t) = toks.get(i) {
+        if t.kind == Kind::Const || t.is("::") {
+            name.push_str(&t.text);
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (name, i)
+}
+
+fn named(name: &str, args: Vec<Val>) -> Call {
+    Call {
+        recv: String::new(),
+        name: name.to_string(),
+        args,
+    }
+}
+
+impl<R> Reader<'_, R> {
+    pub fn nodes(&self, stmts: &[Stmt]) -> Vec<Node<R>> {
+        let mut out = Vec::new();
+        for s in stmts {
+            let line = self.file.line_of(s.start());
+            let block_body = |s: &Stmt| -> Vec<Node<R>> {
+                s.blocks.iter().flat_map(|b| self.nodes(&b.body)).collect()
+            };
+            // `abstract class X`, `private struct Y`, `abstract def z`.
+            let owned;
+            let s = if self.crystal
+                && s.toks.len() > 1
+                && matches!(s.toks[0].text.as_str(), "abstract" | "private")
+                && matches!(
+                    s.toks[1].text.as_str(),
+                    "class" | "struct" | "module" | "def"
+                ) {
+                owned = Stmt {
+                    toks: s.toks[1..].to_vec(),
+                    blocks: s.blocks.clone(),
+                };
+                &owned
+            } else {
+                s
+            };
+            match s.head() {
+                Some(kw @ ("if" | "unless" | "case" | "begin" | "while" | "until" | "for")) => {
+                    out.push(Node {
+                        call: named(kw, Vec::new()),
+                        line,
+                        body: Some(block_body(s)),
+                        block_params: Vec::new(),
+                        reads: None,
+                    });
+                }
+                Some(kw @ ("class" | "module" | "struct")) if kw != "struct" || self.crystal => {
+                    let kw = if kw == "struct" { "class" } else { kw };
+                    let (name, i) = const_path(&s.toks, 1);
+                    if name.is_empty() {
+                        continue; // `class << self`
+                    }
+                    let sup = if s.toks.get(i).is_some_and(|t| t.is("<")) {
+                        let (sup, _) = const_path(&s.toks, i + 1);
+                        if sup.is_empty() {
+                            Val::Expr(super::call::join_tokens(&s.toks[i + 1..]))
+                        } else {
+                            Val::Const(sup.trim_start_matches("::").to_string())
+                        }
+                    } else {
+                        Val::Expr(String::new())
+                    };
+                    out.push(Node {
+                        call: named(kw, vec![Val::Const(name), sup]),
+                        line,
+                        body: Some(block_body(s)),
+                        block_params: Vec::new(),
+                        reads: None,
+                    });
+                }
+                Some("def") => out.push(self.def_node(s, 0, line)),
+                Some("private" | "protected" | "public")
+                    if s.toks.get(1).is_some_and(|t| t.is_word("def")) =>
+                {
+                    out.push(self.def_node(s, 1, line));
+                }
+                _ if s.toks.len() >= 3 && s.toks[0].kind == Kind::Const && s.toks[1].is("=") => {
+                    // `PREFIX = '/api'`
+                    let value = super::call::read_value(&s.toks[2..]);
+                    out.push(Node {
+                        call: named("const=", vec![Val::Const(s.toks[0].text.clone()), value]),
+                        line,
+                        body: (self.crystal && !s.blocks.is_empty()).then(|| block_body(s)),
+                        block_params: Vec::new(),
+                        reads: None,
+                    });
+                    if !self.crystal {
+                        out.extend(block_body(s));
+                    }
+                }
+                _ => {
+                    let Some(call) = call_of(s) else {
+                        // An assignment or expression with a block.
+                        out.extend(block_body(s));
+                        continue;
+                    };
+                    let block = s.block();
+                    let reads = match block {
+                        Some(b) if (self.wants_reads)(&call) => {
+                            Some((self.reads)(tokens_in(self.toks, b.start, b.end)))
+                        }
+                        _ => None,
+                    };
+                    out.push(Node {
+                        body: block.map(|b| self.nodes(&b.body)),
+                        block_params: block.map(|b| b.params.clone()).unwrap_or_default(),
+                        call,
+                        line,
+                        reads,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn def_node(&self, s: &Stmt, at: usize, line: u32) -> Node<R> {
+        let mut i = at + 1;
+        let mut name = String::new();
+        if s.toks.get(i).is_some_and(|t| t.is_word("self"))
+            && s.toks.get(i + 1).is_some_and(|t| t.is("."))
+        {
+            name.push_str("self.");
+            i += 2;
+        }
+        name.push_str(s.toks.get(i).map(|t| t.text.as_str()).unwrap_or(""));
+        let params: Vec<String> = s.toks[(i + 1).min(s.toks.len())..]
+            .iter()
+            .take_while(|t| !t.is("="))
+            .filter(|t| t.kind == Kind::Ident)
+            .map(|t| t.text.clone())
+            .collect();
+        let body: &[Token] = match s.blocks.first() {
+            Some(b) => tokens_in(self.toks, b.start, b.end),
+            None => &s.toks[(i + 1).min(s.toks.len())..],
+        };
+        Node {
+            call: named("def", vec![Val::Sym(name)]),
+            line,
+            body: Some(s.blocks.iter().flat_map(|b| self.nodes(&b.body)).collect()),
+            block_params: params,
+            reads: Some((self.reads)(body)),
+        }
+    }
 }
 
 /// Tokens inside a byte range.

@@ -13,28 +13,19 @@
 
 use portolan_plugin_sdk::rubyish::dsl;
 pub use portolan_plugin_sdk::rubyish::dsl::{
-    collect_consts, const_matches, const_of, str_value, tokens_in, Body,
+    collect_consts, const_matches, const_of, str_value, tokens_in, Body, Reader,
 };
 use portolan_plugin_sdk::SourceFile;
 
-use super::call::{call_of, Call, Val};
+use super::call::Call;
 use super::request::{reads, Options, Reads};
-use super::tokens::{Kind, Token};
-use super::tree::Stmt;
+use super::tokens::Token;
 
 /// A statement of the file (see the module doc) with Ruby's request reads.
 pub type Node = dsl::Node<Reads>;
 
 /// A file's nodes, as recorded by a map step.
 pub type FileNodes = dsl::FileNodes<Reads>;
-
-pub struct Reader<'a> {
-    pub file: &'a SourceFile,
-    pub toks: &'a [Token],
-    pub opts: Options,
-    /// Calls whose block reads are wanted (route verbs).
-    pub wants_reads: &'a dyn Fn(&Call) -> bool,
-}
 
 /// Parse `file` into nodes.
 pub fn file_nodes(
@@ -44,150 +35,15 @@ pub fn file_nodes(
 ) -> Vec<Node> {
     let toks = super::tokens_of(&file.content);
     let stmts = super::tree::parse(&toks, &super::RULES);
+    let read = |t: &[Token]| reads(t, opts);
     let reader = Reader {
         file,
         toks: &toks,
-        opts,
+        reads: &read,
         wants_reads,
+        crystal: false,
     };
     reader.nodes(&stmts)
-}
-
-fn const_path(toks: &[Token], from: usize) -> (String, usize) {
-    let mut name = String::new();
-    let mut i = from;
-    while let Some(t) = toks.get(i) {
-        if t.kind == Kind::Const || t.is("::") {
-            name.push_str(&t.text);
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    (name, i)
-}
-
-fn named(name: &str, args: Vec<Val>) -> Call {
-    Call {
-        recv: String::new(),
-        name: name.to_string(),
-        args,
-    }
-}
-
-impl Reader<'_> {
-    pub fn nodes(&self, stmts: &[Stmt]) -> Vec<Node> {
-        let mut out = Vec::new();
-        for s in stmts {
-            let line = self.file.line_of(s.start());
-            let block_body = |s: &Stmt| -> Vec<Node> {
-                s.blocks.iter().flat_map(|b| self.nodes(&b.body)).collect()
-            };
-            match s.head() {
-                Some(kw @ ("if" | "unless" | "case" | "begin" | "while" | "until" | "for")) => {
-                    out.push(Node {
-                        call: named(kw, Vec::new()),
-                        line,
-                        body: Some(block_body(s)),
-                        block_params: Vec::new(),
-                        reads: None,
-                    });
-                }
-                Some(kw @ ("class" | "module")) => {
-                    let (name, i) = const_path(&s.toks, 1);
-                    if name.is_empty() {
-                        continue; // `class << self`
-                    }
-                    let sup = if s.toks.get(i).is_some_and(|t| t.is("<")) {
-                        let (sup, _) = const_path(&s.toks, i + 1);
-                        if sup.is_empty() {
-                            Val::Expr(super::call::join_tokens(&s.toks[i + 1..]))
-                        } else {
-                            Val::Const(sup.trim_start_matches("::").to_string())
-                        }
-                    } else {
-                        Val::Expr(String::new())
-                    };
-                    out.push(Node {
-                        call: named(kw, vec![Val::Const(name), sup]),
-                        line,
-                        body: Some(block_body(s)),
-                        block_params: Vec::new(),
-                        reads: None,
-                    });
-                }
-                Some("def") => out.push(self.def_node(s, 0, line)),
-                Some("private" | "protected" | "public")
-                    if s.toks.get(1).is_some_and(|t| t.is_word("def")) =>
-                {
-                    out.push(self.def_node(s, 1, line));
-                }
-                _ if s.toks.len() >= 3 && s.toks[0].kind == Kind::Const && s.toks[1].is("=") => {
-                    // `PREFIX = '/api'`
-                    let value = super::call::read_value(&s.toks[2..]);
-                    out.push(Node {
-                        call: named("const=", vec![Val::Const(s.toks[0].text.clone()), value]),
-                        line,
-                        body: None,
-                        block_params: Vec::new(),
-                        reads: None,
-                    });
-                    out.extend(block_body(s));
-                }
-                _ => {
-                    let Some(call) = call_of(s) else {
-                        // An assignment or expression with a block.
-                        out.extend(block_body(s));
-                        continue;
-                    };
-                    let block = s.block();
-                    let reads = match block {
-                        Some(b) if (self.wants_reads)(&call) => {
-                            Some(reads(tokens_in(self.toks, b.start, b.end), self.opts))
-                        }
-                        _ => None,
-                    };
-                    out.push(Node {
-                        body: block.map(|b| self.nodes(&b.body)),
-                        block_params: block.map(|b| b.params.clone()).unwrap_or_default(),
-                        call,
-                        line,
-                        reads,
-                    });
-                }
-            }
-        }
-        out
-    }
-
-    fn def_node(&self, s: &Stmt, at: usize, line: u32) -> Node {
-        let mut i = at + 1;
-        let mut name = String::new();
-        if s.toks.get(i).is_some_and(|t| t.is_word("self"))
-            && s.toks.get(i + 1).is_some_and(|t| t.is("."))
-        {
-            name.push_str("self.");
-            i += 2;
-        }
-        name.push_str(s.toks.get(i).map(|t| t.text.as_str()).unwrap_or(""));
-        let params: Vec<String> = s.toks[(i + 1).min(s.toks.len())..]
-            .iter()
-            .take_while(|t| !t.is("="))
-            .filter(|t| t.kind == Kind::Ident)
-            .map(|t| t.text.clone())
-            .collect();
-        let body: &[Token] = match s.blocks.first() {
-            Some(b) => tokens_in(self.toks, b.start, b.end),
-            None => &s.toks[(i + 1).min(s.toks.len())..],
-        };
-        Node {
-            call: named("def", vec![Val::Sym(name)]),
-            line,
-            body: Some(s.blocks.iter().flat_map(|b| self.nodes(&b.body)).collect()),
-            block_params: params,
-            reads: Some(reads(body, self.opts)),
-        }
-    }
 }
 
 /// An endpoint with the parameters in `reads`: generic `params` reads are
@@ -244,6 +100,7 @@ pub use portolan_plugin_sdk::paths::join_trimmed as join_url;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rb::call::Val;
 
     #[test]
     fn classes_defs_and_reads() {
