@@ -15,12 +15,17 @@
 //! - [`call`]: DSL calls (`get "/x", to: "a#b" do … end`) and their
 //!   argument values.
 //! - [`inflect`]: the few ActiveSupport inflections routing needs.
+//! - [`dsl`]: the node tree of a routing-DSL view (generic over the
+//!   plugin's request reads), constants and static path strings.
+//! - [`clean`]: the pre-cleaning the lexer needs (heredoc bodies blanked,
+//!   Crystal's `{% … %}` macro tags blanked) and [`clean::SYNTAX`], the
+//!   lexer settings with regular expression literals.
 //!
-//! Comment and string handling comes from the caller's [`crate::Syntax`];
-//! heredocs, regex literals and macro tags are each language's own
-//! pre-cleaning and stay in the plugins.
+//! Comment and string handling comes from the caller's [`crate::Syntax`].
 
 pub mod call;
+pub mod clean;
+pub mod dsl;
 pub mod inflect;
 pub mod tokens;
 pub mod tree;

@@ -63,6 +63,7 @@ fn every_python_fixture_matches() {
             &[
                 "apiview_serializer",
                 "bound_forms",
+                "deploy_prefix",
                 "filterset",
                 "monorepo",
                 "router_subclass",
@@ -73,6 +74,7 @@ fn every_python_fixture_matches() {
         .cases(
             "python_fastapi",
             &[
+                "alias_constants",
                 "callable_dependency",
                 "depends_factory",
                 "fullstack",

@@ -24,6 +24,7 @@ fn ruby_rails_fixtures() {
                 "blog8",
                 "constraints",
                 "devise",
+                "engine_add_routes",
                 "geo",
                 "no_gemfile",
                 "shop",

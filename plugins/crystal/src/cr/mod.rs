@@ -1,17 +1,17 @@
 //! Reusable Crystal helpers. Crystal shares Ruby's lexical shape, so the
-//! tokenizer, statement outline, call reader and inflections are the SDK's
+//! tokenizer, statement outline, call reader, inflections and cleaning
+//! (heredocs and `{% … %}` macro tags: [`clean::crystal`]) are the SDK's
 //! [`portolan_plugin_sdk::rubyish`] (shared with the Ruby plugin),
 //! re-exported here; [`parse`] uses [`tree::Rules::CRYSTAL`] (`struct`,
 //! `enum`, `macro`, `lib`, `annotation`, `union` blocks; bodiless
-//! `abstract def`). The cleaning ([`clean`]), request reads ([`request`]),
-//! class outline ([`classes`]) and DSL view ([`dsl`]) are Crystal's own.
+//! `abstract def`). The request reads ([`request`]), class outline
+//! ([`classes`]) and DSL view ([`dsl`]) are Crystal's own.
 
 pub mod classes;
-pub mod clean;
 pub mod dsl;
 pub mod request;
 
-pub use portolan_plugin_sdk::rubyish::{call, inflect, tokens, tree};
+pub use portolan_plugin_sdk::rubyish::{call, clean, inflect, tokens, tree};
 
 use portolan_plugin_sdk::lex::Code;
 
@@ -37,7 +37,7 @@ pub fn verb(name: &str) -> Option<&'static str> {
 /// Tokenize a Crystal source text (heredocs and macro tags blanked,
 /// regex literals skipped: see [`clean`]).
 pub fn tokens_of(src: &str) -> Vec<tokens::Token> {
-    let cleaned = clean::clean(src);
+    let cleaned = clean::crystal(src);
     let code = Code::new(&cleaned, clean::SYNTAX);
     tokens::tokenize(&code)
 }

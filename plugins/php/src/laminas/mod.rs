@@ -50,9 +50,25 @@ pub struct MvcRoute {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fact {
-    Mvc { path: String, routes: Vec<MvcRoute> },
-    Mezzio { path: String, chains: Vec<Chain> },
-    Class { path: String, class: Class },
+    Mvc {
+        path: String,
+        routes: Vec<MvcRoute>,
+    },
+    Mezzio {
+        path: String,
+        chains: Vec<Chain>,
+    },
+    /// Mezzio routes from configuration (`'routes' => [['path' => …,
+    /// 'middleware' => …, 'allowed_methods' => […]], …]`); `controller` is
+    /// the handler (the pipeline's last entry).
+    MezzioConfig {
+        path: String,
+        routes: Vec<MvcRoute>,
+    },
+    Class {
+        path: String,
+        class: Class,
+    },
 }
 
 const APP_METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "any", "route"];
@@ -86,6 +102,13 @@ impl Analyzer for Laminas {
             let routes = mvc_routes(&toks, &line_of);
             if !routes.is_empty() {
                 out.fact(&Fact::Mvc {
+                    path: file.path.clone(),
+                    routes,
+                });
+            }
+            let routes = config_routes(&toks, &line_of);
+            if !routes.is_empty() {
+                out.fact(&Fact::MezzioConfig {
                     path: file.path.clone(),
                     routes,
                 });
@@ -163,6 +186,38 @@ impl Analyzer for Laminas {
                 Fact::Mezzio { path, chains } => {
                     for c in chains {
                         mezzio(&mut out, &index, c, path);
+                    }
+                }
+                Fact::MezzioConfig { path, routes } => {
+                    for r in routes {
+                        let h = index.find(&r.controller).and_then(|(_, class)| {
+                            ["handle", "process", "__invoke"]
+                                .iter()
+                                .find_map(|m| index.handler(class, m))
+                        });
+                        let methods: Vec<&str> = if r.methods.is_empty() {
+                            ANY.to_vec()
+                        } else {
+                            r.methods.iter().filter_map(|m| http_method(m)).collect()
+                        };
+                        let full = clean(&r.route);
+                        let base = clean(&without_optional(&r.route));
+                        let mut urls = vec![base];
+                        if !urls.contains(&full) {
+                            urls.push(full);
+                        }
+                        for url in urls {
+                            emit(
+                                &mut out,
+                                &index,
+                                &methods,
+                                &url,
+                                h.as_ref(),
+                                path,
+                                r.line,
+                                BodyKind::Json,
+                            );
+                        }
                     }
                 }
                 Fact::Class { .. } => {}
@@ -258,6 +313,30 @@ fn expand(route: &str) -> Vec<String> {
     out
 }
 
+/// A FastRoute pattern without its optional parts: `/visits[/{page:\d+}]`
+/// → `/visits` (brackets inside a placeholder's regex are kept).
+fn without_optional(route: &str) -> String {
+    let mut out = String::with_capacity(route.len());
+    let (mut braces, mut optional) = (0usize, 0usize);
+    for c in route.chars() {
+        match c {
+            '{' if optional == 0 => {
+                braces += 1;
+                out.push(c);
+            }
+            '}' if optional == 0 && braces > 0 => {
+                braces -= 1;
+                out.push(c);
+            }
+            '[' if braces == 0 => optional += 1,
+            ']' if braces == 0 && optional > 0 => optional -= 1,
+            _ if optional == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `:id` → `{id}`.
 fn segments(route: &str) -> String {
     let mut out = String::new();
@@ -323,6 +402,84 @@ fn mvc_routes(toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec<MvcRoute> {
                 if toks[k].kind == Kind::Str && toks[k].text == "routes" && toks[vs].is("[") {
                     route_list(toks, vs, &Inherit::default(), line_of, &mut out, 0);
                 }
+            }
+        }
+    }
+    out
+}
+
+/// Mezzio's configuration-driven routes (what
+/// `ApplicationConfigInjectionDelegator` injects): a `'routes'` list of
+/// arrays with `'path'`, `'middleware'` (a handler or a pipeline, whose
+/// last entry handles the request) and `'allowed_methods'` (strings or
+/// `RequestMethodInterface::METHOD_*`; absent or `null`: every method).
+/// Entries that are not literal arrays (spread helper calls) are skipped.
+fn config_routes(toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec<MvcRoute> {
+    let cx = Ctx {
+        toks,
+        line_of,
+        is_chain_start: &no_chain,
+    };
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if !(toks[i].kind == Kind::Str
+            && toks[i].text == "routes"
+            && toks.get(i + 1).is_some_and(|a| a.is("=>"))
+            && toks.get(i + 2).is_some_and(|b| b.is("[")))
+        {
+            continue;
+        }
+        let open = i + 2;
+        let Some(close) = matching(toks, open) else {
+            continue;
+        };
+        for r in split(&toks[open + 1..close], ",") {
+            let start = open + 1 + r.start;
+            if start >= open + 1 + r.end || !toks[start].is("[") {
+                continue;
+            }
+            let mut route = None;
+            let mut handler = String::new();
+            let mut methods = Vec::new();
+            for (key, a, b) in items(toks, start) {
+                match toks[key].text.as_str() {
+                    "path" => route = text(&value(&cx, a, b)),
+                    "middleware" => {
+                        let v = value(&cx, a, b);
+                        let last = match &v {
+                            Val::Array(items) => items.last().map(|(_, v)| v),
+                            other => Some(other),
+                        };
+                        if let Some(Val::Class(c) | Val::Str(c)) = last {
+                            handler = c.clone();
+                        }
+                    }
+                    "allowed_methods" => {
+                        if let Val::Array(items) = value(&cx, a, b) {
+                            for (_, m) in items {
+                                match m {
+                                    Val::Str(s) => methods.push(s.to_ascii_uppercase()),
+                                    Val::ClassConst(_, c) => {
+                                        if let Some(m) = c.strip_prefix("METHOD_") {
+                                            methods.push(m.to_string());
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(route) = route {
+                out.push(MvcRoute {
+                    route,
+                    methods,
+                    controller: handler,
+                    action: String::new(),
+                    line: line_of(toks[start].start),
+                });
             }
         }
     }
@@ -429,6 +586,15 @@ fn route_list(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fastroute_optional_parts() {
+        assert_eq!(
+            without_optional("/links/{code:[a-z]+}/visits[/{page:\\d+}]"),
+            "/links/{code:[a-z]+}/visits"
+        );
+        assert_eq!(without_optional("/a[/b[/c]]"), "/a");
+    }
 
     #[test]
     fn optional_segments() {

@@ -101,6 +101,13 @@ impl<'a> Index<'a> {
             for callee in m.reads.calls.iter().rev() {
                 todo.push(callee.clone());
             }
+            // `$body = $this->parsedBody($request); $body['k']` where
+            // `parsedBody` returns the request's parsed body.
+            for (helper, key) in &m.reads.helper_keys {
+                if let Some(w) = find(helper).and_then(|hm| hm.reads.returns_bag) {
+                    h.reads.push(w, key);
+                }
+            }
         }
         Some(h)
     }

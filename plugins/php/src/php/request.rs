@@ -38,6 +38,14 @@ pub struct Reads {
     pub items: Vec<(Where, String)>,
     /// Methods called on `$this` (for callee resolution).
     pub calls: Vec<String>,
+    /// `$body = $this->parsedBody($request); … $body['k']`: (method, key)
+    /// pairs, request reads when that method returns a request bag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helper_keys: Vec<(String, String)>,
+    /// The method returns a request bag (`return $request->getParsedBody();`,
+    /// or a variable holding one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns_bag: Option<Where>,
 }
 
 impl Reads {
@@ -145,9 +153,47 @@ pub fn reads(toks: &[Token]) -> Reads {
     let mut r = Reads::default();
     let mut bags: Vec<(String, Where)> = Vec::new();
     let mut whole: Vec<String> = Vec::new();
+    // Variables holding what a `$this->method(…)` call returned.
+    let mut helpers: Vec<(String, String)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        if t.kind == Kind::Var && toks.get(i + 1).is_some_and(|e| e.is("=")) {
+            helpers.retain(|(n, _)| *n != t.text);
+            if let Some(m) = this_call_statement(toks, i + 2) {
+                helpers.push((t.text.clone(), m));
+            }
+        }
+        // `$body['k']`, `array_key_exists('k', $body)` on such a variable.
+        if let Some(k) = keyed_var(toks, i) {
+            if let Some((_, m)) = helpers.iter().find(|(n, _)| *n == toks[k.0].text) {
+                let pair = (m.clone(), k.1.to_string());
+                if !r.helper_keys.contains(&pair) {
+                    r.helper_keys.push(pair);
+                }
+            } else if k.0 != i {
+                // `array_key_exists('k', $data)` on a request bag.
+                if let Some((_, w)) = bags.iter().find(|(n, _)| *n == toks[k.0].text) {
+                    r.push(*w, k.1);
+                }
+            }
+        }
+        // `return $request->getParsedBody();` / `return $data;`.
+        if t.is_ident("return") {
+            let end = (i + 1..toks.len())
+                .find(|&k| toks[k].is(";"))
+                .unwrap_or(toks.len());
+            let expr = &toks[i + 1..end];
+            let w = match expr {
+                [v] if v.kind == Kind::Var => {
+                    bags.iter().find(|(n, _)| *n == v.text).map(|(_, w)| *w)
+                }
+                _ => bag_source(expr),
+            };
+            if w.is_some() {
+                r.returns_bag = w;
+            }
+        }
         // `$data = $request->getParsedBody();` … `$data['x']`.
         if t.kind == Kind::Var && toks.get(i + 1).is_some_and(|e| e.is("=")) {
             let end = (i + 2..toks.len())
@@ -591,6 +637,46 @@ fn bag_method(name: &str) -> Option<Where> {
         "getGet" => Where::Query,
         _ => return None,
     })
+}
+
+/// `$this->name(…);` starting at `at` (the whole statement): the method.
+fn this_call_statement(toks: &[Token], at: usize) -> Option<String> {
+    let is_this = toks
+        .get(at)
+        .is_some_and(|t| t.kind == Kind::Var && t.text == "this");
+    if !is_this || !toks.get(at + 1).is_some_and(|a| a.is("->")) {
+        return None;
+    }
+    let name = toks.get(at + 2).filter(|n| n.kind == Kind::Ident)?;
+    if !toks.get(at + 3).is_some_and(|p| p.is("(")) {
+        return None;
+    }
+    let close = matching(toks, at + 3)?;
+    toks.get(close + 1)
+        .is_some_and(|s| s.is(";"))
+        .then(|| name.text.clone())
+}
+
+/// A keyed read of a variable at `i`: `$v['k']` (the variable at `i`) or
+/// `array_key_exists('k', $v)` (at the function name): (variable index, key).
+fn keyed_var(toks: &[Token], i: usize) -> Option<(usize, &str)> {
+    let t = toks.get(i)?;
+    if t.kind == Kind::Var
+        && toks.get(i + 1).is_some_and(|b| b.is("["))
+        && toks.get(i + 3).is_some_and(|b| b.is("]"))
+        && !toks.get(i + 4).is_some_and(|e| e.is("="))
+    {
+        return lit(toks.get(i + 2)).map(|k| (i, k));
+    }
+    if t.is_ident("array_key_exists")
+        && toks.get(i + 1).is_some_and(|p| p.is("("))
+        && toks.get(i + 3).is_some_and(|c| c.is(","))
+        && toks.get(i + 4).is_some_and(|v| v.kind == Kind::Var)
+        && toks.get(i + 5).is_some_and(|c| c.is(")"))
+    {
+        return lit(toks.get(i + 2)).map(|k| (i + 4, k));
+    }
+    None
 }
 
 /// Does an assigned expression hold a request bag (`$request->getParsedBody()`,

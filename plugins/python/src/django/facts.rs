@@ -176,6 +176,9 @@ pub struct Action {
     /// `@action(permission_classes=[...])`: replaces the viewset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permissions: Option<Vec<Fact>>,
+    /// `XSerializer(data=request.data)` in the action's body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serializer: Option<String>,
 }
 
 /// A class: view, viewset, serializer, mixin or form.

@@ -35,9 +35,10 @@ use std::collections::HashSet;
 use portolan_plugin_sdk::{guard, ContextEntry, Endpoint, Param};
 
 use super::facts::{DjangoModule, Target, UrlEntry, ViewClass};
+use crate::py::config;
 use crate::py::context::Fact;
 use crate::py::project::{Binding, Project};
-use crate::py::strexpr::StrExpr;
+use crate::py::strexpr::{Piece, StrExpr};
 
 /// Methods implied by generic views / viewsets outside the tree.
 fn implied_methods(base: &str) -> &'static [&'static str] {
@@ -151,7 +152,8 @@ fn walk(modules: &[DjangoModule]) -> (Vec<Endpoint>, Vec<(usize, String, String)
 type ClassRef<'a> = (usize, &'a ViewClass);
 
 /// An `@action` route: (url, line, file, methods, params, its own
-/// `permission_classes`, handler name).
+/// `permission_classes`, handler name, the serializer its body validates
+/// with and the module of the class).
 type ActionRoute<'f> = (
     String,
     u32,
@@ -160,6 +162,7 @@ type ActionRoute<'f> = (
     Vec<Param>,
     Option<&'f Vec<Fact>>,
     String,
+    Option<(usize, String)>,
 );
 
 struct Linker<'a> {
@@ -300,8 +303,9 @@ impl<'a> Linker<'a> {
         prefix: &str,
         stack: &mut Vec<(usize, String)>,
     ) {
-        let Some(route) = self.eval(m, &e.route) else {
-            return;
+        let route = match self.eval(m, &e.route) {
+            Some(r) => r,
+            None => self.route_with_placeholders(m, &e.route),
         };
         let url = format!("{prefix}{}", clean_route(&route, e.regex));
         let path = self
@@ -376,6 +380,60 @@ impl<'a> Linker<'a> {
             }
             Target::None => {}
         }
+    }
+
+    /// A route whose names are not all known in the tree
+    /// (`path(settings.BASE_PATH, include(patterns))` with the setting read
+    /// from a deployment file): each unknown name becomes a placeholder
+    /// segment named after its last part (`{BASE_PATH}/`), so the routes
+    /// under it are kept, with their prefix, rather than dropped.
+    fn route_with_placeholders(&self, m: usize, route: &StrExpr) -> String {
+        let mut out = String::new();
+        let pieces = &route.0;
+        for (i, p) in pieces.iter().enumerate() {
+            match p {
+                Piece::Lit(s) => out.push_str(s),
+                Piece::Ref(name) => {
+                    let known = self
+                        .eval(m, &StrExpr(vec![Piece::Ref(name.clone())]))
+                        .or_else(|| self.setting(name));
+                    match known {
+                        Some(v) => out.push_str(&v),
+                        None => {
+                            let key = name.rsplit('.').next().unwrap_or(name);
+                            out.push_str(&config::placeholder(key));
+                            let next_slash = match pieces.get(i + 1) {
+                                Some(Piece::Lit(s)) => s.starts_with('/'),
+                                _ => false,
+                            };
+                            if !next_slash {
+                                out.push('/');
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `settings.NAME` (`from django.conf import settings`): the string
+    /// constant `NAME` of the tree's settings module (`settings.py`, or a
+    /// module of a `settings/` package).
+    fn setting(&self, name: &str) -> Option<String> {
+        let key = name.strip_prefix("settings.")?;
+        self.modules.iter().enumerate().find_map(|(sm, md)| {
+            let path = md.info.path.as_str();
+            let is_settings = path.ends_with("/settings.py")
+                || path == "settings.py"
+                || path.contains("/settings/")
+                || path.starts_with("settings/");
+            if !is_settings {
+                return None;
+            }
+            md.info.constant(key)?;
+            self.project.const_value(sm, key, &self.is_local())
+        })
     }
 
     fn emit(
@@ -826,11 +884,21 @@ impl<'a> Linker<'a> {
                         a.params.clone(),
                         a.permissions.as_ref(),
                         a.name.clone(),
+                        a.serializer.clone().map(|s| (*am, s)),
                     )
                 })
             })
             .collect();
-        for (url, line, path, methods, params, permissions, name) in actions {
+        for (url, line, path, methods, mut params, permissions, name, serializer) in actions {
+            // `PasswordSerializer(data=request.data)` in the action (the
+            // DRF guide's `set_password`): the serializer's fields.
+            if let Some((m, s)) = serializer {
+                for q in self.serializer_fields(m, &s, true) {
+                    if !params.iter().any(|x| x.name == q.name && x.kind == q.kind) {
+                        params.push(q);
+                    }
+                }
+            }
             let names: Vec<(String, String)> =
                 methods.iter().map(|m| (m.clone(), name.clone())).collect();
             let mut guards = self.class_guards(&chain, true, &names);

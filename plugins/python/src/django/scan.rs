@@ -566,6 +566,7 @@ fn view_class(
                     .map(|l| l.value),
                 params: params(child.body.clone()),
                 permissions: kw("permission_classes").map(|r| permission_list(code, file, r)),
+                serializer: validated_serializer(code, child.body.clone()),
             });
             continue;
         }

@@ -586,11 +586,16 @@ impl<'a> Linker<'a> {
                 out.push(param);
             }
         };
-        let wire = p
-            .marker
-            .as_ref()
-            .and_then(|mk| mk.alias.clone())
-            .unwrap_or_else(|| p.name.clone());
+        // `alias=` as a literal, else a constant of the tree.
+        let alias = p.marker.as_ref().and_then(|mk| {
+            mk.alias.clone().or_else(|| {
+                mk.alias_ref
+                    .as_ref()
+                    .and_then(|e| self.eval(m, e))
+                    .filter(|a| !a.is_empty())
+            })
+        });
+        let wire = alias.clone().unwrap_or_else(|| p.name.clone());
         let model = || self.model_of(m, &p.types);
         let fields_or = |out: &mut Vec<Param>, make: fn(String) -> Param| match model() {
             Some(fields) => fields.into_iter().for_each(|f| push(out, make(f))),
@@ -645,7 +650,7 @@ impl<'a> Linker<'a> {
                     .into_iter()
                     .for_each(|f| push(out, Param::header(f.replace('_', "-")))),
                 None => {
-                    let name = match &marker.alias {
+                    let name = match &alias {
                         Some(a) => a.clone(),
                         None if marker.keep_underscores => p.name.clone(),
                         None => p.name.replace('_', "-"),

@@ -343,6 +343,7 @@ fn ninja_params(params: &mut Vec<SigParam>) {
         p.marker = Some(Marker {
             kind,
             alias: None,
+            alias_ref: None,
             keep_underscores: false,
             embed: false,
             dep: None,

@@ -81,6 +81,7 @@ fn litestar_marker(code: &Code<'_>, value: std::ops::Range<usize>) -> Option<Mar
     let marker = |kind, alias| Marker {
         kind,
         alias,
+        alias_ref: None,
         keep_underscores: true,
         embed: false,
         dep: None,

@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use super::call::{call_at, dotted_at, Call};
 use super::outline::Def;
+use super::strexpr::StrExpr;
 
 /// What a parameter marker says about where a value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +52,10 @@ pub struct Marker {
     /// `alias='x'` (also `validation_alias`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alias: Option<String>,
+    /// `alias=NAME` (also `validation_alias`) naming a constant, possibly
+    /// of another module (`Cookie(alias=SESSION_COOKIE_NAME)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_ref: Option<StrExpr>,
     /// `convert_underscores=False` on `Header()`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_underscores: bool,
@@ -84,6 +89,12 @@ impl Marker {
         Some(Marker {
             kind,
             alias: literal("alias").or_else(|| literal("validation_alias")),
+            alias_ref: ["alias", "validation_alias"]
+                .iter()
+                .find_map(|k| call.keyword(k))
+                .filter(|r| code.string_at(r.start).is_none())
+                .and_then(|r| StrExpr::parse(code, r))
+                .filter(|e| e.literal().is_none()),
             keep_underscores: flag("convert_underscores").as_deref() == Some("False"),
             embed: flag("embed").as_deref() == Some("True"),
             dep,

@@ -60,10 +60,15 @@ struct Scope {
 const ALL_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
+/// One `draw` (or `add_routes`) block: (file, app root, nodes).
+type Draw<'a> = (&'a str, &'a str, &'a [Node]);
+
 struct Interp<'a> {
     consts: BTreeMap<String, Val>,
     partials: BTreeMap<(String, String), (&'a str, &'a [Node])>,
-    engines: BTreeMap<String, (&'a str, &'a str, &'a [Node])>,
+    /// Every draw of an engine's routes (several files may add to one
+    /// engine: `Shop::Engine.add_routes do … end` in each extension).
+    engines: BTreeMap<String, Vec<Draw<'a>>>,
     isolate: BTreeMap<String, String>,
     concerns: BTreeMap<String, (String, String, Vec<Node>)>,
     used_partials: BTreeSet<(String, String)>,
@@ -108,7 +113,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
                     if router == "app" {
                         apps.push((path, root, nodes));
                     } else {
-                        it.engines.entry(router.clone()).or_insert((
+                        it.engines.entry(router.clone()).or_default().push((
                             path.as_str(),
                             root.as_str(),
                             nodes.as_slice(),
@@ -149,7 +154,7 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
         .engines
         .iter()
         .filter(|(name, _)| !it.mounted.contains(*name))
-        .map(|(name, v)| (name.clone(), *v))
+        .flat_map(|(name, v)| v.iter().map(move |d| (name.clone(), *d)))
         .collect();
     for (name, (path, root, nodes)) in engines {
         let scope = Scope {
@@ -760,7 +765,7 @@ impl<'a> Interp<'a> {
         };
         let Some(target) = target else { return };
         let target = target.trim_start_matches("::").to_string();
-        let Some((path, root, nodes)) = self.engines.get(&target).copied() else {
+        let Some(draws) = self.engines.get(&target).cloned() else {
             return;
         };
         if s.depth > 16 {
@@ -771,14 +776,16 @@ impl<'a> Interp<'a> {
             // Rails derives the default mount point from the engine name.
             format!("/{}", underscore(target.split("::").next().unwrap_or("")))
         });
-        let mut inner = self.enter(s, &at);
-        inner.file = path.to_string();
-        inner.root = root.to_string();
-        inner.module = self.isolate.get(&target).cloned().unwrap_or_default();
-        inner.controller = None;
-        inner.resource = None;
-        inner.shallow_prefix = inner.path.clone();
-        self.nodes(nodes, &inner);
+        for (path, root, nodes) in draws {
+            let mut inner = self.enter(s, &at);
+            inner.file = path.to_string();
+            inner.root = root.to_string();
+            inner.module = self.isolate.get(&target).cloned().unwrap_or_default();
+            inner.controller = None;
+            inner.resource = None;
+            inner.shallow_prefix = inner.path.clone();
+            self.nodes(nodes, &inner);
+        }
     }
 
     /// `get`/`post`/… and `match`.

@@ -211,7 +211,15 @@ pub fn scan(file: &SourceFile) -> Vec<Fact> {
 
 fn find_draws(nodes: &[Node], out: &mut Vec<(String, Vec<Node>)>) {
     for n in nodes {
-        if n.call.name == "draw" && n.call.recv.ends_with("routes") {
+        // `X.routes.draw do`, Rails' `routes.prepend do` / `routes.append
+        // do`, and an engine's own route-collecting class method in a
+        // routes file (`Shop::Core::Engine.add_routes do`, the block later
+        // evaluated into the engine's routes).
+        let recv = n.call.recv.as_str();
+        let drawn = (recv.ends_with("routes")
+            && matches!(n.call.name.as_str(), "draw" | "prepend" | "append"))
+            || (recv.ends_with("::Engine") && n.call.name.ends_with("routes"));
+        if drawn {
             if let Some(body) = &n.body {
                 out.push((router_of(&n.call.recv), body.clone()));
                 continue;

@@ -42,12 +42,7 @@ pub struct Class {
     pub consts: Vec<(String, Vec<String>)>,
 }
 
-/// Tokens inside a byte range.
-pub fn tokens_in(toks: &[Token], start: usize, end: usize) -> &[Token] {
-    let a = toks.partition_point(|t| t.start < start);
-    let b = toks.partition_point(|t| t.start < end);
-    &toks[a..b.max(a)]
-}
+pub use portolan_plugin_sdk::rubyish::dsl::tokens_in;
 
 /// The constant path following a `class`/`module` keyword.
 fn const_path(toks: &[Token], from: usize) -> (String, usize) {

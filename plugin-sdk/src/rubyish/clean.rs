@@ -1,4 +1,5 @@
-//! Work-arounds for the two Ruby constructs the SDK lexer does not know.
+//! Work-arounds for the Ruby and Crystal constructs the lexer does not
+//! know ([`ruby`] and [`crystal`] apply them).
 //!
 //! * **Heredocs** (`<<~SQL`, `<<-EOS`, `<<HTML`, `<<~'X'`): the body is
 //!   blanked (spaces, newlines kept) and the opener becomes an empty string
@@ -8,12 +9,16 @@
 //!   regex-literal rule ([`SYNTAX`]); their bytes are neither code nor
 //!   string.
 //!
+//! * **Crystal macro tags** (`{% if flag?(:x) %}` … `{% end %}`, Crystal
+//!   only): blanked, so a macro's `{% end %}` cannot close a block.
+//!
 //! The cleaned text has exactly the length of the source, so offsets and
 //! lines are unchanged.
 
-use portolan_plugin_sdk::{lex::Code, Syntax};
+use crate::{lex::Code, Syntax};
 
-/// Ruby with regular expression literals.
+/// Ruby (and Crystal, which shares its lexical shape) with regular
+/// expression literals.
 pub const SYNTAX: Syntax = Syntax {
     regex_literals: true,
     ..Syntax::RUBY
@@ -22,8 +27,45 @@ pub const SYNTAX: Syntax = Syntax {
 /// Upper bound on heredocs handled per file (each costs one re-lex).
 const MAX_HEREDOCS: usize = 256;
 
-/// The source with heredoc bodies blanked (see the module doc).
-pub fn clean(src: &str) -> String {
+/// A Ruby source with heredoc bodies blanked (see the module doc).
+pub fn ruby(src: &str) -> String {
+    heredocs(src)
+}
+
+/// A Crystal source with heredoc bodies and `{% … %}` macro tags blanked
+/// (see the module doc).
+pub fn crystal(src: &str) -> String {
+    macro_tags(&heredocs(src))
+}
+
+/// Blank `{% … %}` tags in code (newlines kept).
+fn macro_tags(src: &str) -> String {
+    if !src.contains("{%") {
+        return src.to_string();
+    }
+    let code = Code::new(src, SYNTAX);
+    let mut buf = src.as_bytes().to_vec();
+    let mut i = 0;
+    while i + 1 < buf.len() {
+        if buf[i] == b'{' && buf[i + 1] == b'%' && code.is_code(i) {
+            let Some(close) = src[i + 2..].find("%}") else {
+                break;
+            };
+            let end = i + 2 + close + 2;
+            for b in &mut buf[i..end] {
+                if b.is_ascii() && *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    String::from_utf8(buf).unwrap_or_else(|_| src.to_string())
+}
+
+fn heredocs(src: &str) -> String {
     if !src.contains("<<") {
         return src.to_string();
     }
@@ -150,7 +192,7 @@ mod tests {
     fn heredoc_bodies_are_blanked() {
         let src =
             "get '/a' do\n  sql = <<~SQL\n    it's 'quoted\n    end\n  SQL\n  params[:x]\nend\n";
-        let out = clean(src);
+        let out = ruby(src);
         assert_eq!(out.len(), src.len());
         assert_eq!(
             out,
@@ -161,7 +203,7 @@ mod tests {
     #[test]
     fn two_heredocs_on_one_line_and_shifts() {
         let src = "f(<<-A, <<~'B')\n a'\nA\n b\"\n  B\nx = y << 2\nz <<= 1\n";
-        let out = clean(src);
+        let out = ruby(src);
         assert!(out.starts_with("f(\"\"  , \"\"    )\n"));
         assert!(!out.contains('\''));
         assert!(out.ends_with("x = y << 2\nz <<= 1\n"));
@@ -173,5 +215,14 @@ mod tests {
         let code = Code::new(src, SYNTAX);
         let strs: Vec<_> = code.strings().into_iter().map(|s| s.value).collect();
         assert_eq!(strs, ["/b"]);
+    }
+
+    #[test]
+    fn macro_tags_are_blanked() {
+        let src = "{% if flag?(:x) %}\nget \"/a\" do\nend\n{% end %}\n";
+        let out = crystal(src);
+        assert_eq!(out.len(), src.len());
+        assert!(!out.contains("{%"));
+        assert!(out.contains("get \"/a\" do\nend"));
     }
 }
