@@ -158,7 +158,7 @@ pub fn is_anchor(path: &str) -> bool {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     // The high bits mix best.
-    (h >> 32) % ANCHOR_EVERY == 0
+    (h >> 32).is_multiple_of(ANCHOR_EVERY)
 }
 
 /// Cut each plugin's files (those any of its technologies in `groups`
