@@ -296,4 +296,17 @@ fn a_hostile_tree_chooses_nothing_about_the_cache() {
             "entry names come from hashes only: {name}"
         );
     }
+    // `portolan cache clear` empties it.
+    let out = Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .env("PORTOLAN_CACHE_DIR", &cache)
+        .args(["cache", "clear"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("{} cached analyzer results", entries.len())),
+        "{said}"
+    );
+    assert!(!cache.join("results").exists());
 }
