@@ -310,3 +310,33 @@ fn a_hostile_tree_chooses_nothing_about_the_cache() {
     );
     assert!(!cache.join("results").exists());
 }
+
+#[test]
+fn a_file_read_through_read_file_invalidates_the_batch() {
+    // The OpenAPI analyzer follows `$ref` into a file no analyzer is
+    // given (`read-file`): the batch is keyed on the document only, so the
+    // entry records the read and is dropped when that file changes.
+    let cache = cache_dir("read-file");
+    let tree = tempfile::tempdir().unwrap();
+    let app = tree.path().join("app");
+    fs::create_dir_all(&app).unwrap();
+    fs::write(
+        app.join("openapi.yaml"),
+        "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\npaths:\n  /items:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema:\n              $ref: './shared.txt#/Item'\n      responses: {\"200\": {description: ok}}\n",
+    )
+    .unwrap();
+    let schema = |field: &str| {
+        format!("Item:\n  type: object\n  properties:\n    {field}: {{type: string}}\n")
+    };
+    fs::write(app.join("shared.txt"), schema("name")).unwrap();
+    let first = scan(tree.path(), &cache, &[]);
+    assert_eq!(cache_stats(&first), (0, 1, 1));
+    assert!(String::from_utf8_lossy(&first.stdout).contains("\"name\":\"name\""));
+    let warm = scan(tree.path(), &cache, &[]);
+    assert_eq!(cache_stats(&warm), (1, 0, 0));
+    fs::write(app.join("shared.txt"), schema("title")).unwrap();
+    let changed = scan(tree.path(), &cache, &[]);
+    assert_eq!(cache_stats(&changed).0, 0, "the read file changed");
+    assert!(String::from_utf8_lossy(&changed.stdout).contains("\"name\":\"title\""));
+    assert_same_as_cold(tree.path(), &cache, &changed);
+}
