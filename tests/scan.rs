@@ -32,6 +32,9 @@ fn shared_env() -> &'static (PathBuf, PathBuf) {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portolan-tests");
         let cache = base.join("cache");
         let plugins = base.join("no-user-plugins");
+        // The compiled plugins are kept between runs; the analyzers'
+        // results are not, so each run's first scan of a tree is cold.
+        let _ = fs::remove_dir_all(cache.join("results"));
         fs::create_dir_all(&cache).unwrap();
         fs::create_dir_all(&plugins).unwrap();
         (cache, plugins)
@@ -132,18 +135,25 @@ fn fixture_cases() -> Vec<PathBuf> {
     cases
 }
 
+/// Every case against its `expected.json`, then scanned again warm (the
+/// results cache filled by the first scan): the same bytes, with nothing
+/// analyzed again unless the first scan had analyzer errors (failed
+/// batches are not cached).
 #[test]
 fn fixture_reports_match_exactly() {
     let cases = fixture_cases();
     assert!(!cases.is_empty(), "no fixture cases found");
     let mut failures = Vec::new();
     for case in &cases {
-        let mut cmd = portolan(case);
-        cmd.args(["-b", "app", "-f", "json", "--no-log"]);
-        if let Ok(extra) = fs::read_to_string(case.join("args")) {
-            cmd.args(extra.lines().map(str::trim).filter(|l| !l.is_empty()));
-        }
-        let out = run(&mut cmd);
+        let scan = || {
+            let mut cmd = portolan(case);
+            cmd.args(["-b", "app", "-f", "json", "--no-log", "--stats"]);
+            if let Ok(extra) = fs::read_to_string(case.join("args")) {
+                cmd.args(extra.lines().map(str::trim).filter(|l| !l.is_empty()));
+            }
+            run(&mut cmd)
+        };
+        let out = scan();
         if !out.status.success() {
             failures.push(format!(
                 "{}: exit {:?}\n{}",
@@ -161,6 +171,27 @@ fn fixture_reports_match_exactly() {
                 .cloned()
                 .unwrap_or_else(|| "mismatch".into());
             failures.push(msg);
+        }
+        let warm = scan();
+        if warm.stdout != out.stdout {
+            failures.push(format!(
+                "{}: the warm rescan differs from the cold scan\n--- cold\n{}\n--- warm\n{}",
+                case.display(),
+                stdout(&out),
+                stdout(&warm)
+            ));
+        }
+        let errors = actual.get("errors").is_some();
+        let analyzed_again = stderr(&warm)
+            .lines()
+            .find_map(|l| l.strip_prefix("[stats] results cache: "))
+            .is_some_and(|l| !l.contains(" 0 analyzed"));
+        if analyzed_again && !errors {
+            failures.push(format!(
+                "{}: the warm rescan analyzed batches again:\n{}",
+                case.display(),
+                stderr(&warm)
+            ));
         }
     }
     assert!(

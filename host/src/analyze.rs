@@ -21,6 +21,15 @@
 //! with `analyze`). A batch that failed by timing out is retried with a shorter limit
 //! per file ([`retry_timeout`]): a file that hangs costs the full limit
 //! once, not twice, and a lone file that timed out is not retried.
+//!
+//! Incremental rescans: batches are cut at stable places (a file whose path
+//! hash is an anchor ends its batch, [`is_anchor`]), so a changed file
+//! changes only its own batch (and, when it moves a size cut, the batches
+//! up to the next anchor). With the results cache ([`cache`]) each batch's
+//! output is looked up before anything runs; only the misses are analyzed,
+//! and `link` runs on the cached and fresh facts alike.
+
+pub mod cache;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -32,9 +41,11 @@ use crate::log;
 use crate::model::{
     AiContext, CodePath, ContextEntry, Details, Endpoint, Origin, Param, ParamType, ScanError, Tag,
 };
-use crate::plugin::runtime::{wit, Loaded, Runtime};
+use crate::plugin::runtime::{wit, FileRead, Loaded, Runtime};
 use crate::plugin::Catalog;
 use crate::walk::SourceFile;
+
+use cache::{Key, KeyBuilder, OutputRef, ResultCache};
 
 pub const BATCH_FILES: usize = 48;
 /// The largest batch, in bytes (a single larger file is a batch of its own).
@@ -44,6 +55,9 @@ pub const BATCH_BYTES: usize = 4 * 1024 * 1024;
 pub const MIN_BATCH_BYTES: usize = 256 * 1024;
 /// Batches per thread the byte cap aims at.
 pub const BATCHES_PER_THREAD: usize = 8;
+/// About one file in this many is an anchor: it ends its batch, whatever
+/// the batch's size ([`is_anchor`]).
+pub const ANCHOR_EVERY: u64 = 32;
 /// A file retried after its batch timed out gets at least this share of
 /// the time limit (and at least [`MIN_RETRY_SECS`])...
 pub const RETRY_SHARE: f64 = 0.1;
@@ -71,6 +85,8 @@ pub struct Stats {
     pub techs: Vec<TechStats>,
     /// The slowest batches, slowest first (at most [`SLOWEST`]).
     pub slowest: Vec<BatchStats>,
+    /// With the results cache: batches reused, analyzed, and stored.
+    pub cache: Option<(usize, usize, usize)>,
 }
 
 pub struct TechStats {
@@ -116,24 +132,46 @@ struct JobResult {
     batch: usize,
     outputs: Vec<TechOutput>,
     secs: f64,
+    /// When the batch's one call succeeded: the files it read (the
+    /// result may be cached).
+    cacheable: Option<Vec<FileRead>>,
 }
 
 /// The byte cap of a batch for a scan of `total` bytes on `threads`
-/// threads: about [`BATCHES_PER_THREAD`] batches per thread, between
-/// [`MIN_BATCH_BYTES`] and [`BATCH_BYTES`].
+/// threads: about [`BATCHES_PER_THREAD`] batches per thread, rounded down
+/// to a power of two (so that a small change of the tree does not move
+/// every cut), between [`MIN_BATCH_BYTES`] and [`BATCH_BYTES`].
 pub fn batch_bytes(total: usize, threads: usize) -> usize {
-    (total / (threads.max(1) * BATCHES_PER_THREAD)).clamp(MIN_BATCH_BYTES, BATCH_BYTES)
+    let share = total / (threads.max(1) * BATCHES_PER_THREAD);
+    let rounded = if share == 0 { 0 } else { 1 << share.ilog2() };
+    rounded.clamp(MIN_BATCH_BYTES, BATCH_BYTES)
+}
+
+/// Does the file at `path` end its batch? About one path in
+/// [`ANCHOR_EVERY`] does (FNV-1a of the display path): batches then
+/// depend on the files around a change only up to the next anchor, so
+/// an unchanged region of the tree is cut the same way every time.
+pub fn is_anchor(path: &str) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    // The high bits mix best.
+    (h >> 32).is_multiple_of(ANCHOR_EVERY)
 }
 
 /// Cut each plugin's files (those any of its technologies in `groups`
 /// wants, in file order) into batches of at most [`BATCH_FILES`] files
-/// and `cap` bytes; a file larger than `cap` is a batch of its own. Each
-/// batch lists the technologies wanting some of its files, in `groups`
-/// order, with the positions they want. `wanted[t]` is in file order.
+/// and `cap` bytes; a file larger than `cap` is a batch of its own, and
+/// an `anchor` file ends its batch. Each batch lists the technologies
+/// wanting some of its files, in `groups` order, with the positions they
+/// want. `wanted[t]` is in file order.
 fn batches(
     groups: &[(usize, Vec<usize>)],
     wanted: &[Vec<usize>],
     size: impl Fn(usize) -> usize,
+    anchor: impl Fn(usize) -> bool,
     cap: usize,
 ) -> Vec<Job> {
     let mut jobs = Vec::new();
@@ -175,6 +213,11 @@ fn batches(
             }
             batch.push(f);
             bytes += size;
+            if anchor(f) {
+                cut(std::mem::take(&mut batch), bytes, n, &mut jobs);
+                n += 1;
+                bytes = 0;
+            }
         }
         if !batch.is_empty() {
             cut(batch, bytes, n, &mut jobs);
@@ -183,11 +226,15 @@ fn batches(
     jobs
 }
 
-/// Run `work` on every job on the rayon pool, largest job first, each
-/// thread taking the next job from one queue; results in job order.
-fn largest_first<R: Send>(jobs: &[Job], work: impl Fn(&Job) -> R + Sync) -> Vec<R> {
+/// Run `work` on every job (with its number) on the rayon pool, largest
+/// job first, each thread taking the next job from one queue; results in
+/// job order.
+fn largest_first<R: Send>(
+    jobs: &[(usize, &Job)],
+    work: impl Fn(usize, &Job) -> R + Sync,
+) -> Vec<R> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].bytes));
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].1.bytes));
     let next = AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Option<R>>> =
         jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -195,7 +242,7 @@ fn largest_first<R: Send>(jobs: &[Job], work: impl Fn(&Job) -> R + Sync) -> Vec<
     (0..workers).into_par_iter().for_each(|_| loop {
         let k = next.fetch_add(1, Ordering::Relaxed);
         let Some(&i) = order.get(k) else { break };
-        let r = work(&jobs[i]);
+        let r = work(jobs[i].0, jobs[i].1);
         if let Ok(mut slot) = slots[i].lock() {
             *slot = Some(r);
         }
@@ -238,7 +285,10 @@ impl Contents<'_> {
 
 /// Run the analyzers. `wanted[t]` lists the indices into `files` that tech
 /// `t` wants, in file order. With `release`, the files' contents are freed
-/// as the analysis goes ([`Contents`]) and are empty afterwards.
+/// as the analysis goes ([`Contents`]) and are empty afterwards. With a
+/// results `cache`, batches found there are not run, and the others are
+/// stored.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     catalog: &Catalog,
     runtime: &Runtime,
@@ -247,6 +297,7 @@ pub fn run(
     wanted: &[Vec<usize>],
     progress: &log::Progress,
     release: bool,
+    cache: Option<&ResultCache>,
 ) -> Analysis {
     let mut errors = Vec::new();
     let calls = AtomicUsize::new(0);
@@ -322,10 +373,32 @@ pub fn run(
         total
     };
     let cap = batch_bytes(cap_total, rayon::current_num_threads());
-    let jobs = batches(&groups, wanted, |f| sizes[f], cap);
+    let anchors: Vec<bool> = files.iter().map(|f| is_anchor(&f.display)).collect();
+    let jobs = batches(&groups, wanted, |f| sizes[f], |f| anchors[f], cap);
+    // With the cache: each job's key, and what the cache has for it.
+    let keys: Vec<Key> = match cache {
+        Some(_) => job_keys(catalog, runtime, &jobs, files),
+        None => Vec::new(),
+    };
+    let mut done: Vec<Option<JobResult>> = match cache {
+        Some(cache) => jobs
+            .par_iter()
+            .zip(&keys)
+            .map(|(job, key)| cached(runtime, cache, job, key))
+            .collect(),
+        None => jobs.iter().map(|_| None).collect(),
+    };
+    let todo: Vec<(usize, &Job)> = jobs
+        .iter()
+        .enumerate()
+        .zip(&done)
+        .filter(|(_, d)| d.is_none())
+        .map(|(j, _)| j)
+        .collect();
+    let hits = jobs.len() - todo.len();
     let released = release.then(|| {
         let mut uses = vec![0usize; files.len()];
-        for job in &jobs {
+        for (_, job) in &todo {
             for &f in &job.files {
                 uses[f] += 1;
             }
@@ -349,21 +422,54 @@ pub fn run(
         groups.len()
     ));
 
-    progress.set_total(jobs.len() as u64);
+    progress.set_total(todo.len() as u64);
     let map_started = Instant::now();
-    let done: Vec<Option<JobResult>> = largest_first(&jobs, |job| {
+    let fresh: Vec<Option<JobResult>> = largest_first(&todo, |i, job| {
         let plugin = by_plugin(job.plugin)?;
         let started = Instant::now();
         let mut result = run_job(catalog, runtime, &plugin, job, files, &contents, &calls);
         result.secs = started.elapsed().as_secs_f64();
+        if let (Some(cache), Some(reads)) = (cache, &result.cacheable) {
+            let outputs: Vec<OutputRef> = result
+                .outputs
+                .iter()
+                .map(|o| OutputRef {
+                    endpoints: &o.endpoints,
+                    facts: &o.facts,
+                })
+                .collect();
+            cache.put(&keys[i], &outputs, reads);
+        }
         progress.inc(1);
         Some(result)
     });
     drop(contents);
+    for (&(i, _), result) in todo.iter().zip(fresh) {
+        done[i] = result;
+    }
     let mut stats = Stats {
         analyze_secs: map_started.elapsed().as_secs_f64(),
         ..Stats::default()
     };
+    if let Some(cache) = cache {
+        let removed = if cache.written() > 0 {
+            cache.bound()
+        } else {
+            0
+        };
+        log::debug(format!(
+            "results cache {}: {hits} batches reused, {} analyzed, {} stored{}",
+            cache.dir().display(),
+            jobs.len() - hits,
+            cache.written(),
+            if removed > 0 {
+                format!(", {removed} old entries removed (size cap)")
+            } else {
+                String::new()
+            }
+        ));
+        stats.cache = Some((hits, jobs.len() - hits, cache.written()));
+    }
     stats.collect(&labels, &jobs, &done, files, &sizes);
     let mut results: Vec<JobResult> = done.into_iter().flatten().collect();
     results.sort_by_key(|r| (r.plugin, r.batch));
@@ -502,6 +608,11 @@ impl Stats {
             "analyze {:.2} s wall, link {:.2} s wall",
             self.analyze_secs, self.link_secs
         )];
+        if let Some((hits, misses, stored)) = self.cache {
+            out.push(format!(
+                "results cache: {hits} batches reused, {misses} analyzed, {stored} stored"
+            ));
+        }
         let mut techs: Vec<&TechStats> = self.techs.iter().collect();
         techs.sort_by(|a, b| b.secs.total_cmp(&a.secs));
         for t in techs {
@@ -565,22 +676,24 @@ fn run_job(
         .collect();
     calls.fetch_add(1, Ordering::Relaxed);
     let called = match job.techs.as_slice() {
-        [] => Ok(Vec::new()),
+        [] => Ok((Vec::new(), Vec::new())),
         // One technology wants this batch: it wants every file of it.
         [_] => runtime
             .analyze(plugin, &ids[0], &batch)
-            .map(|out| vec![out]),
+            .map(|(out, reads)| (vec![out], reads)),
         techs => {
             let wanted: Vec<Vec<u32>> = techs.iter().map(|(_, w)| w.clone()).collect();
             runtime.analyze_many(plugin, &ids, &batch, &wanted)
         }
     };
+    let mut cacheable = None;
     match called {
-        Ok(outs) => {
+        Ok((outs, reads)) => {
             for (slot, out) in outputs.iter_mut().zip(outs) {
                 slot.endpoints = out.endpoints;
                 slot.facts = out.facts;
             }
+            cacheable = Some(reads);
         }
         Err(message) if batch.len() == 1 && job.techs.len() == 1 => {
             outputs[0].errors.push(error(
@@ -628,7 +741,95 @@ fn run_job(
         batch: job.batch,
         outputs,
         secs: 0.0,
+        cacheable,
     }
+}
+
+/// Each job's results-cache key ([`cache`] lists what goes in).
+fn job_keys(catalog: &Catalog, runtime: &Runtime, jobs: &[Job], files: &[SourceFile]) -> Vec<Key> {
+    let mut used = vec![false; files.len()];
+    for job in jobs {
+        for &f in &job.files {
+            used[f] = true;
+        }
+    }
+    let digests: Vec<Option<[u8; 32]>> = files
+        .par_iter()
+        .zip(used)
+        .map(|(f, used)| used.then(|| cache::content_digest(&f.content)))
+        .collect();
+    let limits = runtime.limits();
+    let mut scan = KeyBuilder::default();
+    scan.field(env!("CARGO_PKG_VERSION").as_bytes())
+        .field(crate::plugin::INTERFACE_VERSION.as_bytes())
+        .field(&limits.timeout.as_millis().to_le_bytes())
+        .field(&(limits.memory_bytes as u64).to_le_bytes())
+        .field(&(runtime.base_displays().len() as u64).to_le_bytes());
+    for b in runtime.base_displays() {
+        scan.field(b.as_bytes());
+    }
+    let mut plugins: Vec<(usize, KeyBuilder)> = Vec::new();
+    jobs.iter()
+        .map(|job| {
+            let mut k = match plugins.iter().find(|(p, _)| *p == job.plugin) {
+                Some((_, k)) => k.clone(),
+                None => {
+                    let source = &catalog.plugins[job.plugin].source;
+                    let mut k = scan.clone();
+                    k.field(source.sha256.as_bytes()).field(
+                        serde_json::to_string(&source.settings)
+                            .unwrap_or_default()
+                            .as_bytes(),
+                    );
+                    plugins.push((job.plugin, k.clone()));
+                    k
+                }
+            };
+            k.field(&(job.techs.len() as u64).to_le_bytes());
+            for (t, positions) in &job.techs {
+                k.field(catalog.techs[*t].desc.id.as_bytes());
+                let bytes: Vec<u8> = positions.iter().flat_map(|p| p.to_le_bytes()).collect();
+                k.field(&bytes);
+            }
+            k.field(&(job.files.len() as u64).to_le_bytes());
+            for &f in &job.files {
+                k.field(files[f].display.as_bytes());
+                k.field(&digests[f].unwrap_or_default());
+            }
+            k.finish()
+        })
+        .collect()
+}
+
+/// The cached result of `job`, if the cache has a valid one whose
+/// `read-file`s still give the same answers.
+fn cached(runtime: &Runtime, cache: &ResultCache, job: &Job, key: &Key) -> Option<JobResult> {
+    let entry = cache.get(key)?;
+    if entry.outputs.len() != job.techs.len()
+        || entry
+            .reads
+            .iter()
+            .any(|r| runtime.read_digest(&r.path) != r.digest)
+    {
+        return None;
+    }
+    Some(JobResult {
+        plugin: job.plugin,
+        batch: job.batch,
+        outputs: job
+            .techs
+            .iter()
+            .zip(entry.outputs)
+            .map(|(&(tech, _), out)| TechOutput {
+                tech,
+                endpoints: out.endpoints,
+                facts: out.facts,
+                errors: Vec::new(),
+            })
+            .collect(),
+        secs: 0.0,
+        cacheable: None,
+    })
 }
 
 /// The time limit for one file retried after its batch timed out: twice
@@ -745,7 +946,13 @@ mod tests {
         let sizes = [10usize, 500, 10, 10, 10, 300, 10];
         let wanted = vec![(0..sizes.len()).collect::<Vec<_>>(), vec![1, 5]];
         // Two plugins of one technology each: a batch per plugin.
-        let jobs = batches(&[(0, vec![0]), (1, vec![1])], &wanted, |f| sizes[f], 100);
+        let jobs = batches(
+            &[(0, vec![0]), (1, vec![1])],
+            &wanted,
+            |f| sizes[f],
+            |_| false,
+            100,
+        );
         let cut: Vec<(usize, Vec<usize>, usize)> = jobs
             .iter()
             .map(|j| (j.plugin, j.files.clone(), j.bytes))
@@ -770,7 +977,13 @@ mod tests {
         // Tech 0 wants the even files, tech 1 files 1 to 3 and 5, tech 2
         // (another plugin) file 6.
         let wanted = vec![vec![0, 2, 4, 6], vec![1, 2, 3, 5], vec![6]];
-        let jobs = batches(&[(0, vec![0, 1]), (1, vec![2])], &wanted, |f| sizes[f], 100);
+        let jobs = batches(
+            &[(0, vec![0, 1]), (1, vec![2])],
+            &wanted,
+            |f| sizes[f],
+            |_| false,
+            100,
+        );
         type Cut = (usize, usize, Vec<usize>, Vec<(usize, Vec<u32>)>);
         let cut: Vec<Cut> = jobs
             .iter()
@@ -807,14 +1020,52 @@ mod tests {
             })
             .collect();
         let started = std::sync::Mutex::new(Vec::new());
+        let refs: Vec<(usize, &Job)> = jobs.iter().enumerate().collect();
         let out = pool.install(|| {
-            largest_first(&jobs, |j| {
+            largest_first(&refs, |_, j| {
                 started.lock().unwrap().push(j.bytes);
                 j.batch
             })
         });
         assert_eq!(out, vec![0, 1, 2, 3]);
         assert_eq!(*started.lock().unwrap(), vec![50, 20, 5, 1]);
+    }
+
+    #[test]
+    fn anchors_keep_unchanged_batches_unchanged() {
+        // 200 files of 10 bytes; file 50 grows past the byte cap. Every
+        // batch that starts after the first anchor at or after file 50 is
+        // the same as before.
+        let paths: Vec<String> = (0..200).map(|i| format!("src/f{i}.py")).collect();
+        let anchors: Vec<bool> = paths.iter().map(|p| is_anchor(p)).collect();
+        assert!(anchors.iter().filter(|a| **a).count() >= 2, "{anchors:?}");
+        let wanted = vec![(0..200).collect::<Vec<_>>()];
+        let cut = |sizes: &[usize]| -> Vec<Vec<usize>> {
+            batches(&[(0, vec![0])], &wanted, |f| sizes[f], |f| anchors[f], 300)
+                .into_iter()
+                .map(|j| j.files)
+                .collect()
+        };
+        let before = cut(&[10; 200]);
+        let mut sizes = [10; 200];
+        sizes[50] = 250;
+        let after = cut(&sizes);
+        let resync = (50..200).find(|&f| anchors[f]).unwrap();
+        let tail = |v: &[Vec<usize>]| -> Vec<Vec<usize>> {
+            v.iter().filter(|b| b[0] > resync).cloned().collect()
+        };
+        assert_eq!(tail(&before), tail(&after));
+        assert!(!tail(&before).is_empty());
+        // ... and so is every batch before the one file 50 was in.
+        let start = before.iter().find(|b| b.contains(&50)).unwrap()[0];
+        let head = |v: &[Vec<usize>]| -> Vec<Vec<usize>> {
+            v.iter()
+                .filter(|b| *b.last().unwrap() < start)
+                .cloned()
+                .collect()
+        };
+        assert_eq!(head(&before), head(&after));
+        assert!(!head(&before).is_empty());
     }
 
     #[test]

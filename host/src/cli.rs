@@ -520,7 +520,8 @@ pub struct ScanArgs {
     #[arg(long = "plugin", value_name = "PATH", help_heading = "Plugins")]
     pub plugin: Vec<PathBuf>,
 
-    /// Do not read or write the compiled-plugin cache.
+    /// Do not read or write the caches: compiled plugins and analyzer
+    /// results (incremental rescans).
     #[arg(long = "no-cache", help_heading = "Plugins")]
     pub no_cache: bool,
 

@@ -223,6 +223,7 @@ fn analyze(
     // The contents are needed after the analysis only by the AI mode
     // and `--ai-context`; otherwise each is freed once analyzed.
     let release = settings.ai.is_none() && settings.ai_context.is_none();
+    let cache = results_cache(settings);
     let analysis = analyze::run(
         catalog,
         &plugins.runtime,
@@ -231,6 +232,7 @@ fn analyze(
         &wanted,
         &spinner,
         release,
+        cache.as_ref(),
     );
     drop(spinner);
     for e in &analysis.errors {
@@ -257,6 +259,23 @@ fn analyze(
     Analyzed {
         endpoints: analysis.endpoints,
         errors: analysis.errors,
+    }
+}
+
+/// The results cache (incremental rescans), unless `--no-cache`.
+fn results_cache(settings: &ScanSettings) -> Option<analyze::cache::ResultCache> {
+    if settings.plugins.no_cache {
+        return None;
+    }
+    match analyze::cache::ResultCache::default_dir().map(analyze::cache::ResultCache::open) {
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => {
+            log::debug(format!(
+                "results cache unavailable ({e}); every batch is analyzed"
+            ));
+            None
+        }
+        None => None,
     }
 }
 

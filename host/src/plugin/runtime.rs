@@ -67,6 +67,17 @@ pub struct HostState {
     /// The plugin's settings as a JSON object (`host.settings`).
     settings: Arc<str>,
     sandbox: Arc<Sandbox>,
+    /// Every `read-file` of the call and a digest of its answer (the
+    /// results cache keys a batch's output on them too).
+    reads: Vec<FileRead>,
+}
+
+/// One `read-file` a call made: the path asked for and the SHA-256 of the
+/// answer ([`Sandbox::answer_digest`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRead {
+    pub path: String,
+    pub digest: [u8; 32],
 }
 
 impl WasiView for HostState {
@@ -94,6 +105,10 @@ impl portolan::analyzer::host::Host for HostState {
 
     fn read_file(&mut self, path: String) -> Result<String, String> {
         let result = self.sandbox.read(&path);
+        self.reads.push(FileRead {
+            digest: Sandbox::answer_digest(&result),
+            path: path.clone(),
+        });
         if let Err(reason) = &result {
             log::warn(format!(
                 "plugin `{}` asked to read `{path}`: refused ({reason})",
@@ -269,6 +284,7 @@ impl Runtime {
                 plugin: Arc::from(plugin.name.as_str()),
                 settings: plugin.settings.clone(),
                 sandbox: self.sandbox.clone(),
+                reads: Vec::new(),
             },
         );
         store.limiter(|s| &mut s.limits);
@@ -294,13 +310,41 @@ impl Runtime {
         timeout: Duration,
         f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<R, String> {
+        self.call_recording(plugin, timeout, f).map(|(r, _)| r)
+    }
+
+    /// [`Self::call_within`], also returning the files the call read.
+    fn call_recording<R>(
+        &self,
+        plugin: &Loaded,
+        timeout: Duration,
+        f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> Result<(R, Vec<FileRead>), String> {
         let timeout = timeout.min(self.limits.timeout);
         let (mut store, output) = self.store(plugin, timeout);
         let instance = plugin
             .pre
             .instantiate(&mut store)
             .map_err(|e| self.explain(&e, &output, timeout))?;
-        f(&instance, &mut store).map_err(|e| self.explain(&e, &output, timeout))
+        let r = f(&instance, &mut store).map_err(|e| self.explain(&e, &output, timeout))?;
+        Ok((r, std::mem::take(&mut store.data_mut().reads)))
+    }
+
+    /// The limits every call runs under (part of the results cache key:
+    /// a call that succeeds under one limit may fail under a lower one).
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// What `host.base-paths` answers (part of the results cache key).
+    pub fn base_displays(&self) -> &[String] {
+        self.sandbox.base_displays()
+    }
+
+    /// The digest `read-file` of `path` would give now (a cached result
+    /// that read it is reused only when this has not changed).
+    pub fn read_digest(&self, path: &str) -> [u8; 32] {
+        Sandbox::answer_digest(&self.sandbox.read(path))
     }
 
     /// The configured per-call time limit.
@@ -321,13 +365,14 @@ impl Runtime {
         Ok(info)
     }
 
+    /// One `analyze` call; also returns the files it read (`read-file`).
     pub fn analyze(
         &self,
         plugin: &Loaded,
         tech: &str,
         files: &[wit::SourceFile],
-    ) -> Result<wit::BatchOutput, String> {
-        self.analyze_within(plugin, tech, files, self.limits.timeout)
+    ) -> Result<(wit::BatchOutput, Vec<FileRead>), String> {
+        self.analyze_recording(plugin, tech, files, self.limits.timeout)
     }
 
     /// [`Self::analyze`] with a shorter time limit (retries of files from a
@@ -339,31 +384,41 @@ impl Runtime {
         files: &[wit::SourceFile],
         timeout: Duration,
     ) -> Result<wit::BatchOutput, String> {
-        let out = self
-            .call_within(plugin, timeout, |p, s| {
-                p.portolan_analyzer_analyzer().call_analyze(s, tech, files)
-            })?
-            .map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
+        self.analyze_recording(plugin, tech, files, timeout)
+            .map(|(out, _)| out)
+    }
+
+    fn analyze_recording(
+        &self,
+        plugin: &Loaded,
+        tech: &str,
+        files: &[wit::SourceFile],
+        timeout: Duration,
+    ) -> Result<(wit::BatchOutput, Vec<FileRead>), String> {
+        let (out, reads) = self.call_recording(plugin, timeout, |p, s| {
+            p.portolan_analyzer_analyzer().call_analyze(s, tech, files)
+        })?;
+        let out = out.map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
         let size = out.facts.len() + out.endpoints.iter().map(endpoint_size).sum::<usize>();
         check_output_size(size)?;
-        Ok(out)
+        Ok((out, reads))
     }
 
     /// One `analyze-many` call: `wanted[i]` lists the indices into `files`
-    /// that `techs[i]` wants; one output per technology, in order.
+    /// that `techs[i]` wants; one output per technology, in order, and the
+    /// files the call read.
     pub fn analyze_many(
         &self,
         plugin: &Loaded,
         techs: &[String],
         files: &[wit::SourceFile],
         wanted: &[Vec<u32>],
-    ) -> Result<Vec<wit::BatchOutput>, String> {
-        let outs = self
-            .call(plugin, |p, s| {
-                p.portolan_analyzer_analyzer()
-                    .call_analyze_many(s, techs, files, wanted)
-            })?
-            .map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
+    ) -> Result<(Vec<wit::BatchOutput>, Vec<FileRead>), String> {
+        let (outs, reads) = self.call_recording(plugin, self.limits.timeout, |p, s| {
+            p.portolan_analyzer_analyzer()
+                .call_analyze_many(s, techs, files, wanted)
+        })?;
+        let outs = outs.map_err(|msg| format!("reported an error: {}", clip(&msg, 500)))?;
         if outs.len() != techs.len() {
             return Err(format!(
                 "returned {} outputs from analyze-many for {} technologies",
@@ -376,7 +431,7 @@ impl Runtime {
             .map(|o| o.facts.len() + o.endpoints.iter().map(endpoint_size).sum::<usize>())
             .sum();
         check_output_size(size)?;
-        Ok(outs)
+        Ok((outs, reads))
     }
 
     pub fn link(

@@ -45,6 +45,24 @@ impl Sandbox {
         &self.displays
     }
 
+    /// The SHA-256 of what [`Self::read`] answered (content or refusal),
+    /// so that a recorded read can be checked against the tree later.
+    pub fn answer_digest(answer: &Result<String, String>) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        match answer {
+            Ok(text) => {
+                h.update(b"ok\0");
+                h.update(text.as_bytes());
+            }
+            Err(reason) => {
+                h.update(b"err\0");
+                h.update(reason.as_bytes());
+            }
+        }
+        h.finalize().into()
+    }
+
     /// Read `requested`: a display path (relative to the working directory),
     /// a path relative to a base, or an absolute path inside a base.
     pub fn read(&self, requested: &str) -> Result<String, String> {

@@ -48,15 +48,27 @@ pub(super) fn cache_clear() -> Result<ExitCode, Failure> {
         }
         let _ = std::fs::remove_dir(&store);
     }
+    let mut results = (0usize, 0u64);
+    if let Some(dir) = crate::analyze::cache::ResultCache::default_dir() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_file() {
+                remove(&p, &mut results)?;
+            }
+        }
+        let _ = std::fs::remove_dir(&dir);
+    }
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
     print(&format!(
-        "Cleared {}: {} compiled plugins ({:.1} MiB), {} plugin descriptions, {} downloaded plugins ({:.1} MiB)\n",
+        "Cleared {}: {} compiled plugins ({:.1} MiB), {} plugin descriptions, {} downloaded plugins ({:.1} MiB), {} cached analyzer results ({:.1} MiB)\n",
         dir.display(),
         compiled.0,
         mib(compiled.1),
         described,
         downloaded.0,
-        mib(downloaded.1)
+        mib(downloaded.1),
+        results.0,
+        mib(results.1)
     ));
     Ok(ExitCode::SUCCESS)
 }
