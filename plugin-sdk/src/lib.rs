@@ -352,7 +352,7 @@ macro_rules! plugin {
 
         // The component exports only exist in the wasm build: native builds
         // of a plugin crate (its unit tests, an `rlib` user) cannot link
-        // symbols named like `portolan:analyzer/analyzer@0.2.0#describe`.
+        // symbols named like `portolan:analyzer/analyzer@0.3.0#describe`.
         #[cfg(target_family = "wasm")]
         $crate::bindings::export!(PortolanPlugin with_types_in $crate::bindings);
     };
