@@ -34,6 +34,7 @@
 //! with [`Output::fact`], and [`Analyzer::link`] receives every batch's facts
 //! once all files were seen.
 
+pub mod cli;
 #[cfg(feature = "docs")]
 pub mod doc;
 pub mod guard;
