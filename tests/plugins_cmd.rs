@@ -171,7 +171,7 @@ fn locked_scan_refuses_a_tampered_plugin_naming_it_and_both_hashes() {
     assert!(
         lock.contains(&format!("sha256 = \"{good}\""))
             && lock.contains("source = \".portolan/plugins/tiny.wasm\"")
-            && lock.contains("interface_version = \"0.2.0\""),
+            && lock.contains("interface_version = \"0.3.0\""),
         "{lock}"
     );
 
@@ -407,7 +407,7 @@ fn list_shows_builtin_and_external_plugins_with_techs_and_versions() {
     let python = find("python");
     assert_eq!(python["builtin"], true);
     assert_eq!(python["source"], "built-in");
-    assert_eq!(python["interface_version"], "0.2.0");
+    assert_eq!(python["interface_version"], "0.3.0");
     assert!(python["techs"]
         .as_array()
         .unwrap()

@@ -370,7 +370,7 @@ fn plugin_for_an_incompatible_interface_is_refused() {
         &out,
         &report,
         "test_plugin_oldiface",
-        "built for plugin interface 9.0.0 but this portolan speaks 0.2.0",
+        "built for plugin interface 9.0.0 but this portolan speaks 0.3.0; rebuild it against portolan-plugin-sdk 0.3.0",
     );
 }
 

@@ -867,6 +867,9 @@ fn convert(e: wit::Endpoint, tech: &str) -> Endpoint {
                     wit::ParamKind::Cookie => ParamType::Cookie,
                     wit::ParamKind::Path => ParamType::Path,
                     wit::ParamKind::File => ParamType::File,
+                    wit::ParamKind::Flag => ParamType::Flag,
+                    wit::ParamKind::Argument => ParamType::Argument,
+                    wit::ParamKind::Env => ParamType::Env,
                 },
                 tags: Vec::new(),
             })

@@ -15,6 +15,12 @@ pub enum ParamType {
     Cookie,
     Path,
     File,
+    /// A command-line option of a `cli` endpoint (`--output`).
+    Flag,
+    /// A positional command-line argument of a `cli` endpoint.
+    Argument,
+    /// An environment variable a `cli` endpoint's parser reads.
+    Env,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

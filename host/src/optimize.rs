@@ -31,8 +31,6 @@ pub use portolan_plugin_sdk::urls::{
     is_absolute, normalize_url, path_placeholders, split_query, unify_placeholders,
 };
 
-pub use portolan_plugin_sdk::model::METHODS;
-
 pub struct Options<'a> {
     pub base_url: Option<&'a str>,
     /// Technologies that read API documents (OpenAPI, Postman, …) rather
@@ -69,12 +67,7 @@ fn normalize(mut e: Endpoint, spec_techs: &[String]) -> Option<Endpoint> {
         code: !from_spec,
         spec: from_spec,
     };
-    let method = e.method.trim().to_ascii_uppercase();
-    e.method = if METHODS.contains(&method.as_str()) {
-        method
-    } else {
-        "GET".into()
-    };
+    e.method = portolan_plugin_sdk::model::normalize_method(&e.method, &e.protocol);
     e.params
         .retain(|p| !p.name.trim().is_empty() && !p.name.contains(' '));
     let url = e.url.trim();

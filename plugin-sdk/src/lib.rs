@@ -37,6 +37,7 @@
 //! string constants as a serialisable fact, and in `link` the value of a
 //! constant imported from another module and prefixes composed with it.
 
+pub mod cli;
 #[cfg(feature = "docs")]
 pub mod doc;
 pub mod guard;
@@ -359,7 +360,7 @@ macro_rules! plugin {
 
         // The component exports only exist in the wasm build: native builds
         // of a plugin crate (its unit tests, an `rlib` user) cannot link
-        // symbols named like `portolan:analyzer/analyzer@0.2.0#describe`.
+        // symbols named like `portolan:analyzer/analyzer@0.3.0#describe`.
         #[cfg(target_family = "wasm")]
         $crate::bindings::export!(PortolanPlugin with_types_in $crate::bindings);
     };

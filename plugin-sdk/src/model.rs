@@ -13,6 +13,21 @@ pub const METHODS: &[&str] = &[
     "GET", "POST", "PUT", "PATCH", "DELETE", "QUERY", "OPTIONS", "HEAD", "TRACE", "CONNECT",
 ];
 
+/// The method of a command of a command-line program (protocol `cli`).
+pub const CLI_METHOD: &str = "CLI";
+
+/// The method the host keeps for an endpoint: upper-cased, one of
+/// [`METHODS`], else `GET`; a command-line program (protocol `cli`) keeps
+/// `CLI`.
+pub fn normalize_method(method: &str, protocol: &str) -> String {
+    let method = method.trim().to_ascii_uppercase();
+    if METHODS.contains(&method.as_str()) || (protocol == "cli" && method == CLI_METHOD) {
+        method
+    } else {
+        "GET".into()
+    }
+}
+
 /// A file handed to the analyzer.
 pub struct SourceFile {
     /// Display path (base path joined with the path below it).
@@ -99,7 +114,8 @@ impl SourceFile {
     }
 }
 
-/// Where a parameter travels in the request.
+/// Where a parameter travels in the request, or, for a command-line
+/// program (protocol `cli`), on its command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ParamKind {
@@ -110,6 +126,13 @@ pub enum ParamKind {
     Cookie,
     Path,
     File,
+    /// A command-line option, named as written with its dashes (`--output`,
+    /// `-v` when there is no long form).
+    Flag,
+    /// A positional command-line argument (`path`).
+    Argument,
+    /// An environment variable the parser declaration reads (`GITHUB_TOKEN`).
+    Env,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,6 +170,15 @@ impl Param {
     }
     pub fn file(name: impl Into<String>) -> Self {
         Self::new(ParamKind::File, name)
+    }
+    pub fn flag(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Flag, name)
+    }
+    pub fn argument(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Argument, name)
+    }
+    pub fn env(name: impl Into<String>) -> Self {
+        Self::new(ParamKind::Env, name)
     }
     /// Set an example/default value.
     pub fn value(mut self, value: impl Into<String>) -> Self {
@@ -260,6 +292,20 @@ impl Endpoint {
     pub fn websocket(url: impl Into<String>) -> Self {
         let mut e = Endpoint::new("GET", url);
         e.protocol = "ws".into();
+        e
+    }
+
+    /// A command of a command-line program (method `CLI`, protocol `cli`):
+    /// `cli://<binary>` for the root command, each subcommand one more
+    /// segment (`cli://git/remote/add`). See docs/cli-surface.md.
+    pub fn command<S: AsRef<str>>(binary: &str, subcommands: &[S]) -> Self {
+        let mut url = format!("cli://{binary}");
+        for s in subcommands {
+            url.push('/');
+            url.push_str(s.as_ref());
+        }
+        let mut e = Endpoint::new(CLI_METHOD, url);
+        e.protocol = "cli".into();
         e
     }
 

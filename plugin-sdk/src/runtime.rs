@@ -196,6 +196,9 @@ fn endpoint(e: model::Endpoint) -> wit::Endpoint {
                     model::ParamKind::Cookie => wit::ParamKind::Cookie,
                     model::ParamKind::Path => wit::ParamKind::Path,
                     model::ParamKind::File => wit::ParamKind::File,
+                    model::ParamKind::Flag => wit::ParamKind::Flag,
+                    model::ParamKind::Argument => wit::ParamKind::Argument,
+                    model::ParamKind::Env => wit::ParamKind::Env,
                 },
             })
             .collect(),

@@ -357,12 +357,7 @@ fn to_json(e: &Item) -> Value {
 }
 
 fn normalize(mut e: Item) -> Option<Item> {
-    let method = e.method.trim().to_ascii_uppercase();
-    e.method = if METHODS.contains(&method.as_str()) {
-        method
-    } else {
-        "GET".into()
-    };
+    e.method = crate::model::normalize_method(&e.method, &e.protocol);
     e.params
         .retain(|(name, _, _)| !name.trim().is_empty() && !name.contains(' '));
     let url = e.url.trim();

@@ -111,7 +111,7 @@ void exports_portolan_analyzer_analyzer_describe(exports_portolan_analyzer_analy
 
     set_str(&ret->name, "c-burrow");
     set_str(&ret->version, "0.1.0");
-    set_str(&ret->interface_version, "0.2.0");
+    set_str(&ret->interface_version, "0.3.0");
     ret->techs.ptr = t;
     ret->techs.len = 1;
 }

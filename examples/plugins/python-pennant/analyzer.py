@@ -43,7 +43,7 @@ from wit_world.imports import types
 
 TECH = "python_pennant"
 VERSION = "0.1.0"
-INTERFACE_VERSION = "0.2.0"
+INTERFACE_VERSION = "0.3.0"
 
 SHORTHANDS = ("get", "post", "put", "patch", "delete", "head", "options")
 MARKERS = {

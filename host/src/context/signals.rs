@@ -30,15 +30,7 @@ fn anchored(e: &Endpoint, x: crate::model::ContextEntry) -> crate::model::Contex
 }
 
 pub fn type_name(t: ParamType) -> &'static str {
-    match t {
-        ParamType::Query => "query",
-        ParamType::Json => "json",
-        ParamType::Form => "form",
-        ParamType::Header => "header",
-        ParamType::Cookie => "cookie",
-        ParamType::Path => "path",
-        ParamType::File => "file",
-    }
+    crate::output::type_name(t)
 }
 
 fn qualified(p: &Param) -> String {

@@ -57,12 +57,15 @@ fn write_node(node: &Node, level: usize, out: &mut String) {
             pad(level),
             crate::escape::visible(&label)
         ));
-        let groups: [(&str, &[ParamType]); 5] = [
+        let groups: [(&str, &[ParamType]); 8] = [
             ("headers", &[ParamType::Header]),
             ("cookies", &[ParamType::Cookie]),
             ("query", &[ParamType::Query]),
             ("body", &[ParamType::Json, ParamType::Form, ParamType::File]),
             ("path", &[ParamType::Path]),
+            ("flags", &[ParamType::Flag]),
+            ("arguments", &[ParamType::Argument]),
+            ("env", &[ParamType::Env]),
         ];
         for (group, types) in groups {
             let mut names: Vec<String> = e

@@ -222,6 +222,9 @@ pub(crate) fn type_name(t: crate::model::ParamType) -> &'static str {
         ParamType::Cookie => "cookie",
         ParamType::Path => "path",
         ParamType::File => "file",
+        ParamType::Flag => "flag",
+        ParamType::Argument => "argument",
+        ParamType::Env => "env",
     }
 }
 

@@ -5,8 +5,10 @@
 //! URL carries the query params (`?q=`); BODY is a compact JSON object of
 //! the json params, or `a=&b=` for form fields; each header is `Name:` plus
 //! its value when set; tags are bare words (`websocket` for WebSocket
-//! endpoints, then the endpoint's tags such as `shadow`). Empty parts are
-//! left out. `--include-path` appends `(path:line, …)`. Control characters
+//! endpoints, then the endpoint's tags such as `shadow`). A command-line
+//! program (protocol `cli`) shows its params as a synopsis after the URL:
+//! `CLI cli://tool/remote/add --force --depth=1 <name> $TOOL_TOKEN`. Empty
+//! parts are left out. `--include-path` appends `(path:line, …)`. Control characters
 //! (from routes, params, tags or file names) are written as visible escapes
 //! (`\x1b`, `\x0a`; [`crate::escape`]), so one endpoint is always one line.
 //!
@@ -61,6 +63,23 @@ pub fn passive_lines(report: &Report) -> String {
     out
 }
 
+/// A command-line program's params as a synopsis: flags as written
+/// (`--output`, `--output=VALUE` when a default is known), arguments as
+/// `<name>`, environment variables as `$NAME`. Empty for HTTP endpoints.
+fn command_line(e: &Endpoint) -> Vec<String> {
+    use crate::model::ParamType;
+    e.params
+        .iter()
+        .filter_map(|p| match p.param_type {
+            ParamType::Flag if p.value.is_empty() => Some(p.name.clone()),
+            ParamType::Flag => Some(format!("{}={}", p.name, p.value)),
+            ParamType::Argument => Some(format!("<{}>", p.name)),
+            ParamType::Env => Some(format!("${}", p.name)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What the plain summary shows of an entry.
 #[derive(Clone, Copy)]
 enum Shown {
@@ -107,6 +126,7 @@ pub fn context_lines(ctx: &AiContext) -> String {
 pub fn line(e: &Endpoint, opts: &RenderOptions) -> String {
     let baked = bake(e);
     let mut parts = vec![e.method.clone(), baked.url];
+    parts.extend(command_line(e));
     if let Some(body) = baked.body {
         parts.push(body);
     }
@@ -188,6 +208,23 @@ mod tests {
             tagger: "shadow".into(),
         });
         assert_eq!(line(&ws, &opts), "GET /ws websocket shadow");
+    }
+
+    #[test]
+    fn command_line_programs_show_a_synopsis() {
+        let mut e = Endpoint::new("CLI", "cli://tool/remote/add");
+        e.protocol = "cli".into();
+        e.params.push(Param::new("--force", ParamType::Flag));
+        e.params.push(Param {
+            value: "1".into(),
+            ..Param::new("--depth", ParamType::Flag)
+        });
+        e.params.push(Param::new("name", ParamType::Argument));
+        e.params.push(Param::new("TOOL_TOKEN", ParamType::Env));
+        assert_eq!(
+            line(&e, &RenderOptions::default()),
+            "CLI cli://tool/remote/add --force --depth=1 <name> $TOOL_TOKEN"
+        );
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //!   the union of their params (by name and type).
 //! - An operation's path params are exactly the path's placeholders, in
 //!   order: OpenAPI requires one `in: path` parameter per template name.
-//! - WebSocket endpoints are not HTTP operations and are left out.
+//! - WebSocket endpoints are not HTTP operations and are left out; so are
+//!   endpoints of other protocols (mobile deep links, command-line programs
+//!   `cli://…`), with one log line saying how many.
 
 use crate::model::{Endpoint, Param, ParamType, Report};
 use crate::optimize;
@@ -79,6 +81,16 @@ pub fn template_names(path: &str) -> Vec<String> {
 /// them.
 pub fn operations<'a>(report: &'a Report, base_url: Option<&str>) -> Vec<Operation<'a>> {
     let mut ops: Vec<Operation<'a>> = Vec::new();
+    let other = report
+        .endpoints
+        .iter()
+        .filter(|e| !e.is_websocket() && !e.is_http())
+        .count();
+    if other > 0 {
+        crate::log::info(format!(
+            "Left out {other} endpoint(s) that are not HTTP (command-line programs, mobile deep links): an HTTP API document cannot describe them."
+        ));
+    }
     for e in report
         .endpoints
         .iter()

@@ -608,10 +608,11 @@ mod tests {
 
     #[test]
     fn interface_compatibility() {
-        assert!(compatible("0.2.0"));
-        assert!(compatible("0.2.7"));
+        assert!(compatible("0.3.0"));
+        assert!(compatible("0.3.7"));
         assert!(!compatible("0.1.0"));
-        assert!(!compatible("0.3.0"));
+        assert!(!compatible("0.2.0"));
+        assert!(!compatible("0.4.0"));
         assert!(!compatible("9.0.0"));
         assert!(!compatible("0.1"));
     }

@@ -277,11 +277,14 @@ mod tests {
             code: false,
             spec: true,
         };
-        let mut list = vec![documented, undocumented, stale];
+        let mut command = ep("CLI", "cli://tool/sync", &[]);
+        command.protocol = "cli".into();
+        let mut list = vec![documented, undocumented, stale, command];
         run(&mut list, &Selection::default());
         assert!(list[0].tags.is_empty());
         assert_eq!(tags_of(&list[1]), vec!["shadow"]);
         assert_eq!(tags_of(&list[2]), vec!["spec_only"]);
+        assert!(list[3].tags.is_empty(), "a command line is never shadow");
 
         // Documents alone: nothing to compare with, nothing is stale.
         let mut docs_only = vec![list[2].clone()];

@@ -8,6 +8,9 @@
 //! - when it also saw code endpoints, a document endpoint no code matches is
 //!   tagged `spec_only` (stale documentation, or a route the analyzers could
 //!   not see).
+//!
+//! Command-line programs (protocol `cli`) are never `shadow`: no HTTP API
+//! document could describe them.
 
 use super::{tag, Scope, Tagger};
 use crate::model::Endpoint;
@@ -24,7 +27,7 @@ pub const SHADOW: &str = "shadow";
 pub const SPEC_ONLY: &str = "spec_only";
 
 fn apply(e: &mut Endpoint, scope: Scope) {
-    if !scope.spec {
+    if !scope.spec || e.protocol == "cli" {
         return;
     }
     if e.origin.code && !e.origin.spec {

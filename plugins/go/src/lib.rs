@@ -6,6 +6,7 @@
 
 pub mod beego;
 pub mod chi;
+pub mod cli;
 pub mod connect;
 pub mod echo;
 pub mod fasthttp;
@@ -47,5 +48,6 @@ portolan_plugin_sdk::plugin!(
         restful::Restful,
         connect::ConnectRpc,
         gozero::GoZero,
+        cli::GoCli,
     ]
 );

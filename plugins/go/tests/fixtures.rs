@@ -153,8 +153,13 @@ fn go_gozero_fixtures() {
     check_all(&portolan_plugin_go::gozero::GoZero, &["mall"]);
 }
 
+#[test]
+fn go_cli_fixtures() {
+    check_all(&portolan_plugin_go::cli::GoCli, &["cobra_tree", "stdflag"]);
+}
+
 /// Every analyzer of the plugin.
-fn all_analyzers() -> [&'static dyn Analyzer; 19] {
+fn all_analyzers() -> [&'static dyn Analyzer; 20] {
     use portolan_plugin_go::*;
     [
         &gin::Gin,
@@ -176,6 +181,7 @@ fn all_analyzers() -> [&'static dyn Analyzer; 19] {
         &restful::Restful,
         &connect::ConnectRpc,
         &gozero::GoZero,
+        &cli::GoCli,
     ]
 }
 

@@ -6,6 +6,7 @@
 pub mod aiohttp;
 pub mod bottle;
 pub mod cherrypy;
+pub mod cli;
 pub mod django;
 pub mod falcon;
 pub mod fastapi;
@@ -40,4 +41,5 @@ portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     http_server::HttpServer,
     cherrypy::CherryPy,
     masonite::Masonite,
+    cli::PythonCli,
 ]);

@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_python::{
-    aiohttp, bottle, cherrypy, django, falcon, fastapi, flask, http_server, litestar, masonite,
-    ninja, pyramid, quart, robyn, sanic, starlette, tornado,
+    aiohttp, bottle, cherrypy, cli, django, falcon, fastapi, flask, http_server, litestar,
+    masonite, ninja, pyramid, quart, robyn, sanic, starlette, tornado,
 };
 use portolan_plugin_sdk::{testing, Analyzer};
 
@@ -36,6 +36,7 @@ const ANALYZERS: &[&dyn Analyzer] = &[
     &http_server::HttpServer,
     &cherrypy::CherryPy,
     &masonite::Masonite,
+    &cli::PythonCli,
 ];
 
 #[test]
@@ -113,4 +114,14 @@ fn example_flask_shop_routes() {
     got.sort();
     want.sort();
     assert_eq!(got, want, "flask-shop routes");
+}
+
+#[test]
+fn python_cli_fixtures() {
+    testing::Fixtures::new(ANALYZERS, repo().join("tests/fixtures"))
+        .cases(
+            "python_cli",
+            &["argparse_subcommands", "click_groups", "typer_app"],
+        )
+        .check();
 }
