@@ -676,7 +676,7 @@ fn run_job(
         .collect();
     calls.fetch_add(1, Ordering::Relaxed);
     let called = match job.techs.as_slice() {
-        [] => Ok((Vec::new(), Vec::new())),
+        [] => Ok((Vec::new(), Some(Vec::new()))),
         // One technology wants this batch: it wants every file of it.
         [_] => runtime
             .analyze(plugin, &ids[0], &batch)
@@ -693,7 +693,7 @@ fn run_job(
                 slot.endpoints = out.endpoints;
                 slot.facts = out.facts;
             }
-            cacheable = Some(reads);
+            cacheable = reads;
         }
         Err(message) if batch.len() == 1 && job.techs.len() == 1 => {
             outputs[0].errors.push(error(

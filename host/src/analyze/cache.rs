@@ -399,6 +399,9 @@ fn kind_code(k: wit::ParamKind) -> u8 {
         wit::ParamKind::Cookie => 4,
         wit::ParamKind::Path => 5,
         wit::ParamKind::File => 6,
+        wit::ParamKind::Flag => 7,
+        wit::ParamKind::Argument => 8,
+        wit::ParamKind::Env => 9,
     }
 }
 
@@ -411,6 +414,9 @@ fn kind_of(code: u8) -> Option<wit::ParamKind> {
         4 => wit::ParamKind::Cookie,
         5 => wit::ParamKind::Path,
         6 => wit::ParamKind::File,
+        7 => wit::ParamKind::Flag,
+        8 => wit::ParamKind::Argument,
+        9 => wit::ParamKind::Env,
         _ => return None,
     })
 }

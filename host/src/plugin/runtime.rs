@@ -70,6 +70,9 @@ pub struct HostState {
     /// Every `read-file` of the call and a digest of its answer (the
     /// results cache keys a batch's output on them too).
     reads: Vec<FileRead>,
+    /// The call logged a warning or an error (or had a read refused): its
+    /// output is not cached, so a rescan shows the same warnings.
+    warned: bool,
 }
 
 /// One `read-file` a call made: the path asked for and the SHA-256 of the
@@ -98,8 +101,14 @@ impl portolan::analyzer::host::Host for HostState {
         match level {
             wit::LogLevel::Trace | wit::LogLevel::Debug => log::debug(line),
             wit::LogLevel::Info => log::debug(line),
-            wit::LogLevel::Warn => log::warn(line),
-            wit::LogLevel::Error => log::error(line),
+            wit::LogLevel::Warn => {
+                self.warned = true;
+                log::warn(line)
+            }
+            wit::LogLevel::Error => {
+                self.warned = true;
+                log::error(line)
+            }
         }
     }
 
@@ -110,6 +119,7 @@ impl portolan::analyzer::host::Host for HostState {
             path: path.clone(),
         });
         if let Err(reason) = &result {
+            self.warned = true;
             log::warn(format!(
                 "plugin `{}` asked to read `{path}`: refused ({reason})",
                 self.plugin
@@ -285,6 +295,7 @@ impl Runtime {
                 settings: plugin.settings.clone(),
                 sandbox: self.sandbox.clone(),
                 reads: Vec::new(),
+                warned: false,
             },
         );
         store.limiter(|s| &mut s.limits);
@@ -313,13 +324,15 @@ impl Runtime {
         self.call_recording(plugin, timeout, f).map(|(r, _)| r)
     }
 
-    /// [`Self::call_within`], also returning the files the call read.
+    /// [`Self::call_within`], also returning the files the call read, or
+    /// `None` when the call warned (its output must not be cached: the
+    /// warning would be lost on a rescan).
     fn call_recording<R>(
         &self,
         plugin: &Loaded,
         timeout: Duration,
         f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
-    ) -> Result<(R, Vec<FileRead>), String> {
+    ) -> Result<(R, Option<Vec<FileRead>>), String> {
         let timeout = timeout.min(self.limits.timeout);
         let (mut store, output) = self.store(plugin, timeout);
         let instance = plugin
@@ -327,7 +340,9 @@ impl Runtime {
             .instantiate(&mut store)
             .map_err(|e| self.explain(&e, &output, timeout))?;
         let r = f(&instance, &mut store).map_err(|e| self.explain(&e, &output, timeout))?;
-        Ok((r, std::mem::take(&mut store.data_mut().reads)))
+        let state = store.data_mut();
+        let reads = (!state.warned).then(|| std::mem::take(&mut state.reads));
+        Ok((r, reads))
     }
 
     /// The limits every call runs under (part of the results cache key:
@@ -371,7 +386,7 @@ impl Runtime {
         plugin: &Loaded,
         tech: &str,
         files: &[wit::SourceFile],
-    ) -> Result<(wit::BatchOutput, Vec<FileRead>), String> {
+    ) -> Result<(wit::BatchOutput, Option<Vec<FileRead>>), String> {
         self.analyze_recording(plugin, tech, files, self.limits.timeout)
     }
 
@@ -394,7 +409,7 @@ impl Runtime {
         tech: &str,
         files: &[wit::SourceFile],
         timeout: Duration,
-    ) -> Result<(wit::BatchOutput, Vec<FileRead>), String> {
+    ) -> Result<(wit::BatchOutput, Option<Vec<FileRead>>), String> {
         let (out, reads) = self.call_recording(plugin, timeout, |p, s| {
             p.portolan_analyzer_analyzer().call_analyze(s, tech, files)
         })?;
@@ -413,7 +428,7 @@ impl Runtime {
         techs: &[String],
         files: &[wit::SourceFile],
         wanted: &[Vec<u32>],
-    ) -> Result<(Vec<wit::BatchOutput>, Vec<FileRead>), String> {
+    ) -> Result<(Vec<wit::BatchOutput>, Option<Vec<FileRead>>), String> {
         let (outs, reads) = self.call_recording(plugin, self.limits.timeout, |p, s| {
             p.portolan_analyzer_analyzer()
                 .call_analyze_many(s, techs, files, wanted)
