@@ -57,7 +57,7 @@ pub const MIN_BATCH_BYTES: usize = 256 * 1024;
 pub const BATCHES_PER_THREAD: usize = 8;
 /// About one file in this many is an anchor: it ends its batch, whatever
 /// the batch's size ([`is_anchor`]).
-pub const ANCHOR_EVERY: u64 = 32;
+pub const ANCHOR_EVERY: u64 = 128;
 /// A file retried after its batch timed out gets at least this share of
 /// the time limit (and at least [`MIN_RETRY_SECS`])...
 pub const RETRY_SHARE: f64 = 0.1;
@@ -1036,24 +1036,24 @@ mod tests {
 
     #[test]
     fn anchors_keep_unchanged_batches_unchanged() {
-        // 200 files of 10 bytes; file 50 grows past the byte cap. Every
+        // 2000 files of 10 bytes; file 50 grows past the byte cap. Every
         // batch that starts after the first anchor at or after file 50 is
         // the same as before.
-        let paths: Vec<String> = (0..200).map(|i| format!("src/f{i}.py")).collect();
+        let paths: Vec<String> = (0..2000).map(|i| format!("src/f{i}.py")).collect();
         let anchors: Vec<bool> = paths.iter().map(|p| is_anchor(p)).collect();
         assert!(anchors.iter().filter(|a| **a).count() >= 2, "{anchors:?}");
-        let wanted = vec![(0..200).collect::<Vec<_>>()];
+        let wanted = vec![(0..2000).collect::<Vec<_>>()];
         let cut = |sizes: &[usize]| -> Vec<Vec<usize>> {
             batches(&[(0, vec![0])], &wanted, |f| sizes[f], |f| anchors[f], 300)
                 .into_iter()
                 .map(|j| j.files)
                 .collect()
         };
-        let before = cut(&[10; 200]);
-        let mut sizes = [10; 200];
+        let before = cut(&[10; 2000]);
+        let mut sizes = [10; 2000];
         sizes[50] = 250;
         let after = cut(&sizes);
-        let resync = (50..200).find(|&f| anchors[f]).unwrap();
+        let resync = (50..2000).find(|&f| anchors[f]).unwrap();
         let tail = |v: &[Vec<usize>]| -> Vec<Vec<usize>> {
             v.iter().filter(|b| b[0] > resync).cloned().collect()
         };
