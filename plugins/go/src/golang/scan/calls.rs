@@ -512,9 +512,10 @@ impl Scanner<'_, '_> {
             .collect()
     }
 
-    /// `.Methods("GET", "POST")` (possibly after `.Name("x")`) following a
-    /// gorilla/mux registration ending at `after`.
-    pub(super) fn chained_methods(&self, after: usize) -> Vec<String> {
+    /// The method calls chained after `after` (`.Name("x").Methods("GET")`):
+    /// each method's name and the offset of its `(`, in order, up to the
+    /// first thing that is not `.ident(…)`.
+    fn chained_calls(&self, after: usize) -> Vec<(&str, usize)> {
         let b = bytes(self.code);
         let mut i = after;
         let mut out = Vec::new();
@@ -533,17 +534,26 @@ impl Scanner<'_, '_> {
             let Some(close) = self.code.matching(open) else {
                 break;
             };
-            if name == "Methods" {
-                out.extend(
-                    self.code
-                        .args(open)
-                        .iter()
-                        .filter_map(|a| self.method_value(a)),
-                );
-            }
+            out.push((name, open));
             i = close + 1;
         }
         out
+    }
+
+    /// `.Methods("GET", "POST")` (possibly after `.Name("x")`) following a
+    /// gorilla/mux registration ending at `after`.
+    pub(super) fn chained_methods(&self, after: usize) -> Vec<String> {
+        self.chained_calls(after)
+            .into_iter()
+            .filter(|(name, _)| *name == "Methods")
+            .flat_map(|(_, open)| {
+                self.code
+                    .args(open)
+                    .iter()
+                    .filter_map(|a| self.method_value(a))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     /// Parameters required by gorilla/mux matchers following a
@@ -551,39 +561,20 @@ impl Scanner<'_, '_> {
     /// (query) and `.Headers("X-Requested-With", "XMLHttpRequest")`
     /// (header); the names are the pairs' first halves.
     pub(super) fn chained_matchers(&self, after: usize) -> Vec<Param> {
-        let b = bytes(self.code);
-        let mut i = after;
         let mut out: Vec<Param> = Vec::new();
-        loop {
-            let j = skip_ws(self.code, i);
-            if b.get(j) != Some(&b'.') {
-                break;
-            }
-            let Some((name, e)) = ident_here(self.code, skip_ws(self.code, j + 1)) else {
-                break;
-            };
-            let open = skip_ws(self.code, e);
-            if b.get(open) != Some(&b'(') {
-                break;
-            }
-            let Some(close) = self.code.matching(open) else {
-                break;
-            };
+        for (name, open) in self.chained_calls(after) {
             let kind = match name {
-                "Queries" => Some(ParamKind::Query),
-                "Headers" => Some(ParamKind::Header),
-                _ => None,
+                "Queries" => ParamKind::Query,
+                "Headers" => ParamKind::Header,
+                _ => continue,
             };
-            if let Some(kind) = kind {
-                for a in self.code.args(open).iter().step_by(2) {
-                    if let Some(n) = self.literal_arg(a).filter(|n| !n.is_empty()) {
-                        if !out.iter().any(|p| p.name == n) {
-                            out.push(Param::new(kind, n));
-                        }
+            for a in self.code.args(open).iter().step_by(2) {
+                if let Some(n) = self.literal_arg(a).filter(|n| !n.is_empty()) {
+                    if !out.iter().any(|p| p.name == n) {
+                        out.push(Param::new(kind, n));
                     }
                 }
             }
-            i = close + 1;
         }
         out
     }
