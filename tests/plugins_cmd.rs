@@ -1113,21 +1113,26 @@ fn plugin_new_python_scaffold_builds_and_passes_plugin_test() {
     assert_eq!(bad.status.code(), Some(2), "{}", show(&bad));
 
     let tools = Path::new(env!("CARGO_TARGET_TMPDIR")).join("example-plugins/componentize-py");
+    build_and_plugin_test(
+        &project,
+        ("COMPONENTIZE_PY_DIR", tools),
+        "acme_py.wasm",
+        "python_acme_py/basic",
+    );
+}
+
+/// Run a scaffold's `build.sh` (with one environment setting), then
+/// `plugin test` on the component it built: `case` must pass.
+fn build_and_plugin_test(project: &Path, env: (&str, PathBuf), wasm: &str, case: &str) {
     let b = Command::new("bash")
         .arg(project.join("build.sh"))
-        .env("COMPONENTIZE_PY_DIR", &tools)
+        .env(env.0, &env.1)
         .output()
         .expect("run build.sh");
     assert!(b.status.success(), "build.sh failed:\n{}", show(&b));
-    let o = run(portolan(&project).args([
-        "plugin",
-        "test",
-        "acme_py.wasm",
-        "--fixtures",
-        "tests/fixtures",
-    ]));
+    let o = run(portolan(project).args(["plugin", "test", wasm, "--fixtures", "tests/fixtures"]));
     assert!(o.status.success(), "{}", show(&o));
-    assert!(out(&o).contains("✔ python_acme_py/basic"), "{}", show(&o));
+    assert!(out(&o).contains(&format!("✔ {case}")), "{}", show(&o));
 }
 
 /// `plugin new --lang c`: the scaffold (analyzer.c, the interface, build.sh,
@@ -1189,24 +1194,15 @@ fn plugin_new_c_scaffold_builds_and_passes_plugin_test() {
         return;
     }
     assert!(prep.status.success(), "{}", show(&prep));
-    let b = Command::new("bash")
-        .arg(project.join("build.sh"))
-        .env(
+    build_and_plugin_test(
+        &project,
+        (
             "PORTOLAN_COMPONENTIZE",
             examples.join("tools/debug/portolan-componentize"),
-        )
-        .output()
-        .expect("run build.sh");
-    assert!(b.status.success(), "build.sh failed:\n{}", show(&b));
-    let o = run(portolan(&project).args([
-        "plugin",
-        "test",
+        ),
         "acme_c.wasm",
-        "--fixtures",
-        "tests/fixtures",
-    ]));
-    assert!(o.status.success(), "{}", show(&o));
-    assert!(out(&o).contains("✔ python_acme_c/basic"), "{}", show(&o));
+        "python_acme_c/basic",
+    );
 }
 
 /// The fenced blocks of docs/plugins.md marked `<!-- walkthrough: KEY -->`
