@@ -6,8 +6,14 @@
 //! Aho-Corasick automaton for all literals and one `RegexSet` per rule that
 //! needs it, then evaluated in a single pass while the walker reads each
 //! file. A file's content is kept only if some technology wants the file.
+//!
+//! A rule's regexes are checked for syntax up front (an invalid one is an
+//! error naming the technology) but compiled only when a file first meets
+//! the rule's globs: compiling every rule's set took most of the start-up of
+//! a scan of a small tree, where few rules ever see a file.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
@@ -81,7 +87,37 @@ struct CompiledRule {
     tech: usize,
     /// Indices into the shared literal automaton.
     has_literals: bool,
-    regex: Option<RegexSet>,
+    regex: Option<LazySet>,
+}
+
+/// A rule's regexes (already `(?m)`-prefixed and syntax-checked), compiled
+/// on first use. `None` inside: the set parses but does not compile (a size
+/// limit); it then matches nothing, as a rule that cannot be evaluated.
+struct LazySet {
+    patterns: Vec<String>,
+    set: OnceLock<Option<RegexSet>>,
+}
+
+impl LazySet {
+    fn new(id: &str, patterns: &[String]) -> Result<LazySet, String> {
+        let patterns: Vec<String> = patterns.iter().map(|p| format!("(?m){p}")).collect();
+        for p in &patterns {
+            regex_syntax::Parser::new()
+                .parse(p)
+                .map_err(|e| format!("technology `{id}` has an invalid detection regex: {e}"))?;
+        }
+        Ok(LazySet {
+            patterns,
+            set: OnceLock::new(),
+        })
+    }
+
+    fn is_match(&self, content: &str) -> bool {
+        self.set
+            .get_or_init(|| RegexSet::new(&self.patterns).ok())
+            .as_ref()
+            .is_some_and(|set| set.is_match(content))
+    }
 }
 
 /// All technologies' rules, compiled.
@@ -128,11 +164,7 @@ impl Detector {
                 let regex = if rule.regex.is_empty() {
                     None
                 } else {
-                    let patterns: Vec<String> =
-                        rule.regex.iter().map(|p| format!("(?m){p}")).collect();
-                    Some(RegexSet::new(&patterns).map_err(|e| {
-                        format!("technology `{id}` has an invalid detection regex: {e}")
-                    })?)
+                    Some(LazySet::new(id, &rule.regex)?)
                 };
                 rules.push(CompiledRule {
                     tech: t,
@@ -324,6 +356,19 @@ mod tests {
         );
         d.check("routes/api.php", "");
         assert_eq!(d.detected(), vec![2]);
+    }
+
+    #[test]
+    fn a_rule_regex_compiles_only_when_a_file_meets_its_globs() {
+        let d = detector();
+        let flask = d.rules.iter().find(|r| r.tech == 0).unwrap();
+        let lazy = flask.regex.as_ref().unwrap();
+        d.check("Gemfile", "gem 'rails'");
+        d.check("routes/api.php", "");
+        assert!(lazy.set.get().is_none(), "no Python file seen yet");
+        d.check("app/main.py", "import os\n");
+        assert!(lazy.set.get().is_some_and(|s| s.is_some()));
+        assert!(d.detected().iter().all(|&t| t != 0));
     }
 
     #[test]
