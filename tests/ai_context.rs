@@ -6,6 +6,8 @@
 //! case directory); an endpoint without facts has no `ai_context` key; and
 //! without the flag no analyzer-provided fact reaches the report.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -136,9 +138,10 @@ fn every_context_on_every_fixture_validates_against_the_schema() {
             format!("examples/{}", ex.file_name().to_string_lossy()),
         ));
     }
-    let (mut endpoints, mut contexts) = (0, 0);
-    let mut failures = Vec::new();
-    for (dir, base) in &dirs {
+    // One directory's (endpoints, contexts, failures); in parallel.
+    let check = |(dir, base): &(PathBuf, String)| {
+        let (mut endpoints, mut contexts) = (0, 0);
+        let mut failures = Vec::new();
         for format in ["json", "jsonl", "yaml", "toml"] {
             if format != "json" && !dir.ends_with("flask-shop") {
                 continue;
@@ -172,6 +175,14 @@ fn every_context_on_every_fixture_validates_against_the_schema() {
             endpoints += report["endpoints"].as_array().unwrap().len();
             contexts += validate(&report, &validator, &label);
         }
+        (endpoints, contexts, failures)
+    };
+    let (mut endpoints, mut contexts) = (0, 0);
+    let mut failures = Vec::new();
+    for (e, c, f) in common::par_map(&dirs, check) {
+        endpoints += e;
+        contexts += c;
+        failures.extend(f);
     }
     assert!(failures.is_empty(), "{failures:#?}");
     // `route_definition` applies to every endpoint: each one has a context.

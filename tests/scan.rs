@@ -162,8 +162,9 @@ fn cache_counts(o: &Output) -> (usize, usize, usize) {
 fn fixture_reports_match_exactly() {
     let cases = fixture_cases();
     assert!(!cases.is_empty(), "no fixture cases found");
-    let mut failures = Vec::new();
-    for case in &cases {
+    // One case's failures (none when it passes); the cases run in parallel.
+    let check = |case: &PathBuf| -> Vec<String> {
+        let mut failures = Vec::new();
         let scan = || {
             let mut cmd = portolan(case);
             cmd.args(["-b", "app", "-f", "json", "--no-log", "--stats"]);
@@ -180,7 +181,7 @@ fn fixture_reports_match_exactly() {
                 out.status.code(),
                 stderr(&out)
             ));
-            continue;
+            return failures;
         }
         let actual = json(&out);
         let golden = case.join("expected.json");
@@ -213,7 +214,12 @@ fn fixture_reports_match_exactly() {
                 stderr(&out)
             ));
         }
-    }
+        failures
+    };
+    let failures: Vec<String> = common::par_map(&cases, check)
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(
         failures.is_empty(),
         "{} of {} fixture cases failed:\n\n{}",

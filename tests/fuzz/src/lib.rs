@@ -23,6 +23,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::fmt::Write as _;
 use std::fs;
 use std::hash::{Hash, Hasher};
+use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -926,10 +927,14 @@ pub fn check_binary(
         placed += 1;
     }
     let started = Instant::now();
-    // A persistent plugin cache: a debug host compiles the whole bundle in
+    // A warm plugin cache: a debug host compiles the whole bundle in
     // minutes on a busy machine (that, not the scan, made this sample run
-    // past 300 s), in about a second once cached.
-    let cache = repo().join("target/plugins-native/tmp/fuzz-plugin-cache");
+    // past 300 s), in about a second once cached. The suite's shared cache
+    // when the caller names one (scripts/test fills it before this step),
+    // else a persistent one of our own.
+    let cache = std::env::var_os("PORTOLAN_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/plugins-native/tmp/fuzz-plugin-cache"));
     let _ = fs::create_dir_all(&cache);
     let mut child = Command::new(bin)
         .env("PORTOLAN_CACHE_DIR", &cache)
@@ -941,6 +946,29 @@ pub fn check_binary(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    // Both pipes are drained while the child runs: a report larger than a
+    // pipe buffer would otherwise block the child until the timeout.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_reader = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err_reader = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             break status;
@@ -956,7 +984,11 @@ pub fn check_binary(
         }
         thread::sleep(Duration::from_millis(100));
     };
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let output = std::process::Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    };
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let problems: Vec<&str> = stderr
