@@ -80,6 +80,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("http_file", "vscode", &[]),
+    ("insomnia", "designer", &[]),
     ("insomnia", "json", &[]),
     (
         "insomnia",
