@@ -52,6 +52,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/status/Report.bru: line 12: block `body:json` is never closed"],
     ),
+    ("bruno", "opencollection", &[]),
     ("burp", "history", &[]),
     ("caido", "export", &[]),
     ("har", "browser", &[]),
