@@ -54,6 +54,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("bruno", "opencollection", &[]),
     ("burp", "history", &[]),
+    ("caido", "csv", &[]),
     ("caido", "export", &[]),
     ("har", "browser", &[]),
     ("har", "examples", &[]),
@@ -139,6 +140,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/sites-broken.yml: invalid YAML: "],
     ),
+    ("zap_sites_tree", "messages", &[]),
 ];
 
 fn analyzer(tech: &str) -> &'static dyn Analyzer {
