@@ -120,6 +120,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("oas3", "yaml", &[]),
     ("openrpc", "examples", &[]),
     ("openrpc", "node", &[]),
+    ("postman", "api", &[]),
     ("postman", "library", &[]),
     (
         "postman",
