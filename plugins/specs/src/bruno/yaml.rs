@@ -53,13 +53,7 @@ pub(super) fn analyze(file: &SourceFile, out: &mut Output) {
         if let Some(items) = doc.get("items").and_then(Value::as_array) {
             return export(file, &doc, items, out);
         }
-        let request = doc.get("request");
-        out.fact(&Fact::Vars {
-            dir,
-            rank: Rank::Collection,
-            vars: variables(request.and_then(|r| r.get("variables"))),
-            headers: pairs(request.and_then(|r| r.get("headers"))),
-        });
+        out.fact(&scope(dir, Rank::Collection, &doc));
         return;
     }
     let kind = doc
@@ -67,15 +61,7 @@ pub(super) fn analyze(file: &SourceFile, out: &mut Output) {
         .and_then(|i| i.get("type"))
         .and_then(Value::as_str);
     match kind {
-        Some("folder") => {
-            let request = doc.get("request");
-            out.fact(&Fact::Vars {
-                dir,
-                rank: Rank::Folder,
-                vars: variables(request.and_then(|r| r.get("variables"))),
-                headers: pairs(request.and_then(|r| r.get("headers"))),
-            });
-        }
+        Some("folder") => out.fact(&scope(dir, Rank::Folder, &doc)),
         Some(kind) => {
             let source = SourceMap::new(text);
             let line = source.line(&[Seg::Key(kind)]).unwrap_or(1);
@@ -94,6 +80,18 @@ pub(super) fn analyze(file: &SourceFile, out: &mut Output) {
             }
         }
         None => {}
+    }
+}
+
+/// The variables and headers a collection or folder file's `request`
+/// gives the requests below `dir`.
+fn scope(dir: String, rank: Rank, doc: &Value) -> Fact {
+    let request = doc.get("request");
+    Fact::Vars {
+        dir,
+        rank,
+        vars: variables(request.and_then(|r| r.get("variables"))),
+        headers: pairs(request.and_then(|r| r.get("headers"))),
     }
 }
 
