@@ -39,15 +39,18 @@ pub(super) fn analyze(file: &SourceFile, out: &mut Output) {
     let path = file.slash_path();
     let dir = parent(&path).to_string();
     let in_environments = dir.rsplit('/').next() == Some("environments");
-    let candidate = text.contains("opencollection")
-        || text.contains("info")
-        || (in_environments && text.contains("variables"));
+    let top = |key: &str| text.lines().any(|l| l.starts_with(key));
+    // Files that are OpenCollection files for sure (a parse error is worth
+    // a warning); other YAML of the tree is only looked at.
+    let claims = top("opencollection:") || (top("info:") && (top("http:") || top("graphql:")));
+    let candidate = claims || top("info:") || (in_environments && top("variables:"));
     if !candidate {
         return;
     }
     let doc = match load::parse(&file.path, text) {
         Ok(doc) => doc,
-        Err(e) => return host::warn(&format!("{}: {e}", file.path)),
+        Err(e) if claims => return host::warn(&format!("{}: {e}", file.path)),
+        Err(_) => return,
     };
     if doc.get("opencollection").is_some() {
         if let Some(items) = doc.get("items").and_then(Value::as_array) {
