@@ -115,7 +115,7 @@ fn raml_fixtures() {
 #[test]
 fn odata_fixtures() {
     Fixtures::new(&[&odata::OData], fixtures_root())
-        .cases("odata", &["csdl"])
+        .cases("odata", &["csdl", "json"])
         .check();
     assert!(warnings(&odata::OData, "odata/csdl").is_empty());
 }

@@ -52,7 +52,9 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/status/Report.bru: line 12: block `body:json` is never closed"],
     ),
+    ("bruno", "opencollection", &[]),
     ("burp", "history", &[]),
+    ("caido", "csv", &[]),
     ("caido", "export", &[]),
     ("har", "browser", &[]),
     ("har", "examples", &[]),
@@ -80,6 +82,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("http_file", "vscode", &[]),
+    ("insomnia", "designer", &[]),
     ("insomnia", "json", &[]),
     (
         "insomnia",
@@ -117,6 +120,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("oas3", "yaml", &[]),
     ("openrpc", "examples", &[]),
     ("openrpc", "node", &[]),
+    ("postman", "api", &[]),
     ("postman", "library", &[]),
     (
         "postman",
@@ -137,6 +141,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "malformed",
         &["warn: app/sites-broken.yml: invalid YAML: "],
     ),
+    ("zap_sites_tree", "messages", &[]),
 ];
 
 fn analyzer(tech: &str) -> &'static dyn Analyzer {

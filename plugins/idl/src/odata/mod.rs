@@ -1,5 +1,7 @@
 //! OData service metadata (CSDL XML, the `$metadata` document: `edmx:Edmx`
-//! with `DataServices/Schema`), OData v4 and v2/v3.
+//! with `DataServices/Schema`), OData v4 and v2/v3, and its JSON form
+//! (CSDL JSON, `$metadata?$format=json`: `"$Version"`, schemas as
+//! members; read through [`json`], same rules and the JSON members' lines).
 //!
 //! The service root is not in the document (it is where the service is
 //! mounted), so routes are relative to `/` (`-u` adds the real root). For
@@ -32,6 +34,8 @@ use roxmltree::{Document, Node, ParsingOptions};
 
 use portolan_plugin_sdk::doc::is_test_document;
 
+mod json;
+
 pub struct OData;
 
 const EDMX_V4: &str = "http://docs.oasis-open.org/odata/ns/edmx";
@@ -47,11 +51,19 @@ impl Analyzer for OData {
         Tech::new("odata", "Specification", "OData CSDL ($metadata)")
             .specification()
             .aliases(["csdl", "edmx"])
-            .files(["*.xml", "*.edmx", "*.csdl", "$metadata", "metadata"])
+            .files([
+                "*.xml",
+                "*.edmx",
+                "*.csdl",
+                "$metadata",
+                "metadata",
+                "*.json",
+            ])
             .detect(
                 Detect::files(["*.xml", "*.edmx", "*.csdl", "$metadata", "metadata"])
                     .regex([DETECT_REGEX]),
             )
+            .detect(Detect::files(["*.json"]).regex([json::DETECT_REGEX]))
             .supports(Supports {
                 method: true,
                 query: true,
@@ -64,6 +76,17 @@ impl Analyzer for OData {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        let json =
+            file.content.contains("\"$EntityContainer\"") || file.content.contains("\"$Version\"");
+        if json && file.content.trim_start().starts_with('{') {
+            if is_test_document(&file.path) {
+                return;
+            }
+            if let Some(xml) = json::to_xml(&file.content) {
+                self.analyze(&SourceFile::new(&file.path, xml), out);
+            }
+            return;
+        }
         if !file.content.contains("Edmx") || is_test_document(&file.path) {
             return;
         }

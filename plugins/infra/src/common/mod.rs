@@ -1,12 +1,14 @@
 //! Building blocks shared by the infrastructure analyzers: YAML streams with
 //! CloudFormation tags and per-document line maps, the "any method" lists,
-//! request-parameter keys of API Gateway, and reading route regexes. Key
+//! request-parameter keys of API Gateway, reading route regexes, and
+//! splitting configuration lines into words. Key
 //! lines and YAML conversion come from `portolan_plugin_sdk::doc`.
 
 pub mod aws;
 pub mod k8s;
 pub mod regex_path;
 pub mod toml;
+pub mod words;
 pub mod yaml;
 
 /// What a route that accepts every method is reported as when the product

@@ -24,6 +24,7 @@
 use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 
+use crate::common::words::{split_words, Escape};
 use crate::common::{literal_methods, regex_path, ANY_METHODS};
 
 pub struct ApacheHttpd;
@@ -293,41 +294,5 @@ fn parse(text: &str) -> Vec<Node> {
 
 /// Whitespace-separated words; `"…"` and `'…'` quoted ones keep spaces.
 fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-            continue;
-        }
-        let mut w = String::new();
-        if c == '"' || c == '\'' {
-            chars.next();
-            while let Some(ch) = chars.next() {
-                if ch == '\\' {
-                    if let Some(n) = chars.next() {
-                        if n != c {
-                            w.push('\\');
-                        }
-                        w.push(n);
-                    }
-                    continue;
-                }
-                if ch == c {
-                    break;
-                }
-                w.push(ch);
-            }
-        } else {
-            while let Some(&ch) = chars.peek() {
-                if ch.is_whitespace() {
-                    break;
-                }
-                w.push(ch);
-                chars.next();
-            }
-        }
-        out.push(w);
-    }
-    out
+    split_words(line, &['"', '\''], |_| Escape::QuoteOnly, None)
 }

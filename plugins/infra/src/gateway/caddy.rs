@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 use portolan_plugin_sdk::doc::is_test_document;
 use portolan_plugin_sdk::prelude::*;
 
+use crate::common::words::{split_words, Escape};
 use crate::common::{regex_path, ANY_METHODS};
 
 pub struct Caddy;
@@ -373,41 +374,12 @@ fn parse(text: &str) -> Vec<Directive> {
 /// Words of one line: quoted (`"…"`, `` `…` ``) or bare; `#` at a word start
 /// begins a comment.
 fn tokens(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-            continue;
-        }
-        if c == '#' {
-            break;
-        }
-        let mut word = String::new();
-        if c == '"' || c == '`' {
-            chars.next();
-            while let Some(ch) = chars.next() {
-                if ch == '\\' && c == '"' {
-                    if let Some(esc) = chars.next() {
-                        word.push(esc);
-                    }
-                    continue;
-                }
-                if ch == c {
-                    break;
-                }
-                word.push(ch);
-            }
+    let escape = |quote| {
+        if quote == '"' {
+            Escape::Drop
         } else {
-            while let Some(&ch) = chars.peek() {
-                if ch.is_whitespace() {
-                    break;
-                }
-                word.push(ch);
-                chars.next();
-            }
+            Escape::None
         }
-        out.push(word);
-    }
-    out
+    };
+    split_words(line, &['"', '`'], escape, Some('#'))
 }

@@ -1,4 +1,6 @@
-//! Bruno collections (`.bru` files): one endpoint per request file.
+//! Bruno collections (`.bru` files): one endpoint per request file. The
+//! YAML format of Bruno 3 (OpenCollection) is read by [`yaml`] into the
+//! same requests and scopes.
 //!
 //! - A request file has a method block (`get {`, `post {`, …) with `url:`,
 //!   `body:` (which body block is sent) and `auth:`; `params:query`,
@@ -26,6 +28,8 @@ use portolan_plugin_sdk::doc::request::{header_params, json_params, query_params
 use portolan_plugin_sdk::doc::url::query_of;
 use portolan_plugin_sdk::doc::vars::{substitute, url_path_of};
 
+mod yaml;
+
 pub struct Bruno;
 
 /// Method blocks.
@@ -41,11 +45,17 @@ impl Analyzer for Bruno {
     fn tech(&self) -> Tech {
         Tech::new("bruno", "Specification", "Bruno collection")
             .specification()
-            .files(["*.bru"])
-            .detect(Detect::files(["*.bru"]).regex([DETECT_REGEX]))
+            .files(["*.bru", "*.yml", "*.yaml"])
+            .detect(
+                Detect::files(["*.bru", "*.yml", "*.yaml"])
+                    .regex([DETECT_REGEX, yaml::DETECT_REGEX]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if !file.path.ends_with(".bru") {
+            return yaml::analyze(file, out);
+        }
         let blocks = match parse(&file.content) {
             Ok(blocks) => blocks,
             Err(e) => return host::warn(&format!("{}: {e}", file.path)),

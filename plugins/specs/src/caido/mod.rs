@@ -4,7 +4,12 @@
 //! when exported without raw data), each with its `response`. The
 //! camelCase names of Caido's API (`isTls`, as in the SDK's `Request`
 //! type) and a `{"requests": [...]}` wrapper are accepted too; the method
-//! and path may come from `raw` alone. CSV exports are not read.
+//! and path may come from `raw` alone.
+//!
+//! CSV exports (the same export as CSV) are read the same way: a header row
+//! naming the columns (`method`, `path`, `query`, `is_tls` or `isTls`,
+//! `raw`, any order and case, others ignored), one request per row; quoted
+//! fields may hold commas, doubled quotes and line breaks.
 //!
 //! - Path from `path` (else the raw request line), query params from
 //!   `query` (else the raw target's query); headers, cookies and body from
@@ -28,15 +33,23 @@ pub struct Caido;
 /// The TLS flag every exported request carries.
 pub const DETECT_REGEX: &str = r#""(?:is_tls|isTls)"\s*:\s*(?:true|false)"#;
 
+/// The header row of a CSV export: the TLS flag and the method columns.
+pub const DETECT_CSV_REGEX: &str =
+    r"(?i)\A[^\r\n]*\bis_?tls\b[^\r\n]*\bmethod\b|\A[^\r\n]*\bmethod\b[^\r\n]*\bis_?tls\b";
+
 impl Analyzer for Caido {
     fn tech(&self) -> Tech {
         Tech::new("caido", "Specification", "Caido export")
             .specification()
-            .files(["*.json"])
+            .files(["*.json", "*.csv"])
             .detect(Detect::files(["*.json"]).regex([DETECT_REGEX]))
+            .detect(Detect::files(["*.csv"]).regex([DETECT_CSV_REGEX]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if file.path.to_ascii_lowercase().ends_with(".csv") {
+            return csv_export(file, out);
+        }
         let marked = file.content.contains("\"is_tls\"") || file.content.contains("\"isTls\"");
         if !marked || is_test_document(&file.path) {
             return;
@@ -76,6 +89,102 @@ impl Analyzer for Caido {
             out.endpoint(endpoint);
         }
     }
+}
+
+/// A CSV export (see the module doc).
+fn csv_export(file: &SourceFile, out: &mut Output) {
+    if is_test_document(&file.path) {
+        return;
+    }
+    let mut rows = csv_rows(&file.content).into_iter();
+    let Some((_, header)) = rows.next() else {
+        return;
+    };
+    let keys: Vec<String> = header.iter().map(|h| column_key(h)).collect();
+    if !keys.iter().any(|k| k == "is_tls") || !keys.iter().any(|k| k == "method") {
+        return;
+    }
+    let mut found = capture::Merged::default();
+    for (line, fields) in rows {
+        let request: serde_json::Map<String, Value> = keys
+            .iter()
+            .zip(fields)
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| (k.clone(), Value::String(v)))
+            .collect();
+        let request = Value::Object(request);
+        if !is_request(&request) {
+            continue;
+        }
+        if let Some(endpoint) = request_endpoint(&request) {
+            found.add(endpoint.at(file, line));
+        }
+    }
+    for endpoint in found.into_endpoints() {
+        out.endpoint(endpoint);
+    }
+}
+
+/// A column name as the JSON export's key: `isTls`, `Is TLS` → `is_tls`;
+/// others lower-cased.
+fn column_key(name: &str) -> String {
+    let squashed: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    match squashed.as_str() {
+        "istls" | "tls" => "is_tls".to_string(),
+        _ => squashed,
+    }
+}
+
+/// The records of a CSV text (RFC 4180: `,` separators, `"` quoting with
+/// `""` for a quote, line breaks inside quotes), each with the 1-based line
+/// it starts on. Empty lines are skipped.
+fn csv_rows(text: &str) -> Vec<(u32, Vec<String>)> {
+    let mut rows = Vec::new();
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut line = 1u32;
+    let mut start = 1u32;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n' {
+            line += 1;
+        }
+        if quoted {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                '"' => quoted = false,
+                _ => field.push(c),
+            }
+            continue;
+        }
+        match c {
+            '"' => quoted = true,
+            ',' => fields.push(std::mem::take(&mut field)),
+            '\r' => {}
+            '\n' => {
+                fields.push(std::mem::take(&mut field));
+                if fields.iter().any(|f| !f.is_empty()) {
+                    rows.push((start, std::mem::take(&mut fields)));
+                }
+                fields.clear();
+                start = line;
+            }
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    if fields.iter().any(|f| !f.is_empty()) {
+        rows.push((start, fields));
+    }
+    rows
 }
 
 fn get<'a>(request: &'a Value, snake: &str, camel: &str) -> Option<&'a Value> {

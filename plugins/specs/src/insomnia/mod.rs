@@ -1,6 +1,15 @@
-//! Insomnia exports, format 4 (JSON or YAML), and Insomnia 10+/11
-//! collections, format 5 (YAML, `type: collection.insomnia.rest/5.0`): one
+//! Insomnia exports, format 4 (JSON or YAML; format 3 of Insomnia 5–6 has
+//! the same resources), Insomnia 10+/11 collections and design documents,
+//! format 5 (YAML, `type: collection.insomnia.rest/5.0` or
+//! `spec.insomnia.rest/5.0`, whose `collection` has the same shape), and
+//! the git-sync trees of Insomnia Designer (`.insomnia/Request/req_….yml`,
+//! one resource per file, `type: Request` or `WebSocketRequest`): one
 //! endpoint per request.
+//!
+//! A git-sync request is read alone, at line 1 of its file: its folders'
+//! and environments' variables (other files) are not resolved, so a
+//! leading `{{ base_url }}` is dropped as the server and other variables
+//! become `{name}` placeholders.
 //!
 //! Format 5 nests the same request fields in a tree: `collection` lists
 //! requests (items with a `url`) and folders (items with `children`, their
@@ -45,14 +54,20 @@ use portolan_plugin_sdk::doc::vars::{substitute, url_path_of};
 
 pub struct Insomnia;
 
-/// `__export_format: 4` (JSON or YAML, quoted or not).
-pub const DETECT_REGEX: &str = r#"["']?__export_format["']?\s*:\s*["']?4"#;
+/// `__export_format: 4` (or 3; JSON or YAML, quoted or not).
+pub const DETECT_REGEX: &str = r#"["']?__export_format["']?\s*:\s*["']?[34]"#;
 
-/// `type: collection.insomnia.rest/5.0` (format 5, YAML).
-pub const DETECT_V5_REGEX: &str = r#"(?m)^["']?type["']?\s*:\s*["']?collection\.insomnia\.rest/5"#;
+/// `type: collection.insomnia.rest/5.0` or `spec.insomnia.rest/5.0` (format
+/// 5, YAML).
+pub const DETECT_V5_REGEX: &str =
+    r#"(?m)^["']?type["']?\s*:\s*["']?(?:collection|spec)\.insomnia\.rest/5"#;
 
-/// The `type` prefix of format 5 collections.
-const V5_TYPE: &str = "collection.insomnia.rest/5";
+/// One resource of an Insomnia Designer git-sync tree
+/// (`.insomnia/Request/req_….yml`).
+pub const DETECT_SYNC_REGEX: &str = r"(?m)^type:\s*(?:Request|WebSocketRequest)\s*$";
+
+/// The `type` prefixes of format 5 documents that carry a `collection`.
+const V5_TYPES: [&str; 2] = ["collection.insomnia.rest/5", "spec.insomnia.rest/5"];
 
 /// Deepest `parentId` chain followed.
 const MAX_DEPTH: usize = 64;
@@ -62,14 +77,17 @@ impl Analyzer for Insomnia {
         Tech::new("insomnia", "Specification", "Insomnia export")
             .specification()
             .files(["*.json", "*.yaml", "*.yml"])
-            .detect(
-                Detect::files(["*.json", "*.yaml", "*.yml"]).regex([DETECT_REGEX, DETECT_V5_REGEX]),
-            )
+            .detect(Detect::files(["*.json", "*.yaml", "*.yml"]).regex([
+                DETECT_REGEX,
+                DETECT_V5_REGEX,
+                DETECT_SYNC_REGEX,
+            ]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let v5 = file.content.contains(V5_TYPE);
-        if !file.content.contains("__export_format") && !v5 {
+        let v5 = V5_TYPES.iter().any(|t| file.content.contains(t));
+        let sync = is_sync_resource(file);
+        if !file.content.contains("__export_format") && !v5 && !sync {
             return;
         }
         let doc = match load::parse(&file.path, &file.content) {
@@ -80,15 +98,18 @@ impl Analyzer for Insomnia {
             && doc
                 .get("type")
                 .and_then(Value::as_str)
-                .is_some_and(|t| t.starts_with(V5_TYPE))
+                .is_some_and(|t| V5_TYPES.iter().any(|v| t.starts_with(v)))
         {
             return collection_v5(file, &doc, out);
+        }
+        if sync {
+            return sync_resource(file, &doc, out);
         }
         if doc.get("_type").and_then(Value::as_str) != Some("export") {
             return;
         }
         let format = doc.get("__export_format").and_then(scalar_string);
-        if format.as_deref() != Some("4") {
+        if !matches!(format.as_deref(), Some("3" | "4")) {
             return;
         }
         let Some(resources) = doc.get("resources").and_then(Value::as_array) else {
@@ -183,6 +204,30 @@ impl<'a> Export<'a> {
         }
         vars
     }
+}
+
+/// Is the file one resource of a git-sync tree: `<dir>/.insomnia/<Type>/…`
+/// (YAML) with a top-level `type:` line?
+fn is_sync_resource(file: &SourceFile) -> bool {
+    let path = file.slash_path();
+    let in_tree =
+        path.contains(".insomnia/Request/") || path.contains(".insomnia/WebSocketRequest/");
+    in_tree && (path.ends_with(".yml") || path.ends_with(".yaml"))
+}
+
+/// A request of a git-sync tree: one per file, its variables not resolved
+/// (the environments live in other files; an unknown leading variable is
+/// the server).
+fn sync_resource(file: &SourceFile, doc: &Value, out: &mut Output) {
+    let websocket = match doc.get("type").and_then(Value::as_str) {
+        Some("Request") => false,
+        Some("WebSocketRequest") => true,
+        _ => return,
+    };
+    if !doc.get("url").is_some_and(Value::is_string) {
+        return;
+    }
+    out.endpoint(request(doc, websocket, &Map::new(), None).at(file, 1));
 }
 
 /// A format 5 collection (see the module doc).

@@ -19,7 +19,7 @@
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::oas3::{follow_external_refs, join_url, operation_location, with_ref_siblings};
+use crate::oas3::{follow_external_refs, join_url, operation_location, path_item};
 use portolan_plugin_sdk::doc::bundle::Bundle;
 use portolan_plugin_sdk::doc::load::{self, scalar_string};
 use portolan_plugin_sdk::doc::locate::SourceMap;
@@ -126,22 +126,16 @@ fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
             continue;
         }
         let written = item;
-        let merged;
-        let item = match with_ref_siblings(&resolver, item) {
-            Some(map) => {
-                merged = Value::Object(map);
-                &merged
-            }
-            None => resolver.resolve(item),
-        };
-        let item = match item {
-            Value::Object(item) => item,
-            Value::Null => continue,
-            _ => {
+        let resolved = match path_item(&resolver, item) {
+            Ok(Some(item)) => item,
+            // `/draft:` with nothing under it yet.
+            Ok(None) => continue,
+            Err(()) => {
                 warn(&format!("path `{path}` is not a mapping"));
                 continue;
             }
         };
+        let item: &Map<String, Value> = &resolved;
         for (method, operation) in item {
             let lower = method.to_ascii_lowercase();
             if !METHODS.contains(&lower.as_str()) {

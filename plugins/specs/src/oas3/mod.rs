@@ -25,6 +25,8 @@
 //!   report knows the methods of `portolan_plugin_sdk::METHODS`; the host
 //!   reports others as `GET` (so `COPY /doc` merges into `GET /doc`).
 
+use std::borrow::Cow;
+
 use portolan_plugin_sdk::prelude::*;
 use serde_json::{Map, Value};
 
@@ -142,23 +144,16 @@ fn endpoints(file: &SourceFile, bundled: &Bundle) -> Vec<Endpoint> {
             continue;
         }
         let written = item;
-        let merged;
-        let item = match with_ref_siblings(&resolver, item) {
-            Some(map) => {
-                merged = Value::Object(map);
-                &merged
-            }
-            None => resolver.resolve(item),
-        };
-        let item = match item {
-            Value::Object(item) => item,
+        let resolved = match path_item(&resolver, item) {
+            Ok(Some(item)) => item,
             // `/draft:` with nothing under it yet.
-            Value::Null => continue,
-            _ => {
+            Ok(None) => continue,
+            Err(()) => {
                 warn(&format!("path `{path}` is not a mapping"));
                 continue;
             }
         };
+        let item: &Map<String, Value> = &resolved;
         let item_base =
             base_path(&resolver, item.get("servers")).unwrap_or_else(|| doc_base.clone());
         // OpenAPI 3.2: `additionalOperations` holds other methods by name
@@ -261,6 +256,23 @@ pub(crate) fn with_ref_siblings(
         }
     }
     Some(merged)
+}
+
+/// A path item as its operations are read: a `$ref` with siblings merged
+/// ([`with_ref_siblings`]), else the `$ref` followed. `Ok(None)` for an
+/// empty item, `Err` when it is not a mapping.
+pub(crate) fn path_item<'a>(
+    resolver: &Resolver<'a>,
+    item: &'a Value,
+) -> Result<Option<Cow<'a, Map<String, Value>>>, ()> {
+    if let Some(merged) = with_ref_siblings(resolver, item) {
+        return Ok(Some(Cow::Owned(merged)));
+    }
+    match resolver.resolve(item) {
+        Value::Object(map) => Ok(Some(Cow::Borrowed(map))),
+        Value::Null => Ok(None),
+        _ => Err(()),
+    }
 }
 
 /// `base` + `path` as written, with one `/` between them: the specification

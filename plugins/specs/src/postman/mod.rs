@@ -1,4 +1,6 @@
-//! Postman collections v2.0 and v2.1 (JSON): one endpoint per request.
+//! Postman collections v2.0 and v2.1 (JSON): one endpoint per request. The
+//! Postman API's form (`{"collection": {...}}`, as `GET /collections/{id}`
+//! returns it and sync tools commit it) is read the same way.
 //!
 //! - Requests are found in `item` lists at any depth (folders nest `item`
 //!   in `item`); saved example responses are not requests.
@@ -60,12 +62,16 @@ impl Analyzer for Postman {
             Ok(doc) => doc,
             Err(e) => return host::warn(&format!("{}: {e}", file.path)),
         };
-        if !is_collection(&doc) {
-            return;
-        }
+        // The Postman API (`GET /collections/{id}`) wraps the collection.
+        let (doc, wrapped) = match doc.get("collection") {
+            Some(inner) if !is_collection(&doc) && is_collection(inner) => (inner, true),
+            _ if is_collection(&doc) => (&doc, false),
+            _ => return,
+        };
         let mut walker = Walker {
             file,
             source: SourceMap::new(&file.content),
+            wrapped,
             vars: Vec::new(),
             auth: doc.get("auth").into_iter().collect(),
             out: Vec::new(),
@@ -102,6 +108,8 @@ enum Step {
 struct Walker<'a> {
     file: &'a SourceFile,
     source: SourceMap,
+    /// The collection is the `collection` member of the document.
+    wrapped: bool,
     /// (name, value), outer scopes first.
     vars: Vec<(String, String)>,
     /// `auth` of the collection and enclosing folders, outer first.
@@ -168,12 +176,13 @@ impl<'a> Walker<'a> {
     }
 
     fn line(&self, path: &[Step]) -> u32 {
-        let mut key: Vec<Seg<'_>> = path
-            .iter()
-            .map(|s| match s {
+        let root = self.wrapped.then_some(Seg::Key("collection"));
+        let mut key: Vec<Seg<'_>> = root
+            .into_iter()
+            .chain(path.iter().map(|s| match s {
                 Step::Item => Seg::Key("item"),
                 Step::Index(i) => Seg::Index(*i),
-            })
+            }))
             .collect();
         key.push(Seg::Key("request"));
         self.source

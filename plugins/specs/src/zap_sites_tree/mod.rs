@@ -13,6 +13,9 @@
 //!   of a GET node name); `data` → `form` pairs, or `json` fields when it is
 //!   a JSON object (else the names in the node name's second `(…)`).
 //! - Location: the node's list item.
+//!
+//! ZAP's message export (a text file of raw requests and responses) is
+//! read by [`messages`].
 
 use portolan_plugin_sdk::prelude::*;
 use serde_json::Value;
@@ -21,6 +24,8 @@ use portolan_plugin_sdk::doc::load::{self, scalar_string};
 use portolan_plugin_sdk::doc::locate::{Seg, SourceMap};
 use portolan_plugin_sdk::doc::request::{form_params, json_params, query_params};
 use portolan_plugin_sdk::doc::url::{query_of, url_path};
+
+pub mod messages;
 
 pub struct ZapSitesTree;
 
@@ -35,11 +40,15 @@ impl Analyzer for ZapSitesTree {
         Tech::new("zap_sites_tree", "Specification", "OWASP ZAP sites tree")
             .specification()
             .aliases(["zap"])
-            .files(["*.yaml", "*.yml"])
+            .files(["*.yaml", "*.yml", "*.txt"])
             .detect(Detect::files(["*.yaml", "*.yml"]).regex([DETECT_REGEX]))
+            .detect(Detect::files(["*.txt"]).regex([messages::DETECT_REGEX]))
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
+        if file.path.ends_with(".txt") {
+            return messages::analyze(file, out);
+        }
         if !file.content.contains("Sites") {
             return;
         }
