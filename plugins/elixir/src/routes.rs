@@ -27,9 +27,11 @@
 //! them in the file (`@api "/api"` … `forward "#{@api}/users", to: …`,
 //! `get @health do`); other interpolations stay as written.
 //!
-//! Plug routers served by Bandit (`{Bandit, plug: X}`) are `elixir_bandit`'s
-//! ([`link_bandit`]); `elixir_plug` reports the others, so a tree with both
-//! technologies reports each route once.
+//! Servers plug in through [`Server`] hooks listed in [`crate::SERVERS`]:
+//! the Plug routers a server serves (Bandit's `{Bandit, plug: X}`) are that
+//! server technology's (it links them with [`link_roots`]); `elixir_plug`
+//! reports the others, so a tree with both technologies reports each route
+//! once.
 
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -200,7 +202,7 @@ pub enum Fact {
     Router(Router),
     Action(Action),
     Helper(Helper),
-    /// A plug served by Bandit (`{Bandit, plug: MyApp.Router}`).
+    /// A plug served by a [`Server`] (`{Bandit, plug: MyApp.Router}`).
     Served(String),
     /// A bare `Plug` module dispatching in `call/2` clause heads.
     Bare(Router),
@@ -224,6 +226,14 @@ pub struct Operation {
     pub body: Option<(String, Source)>,
 }
 
+/// A server that serves Plug modules, plugged into the shared map step.
+pub struct Server {
+    /// The modules the file's server child specs serve.
+    pub served: fn(&[Token]) -> Vec<String>,
+    /// A module dispatching by itself (a bare `Plug`), read as a router.
+    pub bare: fn(&SourceFile, &[Token], &str, &Node) -> Option<Router>,
+}
+
 pub fn analyze(file: &SourceFile, out: &mut Output) {
     if is_test_path(&file.path) {
         return;
@@ -235,11 +245,16 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     let tree = tree::parse(&t);
     let mut mods = Vec::new();
     modules(&t, &tree, "", &mut mods);
-    for served in crate::bandit::served(&t) {
-        out.fact(&Fact::Served(served));
+    for server in crate::SERVERS {
+        for served in (server.served)(&t) {
+            out.fact(&Fact::Served(served));
+        }
     }
     for (name, node) in mods {
-        if let Some(r) = crate::bandit::bare_plug(file, &t, &name, node) {
+        if let Some(r) = crate::SERVERS
+            .iter()
+            .find_map(|server| (server.bare)(file, &t, &name, node))
+        {
             out.fact(&Fact::Bare(r));
             continue;
         }
@@ -785,21 +800,18 @@ pub fn link(facts: &Facts, plug: bool) -> Vec<Endpoint> {
     link_roots(facts, &|r, served| r.plug == plug && !(plug && served))
 }
 
-/// Link for Bandit: the Plug routers Bandit serves (and what they
-/// forward to), then the bare Plug modules' dispatch clauses.
-pub fn link_bandit(facts: &Facts) -> Vec<Endpoint> {
-    let mut out = link_roots(facts, &|r, served| r.plug && served);
+/// Link the bare Plug modules' dispatch clauses (see [`Server::bare`]).
+pub fn link_bare(facts: &Facts, out: &mut Vec<Endpoint>) {
     for f in facts.iter::<Fact>() {
         if let Fact::Bare(r) = f {
-            expand(&r, "", &[], &[], 0, false, &mut out);
+            expand(&r, "", &[], &[], 0, false, out);
         }
     }
-    out
 }
 
 /// Routes of the root routers (not `forward` targets) that `keep(router,
-/// served by Bandit)` accepts, forwarded routers expanded.
-fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoint> {
+/// served by a server)` accepts, forwarded routers expanded.
+pub fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoint> {
     let mut routers = Vec::new();
     let mut actions = Vec::new();
     let mut served = Vec::new();
