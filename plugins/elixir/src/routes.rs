@@ -410,6 +410,8 @@ struct Scope {
     alias: Vec<String>,
     json: bool,
     guard: Option<Guard>,
+    /// Variables bound to a string by an enclosing `for v <- ["/a", "/b"]`.
+    vars: Vec<(String, String)>,
 }
 
 struct Interp<'a> {
@@ -504,6 +506,44 @@ impl<'a> Interp<'a> {
             }
         }
         out
+    }
+
+    /// The string a variable at token `k` is bound to by an enclosing
+    /// `for` (innermost first).
+    fn bound(&self, scope: &Scope, k: usize) -> Option<String> {
+        let name = self.t.get(k).filter(|x| x.kind == Kind::Ident)?;
+        scope
+            .vars
+            .iter()
+            .rev()
+            .find(|(v, _)| *v == name.text)
+            .map(|(_, s)| s.clone())
+    }
+
+    /// `for var <- ["a", "b"]` (string literals only): the variable and
+    /// the values.
+    fn for_strings(&self, n: &Node) -> Option<(&'a str, Vec<String>)> {
+        let t: &'a [Token] = self.t;
+        let a = n.args.clone();
+        let var = t.get(a.start).filter(|x| x.kind == Kind::Ident)?;
+        if !t.get(a.start + 1)?.is("<-") || !t.get(a.start + 2)?.is("[") {
+            return None;
+        }
+        let mut values = Vec::new();
+        let mut k = a.start + 3;
+        while k < a.end {
+            let x = &t[k];
+            match x.kind {
+                Kind::Str => values.push(x.text.clone()),
+                Kind::Punct if x.is(",") => {}
+                Kind::Punct if x.is("]") && k + 1 == a.end => {
+                    return (!values.is_empty()).then_some((var.text.as_str(), values));
+                }
+                _ => return None,
+            }
+            k += 1;
+        }
+        None
     }
 
     fn kw_str(&self, r: &std::ops::Range<usize>) -> Option<String> {
@@ -601,11 +641,16 @@ impl<'a> Interp<'a> {
                 "scope" => {
                     let a = self.args(n);
                     let mut inner = scope.clone();
-                    let path = a.strs.first().map(|s| s.to_string()).or_else(|| {
-                        a.kw.iter()
-                            .find(|(k, _)| *k == "path")
-                            .and_then(|(_, v)| self.kw_str(v))
-                    });
+                    let path = a
+                        .strs
+                        .first()
+                        .map(|s| s.to_string())
+                        .or_else(|| {
+                            a.kw.iter()
+                                .find(|(k, _)| *k == "path")
+                                .and_then(|(_, v)| self.kw_str(v))
+                        })
+                        .or_else(|| self.bound(&scope, n.args.start));
                     if let Some(p) = path {
                         inner.path.push(p);
                     }
@@ -619,6 +664,18 @@ impl<'a> Interp<'a> {
                     }
                     self.block(&n.children, &inner, r);
                 }
+                "for" => match self.for_strings(n) {
+                    // `for prefix <- ["/", "/repos/:repository"] do scope
+                    // prefix do … end end`: the block once per value.
+                    Some((var, values)) => {
+                        for v in values {
+                            let mut inner = scope.clone();
+                            inner.vars.push((var.to_string(), v));
+                            self.block(&n.children, &inner, r);
+                        }
+                    }
+                    None => self.block(&n.children, &scope, r),
+                },
                 "resources" => self.resources(n, &scope, r),
                 "live" => {
                     let a = self.args(n);
