@@ -188,7 +188,7 @@ fn pattern(t: &Toks, start: usize, end: usize) -> Option<Node> {
     }
     let method = (m..pair).rev().find_map(|i| {
         t.ident(i)
-            .or_else(|| t.get(i).filter(|x| x.is("_")).map(|_| "_"))
+            .or_else(|| t.get(i).filter(|x| x.is('_')).map(|_| "_"))
     })?;
     let mut node = Node::default();
     if METHODS.contains(&method) {

@@ -382,7 +382,7 @@ pub fn type_arg(t: &Toks, open: usize) -> Option<String> {
 /// The `=` `>` of a `=>` arrow at `k`?
 pub fn is_arrow(t: &Toks, k: usize) -> bool {
     match (t.get(k), t.get(k + 1)) {
-        (Some(a), Some(b)) => a.is("=") && b.is(">") && b.start == a.start + 1,
+        (Some(a), Some(b)) => a.is('=') && b.is('>') && b.start == a.start + 1,
         _ => false,
     }
 }
@@ -390,7 +390,7 @@ pub fn is_arrow(t: &Toks, k: usize) -> bool {
 /// The `-` `>` of a `->` at `k`?
 pub fn is_pair_arrow(t: &Toks, k: usize) -> bool {
     match (t.get(k), t.get(k + 1)) {
-        (Some(a), Some(b)) => a.is("-") && b.is(">") && b.start == a.start + 1,
+        (Some(a), Some(b)) => a.is('-') && b.is('>') && b.start == a.start + 1,
         _ => false,
     }
 }
