@@ -372,7 +372,10 @@ mod tests {
         let src = "x\n s\"/u/$id\" f\"y\" `s`\"z\"";
         let toks = tokenize(&Code::new(src, Syntax::C_LIKE), D);
         assert_eq!(texts(&toks), ["x", "/u/$id", "f", "y", "s", "z"]);
-        assert_eq!((toks[1].prefix.as_str(), toks[1].start, toks[1].nl), ("s", 3, true));
+        assert_eq!(
+            (toks[1].prefix.as_str(), toks[1].start, toks[1].nl),
+            ("s", 3, true)
+        );
         assert_eq!(toks[3].prefix, "", "`f` is not an interpolator here");
         assert_eq!(toks[4].prefix, "`", "a backticked name is no interpolator");
         assert_eq!(toks[5].prefix, "");
