@@ -345,6 +345,8 @@ pub fn ref_at(t: &Toks, k: usize, start: usize, end: usize) -> Option<(Vec<Strin
                 | "sandbox"
                 | "toHttp"
                 | "implement"
+                | "orElse"
+                | "combineK"
         )
     }) && parts.len() > 1
     {
