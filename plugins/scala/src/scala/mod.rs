@@ -440,27 +440,3 @@ pub fn lambda(t: &Toks, open: usize, close: usize) -> (Vec<String>, usize) {
     }
     (names, arrow + 2)
 }
-
-/// Split `start..end` at a top-level identifier operator (`and`).
-pub fn split_word(t: &Toks, start: usize, end: usize, word: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut piece = start;
-    let mut k = start;
-    while k < end {
-        if t.is_open(k) {
-            k = t.skip_group(k);
-            continue;
-        }
-        if t.is_ident(k, word) {
-            if piece < k {
-                out.push(piece..k);
-            }
-            piece = k + 1;
-        }
-        k += 1;
-    }
-    if piece < end {
-        out.push(piece..end);
-    }
-    out
-}
