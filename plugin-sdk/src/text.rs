@@ -68,9 +68,34 @@ pub fn line_end_of(text: &str, offset: usize) -> usize {
         .map_or(text.len(), |p| offset + p)
 }
 
+/// A camelCase member naming an HTTP header, as the header is written:
+/// `contentType` → `Content-Type`, `authorization` → `Authorization`.
+pub fn camel_to_header(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if i == 0 {
+            out.extend(c.to_uppercase());
+        } else if c.is_uppercase() {
+            out.push('-');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn camel_members_name_headers() {
+        assert_eq!(camel_to_header("contentType"), "Content-Type");
+        assert_eq!(camel_to_header("authorization"), "Authorization");
+        assert_eq!(camel_to_header("éTag"), "É-Tag");
+        assert_eq!(camel_to_header(""), "");
+    }
 
     #[test]
     fn lines_are_one_based() {
