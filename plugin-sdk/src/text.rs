@@ -68,9 +68,59 @@ pub fn line_end_of(text: &str, offset: usize) -> usize {
         .map_or(text.len(), |p| offset + p)
 }
 
+/// A camelCase member naming an HTTP header, as the header is written:
+/// `contentType` → `Content-Type`, `authorization` → `Authorization`.
+pub fn camel_to_header(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if i == 0 {
+            out.extend(c.to_uppercase());
+        } else if c.is_uppercase() {
+            out.push('-');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `UserProfile` → `user_profile`: an underscore before every ASCII
+/// capital but the first, all lower-cased (acronyms are not kept together:
+/// `HTTPServer` → `h_t_t_p_server`).
+pub fn camel_to_snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn camel_names_to_snake_case() {
+        assert_eq!(camel_to_snake("UserProfile"), "user_profile");
+        assert_eq!(camel_to_snake("blogPosts"), "blog_posts");
+        assert_eq!(camel_to_snake("ÉtéSale"), "Été_sale", "ASCII capitals only");
+    }
+
+    #[test]
+    fn camel_members_name_headers() {
+        assert_eq!(camel_to_header("contentType"), "Content-Type");
+        assert_eq!(camel_to_header("authorization"), "Authorization");
+        assert_eq!(camel_to_header("éTag"), "É-Tag");
+        assert_eq!(camel_to_header(""), "");
+    }
 
     #[test]
     fn lines_are_one_based() {

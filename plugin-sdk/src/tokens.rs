@@ -43,6 +43,11 @@ pub struct Token {
     pub pair: usize,
     /// An interpolated string (C# `$"…{x}…"`).
     pub interp: bool,
+    /// What is glued before the token and folded into it: a string's
+    /// interpolator (`s` in Scala's `s"/u/$id"`, see
+    /// [`Dialect::interpolators`]), `` ` `` for a backticked identifier;
+    /// else empty.
+    pub prefix: String,
 }
 
 impl Token {
@@ -65,6 +70,10 @@ pub struct Dialect {
     pub verbatim_idents: bool,
     /// `$"…"` is one string token marked [`Token::interp`] (C#).
     pub dollar_strings: bool,
+    /// Identifiers that, glued before a string literal, are its
+    /// interpolator (Scala's `s"…"`): folded into the string token (which
+    /// then starts at the identifier) and kept in [`Token::prefix`].
+    pub interpolators: &'static [&'static str],
 }
 
 impl Dialect {
@@ -74,6 +83,7 @@ impl Dialect {
         backtick_idents: true,
         verbatim_idents: false,
         dollar_strings: false,
+        interpolators: &[],
     };
     /// C#.
     pub const CSHARP: Dialect = Dialect {
@@ -81,6 +91,7 @@ impl Dialect {
         backtick_idents: false,
         verbatim_idents: true,
         dollar_strings: true,
+        interpolators: &[],
     };
 }
 
@@ -101,6 +112,7 @@ pub fn tokenize(code: &Code, d: Dialect) -> Vec<Token> {
         nl,
         pair: 0,
         interp: false,
+        prefix: String::new(),
     };
     while i < bytes.len() {
         let b = bytes[i];
@@ -122,7 +134,7 @@ pub fn tokenize(code: &Code, d: Dialect) -> Vec<Token> {
                     if interp {
                         out.pop();
                     }
-                    out.push(Token {
+                    let mut tok = Token {
                         kind: Kind::Str,
                         text: lit.value,
                         start: i,
@@ -130,7 +142,22 @@ pub fn tokenize(code: &Code, d: Dialect) -> Vec<Token> {
                         nl,
                         pair: 0,
                         interp,
+                        prefix: String::new(),
+                    };
+                    let glued = out.last().filter(|t| {
+                        t.kind == Kind::Ident
+                            && t.prefix.is_empty()
+                            && t.end == i
+                            && d.interpolators.contains(&t.text.as_str())
                     });
+                    if glued.is_some() {
+                        if let Some(p) = out.pop() {
+                            tok.start = p.start;
+                            tok.nl = p.nl;
+                            tok.prefix = p.text;
+                        }
+                    }
+                    out.push(tok);
                     nl = false;
                     i = lit.end;
                 }
@@ -159,7 +186,9 @@ pub fn tokenize(code: &Code, d: Dialect) -> Vec<Token> {
                 .map_or(bytes.len(), |p| i + 1 + p);
             i = (close + 1).min(bytes.len());
             let name = &text[start + 1..close.min(bytes.len())];
-            out.push(token(Kind::Ident, name, start, i, nl));
+            let mut tok = token(Kind::Ident, name, start, i, nl);
+            tok.prefix.push('`');
+            out.push(tok);
             nl = false;
             continue;
         } else if d.verbatim_idents && b == b'@' && bytes.get(i + 1).is_some_and(|c| ident(*c)) {
@@ -332,6 +361,24 @@ mod tests {
         assert!(toks[3].interp);
         assert!(!toks[8].interp);
         assert!(toks[6].nl);
+    }
+
+    #[test]
+    fn interpolators_fold_into_their_string() {
+        const D: Dialect = Dialect {
+            interpolators: &["s"],
+            ..Dialect::JAVA
+        };
+        let src = "x\n s\"/u/$id\" f\"y\" `s`\"z\"";
+        let toks = tokenize(&Code::new(src, Syntax::C_LIKE), D);
+        assert_eq!(texts(&toks), ["x", "/u/$id", "f", "y", "s", "z"]);
+        assert_eq!(
+            (toks[1].prefix.as_str(), toks[1].start, toks[1].nl),
+            ("s", 3, true)
+        );
+        assert_eq!(toks[3].prefix, "", "`f` is not an interpolator here");
+        assert_eq!(toks[4].prefix, "`", "a backticked name is no interpolator");
+        assert_eq!(toks[5].prefix, "");
     }
 
     #[test]

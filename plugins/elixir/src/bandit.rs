@@ -31,6 +31,12 @@ use crate::routes::{self, upgrades, Route, Router, ANY_METHODS};
 
 pub struct Bandit;
 
+/// Bandit's hooks into the shared map step ([`crate::SERVERS`]).
+pub const SERVER: routes::Server = routes::Server {
+    served,
+    bare: bare_plug,
+};
+
 impl Analyzer for Bandit {
     fn tech(&self) -> Tech {
         Tech::new("elixir_bandit", "Elixir", "Bandit")
@@ -46,7 +52,11 @@ impl Analyzer for Bandit {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(routes::link_bandit(facts))
+        // The Plug routers Bandit serves (and what they forward to), then
+        // the bare Plug modules' dispatch clauses.
+        let mut out = routes::link_roots(facts, &|r, served| r.plug && served);
+        routes::link_bare(facts, &mut out);
+        Ok(out)
     }
 }
 

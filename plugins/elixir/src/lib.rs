@@ -10,6 +10,9 @@ pub mod phoenix;
 pub mod plug;
 pub mod routes;
 
+/// The servers of Plug modules the shared map step asks ([`routes::Server`]).
+pub const SERVERS: &[routes::Server] = &[bandit::SERVER];
+
 portolan_plugin_sdk::plugin!(
     name: "elixir",
     analyzers: [phoenix::Phoenix, channel::Channel, plug::Plug, bandit::Bandit],

@@ -27,9 +27,11 @@
 //! them in the file (`@api "/api"` … `forward "#{@api}/users", to: …`,
 //! `get @health do`); other interpolations stay as written.
 //!
-//! Plug routers served by Bandit (`{Bandit, plug: X}`) are `elixir_bandit`'s
-//! ([`link_bandit`]); `elixir_plug` reports the others, so a tree with both
-//! technologies reports each route once.
+//! Servers plug in through [`Server`] hooks listed in [`crate::SERVERS`]:
+//! the Plug routers a server serves (Bandit's `{Bandit, plug: X}`) are that
+//! server technology's (it links them with [`link_roots`]); `elixir_plug`
+//! reports the others, so a tree with both technologies reports each route
+//! once.
 
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -200,7 +202,7 @@ pub enum Fact {
     Router(Router),
     Action(Action),
     Helper(Helper),
-    /// A plug served by Bandit (`{Bandit, plug: MyApp.Router}`).
+    /// A plug served by a [`Server`] (`{Bandit, plug: MyApp.Router}`).
     Served(String),
     /// A bare `Plug` module dispatching in `call/2` clause heads.
     Bare(Router),
@@ -224,6 +226,14 @@ pub struct Operation {
     pub body: Option<(String, Source)>,
 }
 
+/// A server that serves Plug modules, plugged into the shared map step.
+pub struct Server {
+    /// The modules the file's server child specs serve.
+    pub served: fn(&[Token]) -> Vec<String>,
+    /// A module dispatching by itself (a bare `Plug`), read as a router.
+    pub bare: fn(&SourceFile, &[Token], &str, &Node) -> Option<Router>,
+}
+
 pub fn analyze(file: &SourceFile, out: &mut Output) {
     if is_test_path(&file.path) {
         return;
@@ -235,11 +245,16 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     let tree = tree::parse(&t);
     let mut mods = Vec::new();
     modules(&t, &tree, "", &mut mods);
-    for served in crate::bandit::served(&t) {
-        out.fact(&Fact::Served(served));
+    for server in crate::SERVERS {
+        for served in (server.served)(&t) {
+            out.fact(&Fact::Served(served));
+        }
     }
     for (name, node) in mods {
-        if let Some(r) = crate::bandit::bare_plug(file, &t, &name, node) {
+        if let Some(r) = crate::SERVERS
+            .iter()
+            .find_map(|server| (server.bare)(file, &t, &name, node))
+        {
             out.fact(&Fact::Bare(r));
             continue;
         }
@@ -395,6 +410,8 @@ struct Scope {
     alias: Vec<String>,
     json: bool,
     guard: Option<Guard>,
+    /// Variables bound to a string by an enclosing `for v <- ["/a", "/b"]`.
+    vars: Vec<(String, String)>,
 }
 
 struct Interp<'a> {
@@ -489,6 +506,44 @@ impl<'a> Interp<'a> {
             }
         }
         out
+    }
+
+    /// The string a variable at token `k` is bound to by an enclosing
+    /// `for` (innermost first).
+    fn bound(&self, scope: &Scope, k: usize) -> Option<String> {
+        let name = self.t.get(k).filter(|x| x.kind == Kind::Ident)?;
+        scope
+            .vars
+            .iter()
+            .rev()
+            .find(|(v, _)| *v == name.text)
+            .map(|(_, s)| s.clone())
+    }
+
+    /// `for var <- ["a", "b"]` (string literals only): the variable and
+    /// the values.
+    fn for_strings(&self, n: &Node) -> Option<(&'a str, Vec<String>)> {
+        let t: &'a [Token] = self.t;
+        let a = n.args.clone();
+        let var = t.get(a.start).filter(|x| x.kind == Kind::Ident)?;
+        if !t.get(a.start + 1)?.is("<-") || !t.get(a.start + 2)?.is("[") {
+            return None;
+        }
+        let mut values = Vec::new();
+        let mut k = a.start + 3;
+        while k < a.end {
+            let x = &t[k];
+            match x.kind {
+                Kind::Str => values.push(x.text.clone()),
+                Kind::Punct if x.is(",") => {}
+                Kind::Punct if x.is("]") && k + 1 == a.end => {
+                    return (!values.is_empty()).then_some((var.text.as_str(), values));
+                }
+                _ => return None,
+            }
+            k += 1;
+        }
+        None
     }
 
     fn kw_str(&self, r: &std::ops::Range<usize>) -> Option<String> {
@@ -586,11 +641,16 @@ impl<'a> Interp<'a> {
                 "scope" => {
                     let a = self.args(n);
                     let mut inner = scope.clone();
-                    let path = a.strs.first().map(|s| s.to_string()).or_else(|| {
-                        a.kw.iter()
-                            .find(|(k, _)| *k == "path")
-                            .and_then(|(_, v)| self.kw_str(v))
-                    });
+                    let path = a
+                        .strs
+                        .first()
+                        .map(|s| s.to_string())
+                        .or_else(|| {
+                            a.kw.iter()
+                                .find(|(k, _)| *k == "path")
+                                .and_then(|(_, v)| self.kw_str(v))
+                        })
+                        .or_else(|| self.bound(&scope, n.args.start));
                     if let Some(p) = path {
                         inner.path.push(p);
                     }
@@ -604,6 +664,18 @@ impl<'a> Interp<'a> {
                     }
                     self.block(&n.children, &inner, r);
                 }
+                "for" => match self.for_strings(n) {
+                    // `for prefix <- ["/", "/repos/:repository"] do scope
+                    // prefix do … end end`: the block once per value.
+                    Some((var, values)) => {
+                        for v in values {
+                            let mut inner = scope.clone();
+                            inner.vars.push((var.to_string(), v));
+                            self.block(&n.children, &inner, r);
+                        }
+                    }
+                    None => self.block(&n.children, &scope, r),
+                },
                 "resources" => self.resources(n, &scope, r),
                 "live" => {
                     let a = self.args(n);
@@ -785,21 +857,18 @@ pub fn link(facts: &Facts, plug: bool) -> Vec<Endpoint> {
     link_roots(facts, &|r, served| r.plug == plug && !(plug && served))
 }
 
-/// Link for Bandit: the Plug routers Bandit serves (and what they
-/// forward to), then the bare Plug modules' dispatch clauses.
-pub fn link_bandit(facts: &Facts) -> Vec<Endpoint> {
-    let mut out = link_roots(facts, &|r, served| r.plug && served);
+/// Link the bare Plug modules' dispatch clauses (see [`Server::bare`]).
+pub fn link_bare(facts: &Facts, out: &mut Vec<Endpoint>) {
     for f in facts.iter::<Fact>() {
         if let Fact::Bare(r) = f {
-            expand(&r, "", &[], &[], 0, false, &mut out);
+            expand(&r, "", &[], &[], 0, false, out);
         }
     }
-    out
 }
 
 /// Routes of the root routers (not `forward` targets) that `keep(router,
-/// served by Bandit)` accepts, forwarded routers expanded.
-fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoint> {
+/// served by a server)` accepts, forwarded routers expanded.
+pub fn link_roots(facts: &Facts, keep: &dyn Fn(&Router, bool) -> bool) -> Vec<Endpoint> {
     let mut routers = Vec::new();
     let mut actions = Vec::new();
     let mut served = Vec::new();

@@ -214,20 +214,20 @@ fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             k = j;
             continue;
         }
-        if tok.is("(") && starts_chain(t, k) {
+        if tok.is('(') && starts_chain(t, k) {
             let (node, next, _) = chain(t, o, k, r.end);
             group.children.push(node);
             k = next.max(k + 1);
             continue;
         }
-        if tok.is("{") {
+        if tok.is('{') {
             let close = t.close(k).unwrap_or(r.end).min(r.end);
             let (_, body) = lambda(t, k, close);
             group.children.push(expr(t, o, body..close));
             k = close + 1;
             continue;
         }
-        if tok.is("(") || tok.is("[") {
+        if tok.is('(') || tok.is('[') {
             // Arguments of something that is not a route (`complete(…)`);
             // `(a ~ b)` groups of routes are read as routes.
             let close = t.close(k).unwrap_or(r.end).min(r.end);
@@ -389,7 +389,7 @@ fn matcher(t: &Toks, r: Range<usize>) -> (Piece, bool) {
         return (Piece::Nothing, false);
     };
     // `("default".r | Segment)`: alternatives extract a value.
-    if tok.is("(") {
+    if tok.is('(') {
         let close = t.close(r.start).unwrap_or(r.end).min(r.end);
         return if t.split(r.start + 1, close, "|").len() >= 2 {
             (Piece::Param(String::new()), true)

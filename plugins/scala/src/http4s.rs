@@ -8,6 +8,10 @@
 //!   stable identifiers are string constants (`Root / ApiVersion / "x"`).
 //!   `case _ -> Root / "x"` (any method) is reported as GET, POST, PUT,
 //!   PATCH and DELETE.
+//! - Bare partial functions of routes, lifted elsewhere (tsec's `def
+//!   getUser: AuthEndpoint[F, A] = { case GET -> Root / LongVar(id) asAuthed
+//!   _ => … }`, composed with `a(x).orElse(b(x))` and handed to
+//!   `auth.liftService(…)`): cases whose path starts at `Root` only.
 //! - Query matchers: `object PageMatcher extends
 //!   OptionalQueryParamDecoderMatcher[Int]("page")` (any `…QueryParam…
 //!   Matcher`, in any file) names the query parameter of `:? PageMatcher(p)
@@ -93,6 +97,16 @@ fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     let mut k = r.start;
     while k < r.end {
         let Some(tok) = t.get(k) else { break };
+        if tok.is('{') && t.is_ident(k + 1, "case") {
+            // A bare partial function of routes, typed by the project or a
+            // library (`def getUser: AuthEndpoint[F, A] = { case GET ->
+            // Root / LongVar(id) asAuthed _ => … }`), lifted elsewhere:
+            // only `case`s matching `METHOD -> Root …` count.
+            let close = t.close(k).unwrap_or(r.end).min(r.end);
+            cases(t, k + 1, close, true, &mut group);
+            k = close + 1;
+            continue;
+        }
         if tok.kind != Kind::Ident || (k > 0 && t.is(k - 1, ".")) {
             k += 1;
             continue;
@@ -116,7 +130,7 @@ fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             }
             if t.is(j, "{") {
                 let close = t.close(j).unwrap_or(r.end).min(r.end);
-                cases(t, j + 1, close, &mut group);
+                cases(t, j + 1, close, false, &mut group);
                 k = close + 1;
                 continue;
             }
@@ -155,8 +169,9 @@ fn prefix(t: &Toks, r: Range<usize>) -> Vec<Piece> {
     }
 }
 
-/// The `case` clauses of a partial function body.
-fn cases(t: &Toks, start: usize, end: usize, group: &mut Node) {
+/// The `case` clauses of a partial function body (`rooted`: only those
+/// whose path starts at `Root`).
+fn cases(t: &Toks, start: usize, end: usize, rooted: bool, group: &mut Node) {
     let mut heads = Vec::new();
     let mut k = start;
     while k < end {
@@ -170,7 +185,7 @@ fn cases(t: &Toks, start: usize, end: usize, group: &mut Node) {
         let Some(arrow) = find_arrow(t, c + 1, stop) else {
             continue;
         };
-        if let Some(mut node) = pattern(t, c + 1, arrow) {
+        if let Some(mut node) = pattern(t, c + 1, arrow, rooted) {
             node.line = t.line(c);
             node.leaf = true;
             node.params.extend(body_reads(t, arrow + 2..stop));
@@ -180,15 +195,18 @@ fn cases(t: &Toks, start: usize, end: usize, group: &mut Node) {
 }
 
 /// `[req @] GET -> Root / "users" / LongVar(id) :? M(x) +& N(y) [as user]`.
-fn pattern(t: &Toks, start: usize, end: usize) -> Option<Node> {
+fn pattern(t: &Toks, start: usize, end: usize, rooted: bool) -> Option<Node> {
     let pair = (start..end).find(|&i| is_pair_arrow(t, i))?;
+    if rooted && !t.is_ident(pair + 2, "Root") {
+        return None;
+    }
     let mut m = pair;
     while m > start && !t.is(m - 1, "@") {
         m -= 1;
     }
     let method = (m..pair).rev().find_map(|i| {
         t.ident(i)
-            .or_else(|| t.get(i).filter(|x| x.is("_")).map(|_| "_"))
+            .or_else(|| t.get(i).filter(|x| x.is('_')).map(|_| "_"))
     })?;
     let mut node = Node::default();
     if METHODS.contains(&method) {

@@ -520,12 +520,13 @@ fn actions(file: &SourceFile, out: &mut Output) {
 }
 
 /// Play forms declared in the file: `val loginForm = Form(mapping("email"
-/// -> email, "password" -> nonEmptyText)(…))` (also `single`, `tuple`,
-/// nested `mapping`s) → (name, field keys).
+/// -> email, "password" -> nonEmptyText)(…))` or `Form { mapping(…)(…) }`
+/// (also `single`, `tuple`, nested `mapping`s) → (name, field keys).
 fn forms(t: &Toks) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
     for k in 2..t.len() {
-        if !(t.is_ident(k, "Form") && t.is(k + 1, "(") && t.is(k - 1, "=")) {
+        // `Form(mapping(…))` or `Form { mapping(…) }`.
+        if !(t.is_ident(k, "Form") && (t.is(k + 1, "(") || t.is(k + 1, "{")) && t.is(k - 1, "=")) {
             continue;
         }
         // `val name = Form(` or `val name: Form[T] = Form(`.

@@ -1,6 +1,7 @@
 //! Scalatra (`scala_scalatra`).
 //!
-//! - Routes are `get("/users/:id") { … }` (also `post`, `put`, `delete`,
+//! - Routes are `get("/users/:id") { … }` or `get("/x")(action)` /
+//!   `post("/x", form)(usersOnly { f => … })` (also `post`, `put`, `delete`,
 //!   `patch`, `head`, `options`; extra arguments such as a Swagger
 //!   `operation(…)` are ignored) in the body of a class or trait. Paths are
 //!   string literals, string constants (from any object) or `+`
@@ -9,7 +10,8 @@
 //! - Prefixes come from mounts in any file: `context.mount(new UserServlet(
 //!   repo), "/users/*")` (also `context mount (…)`, `addServlet(new X,
 //!   "/x/*")`, `addServlet(classOf[X], "/x/*")`); the trailing `/*` is
-//!   dropped. A servlet inherits the routes of the traits and base classes
+//!   dropped. A `ScalatraFilter` (directly or through a base class) is no
+//!   prefix: filters match the whole request path. A servlet inherits the routes of the traits and base classes
 //!   it extends (in other files too), so a route trait mixed into two
 //!   mounted servlets is reported under both prefixes. A servlet that is
 //!   neither mounted nor a parent of another servlet is reported at the
@@ -128,7 +130,9 @@ fn routes(t: &Toks, o: &Outline, b: Range<usize>, owner: &str) -> Vec<Route> {
         let Some(close) = t.close(k + 1) else {
             continue;
         };
-        if !t.is(close + 1, "{") {
+        // The action: a block, or a second argument list
+        // (`get("/x")(usersOnly { … })`, `get("/x")(handler)`).
+        if !t.is(close + 1, "{") && !t.is(close + 1, "(") {
             continue;
         }
         let args = t.split(k + 2, close, ",");
@@ -256,6 +260,28 @@ fn routes_of<'a>(
     }
 }
 
+/// Does `name` extend `ScalatraFilter` (through its parents, in any file)?
+/// A filter matches routes against the whole request path: the path it is
+/// mounted at only selects the requests it sees, and is no prefix.
+fn is_filter(w: &World, by_name: &HashMap<&str, Vec<usize>>, name: &str) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![name];
+    while let Some(n) = stack.pop() {
+        if n == "ScalatraFilter" {
+            return true;
+        }
+        if !seen.insert(n) || seen.len() > 64 {
+            continue;
+        }
+        for &i in by_name.get(n).into_iter().flatten() {
+            if let Some(s) = w.servlets.get(i) {
+                stack.extend(s.parents.iter().map(String::as_str));
+            }
+        }
+    }
+    false
+}
+
 fn link(w: &World) -> Vec<Endpoint> {
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, s) in w.servlets.iter().enumerate() {
@@ -269,7 +295,9 @@ fn link(w: &World) -> Vec<Endpoint> {
     let mounted: HashSet<&str> = w.mounts.iter().map(|(c, _)| c.as_str()).collect();
     let mut roots: Vec<(&str, String)> = Vec::new();
     for (class, path) in &w.mounts {
-        if let Some(prefix) = resolve(w, path) {
+        if is_filter(w, &by_name, class) {
+            roots.push((class.as_str(), String::new()));
+        } else if let Some(prefix) = resolve(w, path) {
             let prefix = prefix.trim_end_matches('*').to_string();
             roots.push((class.as_str(), prefix));
         }

@@ -21,7 +21,6 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::swift::flow::Dialect;
-use crate::swift::scan;
 
 pub const DIALECT: Dialect = Dialect {
     verbs: &[
@@ -44,23 +43,13 @@ pub const DIALECT: Dialect = Dialect {
     codable: false,
 };
 
-pub struct Hummingbird;
-
-impl Analyzer for Hummingbird {
-    fn tech(&self) -> Tech {
-        Tech::new("swift_hummingbird", "Swift", "Hummingbird")
-            .aliases(["hummingbird", "swift-hummingbird"])
-            .files(["*.swift"])
-            .detect(Detect::files(["Package.swift"]).contains(["hummingbird-project/hummingbird"]))
-            .detect(Detect::files(["*.swift"]).contains(["import Hummingbird"]))
-            .supports(Supports::ALL)
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        scan::analyze(file, &DIALECT, out);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(scan::link(facts))
-    }
-}
+crate::swift_analyzer!(
+    Hummingbird,
+    DIALECT,
+    Tech::new("swift_hummingbird", "Swift", "Hummingbird")
+        .aliases(["hummingbird", "swift-hummingbird"])
+        .files(["*.swift"])
+        .detect(Detect::files(["Package.swift"]).contains(["hummingbird-project/hummingbird"]))
+        .detect(Detect::files(["*.swift"]).contains(["import Hummingbird"]))
+        .supports(Supports::ALL)
+);

@@ -22,7 +22,6 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::swift::flow::Dialect;
-use crate::swift::scan;
 
 pub const ANY_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -49,24 +48,12 @@ pub const DIALECT: Dialect = Dialect {
     codable: true,
 };
 
-pub struct Kitura;
-
-impl Analyzer for Kitura {
-    fn tech(&self) -> Tech {
-        Tech::new("swift_kitura", "Swift", "Kitura")
-            .aliases(["kitura", "swift-kitura"])
-            .files(["*.swift"])
-            .detect(
-                Detect::files(["Package.swift"]).contains(["Kitura/Kitura", "IBM-Swift/Kitura"]),
-            )
-            .detect(Detect::files(["*.swift"]).contains(["import Kitura"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        scan::analyze(file, &DIALECT, out);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(scan::link(facts))
-    }
-}
+crate::swift_analyzer!(
+    Kitura,
+    DIALECT,
+    Tech::new("swift_kitura", "Swift", "Kitura")
+        .aliases(["kitura", "swift-kitura"])
+        .files(["*.swift"])
+        .detect(Detect::files(["Package.swift"]).contains(["Kitura/Kitura", "IBM-Swift/Kitura"]),)
+        .detect(Detect::files(["*.swift"]).contains(["import Kitura"]))
+);

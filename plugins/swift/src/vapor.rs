@@ -25,7 +25,6 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::swift::flow::Dialect;
-use crate::swift::scan;
 
 pub const DIALECT: Dialect = Dialect {
     verbs: &[
@@ -47,23 +46,13 @@ pub const DIALECT: Dialect = Dialect {
     codable: false,
 };
 
-pub struct Vapor;
-
-impl Analyzer for Vapor {
-    fn tech(&self) -> Tech {
-        Tech::new("swift_vapor", "Swift", "Vapor")
-            .aliases(["vapor", "swift-vapor"])
-            .files(["*.swift"])
-            .detect(Detect::files(["Package.swift"]).contains(["vapor/vapor"]))
-            .detect(Detect::files(["*.swift"]).contains(["import Vapor"]))
-            .supports(Supports::ALL)
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        scan::analyze(file, &DIALECT, out);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(scan::link(facts))
-    }
-}
+crate::swift_analyzer!(
+    Vapor,
+    DIALECT,
+    Tech::new("swift_vapor", "Swift", "Vapor")
+        .aliases(["vapor", "swift-vapor"])
+        .files(["*.swift"])
+        .detect(Detect::files(["Package.swift"]).contains(["vapor/vapor"]))
+        .detect(Detect::files(["*.swift"]).contains(["import Vapor"]))
+        .supports(Supports::ALL)
+);

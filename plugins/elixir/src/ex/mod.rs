@@ -14,18 +14,7 @@ use tree::Node;
 pub fn resource_name(alias: &str) -> String {
     let last = alias.rsplit('.').next().unwrap_or(alias);
     let last = last.strip_suffix("Controller").unwrap_or(last);
-    let mut out = String::new();
-    for (i, c) in last.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    portolan_plugin_sdk::text::camel_to_snake(last)
 }
 
 /// Modules of a file: (full name, node), nested ones joined (`A.B`).

@@ -345,6 +345,8 @@ pub fn ref_at(t: &Toks, k: usize, start: usize, end: usize) -> Option<(Vec<Strin
                 | "sandbox"
                 | "toHttp"
                 | "implement"
+                | "orElse"
+                | "combineK"
         )
     }) && parts.len() > 1
     {
@@ -382,7 +384,7 @@ pub fn type_arg(t: &Toks, open: usize) -> Option<String> {
 /// The `=` `>` of a `=>` arrow at `k`?
 pub fn is_arrow(t: &Toks, k: usize) -> bool {
     match (t.get(k), t.get(k + 1)) {
-        (Some(a), Some(b)) => a.is("=") && b.is(">") && b.start == a.start + 1,
+        (Some(a), Some(b)) => a.is('=') && b.is('>') && b.start == a.start + 1,
         _ => false,
     }
 }
@@ -390,7 +392,7 @@ pub fn is_arrow(t: &Toks, k: usize) -> bool {
 /// The `-` `>` of a `->` at `k`?
 pub fn is_pair_arrow(t: &Toks, k: usize) -> bool {
     match (t.get(k), t.get(k + 1)) {
-        (Some(a), Some(b)) => a.is("-") && b.is(">") && b.start == a.start + 1,
+        (Some(a), Some(b)) => a.is('-') && b.is('>') && b.start == a.start + 1,
         _ => false,
     }
 }
@@ -437,28 +439,4 @@ pub fn lambda(t: &Toks, open: usize, close: usize) -> (Vec<String>, usize) {
         k += 1;
     }
     (names, arrow + 2)
-}
-
-/// Split `start..end` at a top-level identifier operator (`and`).
-pub fn split_word(t: &Toks, start: usize, end: usize, word: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut piece = start;
-    let mut k = start;
-    while k < end {
-        if t.is_open(k) {
-            k = t.skip_group(k);
-            continue;
-        }
-        if t.is_ident(k, word) {
-            if piece < k {
-                out.push(piece..k);
-            }
-            piece = k + 1;
-        }
-        k += 1;
-    }
-    if piece < end {
-        out.push(piece..end);
-    }
-    out
 }

@@ -64,7 +64,7 @@ pub fn stmt_end(t: &Toks, from: usize, limit: usize) -> usize {
         if k > from && tok.nl && !continues(t, k) {
             return k;
         }
-        if tok.is(";") || tok.is(")") || tok.is("]") || tok.is("}") {
+        if tok.is(';') || tok.is(')') || tok.is(']') || tok.is('}') {
             return k;
         }
         if t.is_open(k) {
@@ -171,10 +171,10 @@ impl Outline {
                     let mut eq = None;
                     while k < n {
                         let Some(tk) = t.get(k) else { break };
-                        if tk.nl && !continues(t, k) || tk.is("}") || tk.is(";") || tk.is(")") {
+                        if tk.nl && !continues(t, k) || tk.is('}') || tk.is(';') || tk.is(')') {
                             break;
                         }
-                        if tk.is("=") {
+                        if tk.is('=') {
                             let glued = t.get(k + 1).is_some_and(|nx| {
                                 nx.start == tk.start + 1 && nx.kind == Kind::Punct
                             });
@@ -183,7 +183,7 @@ impl Outline {
                                 break;
                             }
                         }
-                        if tk.is("{") && is_def {
+                        if tk.is('{') && is_def {
                             break;
                         }
                         k = if t.is_open(k) { t.skip_group(k) } else { k + 1 };

@@ -1,9 +1,13 @@
-//! A flat token stream over Scala source: comments dropped, string literals
-//! decoded (with their interpolator prefix: `s`, `f`, `raw`, `ci`, …),
-//! byte offsets and lines kept, brackets paired.
+//! A flat token stream over Scala source: the SDK's C-family
+//! [`portolan_plugin_sdk::tokens`] with the Scala dialect (comments
+//! dropped, string literals decoded with their interpolator prefix: `s`,
+//! `f`, `raw`, `ci`, …), plus each token's line and Scala's bracket pairs
+//! (a closer pairs with its opener both ways; openers left unclosed inside
+//! it pair with it too).
 
-use portolan_plugin_sdk::lex::is_ident_byte;
-use portolan_plugin_sdk::{Code, SourceFile, Syntax};
+use portolan_plugin_sdk::tokens::{self, Dialect};
+pub use portolan_plugin_sdk::tokens::{Kind, Token};
+use portolan_plugin_sdk::{SourceFile, Syntax};
 
 /// Scala: C-like literals (`"""…"""` too), block comments nest.
 pub const SCALA: Syntax = Syntax {
@@ -11,51 +15,29 @@ pub const SCALA: Syntax = Syntax {
     ..Syntax::C_LIKE
 };
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Ident,
-    Str,
-    Num,
-    Punct,
-}
-
-#[derive(Clone, Debug)]
-pub struct Token {
-    pub kind: Kind,
-    /// Identifier / number / punctuation text, or the decoded string value.
-    pub text: String,
-    /// Interpolator of a string literal (`s` in `s"/u/$id"`), else empty.
-    pub prefix: String,
-    pub start: usize,
-    pub line: u32,
-    /// A line break separates this token from the previous one.
-    pub nl: bool,
-}
-
-impl Token {
-    pub fn is(&self, punct: &str) -> bool {
-        self.kind == Kind::Punct && self.text == punct
-    }
-    pub fn is_ident(&self, word: &str) -> bool {
-        self.kind == Kind::Ident && self.text == word
-    }
-    pub fn is_str(&self) -> bool {
-        self.kind == Kind::Str
-    }
-}
+/// The Scala lexical hooks: `$` in identifiers, backticked identifiers
+/// (prefix `` ` ``), string interpolators folded into their literal.
+pub const DIALECT: Dialect = Dialect {
+    dollar_idents: true,
+    backtick_idents: true,
+    verbatim_idents: false,
+    dollar_strings: false,
+    interpolators: &["s", "f", "raw", "ci", "uri", "path", "json", "md", "sql"],
+};
 
 /// The tokens of a file plus the index of each bracket's partner.
 pub struct Toks {
     pub toks: Vec<Token>,
     pair: Vec<Option<usize>>,
+    lines: Vec<u32>,
 }
 
 impl Toks {
     pub fn new(file: &SourceFile) -> Self {
-        let code = file.code(SCALA);
-        let toks = tokenize(&code, file);
+        let toks = tokens::tokenize(&file.code(SCALA), DIALECT);
         let pair = pairs(&toks);
-        Toks { toks, pair }
+        let lines = toks.iter().map(|t| file.line_of(t.start)).collect();
+        Toks { toks, pair, lines }
     }
 
     pub fn len(&self) -> usize {
@@ -72,7 +54,9 @@ impl Toks {
 
     /// Is token `i` the punctuation `p`?
     pub fn is(&self, i: usize, p: &str) -> bool {
-        self.toks.get(i).is_some_and(|t| t.is(p))
+        self.toks
+            .get(i)
+            .is_some_and(|t| t.kind == Kind::Punct && t.text == p)
     }
 
     pub fn is_ident(&self, i: usize, w: &str) -> bool {
@@ -94,7 +78,11 @@ impl Toks {
     }
 
     pub fn line(&self, i: usize) -> u32 {
-        self.toks.get(i).or(self.toks.last()).map_or(1, |t| t.line)
+        self.lines
+            .get(i)
+            .or(self.lines.last())
+            .copied()
+            .unwrap_or(1)
     }
 
     /// The partner of the bracket at `i` (`(`↔`)`, `[`↔`]`, `{`↔`}`); an
@@ -114,7 +102,7 @@ impl Toks {
                 k = self.close(k).map_or(end, |c| c + 1);
                 continue;
             }
-            if self.toks[k].is(sep) {
+            if self.is(k, sep) {
                 if piece < k {
                     out.push(piece..k);
                 }
@@ -131,7 +119,7 @@ impl Toks {
     pub fn is_open(&self, i: usize) -> bool {
         self.toks
             .get(i)
-            .is_some_and(|t| t.is("(") || t.is("[") || t.is("{"))
+            .is_some_and(|t| t.is('(') || t.is('[') || t.is('{'))
     }
 
     /// Skip a bracket group at `i` (returns the index after it), or `i`.
@@ -205,107 +193,6 @@ fn pairs(toks: &[Token]) -> Vec<Option<usize>> {
     pair
 }
 
-const INTERPOLATORS: &[&str] = &["s", "f", "raw", "ci", "uri", "path", "json", "md", "sql"];
-
-fn tokenize(code: &Code, file: &SourceFile) -> Vec<Token> {
-    let text = code.text();
-    let bytes = text.as_bytes();
-    let mut out: Vec<Token> = Vec::new();
-    let mut i = 0;
-    let mut nl = false;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'\n' {
-            nl = true;
-            i += 1;
-            continue;
-        }
-        if b.is_ascii_whitespace() || code.is_comment(i) {
-            i += 1;
-            continue;
-        }
-        if !code.is_code(i) {
-            match code.string_at(i) {
-                Some(lit) if lit.end > i => {
-                    // `s"…"`: the interpolator is the identifier glued to it.
-                    let mut prefix = String::new();
-                    if let Some(last) = out.last() {
-                        if last.kind == Kind::Ident
-                            && last.start + last.text.len() == i
-                            && INTERPOLATORS.contains(&last.text.as_str())
-                        {
-                            prefix = last.text.clone();
-                        }
-                    }
-                    let (start, line, tok_nl) = if prefix.is_empty() {
-                        (i, file.line_of(i), nl)
-                    } else {
-                        let last = out.pop();
-                        last.map_or((i, file.line_of(i), nl), |t| (t.start, t.line, t.nl))
-                    };
-                    out.push(Token {
-                        kind: Kind::Str,
-                        text: lit.value,
-                        prefix,
-                        start,
-                        line,
-                        nl: tok_nl,
-                    });
-                    nl = false;
-                    i = lit.end;
-                }
-                _ => i += 1,
-            }
-            continue;
-        }
-        let start = i;
-        let kind = if b.is_ascii_digit() {
-            while i < bytes.len()
-                && (is_ident_byte(bytes[i])
-                    || bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
-            {
-                i += 1;
-            }
-            Kind::Num
-        } else if is_ident_byte(b) || b == b'$' {
-            while i < bytes.len() && (is_ident_byte(bytes[i]) || bytes[i] == b'$') {
-                i += 1;
-            }
-            Kind::Ident
-        } else if b == b'`' {
-            // Backticked identifier (or stable identifier pattern).
-            let close = text[i + 1..]
-                .find(['`', '\n'])
-                .map_or(bytes.len(), |p| i + 1 + p);
-            i = (close + 1).min(bytes.len());
-            out.push(Token {
-                kind: Kind::Ident,
-                text: text[start + 1..close.min(bytes.len())].to_string(),
-                prefix: "`".into(),
-                start,
-                line: file.line_of(start),
-                nl,
-            });
-            nl = false;
-            continue;
-        } else {
-            let len = text[i..].chars().next().map_or(1, char::len_utf8);
-            i += len;
-            Kind::Punct
-        };
-        out.push(Token {
-            kind,
-            text: text[start..i].to_string(),
-            prefix: String::new(),
-            start,
-            line: file.line_of(start),
-            nl,
-        });
-        nl = false;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,6 +211,6 @@ mod tests {
         assert_eq!(t.close(5), Some(9));
         assert_eq!(t.close(10), Some(12));
         assert!(t.toks[10].nl);
-        assert_eq!(t.toks[10].line, 2);
+        assert_eq!(t.line(10), 2);
     }
 }

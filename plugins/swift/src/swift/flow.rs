@@ -242,7 +242,12 @@ fn block(cx: &mut Ctx, start: usize, end: usize, mut scope: Scope) {
     let mut k = start;
     while k < end {
         let Some(word) = t.ident(k) else {
-            k += 1;
+            if is_dollar0(t, k) && scope.vars.contains_key("$0") {
+                let (_, next) = eval(cx, k, end, &scope);
+                k = next.max(k + 1);
+            } else {
+                k += 1;
+            }
             continue;
         };
         let declares = word == "func"
@@ -321,10 +326,15 @@ fn eval(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usiz
 fn eval_chain(cx: &mut Ctx, k: usize, end: usize, scope: &Scope) -> (Option<Val>, usize) {
     let t = cx.t;
     let k = skip_prefixes(t, k);
-    let Some(first) = t.ident(k) else {
-        return (None, k + 1);
+    // `$0`: a closure's anonymous first parameter (see [`closure`]).
+    let (first, mut k2) = if is_dollar0(t, k) {
+        ("$0", k + 2)
+    } else {
+        let Some(first) = t.ident(k) else {
+            return (None, k + 1);
+        };
+        (first, k + 1)
     };
-    let mut k2 = k + 1;
     if first.starts_with(char::is_uppercase) && t.punct(k2, "<") {
         // Generic arguments: `UserController<AppContext>()`.
         if let Some(gt) = generic_end(t, k2, end) {
@@ -576,16 +586,31 @@ fn closure(cx: &mut Ctx, open: usize, scope: &Scope, param: Option<Val>) {
     if t.punct(k, "(") {
         k += 1;
     }
-    if let (Some(name), Some(v)) = (t.ident(k), param) {
+    if let Some(v) = param {
         let mut j = k + 1;
         while j < close && !t.word(j, "in") && j < k + 12 {
             j += 1;
         }
-        if t.word(j, "in") {
-            inner.vars.insert(name.to_string(), v);
+        match t.ident(k) {
+            Some(name) if t.word(j, "in") => {
+                inner.vars.insert(name.to_string(), v);
+            }
+            // No `name in`: the builder is `$0` (`app.group(Auth()) {
+            // $0.get("x", use: h) }`).
+            _ => {
+                inner.vars.insert("$0".to_string(), v);
+            }
         }
     }
     block(cx, open + 1, close, inner);
+}
+
+/// `$0` at `k` (the `$` glued to the number `0`).
+fn is_dollar0(t: &Toks, k: usize) -> bool {
+    t.punct(k, "$")
+        && t.get(k + 1).is_some_and(|n| {
+            n.kind == Kind::Num && n.text == "0" && t.get(k).is_some_and(|d| d.start + 1 == n.start)
+        })
 }
 
 /// `.PATCH` / `method: .PATCH` / `.init(rawValue: "X")` in the call at `open`.

@@ -15,6 +15,7 @@
 //! so decoded bodies are reported as json. Path parameters
 //! (`req.parameters.get("id")`) come from the URL placeholders.
 
+use portolan_plugin_sdk::text::camel_to_header;
 use serde::{Deserialize, Serialize};
 
 use super::tokens::Toks;
@@ -36,22 +37,6 @@ pub enum Read {
     Param(Src, String),
     /// `decode(T.self)`: the stored properties of type `T`.
     Decode(Src, String),
-}
-
-/// `.contentType` → `Content-Type`.
-pub fn header_name(member: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in member.chars().enumerate() {
-        if i == 0 {
-            out.extend(c.to_uppercase());
-        } else if c.is_uppercase() {
-            out.push('-');
-            out.push(c);
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// `T.self` starting at token `k` → `T` (the last identifier before `.self`).
@@ -81,7 +66,7 @@ fn key_arg(t: &Toks, open: usize, labels: &[&str]) -> Option<String> {
                     return Some(s.text.clone());
                 }
                 if t.punct(v.start, ".") {
-                    return t.ident(v.start + 1).map(header_name);
+                    return t.ident(v.start + 1).map(camel_to_header);
                 }
             }
         }
@@ -100,7 +85,7 @@ fn subscript_key(t: &Toks, open: usize, header: bool) -> Option<String> {
         return Some(s.text.clone());
     }
     if header && t.punct(open + 1, ".") && open + 3 == close {
-        return t.ident(open + 2).map(header_name);
+        return t.ident(open + 2).map(camel_to_header);
     }
     key_arg(t, open, &["at"])
 }

@@ -1,4 +1,29 @@
-//! Map step shared by the Swift analyzers.
+//! Map step shared by the Swift analyzers, and [`swift_analyzer!`] that
+//! declares one from its technology and [`Dialect`].
+
+/// `swift_analyzer!(Vapor, DIALECT, Tech::new(…)…)`: a unit struct whose
+/// [`Analyzer`] maps files with the shared scan in that dialect and links
+/// with the shared linker.
+#[macro_export]
+macro_rules! swift_analyzer {
+    ($name:ident, $dialect:expr, $tech:expr $(,)?) => {
+        pub struct $name;
+
+        impl Analyzer for $name {
+            fn tech(&self) -> Tech {
+                $tech
+            }
+
+            fn analyze(&self, file: &SourceFile, out: &mut Output) {
+                $crate::swift::scan::analyze(file, &$dialect, out);
+            }
+
+            fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+                Ok($crate::swift::scan::link(facts))
+            }
+        }
+    };
+}
 
 use portolan_plugin_sdk::prelude::*;
 
