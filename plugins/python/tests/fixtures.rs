@@ -82,6 +82,7 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
+        .cases("python_litestar", &["alchemy_filters", "shop"])
         .cases("python_sanic", &["store", "versioned", "views"])
         .cases("python_tornado", &["chat", "json_body"])
         .check();

@@ -4,6 +4,7 @@
 //!   and indentation blocks;
 //! - [`outline`]: defs and classes with decorators and bodies;
 //! - [`call`]: dotted names, call arguments, string lists;
+//! - [`alchemy`]: advanced-alchemy filter dependencies as query parameters;
 //! - [`strexpr`]: string expressions (`API + '/x'`, `f"{API}/x"`) kept
 //!   symbolic until link;
 //! - [`module`]: a module's imports and string constants (serialisable);
@@ -17,6 +18,7 @@
 //! - [`config`]: configuration / environment lookups (values known at run
 //!   time) and their placeholders.
 
+pub mod alchemy;
 pub mod call;
 // Shared with outside plugins: the SDK's Python layer (feature `python`).
 pub use portolan_plugin_sdk::python::{lines, module, project, strexpr};
