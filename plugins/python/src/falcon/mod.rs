@@ -600,36 +600,15 @@ mod tests {
     fn resources_suffixes_and_reads() {
         let app = "import falcon\nfrom things import ThingsResource, Base\nfrom config import PREFIX\n\napp = falcon.App()\nthings = ThingsResource()\napp.add_route(PREFIX + '/things', things)\napp.add_route(PREFIX + '/things/{thing_id:int}', things, suffix='detail')\napp.add_route('/inline', Base())\n";
         let res = "import falcon\n\nclass Base:\n    def on_get(self, req, resp):\n        resp.media = {}\n\nclass ThingsResource(Base):\n    def on_post(self, req, resp):\n        data = req.media\n        name = data['name']\n        token = req.get_header('X-Token')\n\n    async def on_get_detail(self, request, resp, thing_id):\n        fields = request.get_param_as_list('fields')\n        c = request.cookies['sid']\n";
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in [
-            ("app.py", app),
-            ("things.py", res),
-            ("config.py", "PREFIX = '/v1'\n"),
-        ] {
-            let mut out = Output::new();
-            Falcon.analyze(&SourceFile::new(path, content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Falcon
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(", "))
-            })
-            .collect();
-        got.sort();
+        let got = crate::test_support::run_with(
+            &Falcon,
+            &[
+                ("app.py", app),
+                ("things.py", res),
+                ("config.py", "PREFIX = '/v1'\n"),
+            ],
+            crate::test_support::SPACED,
+        );
         assert_eq!(
             got,
             vec![

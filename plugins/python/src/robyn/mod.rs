@@ -76,22 +76,11 @@ mod tests {
     fn robyn_app_and_subrouters() {
         let app = "from robyn import Robyn\nfrom routers.users import users\n\napp = Robyn(__file__)\napp.include_router(users)\n\n@app.get('/')\nasync def index(request):\n    return 'hi'\n";
         let users = "from robyn import SubRouter\n\nusers = SubRouter(__file__, prefix='/users')\n\n@users.get('/:id')\nasync def one(request):\n    fields = request.query_params.get('fields', None)\n\n@users.post('/')\nasync def create(request):\n    body = request.json()\n    name = body['name']\n";
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in [("app.py", app), ("routers/users.py", users)] {
-            let mut out = Output::new();
-            Robyn.analyze(&SourceFile::new(path, content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Robyn
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e.params.iter().map(|p| p.name.clone()).collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
+        let got = crate::test_support::run_with(
+            &Robyn,
+            &[("app.py", app), ("routers/users.py", users)],
+            crate::test_support::NAMES,
+        );
         assert_eq!(
             got,
             vec!["GET / []", "GET /users/:id [fields]", "POST /users/ [name]"]
