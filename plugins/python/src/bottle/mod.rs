@@ -220,24 +220,21 @@ pub struct Bottle;
 
 impl Analyzer for Bottle {
     fn tech(&self) -> Tech {
-        Tech::new("python_bottle", "Python", "Bottle")
-            .aliases(["bottle", "python-bottle"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+bottle\b.*\bimport\b|import\s+bottle\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_bottle",
+            "Bottle",
+            &["bottle", "python-bottle"],
+            "bottle",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let mut module = scan_with(file, &BOTTLE);
-        call_routes(file, &mut module);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
+        let scan = |f: &SourceFile| {
+            let mut module = scan_with(f, &BOTTLE);
+            call_routes(f, &mut module);
+            module
+        };
+        crate::py::tech::record(file, out, scan, |m| !m.is_empty());
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

@@ -584,27 +584,21 @@ fn link(modules: &[CpModule]) -> Vec<Endpoint> {
 
 impl Analyzer for CherryPy {
     fn tech(&self) -> Tech {
-        Tech::new("python_cherrypy", "Python", "CherryPy")
-            .aliases(["cherrypy", "python-cherrypy"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+cherrypy\b.*\bimport\b|import\s+cherrypy\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_cherrypy",
+            "CherryPy",
+            &["cherrypy", "python-cherrypy"],
+            "cherrypy",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.classes.is_empty()
-            || !module.mounts.is_empty()
-            || !module.instances.is_empty()
-            || !module.info.consts.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| {
+            !m.classes.is_empty()
+                || !m.mounts.is_empty()
+                || !m.instances.is_empty()
+                || !m.info.consts.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

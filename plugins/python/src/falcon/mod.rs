@@ -561,29 +561,23 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
 
 impl Analyzer for Falcon {
     fn tech(&self) -> Tech {
-        Tech::new("python_falcon", "Python", "Falcon")
-            .aliases(["falcon", "python-falcon"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+falcon\b.*\bimport\b|import\s+falcon\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_falcon",
+            "Falcon",
+            &["falcon", "python-falcon"],
+            "falcon",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.routes.is_empty()
-            || !module.classes.is_empty()
-            || !module.instances.is_empty()
-            || !module.info.consts.is_empty()
-            || !module.tables.is_empty()
-            || !module.loops.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| {
+            !m.routes.is_empty()
+                || !m.classes.is_empty()
+                || !m.instances.is_empty()
+                || !m.info.consts.is_empty()
+                || !m.tables.is_empty()
+                || !m.loops.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

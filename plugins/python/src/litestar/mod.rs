@@ -418,23 +418,16 @@ fn injected_names(code: &Code<'_>) -> Vec<String> {
 
 impl Analyzer for Litestar {
     fn tech(&self) -> Tech {
-        Tech::new("python_litestar", "Python", "Litestar")
-            .aliases(["litestar", "python-litestar", "starlite"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+litestar\b.*\bimport\b|import\s+litestar\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_litestar",
+            "Litestar",
+            &["litestar", "python-litestar", "starlite"],
+            "litestar",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| !m.is_empty());
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

@@ -606,29 +606,23 @@ fn link(modules: &[MasoniteModule]) -> Vec<Endpoint> {
 
 impl Analyzer for Masonite {
     fn tech(&self) -> Tech {
-        Tech::new("python_masonite", "Python", "Masonite")
-            .aliases(["masonite", "python-masonite"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+masonite\b.*\bimport\b|import\s+masonite\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_masonite",
+            "Masonite",
+            &["masonite", "python-masonite"],
+            "masonite",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.routes.is_empty()
-            || !module.group_refs.is_empty()
-            || !module.controllers.is_empty()
-            || module.api_prefix.is_some()
-            || !module.info.consts.is_empty()
-            || !module.lists.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| {
+            !m.routes.is_empty()
+                || !m.group_refs.is_empty()
+                || !m.controllers.is_empty()
+                || m.api_prefix.is_some()
+                || !m.info.consts.is_empty()
+                || !m.lists.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

@@ -45,13 +45,12 @@ pub struct Ninja;
 
 impl Analyzer for Ninja {
     fn tech(&self) -> Tech {
-        Tech::new("python_django_ninja", "Python", "Django Ninja")
-            .aliases(["django_ninja", "django-ninja", "ninja"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+ninja\b.*\bimport\b|import\s+ninja\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_django_ninja",
+            "Django Ninja",
+            &["django_ninja", "django-ninja", "ninja"],
+            "ninja",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -15,6 +15,7 @@
 //! - [`classes`]: classes as data (model fields, aliases, class attributes);
 //! - [`context`]: raw `ai_context` facts (handler guards, one-hop callees);
 //! - [`loops`]: registrations in `for x in SEQUENCE:` loops;
+//! - [`tech`]: the framework technology and the map step every analyzer shares;
 //! - [`config`]: configuration / environment lookups (values known at run
 //!   time) and their placeholders.
 
@@ -29,3 +30,4 @@ pub mod loops;
 pub mod outline;
 pub mod request;
 pub mod signature;
+pub mod tech;

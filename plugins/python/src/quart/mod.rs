@@ -7,9 +7,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::facts::FlaskModule;
-use crate::flask::link::link_with;
-use crate::flask::scan::{scan_with, Flavor};
+use crate::flask::scan::Flavor;
 
 pub const QUART: Flavor = Flavor {
     package: "quart",
@@ -27,34 +25,13 @@ pub const QUART: Flavor = Flavor {
     extra_reads: None,
 };
 
-pub struct Quart;
-
-impl Analyzer for Quart {
-    fn tech(&self) -> Tech {
-        Tech::new("python_quart", "Python", "Quart")
-            .aliases(["quart", "python-quart"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+quart\b.*\bimport\b|import\s+quart\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan_with(file, &QUART);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<FlaskModule> = facts.all();
-        Ok(link_with(&modules, &QUART))
-    }
-}
+crate::flask::flask_flavor!(
+    Quart,
+    QUART,
+    "python_quart",
+    "Quart",
+    ["quart", "python-quart"]
+);
 
 #[cfg(test)]
 mod tests {

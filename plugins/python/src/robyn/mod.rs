@@ -8,9 +8,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::facts::FlaskModule;
-use crate::flask::link::link_with;
-use crate::flask::scan::{scan_with, Flavor};
+use crate::flask::scan::Flavor;
 
 fn sources(attr: &str) -> Option<ParamKind> {
     Some(match attr {
@@ -39,34 +37,13 @@ pub const ROBYN: Flavor = Flavor {
     extra_reads: None,
 };
 
-pub struct Robyn;
-
-impl Analyzer for Robyn {
-    fn tech(&self) -> Tech {
-        Tech::new("python_robyn", "Python", "Robyn")
-            .aliases(["robyn", "python-robyn"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+robyn\b.*\bimport\b|import\s+robyn\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan_with(file, &ROBYN);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<FlaskModule> = facts.all();
-        Ok(link_with(&modules, &ROBYN))
-    }
-}
+crate::flask::flask_flavor!(
+    Robyn,
+    ROBYN,
+    "python_robyn",
+    "Robyn",
+    ["robyn", "python-robyn"]
+);
 
 #[cfg(test)]
 mod tests {

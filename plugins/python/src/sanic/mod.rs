@@ -10,9 +10,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::facts::FlaskModule;
-use crate::flask::link::link_with;
-use crate::flask::scan::{scan_with, Flavor};
+use crate::flask::scan::Flavor;
 
 pub const SANIC: Flavor = Flavor {
     package: "sanic",
@@ -30,34 +28,13 @@ pub const SANIC: Flavor = Flavor {
     extra_reads: None,
 };
 
-pub struct Sanic;
-
-impl Analyzer for Sanic {
-    fn tech(&self) -> Tech {
-        Tech::new("python_sanic", "Python", "Sanic")
-            .aliases(["sanic", "python-sanic"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+sanic\b.*\bimport\b|import\s+sanic\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan_with(file, &SANIC);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<FlaskModule> = facts.all();
-        Ok(link_with(&modules, &SANIC))
-    }
-}
+crate::flask::flask_flavor!(
+    Sanic,
+    SANIC,
+    "python_sanic",
+    "Sanic",
+    ["sanic", "python-sanic"]
+);
 
 #[cfg(test)]
 mod tests {

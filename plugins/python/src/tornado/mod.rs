@@ -36,26 +36,20 @@ pub struct TornadoModule {
 
 impl Analyzer for Tornado {
     fn tech(&self) -> Tech {
-        Tech::new("python_tornado", "Python", "Tornado")
-            .aliases(["tornado", "python-tornado"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+tornado\b.*\bimport\b|import\s+tornado\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_tornado",
+            "Tornado",
+            &["tornado", "python-tornado"],
+            "tornado",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan::scan(file);
         // Modules with only constants matter too (prefixes imported by the
         // module that declares the routes).
-        if !module.routes.is_empty() || !module.classes.is_empty() || !module.info.consts.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan::scan, |m| {
+            !m.routes.is_empty() || !m.classes.is_empty() || !m.info.consts.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
