@@ -75,6 +75,7 @@ fn every_python_fixture_matches() {
         .cases(
             "python_fastapi",
             &[
+                "alchemy_filters",
                 "alias_constants",
                 "callable_dependency",
                 "depends_factory",
