@@ -23,6 +23,9 @@ pub mod sanic;
 pub mod starlette;
 pub mod tornado;
 
+#[cfg(test)]
+mod test_support;
+
 portolan_plugin_sdk::plugin!(name: "python", analyzers: [
     flask::Flask,
     fastapi::FastApi,

@@ -75,6 +75,7 @@ fn every_python_fixture_matches() {
         .cases(
             "python_fastapi",
             &[
+                "alchemy_filters",
                 "alias_constants",
                 "callable_dependency",
                 "depends_factory",
@@ -82,6 +83,7 @@ fn every_python_fixture_matches() {
                 "router_loop",
             ],
         )
+        .cases("python_litestar", &["alchemy_filters", "shop"])
         .cases("python_sanic", &["store", "versioned", "views"])
         .cases("python_tornado", &["chat", "json_body"])
         .check();

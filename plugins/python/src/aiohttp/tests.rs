@@ -1,36 +1,7 @@
-use portolan_plugin_sdk::prelude::*;
-
 use super::Aiohttp;
 
 fn run(files: &[(&str, &str)]) -> Vec<String> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, content) in files {
-        let mut out = Output::new();
-        Aiohttp.analyze(&SourceFile::new(*path, *content), &mut out);
-        facts.extend(out.into_parts().1);
-    }
-    let mut got: Vec<String> = Aiohttp
-        .link(&facts)
-        .unwrap()
-        .into_iter()
-        .map(|e| {
-            let line = e.code_paths.first().and_then(|l| l.line).unwrap_or(0);
-            let params: Vec<String> = e
-                .params
-                .iter()
-                .map(|p| {
-                    format!(
-                        "{}:{}",
-                        serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                        p.name
-                    )
-                })
-                .collect();
-            format!("{} {} @{line} [{}]", e.method, e.url, params.join(", "))
-        })
-        .collect();
-    got.sort();
-    got
+    crate::test_support::run_with(&Aiohttp, files, crate::test_support::LINES)
 }
 
 #[test]

@@ -220,24 +220,21 @@ pub struct Bottle;
 
 impl Analyzer for Bottle {
     fn tech(&self) -> Tech {
-        Tech::new("python_bottle", "Python", "Bottle")
-            .aliases(["bottle", "python-bottle"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+bottle\b.*\bimport\b|import\s+bottle\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_bottle",
+            "Bottle",
+            &["bottle", "python-bottle"],
+            "bottle",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let mut module = scan_with(file, &BOTTLE);
-        call_routes(file, &mut module);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
+        let scan = |f: &SourceFile| {
+            let mut module = scan_with(f, &BOTTLE);
+            call_routes(f, &mut module);
+            module
+        };
+        crate::py::tech::record(file, out, scan, |m| !m.is_empty());
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -251,33 +248,7 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Bottle.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Bottle
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&Bottle, files, crate::test_support::COMPACT)
     }
 
     #[test]

@@ -584,27 +584,21 @@ fn link(modules: &[CpModule]) -> Vec<Endpoint> {
 
 impl Analyzer for CherryPy {
     fn tech(&self) -> Tech {
-        Tech::new("python_cherrypy", "Python", "CherryPy")
-            .aliases(["cherrypy", "python-cherrypy"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+cherrypy\b.*\bimport\b|import\s+cherrypy\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_cherrypy",
+            "CherryPy",
+            &["cherrypy", "python-cherrypy"],
+            "cherrypy",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.classes.is_empty()
-            || !module.mounts.is_empty()
-            || !module.instances.is_empty()
-            || !module.info.consts.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| {
+            !m.classes.is_empty()
+                || !m.mounts.is_empty()
+                || !m.instances.is_empty()
+                || !m.info.consts.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -618,33 +612,7 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            CherryPy.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = CherryPy
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&CherryPy, files, crate::test_support::COMPACT)
     }
 
     #[test]

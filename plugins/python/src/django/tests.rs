@@ -4,41 +4,14 @@ use super::Django;
 
 /// Run map + link; "METHOD url @path:line [kind:name, …]" sorted.
 fn run(files: &[(&str, &str)]) -> Vec<String> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, content) in files {
-        let file = SourceFile::new(*path, *content);
-        let mut out = Output::new();
-        Django.analyze(&file, &mut out);
-        let (endpoints, f) = out.into_parts();
-        assert!(endpoints.is_empty(), "every endpoint is built in link");
-        facts.extend(f);
-    }
-    let mut got: Vec<String> = Django
-        .link(&facts)
-        .unwrap()
-        .into_iter()
-        .map(|e| {
-            let loc = e
-                .code_paths
-                .first()
-                .map(|l| format!("{}:{}", l.path, l.line.unwrap_or(0)))
-                .unwrap_or_default();
-            let params: Vec<String> = e
-                .params
-                .iter()
-                .map(|p| {
-                    format!(
-                        "{}:{}",
-                        serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                        p.name
-                    )
-                })
-                .collect();
-            format!("{} {} @{loc} [{}]", e.method, e.url, params.join(", "))
-        })
-        .collect();
-    got.sort();
-    got
+    crate::test_support::run_with(
+        &Django,
+        files,
+        crate::test_support::Style {
+            at: crate::test_support::At::PathLine,
+            ..crate::test_support::SPACED
+        },
+    )
 }
 
 fn urls(files: &[(&str, &str)]) -> Vec<String> {

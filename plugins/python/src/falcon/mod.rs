@@ -561,29 +561,23 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
 
 impl Analyzer for Falcon {
     fn tech(&self) -> Tech {
-        Tech::new("python_falcon", "Python", "Falcon")
-            .aliases(["falcon", "python-falcon"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+falcon\b.*\bimport\b|import\s+falcon\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_falcon",
+            "Falcon",
+            &["falcon", "python-falcon"],
+            "falcon",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.routes.is_empty()
-            || !module.classes.is_empty()
-            || !module.instances.is_empty()
-            || !module.info.consts.is_empty()
-            || !module.tables.is_empty()
-            || !module.loops.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| {
+            !m.routes.is_empty()
+                || !m.classes.is_empty()
+                || !m.instances.is_empty()
+                || !m.info.consts.is_empty()
+                || !m.tables.is_empty()
+                || !m.loops.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -600,36 +594,15 @@ mod tests {
     fn resources_suffixes_and_reads() {
         let app = "import falcon\nfrom things import ThingsResource, Base\nfrom config import PREFIX\n\napp = falcon.App()\nthings = ThingsResource()\napp.add_route(PREFIX + '/things', things)\napp.add_route(PREFIX + '/things/{thing_id:int}', things, suffix='detail')\napp.add_route('/inline', Base())\n";
         let res = "import falcon\n\nclass Base:\n    def on_get(self, req, resp):\n        resp.media = {}\n\nclass ThingsResource(Base):\n    def on_post(self, req, resp):\n        data = req.media\n        name = data['name']\n        token = req.get_header('X-Token')\n\n    async def on_get_detail(self, request, resp, thing_id):\n        fields = request.get_param_as_list('fields')\n        c = request.cookies['sid']\n";
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in [
-            ("app.py", app),
-            ("things.py", res),
-            ("config.py", "PREFIX = '/v1'\n"),
-        ] {
-            let mut out = Output::new();
-            Falcon.analyze(&SourceFile::new(path, content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Falcon
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(", "))
-            })
-            .collect();
-        got.sort();
+        let got = crate::test_support::run_with(
+            &Falcon,
+            &[
+                ("app.py", app),
+                ("things.py", res),
+                ("config.py", "PREFIX = '/v1'\n"),
+            ],
+            crate::test_support::SPACED,
+        );
         assert_eq!(
             got,
             vec![

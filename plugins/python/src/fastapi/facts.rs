@@ -35,6 +35,11 @@ pub struct FastApiModule {
     /// Module-level sequences of dotted names (`ROUTERS = (a.router, …)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sequences: Vec<crate::py::loops::Sequence>,
+    /// Names a dependency-injection container provides by parameter name
+    /// (Litestar's `dependencies={"users_service": Provide(…)}`): a
+    /// handler parameter of that name is not a client parameter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub injected: Vec<String>,
 }
 
 impl FastApiModule {
@@ -49,6 +54,7 @@ impl FastApiModule {
             && self.info.imports.is_empty()
             && self.sequences.is_empty()
             && self.factories.is_empty()
+            && self.injected.is_empty()
     }
 
     /// Does the module define `name` as an object, class or function?

@@ -13,7 +13,7 @@
 //! A router never included keeps its own prefix. A prefix that cannot be
 //! evaluated (a call, a config lookup we cannot follow) counts as empty.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use portolan_plugin_sdk::{Endpoint, Param};
 
@@ -111,6 +111,10 @@ pub fn link_with(
         project,
         reach: HashMap::new(),
         edges: Vec::new(),
+        injected: modules
+            .iter()
+            .flat_map(|m| m.injected.iter().map(String::as_str))
+            .collect(),
     };
     linker.collect_edges();
     let mut out = Vec::new();
@@ -148,6 +152,9 @@ struct Linker<'a> {
     project: Project<'a>,
     reach: HashMap<Node, Vec<Reach>>,
     edges: Vec<Edge>,
+    /// Parameter names provided by dependency injection anywhere in the
+    /// tree ([`FastApiModule::injected`]).
+    injected: HashSet<&'a str>,
 }
 
 impl<'a> Linker<'a> {
@@ -540,7 +547,11 @@ impl<'a> Linker<'a> {
             .iter()
             .filter(|(pm, p)| match &p.marker {
                 Some(mk) => mk.kind == MarkerKind::Body,
-                None => !path_names.contains(&p.name) && self.model_of(*pm, &p.types).is_some(),
+                None => {
+                    !path_names.contains(&p.name)
+                        && !self.injected.contains(p.name.as_str())
+                        && self.model_of(*pm, &p.types).is_some()
+                }
             })
             .count();
         for (pm, p) in &params {
@@ -602,7 +613,7 @@ impl<'a> Linker<'a> {
             None => push(out, make(wire.clone())),
         };
         let Some(marker) = &p.marker else {
-            if path_names.contains(&p.name) {
+            if path_names.contains(&p.name) || self.injected.contains(p.name.as_str()) {
                 return;
             }
             // `limit: int = deps.LimitBody()` where `LimitBody` returns

@@ -4,6 +4,7 @@ use portolan_plugin_sdk::{Code, SourceFile};
 use std::ops::Range;
 
 use super::facts::{FastApiModule, Func, Handler, Include, Mount, Obj, ObjKind, Route};
+use crate::py::alchemy::filter_params;
 use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
 use crate::py::classes::class_info;
 use crate::py::context;
@@ -131,7 +132,20 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
                         handler: Handler::Sig(params.clone()),
                         deps: deps_arg(&code, call.keyword("dependencies")),
                         reads: reads
-                            .get_or_insert_with(|| request_reads(&code, def, &params, &info))
+                            .get_or_insert_with(|| {
+                                let mut r = request_reads(&code, def, &params, &info);
+                                // `filters: Annotated[list[FilterTypes],
+                                // Depends(provide_filters({...}))]`.
+                                let sig = def.open_paren.and_then(|o| Some(o..code.matching(o)?));
+                                if let Some(names) =
+                                    sig.and_then(|sig| filter_params(&code, &lines, sig))
+                                {
+                                    r.extend(
+                                        names.into_iter().map(portolan_plugin_sdk::Param::query),
+                                    );
+                                }
+                                r
+                            })
                             .clone(),
                         context: (!context.is_empty()).then_some(context),
                     });

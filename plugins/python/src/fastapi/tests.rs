@@ -4,38 +4,14 @@ use super::FastApi;
 
 /// Run map + link over in-memory files; "METHOD url @line [kind:name, …]" sorted.
 fn run(files: &[(&str, &str)]) -> Vec<String> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, content) in files {
-        let file = SourceFile::new(*path, *content);
-        let mut out = Output::new();
-        FastApi.analyze(&file, &mut out);
-        let (endpoints, f) = out.into_parts();
-        assert!(endpoints.is_empty(), "every endpoint is built in link");
-        facts.extend(f);
-    }
-    let mut got: Vec<String> = FastApi
-        .link(&facts)
-        .unwrap()
-        .into_iter()
-        .map(|e| {
-            let line = e.code_paths.first().and_then(|l| l.line).unwrap_or(0);
-            let params: Vec<String> = e
-                .params
-                .iter()
-                .map(|p| {
-                    format!(
-                        "{}:{}",
-                        serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                        p.name
-                    )
-                })
-                .collect();
-            let ws = if e.protocol == "ws" { " ws" } else { "" };
-            format!("{} {}{ws} @{line} [{}]", e.method, e.url, params.join(", "))
-        })
-        .collect();
-    got.sort();
-    got
+    crate::test_support::run_with(
+        &FastApi,
+        files,
+        crate::test_support::Style {
+            ws: true,
+            ..crate::test_support::LINES
+        },
+    )
 }
 
 fn urls(files: &[(&str, &str)]) -> Vec<String> {

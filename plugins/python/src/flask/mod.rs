@@ -38,13 +38,7 @@ impl Analyzer for Flask {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan::scan(file);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -52,6 +46,37 @@ impl Analyzer for Flask {
         Ok(link::link(&modules))
     }
 }
+
+/// An analyzer that is Flask's analysis under another [`scan::Flavor`]
+/// (Quart, Sanic, Robyn): the technology detected by an import of the
+/// flavor's package, the map step [`scan::scan_with`], the link step
+/// [`link::link_with`].
+macro_rules! flask_flavor {
+    ($name:ident, $flavor:expr, $id:literal, $framework:literal, [$($alias:literal),*]) => {
+        pub struct $name;
+
+        impl Analyzer for $name {
+            fn tech(&self) -> Tech {
+                $crate::py::tech::python_tech($id, $framework, &[$($alias),*], $flavor.package)
+            }
+
+            fn analyze(&self, file: &SourceFile, out: &mut Output) {
+                $crate::py::tech::record(
+                    file,
+                    out,
+                    |f| $crate::flask::scan::scan_with(f, &$flavor),
+                    |m| !m.is_empty(),
+                );
+            }
+
+            fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+                let modules: Vec<$crate::flask::facts::FlaskModule> = facts.all();
+                Ok($crate::flask::link::link_with(&modules, &$flavor))
+            }
+        }
+    };
+}
+pub(crate) use flask_flavor;
 
 #[cfg(test)]
 mod tests;

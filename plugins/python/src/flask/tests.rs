@@ -4,18 +4,7 @@ use super::Flask;
 
 /// Run map + link over in-memory files; (method, url, line, params) sorted.
 fn run(files: &[(&str, &str)]) -> Vec<(String, String, u32, Vec<String>)> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, content) in files {
-        let file = SourceFile::new(*path, *content);
-        let mut out = Output::new();
-        Flask.analyze(&file, &mut out);
-        let (endpoints, f) = out.into_parts();
-        assert!(endpoints.is_empty(), "every endpoint is built in link");
-        facts.extend(f);
-    }
-    let mut got: Vec<_> = Flask
-        .link(&facts)
-        .unwrap()
+    let mut got: Vec<_> = crate::test_support::endpoints(&Flask, files)
         .into_iter()
         .map(|e| {
             let line = e.code_paths.first().and_then(|l| l.line).unwrap_or(0);

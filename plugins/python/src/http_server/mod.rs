@@ -687,19 +687,13 @@ mod tests {
         out.endpoints()
             .iter()
             .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                let line = e.code_paths[0].line.unwrap();
-                format!("{} {} @{} [{}]", e.method, e.url, line, params.join(","))
+                crate::test_support::summary(
+                    e,
+                    crate::test_support::Style {
+                        at: crate::test_support::At::Line,
+                        ..crate::test_support::COMPACT
+                    },
+                )
             })
             .collect()
     }

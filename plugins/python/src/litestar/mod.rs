@@ -14,15 +14,26 @@
 //!   `msgspec.Struct`) as json fields, scalars as query,
 //!   `Parameter(header='X')` / `Parameter(cookie='c')` /
 //!   `Parameter(query='q')`, `Body(media_type=RequestEncodingType.URL_ENCODED
-//!   | MULTI_PART)` as form.
+//!   | MULTI_PART)` as form;
+//! - dependency injection by name: a handler parameter named like a key of
+//!   any `dependencies={"name": Provide(…)}` of the tree (or the `key=` of
+//!   advanced-alchemy's `create_service_dependencies`) is not a client
+//!   parameter; a `filters` parameter under a controller's or decorator's
+//!   `dependencies=create_service_dependencies(…, filters={…})` /
+//!   `create_filter_dependencies({…})` carries the filter configuration's
+//!   query parameters ([`crate::py::alchemy`]).
 
 use portolan_plugin_sdk::prelude::*;
 use portolan_plugin_sdk::Code;
 
+use std::collections::HashMap;
+use std::ops::Range;
+
 use crate::fastapi::facts::{FastApiModule, Handler, Include, Obj, ObjKind, Route};
+use crate::py::alchemy::{filter_params, FILTER_KEYS};
 use crate::py::call::{call_at, methods_list, string_list, whole_dotted, Call};
 use crate::py::classes::class_info;
-use crate::py::lines::logical_lines;
+use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, DefKind};
 use crate::py::signature::{signature, Marker, MarkerKind, SigParam};
@@ -150,6 +161,8 @@ fn scan(file: &SourceFile) -> FastApiModule {
         ..FastApiModule::default()
     };
     let mut owners: Vec<(String, Option<StrExpr>)> = Vec::new();
+    // Per class: the filter parameters of its `dependencies` attribute.
+    let mut class_filters: HashMap<usize, Option<Vec<String>>> = HashMap::new();
 
     for (i, def) in defs.iter().enumerate() {
         match def.kind {
@@ -179,6 +192,28 @@ fn scan(file: &SourceFile) -> FastApiModule {
                         "WS" => Vec::new(),
                         m => vec![m.to_string()],
                     };
+                    let sig = params(&code, def);
+                    let mut reads = Vec::new();
+                    if sig.iter().any(|p| p.name == "filters") {
+                        let own = call
+                            .keyword("dependencies")
+                            .and_then(|r| filter_params(&code, &lines, r));
+                        let names = own.or_else(|| {
+                            let p = def.parent?;
+                            class_filters
+                                .entry(p)
+                                .or_insert_with(|| {
+                                    let r = class_dependencies(&code, &lines, defs.get(p)?)?;
+                                    filter_params(&code, &lines, r)
+                                })
+                                .clone()
+                        });
+                        reads = names
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(Param::query)
+                            .collect();
+                    }
                     for path in paths(&code, call) {
                         module.routes.push(Route {
                             line: file.line_of(deco.at),
@@ -186,9 +221,9 @@ fn scan(file: &SourceFile) -> FastApiModule {
                             path,
                             methods: methods.clone(),
                             websocket: method == "WS",
-                            handler: Handler::Sig(params(&code, def)),
+                            handler: Handler::Sig(sig.clone()),
                             deps: Vec::new(),
-                            reads: Vec::new(),
+                            reads: reads.clone(),
                             context: None,
                         });
                     }
@@ -277,29 +312,122 @@ fn scan(file: &SourceFile) -> FastApiModule {
             }
         }
     }
+    module.injected = injected_names(&code);
     module.info = info;
     module
 }
 
+/// The value of a class's own `dependencies = …` attribute.
+fn class_dependencies(
+    code: &Code<'_>,
+    lines: &[LogicalLine],
+    class: &crate::py::outline::Def,
+) -> Option<Range<usize>> {
+    let first = lines.get(class.line + 1)?;
+    if first.indent <= class.indent {
+        return None;
+    }
+    lines
+        .iter()
+        .skip(class.line + 1)
+        .take_while(|l| l.start < class.body.end)
+        .filter(|l| l.indent == first.indent)
+        .find_map(|l| match assignment_target(code, l) {
+            Some((name, at)) if name == "dependencies" => Some(at..l.end),
+            _ => None,
+        })
+}
+
+/// Names the module registers for dependency injection: string keys of
+/// `dependencies={…}` dicts and of `"key": Provide(…)` entries, the
+/// `key=` of `create_service_dependencies(…)`, and the filter providers'
+/// names.
+fn injected_names(code: &Code<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let bytes = code.text().as_bytes();
+    let mut push = |name: String| {
+        if !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    };
+    for at in code.find_word("dependencies") {
+        let eq = code.skip_ws(at + "dependencies".len());
+        if !matches!(bytes.get(eq), Some(b'=')) || bytes.get(eq + 1) == Some(&b'=') {
+            continue;
+        }
+        let open = code.skip_ws(eq + 1);
+        if bytes.get(open) != Some(&b'{') {
+            continue;
+        }
+        for item in code.args(open) {
+            if let Some(key) = code.split_top_level(item.start, item.end, b':').first() {
+                if let Some(s) = code.string_at(key.start) {
+                    push(s.value);
+                }
+            }
+        }
+    }
+    for at in code.find_word("Provide") {
+        // `"name": Provide(…)`: back over `:` to the key's closing quote.
+        let mut i = at;
+        while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        if i == 0 || bytes[i - 1] != b':' {
+            continue;
+        }
+        i -= 1;
+        while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        let Some(&quote) = bytes
+            .get(i.wrapping_sub(1))
+            .filter(|b| matches!(b, b'"' | b'\''))
+        else {
+            continue;
+        };
+        let Some(open) = code
+            .text()
+            .get(..i - 1)
+            .and_then(|t| t.rfind(quote as char))
+        else {
+            continue;
+        };
+        if let Some(s) = code.string_at(open).filter(|s| s.end == i) {
+            push(s.value);
+        }
+    }
+    for callee in ["create_service_dependencies", "create_filter_dependencies"] {
+        for at in code.find_word(callee) {
+            let Some(call) = call_at(code, at) else {
+                continue;
+            };
+            if callee == "create_service_dependencies" {
+                if let Some(s) = call.arg(1, "key").and_then(|r| code.string_at(r.start)) {
+                    push(s.value);
+                }
+                if call.keyword("filters").is_none() {
+                    continue;
+                }
+            }
+            FILTER_KEYS.iter().for_each(|k| push(k.to_string()));
+        }
+    }
+    out
+}
+
 impl Analyzer for Litestar {
     fn tech(&self) -> Tech {
-        Tech::new("python_litestar", "Python", "Litestar")
-            .aliases(["litestar", "python-litestar", "starlite"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+litestar\b.*\bimport\b|import\s+litestar\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_litestar",
+            "Litestar",
+            &["litestar", "python-litestar", "starlite"],
+            "litestar",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| !m.is_empty());
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -313,34 +441,14 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Litestar.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Litestar
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                let ws = if e.protocol == "ws" { " ws" } else { "" };
-                format!("{} {}{ws} [{}]", e.method, e.url, params.join(", "))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(
+            &Litestar,
+            files,
+            crate::test_support::Style {
+                ws: true,
+                ..crate::test_support::SPACED
+            },
+        )
     }
 
     #[test]

@@ -606,29 +606,23 @@ fn link(modules: &[MasoniteModule]) -> Vec<Endpoint> {
 
 impl Analyzer for Masonite {
     fn tech(&self) -> Tech {
-        Tech::new("python_masonite", "Python", "Masonite")
-            .aliases(["masonite", "python-masonite"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+masonite\b.*\bimport\b|import\s+masonite\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_masonite",
+            "Masonite",
+            &["masonite", "python-masonite"],
+            "masonite",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan(file);
-        if !module.routes.is_empty()
-            || !module.group_refs.is_empty()
-            || !module.controllers.is_empty()
-            || module.api_prefix.is_some()
-            || !module.info.consts.is_empty()
-            || !module.lists.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan, |m| {
+            !m.routes.is_empty()
+                || !m.group_refs.is_empty()
+                || !m.controllers.is_empty()
+                || m.api_prefix.is_some()
+                || !m.info.consts.is_empty()
+                || !m.lists.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -642,33 +636,7 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Masonite.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Masonite
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&Masonite, files, crate::test_support::COMPACT)
     }
 
     #[test]

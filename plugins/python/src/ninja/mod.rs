@@ -45,13 +45,12 @@ pub struct Ninja;
 
 impl Analyzer for Ninja {
     fn tech(&self) -> Tech {
-        Tech::new("python_django_ninja", "Python", "Django Ninja")
-            .aliases(["django_ninja", "django-ninja", "ninja"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+ninja\b.*\bimport\b|import\s+ninja\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_django_ninja",
+            "Django Ninja",
+            &["django_ninja", "django-ninja", "ninja"],
+            "ninja",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -83,33 +82,7 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Ninja.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Ninja
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(", "))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&Ninja, files, crate::test_support::SPACED)
     }
 
     #[test]

@@ -7,9 +7,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::facts::FlaskModule;
-use crate::flask::link::link_with;
-use crate::flask::scan::{scan_with, Flavor};
+use crate::flask::scan::Flavor;
 
 pub const QUART: Flavor = Flavor {
     package: "quart",
@@ -27,57 +25,20 @@ pub const QUART: Flavor = Flavor {
     extra_reads: None,
 };
 
-pub struct Quart;
-
-impl Analyzer for Quart {
-    fn tech(&self) -> Tech {
-        Tech::new("python_quart", "Python", "Quart")
-            .aliases(["quart", "python-quart"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+quart\b.*\bimport\b|import\s+quart\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan_with(file, &QUART);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<FlaskModule> = facts.all();
-        Ok(link_with(&modules, &QUART))
-    }
-}
+crate::flask::flask_flavor!(
+    Quart,
+    QUART,
+    "python_quart",
+    "Quart",
+    ["quart", "python-quart"]
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Quart.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Quart
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e.params.iter().map(|p| p.name.clone()).collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&Quart, files, crate::test_support::NAMES)
     }
 
     #[test]

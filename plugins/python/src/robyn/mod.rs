@@ -8,9 +8,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::facts::FlaskModule;
-use crate::flask::link::link_with;
-use crate::flask::scan::{scan_with, Flavor};
+use crate::flask::scan::Flavor;
 
 fn sources(attr: &str) -> Option<ParamKind> {
     Some(match attr {
@@ -39,34 +37,13 @@ pub const ROBYN: Flavor = Flavor {
     extra_reads: None,
 };
 
-pub struct Robyn;
-
-impl Analyzer for Robyn {
-    fn tech(&self) -> Tech {
-        Tech::new("python_robyn", "Python", "Robyn")
-            .aliases(["robyn", "python-robyn"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+robyn\b.*\bimport\b|import\s+robyn\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan_with(file, &ROBYN);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<FlaskModule> = facts.all();
-        Ok(link_with(&modules, &ROBYN))
-    }
-}
+crate::flask::flask_flavor!(
+    Robyn,
+    ROBYN,
+    "python_robyn",
+    "Robyn",
+    ["robyn", "python-robyn"]
+);
 
 #[cfg(test)]
 mod tests {
@@ -76,22 +53,11 @@ mod tests {
     fn robyn_app_and_subrouters() {
         let app = "from robyn import Robyn\nfrom routers.users import users\n\napp = Robyn(__file__)\napp.include_router(users)\n\n@app.get('/')\nasync def index(request):\n    return 'hi'\n";
         let users = "from robyn import SubRouter\n\nusers = SubRouter(__file__, prefix='/users')\n\n@users.get('/:id')\nasync def one(request):\n    fields = request.query_params.get('fields', None)\n\n@users.post('/')\nasync def create(request):\n    body = request.json()\n    name = body['name']\n";
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in [("app.py", app), ("routers/users.py", users)] {
-            let mut out = Output::new();
-            Robyn.analyze(&SourceFile::new(path, content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Robyn
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e.params.iter().map(|p| p.name.clone()).collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
+        let got = crate::test_support::run_with(
+            &Robyn,
+            &[("app.py", app), ("routers/users.py", users)],
+            crate::test_support::NAMES,
+        );
         assert_eq!(
             got,
             vec!["GET / []", "GET /users/:id [fields]", "POST /users/ [name]"]

@@ -10,9 +10,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::facts::FlaskModule;
-use crate::flask::link::link_with;
-use crate::flask::scan::{scan_with, Flavor};
+use crate::flask::scan::Flavor;
 
 pub const SANIC: Flavor = Flavor {
     package: "sanic",
@@ -30,57 +28,20 @@ pub const SANIC: Flavor = Flavor {
     extra_reads: None,
 };
 
-pub struct Sanic;
-
-impl Analyzer for Sanic {
-    fn tech(&self) -> Tech {
-        Tech::new("python_sanic", "Python", "Sanic")
-            .aliases(["sanic", "python-sanic"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+sanic\b.*\bimport\b|import\s+sanic\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan_with(file, &SANIC);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<FlaskModule> = facts.all();
-        Ok(link_with(&modules, &SANIC))
-    }
-}
+crate::flask::flask_flavor!(
+    Sanic,
+    SANIC,
+    "python_sanic",
+    "Sanic",
+    ["sanic", "python-sanic"]
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Sanic.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Sanic
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let params: Vec<String> = e.params.iter().map(|p| p.name.clone()).collect();
-                format!("{} {} [{}]", e.method, e.url, params.join(","))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&Sanic, files, crate::test_support::NAMES)
     }
 
     #[test]

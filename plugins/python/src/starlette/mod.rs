@@ -36,13 +36,7 @@ impl Analyzer for Starlette {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan::scan(file);
-        if !module.is_empty() {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {

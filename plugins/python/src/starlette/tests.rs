@@ -1,37 +1,14 @@
-use portolan_plugin_sdk::prelude::*;
-
 use super::Starlette;
 
 fn run(files: &[(&str, &str)]) -> Vec<String> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, content) in files {
-        let mut out = Output::new();
-        Starlette.analyze(&SourceFile::new(*path, *content), &mut out);
-        facts.extend(out.into_parts().1);
-    }
-    let mut got: Vec<String> = Starlette
-        .link(&facts)
-        .unwrap()
-        .into_iter()
-        .map(|e| {
-            let line = e.code_paths.first().and_then(|l| l.line).unwrap_or(0);
-            let params: Vec<String> = e
-                .params
-                .iter()
-                .map(|p| {
-                    format!(
-                        "{}:{}",
-                        serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                        p.name
-                    )
-                })
-                .collect();
-            let ws = if e.protocol == "ws" { " ws" } else { "" };
-            format!("{} {}{ws} @{line} [{}]", e.method, e.url, params.join(", "))
-        })
-        .collect();
-    got.sort();
-    got
+    crate::test_support::run_with(
+        &Starlette,
+        files,
+        crate::test_support::Style {
+            ws: true,
+            ..crate::test_support::LINES
+        },
+    )
 }
 
 #[test]

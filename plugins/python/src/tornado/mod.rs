@@ -36,26 +36,20 @@ pub struct TornadoModule {
 
 impl Analyzer for Tornado {
     fn tech(&self) -> Tech {
-        Tech::new("python_tornado", "Python", "Tornado")
-            .aliases(["tornado", "python-tornado"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+tornado\b.*\bimport\b|import\s+tornado\b)"]),
-            )
+        crate::py::tech::python_tech(
+            "python_tornado",
+            "Tornado",
+            &["tornado", "python-tornado"],
+            "tornado",
+        )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        if is_test_path(&file.path) {
-            return;
-        }
-        let module = scan::scan(file);
         // Modules with only constants matter too (prefixes imported by the
         // module that declares the routes).
-        if !module.routes.is_empty() || !module.classes.is_empty() || !module.info.consts.is_empty()
-        {
-            out.fact(&module);
-        }
+        crate::py::tech::record(file, out, scan::scan, |m| {
+            !m.routes.is_empty() || !m.classes.is_empty() || !m.info.consts.is_empty()
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -143,34 +137,7 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
-        let mut facts = Facts::new(Vec::new());
-        for (path, content) in files {
-            let mut out = Output::new();
-            Tornado.analyze(&SourceFile::new(*path, *content), &mut out);
-            facts.extend(out.into_parts().1);
-        }
-        let mut got: Vec<String> = Tornado
-            .link(&facts)
-            .unwrap()
-            .into_iter()
-            .map(|e| {
-                let line = e.code_paths.first().and_then(|l| l.line).unwrap_or(0);
-                let params: Vec<String> = e
-                    .params
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}:{}",
-                            serde_json::to_value(p.kind).unwrap().as_str().unwrap(),
-                            p.name
-                        )
-                    })
-                    .collect();
-                format!("{} {} @{line} [{}]", e.method, e.url, params.join(", "))
-            })
-            .collect();
-        got.sort();
-        got
+        crate::test_support::run_with(&Tornado, files, crate::test_support::LINES)
     }
 
     #[test]
