@@ -110,7 +110,10 @@ fn go_iris_fixtures() {
 
 #[test]
 fn go_goyave_fixtures() {
-    check_all(&portolan_plugin_go::goyave::Goyave, &["services"]);
+    check_all(
+        &portolan_plugin_go::goyave::Goyave,
+        &["component_controllers", "services"],
+    );
 }
 
 #[test]
@@ -125,7 +128,10 @@ fn go_huma_fixtures() {
 
 #[test]
 fn go_gf_fixtures() {
-    check_all(&portolan_plugin_go::gf::Gf, &["services"]);
+    check_all(
+        &portolan_plugin_go::gf::Gf,
+        &["controller_vars", "services"],
+    );
 }
 
 #[test]

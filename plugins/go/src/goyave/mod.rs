@@ -4,7 +4,9 @@
 //! `*goyave.Router` handed to the route registrar (`Register(server,
 //! router)` in v5, `Register(router)` in v4) and on sub-routers
 //! (`api := router.Subrouter("/api")`, `router.Group()`, nested), also
-//! passed into functions of other files and packages. Regex placeholders
+//! passed into functions of other files and packages, through v5's chained
+//! setters (`router.Group().SetMeta(auth.MetaAuth, true)`,
+//! `.Middleware(m)`, `.CORS(o)`). Regex placeholders
 //! `{id:[0-9]+}` are reported as `{id}`.
 //!
 //! Parameters from the handler's `*goyave.Request`: `request.Query["x"]`
@@ -49,7 +51,16 @@ pub const FRAMEWORK: Framework = Framework {
         route("Options", Shape::Fixed(&["OPTIONS"])),
     ],
     groups: &["Subrouter"],
-    passthrough: &["Group"],
+    // v5's router setters return the router: `router.Group().SetMeta(
+    // auth.MetaAuth, true)` keeps the receiver's prefix.
+    passthrough: &[
+        "Group",
+        "SetMeta",
+        "RemoveMeta",
+        "Middleware",
+        "GlobalMiddleware",
+        "CORS",
+    ],
     mounts: &[],
     package_routers: &[],
     strip_prefix: &[],

@@ -321,7 +321,20 @@ impl Scanner<'_, '_> {
             });
         }
         if shape == Shape::Controllers {
-            let refs: Vec<FuncRef> = args.iter().filter_map(|a| self.controller(a)).collect();
+            // A local holding the controller (`ctrl := user.NewV1();
+            // group.Bind(ctrl)`) stands for the expression it was assigned.
+            let refs: Vec<FuncRef> = args
+                .iter()
+                .filter_map(|a| {
+                    let text = self.code.slice(trim(self.code, a.clone()));
+                    let local = text
+                        .bytes()
+                        .all(is_ident_byte)
+                        .then(|| env.assigned_expr(text, pos))
+                        .flatten();
+                    self.controller(local.as_ref().unwrap_or(a))
+                })
+                .collect();
             if refs.is_empty() {
                 return None;
             }
