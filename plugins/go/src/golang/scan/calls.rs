@@ -376,6 +376,16 @@ impl Scanner<'_, '_> {
                     return None;
                 }
                 let p = self.str_arg(env, &args[idx], pos)?;
+                // A name holding a router or a request context
+                // (`repo.Delete(ctx, id)` in a service method) is no path.
+                if p.as_ref_name().is_some_and(|n| {
+                    matches!(
+                        env.lookup(n, pos),
+                        Some(Val::Router(_) | Val::Ctx | Val::Foreign)
+                    )
+                }) {
+                    return None;
+                }
                 // `path, h := userv1connect.NewUserServiceHandler(svc);
                 // mux.Handle(path, h)`: a Connect service (`go_connect_rpc`
                 // reports its procedures), not a route at `/`.
