@@ -20,7 +20,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::golang::framework::{index, read, route, Framework, Read, Shape};
+use crate::golang::framework::{index, read, Framework, Read};
 use crate::golang::{self, FILES};
 
 pub struct Goyave;
@@ -42,14 +42,7 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["goyave.NewRouter"],
-    routes: &[
-        route("Get", Shape::Fixed(&["GET"])),
-        route("Post", Shape::Fixed(&["POST"])),
-        route("Put", Shape::Fixed(&["PUT"])),
-        route("Patch", Shape::Fixed(&["PATCH"])),
-        route("Delete", Shape::Fixed(&["DELETE"])),
-        route("Options", Shape::Fixed(&["OPTIONS"])),
-    ],
+    verbs: &["Get", "Post", "Put", "Patch", "Delete", "Options"],
     groups: &["Subrouter"],
     // v5's router setters return the router: `router.Group().SetMeta(
     // auth.MetaAuth, true)` keeps the receiver's prefix.
@@ -61,16 +54,10 @@ pub const FRAMEWORK: Framework = Framework {
         "GlobalMiddleware",
         "CORS",
     ],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*goyave.Request"],
     reads: READS,
     handler_after_path: true,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Goyave {
@@ -93,12 +80,6 @@ impl Analyzer for Goyave {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts)
-            .into_iter()
-            .map(|mut e| {
-                e.url = golang::clean_placeholders(&e.url);
-                e
-            })
-            .collect())
+        Ok(golang::link_clean(facts))
     }
 }
