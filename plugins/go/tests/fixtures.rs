@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use portolan_plugin_go::*;
 use portolan_plugin_sdk::{testing, Analyzer};
 
 fn fixtures_root() -> PathBuf {
@@ -21,146 +22,66 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
         .check();
 }
 
-#[test]
-fn go_gin_fixtures() {
-    check_all(
-        &portolan_plugin_go::gin::Gin,
-        &[
-            "bind_helpers",
-            "doc_idioms",
-            "field_handlers",
-            "group_middleware",
-            "groups",
-            "monorepo",
-            "relative_groups",
-            "router_slices",
-            "validator_objects",
-        ],
-    );
+/// `test_name: Analyzer => [cases…]`: one test per technology, checking
+/// exactly those cases (see [`check_all`]).
+macro_rules! fixture_tests {
+    ($($test:ident: $analyzer:path => [$($case:literal),* $(,)?],)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_all(&$analyzer, &[$($case),*]);
+            }
+        )*
+    };
 }
 
-#[test]
-fn go_echo_fixtures() {
-    check_all(&portolan_plugin_go::echo::Echo, &["services"]);
-}
-
-#[test]
-fn go_chi_fixtures() {
-    check_all(
-        &portolan_plugin_go::chi::Chi,
-        &[
-            "body_helpers",
-            "handler_interfaces",
-            "resource_mounts",
-            "same_named_handlers",
-            "services",
-        ],
-    );
-}
-
-#[test]
-fn go_http_fixtures() {
-    check_all(
-        &portolan_plugin_go::nethttp::NetHttp,
-        &["doc_patterns", "request_context", "services"],
-    );
-}
-
-#[test]
-fn go_mux_fixtures() {
-    check_all(
-        &portolan_plugin_go::mux::Mux,
-        &["matchers", "services", "subrouters"],
-    );
-}
-
-#[test]
-fn go_fiber_fixtures() {
-    check_all(
-        &portolan_plugin_go::fiber::Fiber,
-        &[
-            "closure_groups",
-            "multipart_bind",
-            "services",
-            "v3_generics",
-            "wrapped_handlers",
-        ],
-    );
-}
-
-#[test]
-fn go_httprouter_fixtures() {
-    check_all(&portolan_plugin_go::httprouter::HttpRouter, &["services"]);
-}
-
-#[test]
-fn go_fasthttp_fixtures() {
-    check_all(&portolan_plugin_go::fasthttp::FastHttp, &["services"]);
-}
-
-#[test]
-fn go_hertz_fixtures() {
-    check_all(&portolan_plugin_go::hertz::Hertz, &["services"]);
-}
-
-#[test]
-fn go_iris_fixtures() {
-    check_all(&portolan_plugin_go::iris::Iris, &["services"]);
-}
-
-#[test]
-fn go_goyave_fixtures() {
-    check_all(&portolan_plugin_go::goyave::Goyave, &["services"]);
-}
-
-#[test]
-fn go_beego_fixtures() {
-    check_all(&portolan_plugin_go::beego::Beego, &["services"]);
-}
-
-#[test]
-fn go_huma_fixtures() {
-    check_all(&portolan_plugin_go::huma::Huma, &["services"]);
-}
-
-#[test]
-fn go_gf_fixtures() {
-    check_all(&portolan_plugin_go::gf::Gf, &["services"]);
-}
-
-#[test]
-fn go_kratos_fixtures() {
-    check_all(&portolan_plugin_go::kratos::Kratos, &["services"]);
-}
-
-#[test]
-fn go_pocketbase_fixtures() {
-    check_all(&portolan_plugin_go::pocketbase::PocketBase, &["services"]);
-}
-
-#[test]
-fn go_restful_fixtures() {
-    check_all(&portolan_plugin_go::restful::Restful, &["services"]);
-}
-
-#[test]
-fn go_connect_rpc_fixtures() {
-    check_all(&portolan_plugin_go::connect::ConnectRpc, &["monorepo"]);
-}
-
-#[test]
-fn go_gozero_fixtures() {
-    check_all(&portolan_plugin_go::gozero::GoZero, &["mall"]);
-}
-
-#[test]
-fn go_cli_fixtures() {
-    check_all(&portolan_plugin_go::cli::GoCli, &["cobra_tree", "stdflag"]);
+fixture_tests! {
+    go_gin_fixtures: gin::Gin => [
+        "bind_helpers",
+        "doc_idioms",
+        "field_handlers",
+        "group_middleware",
+        "groups",
+        "monorepo",
+        "relative_groups",
+        "router_slices",
+        "validator_objects",
+    ],
+    go_echo_fixtures: echo::Echo => ["services"],
+    go_chi_fixtures: chi::Chi => [
+        "body_helpers",
+        "handler_interfaces",
+        "resource_mounts",
+        "same_named_handlers",
+        "services",
+    ],
+    go_http_fixtures: nethttp::NetHttp => ["doc_patterns", "request_context", "services"],
+    go_mux_fixtures: mux::Mux => ["matchers", "services", "subrouters"],
+    go_fiber_fixtures: fiber::Fiber => [
+        "closure_groups",
+        "multipart_bind",
+        "services",
+        "v3_generics",
+        "wrapped_handlers",
+    ],
+    go_httprouter_fixtures: httprouter::HttpRouter => ["services"],
+    go_fasthttp_fixtures: fasthttp::FastHttp => ["services"],
+    go_hertz_fixtures: hertz::Hertz => ["services"],
+    go_iris_fixtures: iris::Iris => ["services"],
+    go_goyave_fixtures: goyave::Goyave => ["component_controllers", "services"],
+    go_beego_fixtures: beego::Beego => ["services"],
+    go_huma_fixtures: huma::Huma => ["services"],
+    go_gf_fixtures: gf::Gf => ["controller_vars", "services"],
+    go_kratos_fixtures: kratos::Kratos => ["services"],
+    go_pocketbase_fixtures: pocketbase::PocketBase => ["services"],
+    go_restful_fixtures: restful::Restful => ["services"],
+    go_connect_rpc_fixtures: connect::ConnectRpc => ["monorepo"],
+    go_gozero_fixtures: gozero::GoZero => ["mall"],
+    go_cli_fixtures: cli::GoCli => ["cobra_tree", "stdflag"],
 }
 
 /// Every analyzer of the plugin.
 fn all_analyzers() -> [&'static dyn Analyzer; 20] {
-    use portolan_plugin_go::*;
     [
         &gin::Gin,
         &echo::Echo,
@@ -208,7 +129,6 @@ fn techs_are_declared() {
 /// `.proto`, Go) is analyzed and linked without panicking.
 #[test]
 fn gozero_and_connect_survive_truncated_sources() {
-    use portolan_plugin_go::{connect, gozero};
     testing::check_truncations(
         &[&connect::ConnectRpc, &gozero::GoZero],
         &fixtures_root(),
@@ -220,7 +140,6 @@ fn gozero_and_connect_survive_truncated_sources() {
 /// identifiers) does not panic.
 #[test]
 fn gozero_and_connect_survive_non_ascii() {
-    use portolan_plugin_go::{connect, gozero};
     use portolan_plugin_sdk::{Facts, Output, SourceFile};
     let api = "info(\n\ttitle: 用户服务\n)\n@server(\n\tprefix: /v1/用户\n)\nservice 用户-api {\n\t@handler 获取\n\tget /users/:id (请求)\n}\ntype 请求 {\n\tId int64 `path:\"id\"`\n}\n";
     let go = "package main\nfunc é() { server.AddRoutes([]rest.Route{{Method: \"GÉT\", Path: \"/é\", Handler: é}}) ; ü.NewÜHandler() }\n";
@@ -242,7 +161,6 @@ fn gozero_and_connect_survive_non_ascii() {
 /// must start on a char boundary.
 #[test]
 fn go_analyzers_survive_cjk_text_before_handlers() {
-    use portolan_plugin_go::*;
     use portolan_plugin_sdk::{Output, SourceFile};
     let messages = "\tMsg = \"获取用户列表信息，支持分页查询与条件过滤。\"\n".repeat(12);
     for shift in 0..4 {

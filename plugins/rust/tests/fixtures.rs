@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use portolan_plugin_rust::*;
 use portolan_plugin_sdk::{testing, Analyzer};
 
 fn fixtures_root() -> PathBuf {
@@ -21,83 +22,43 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
         .check();
 }
 
-#[test]
-fn rust_axum_fixtures() {
-    check_all(
-        &portolan_plugin_rust::axum::Axum,
-        &[
-            "aide",
-            "inline_modules",
-            "middleware_layers",
-            "route_table",
-            "router_vars",
-            "trait_routers",
-            "utoipa_routes",
-            "workspace",
-        ],
-    );
+/// `test_name: Analyzer => [cases…]`: one test per technology, checking
+/// exactly those cases (see [`check_all`]).
+macro_rules! fixture_tests {
+    ($($test:ident: $analyzer:path => [$($case:literal),* $(,)?],)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_all(&$analyzer, &[$($case),*]);
+            }
+        )*
+    };
 }
 
-#[test]
-fn rust_actix_web_fixtures() {
-    check_all(
-        &portolan_plugin_rust::actix_web::ActixWeb,
-        &["scope_macro", "workspace"],
-    );
-}
-
-#[test]
-fn rust_rocket_fixtures() {
-    check_all(
-        &portolan_plugin_rust::rocket::Rocket,
-        &["appended_routes", "workspace"],
-    );
-}
-
-#[test]
-fn rust_poem_fixtures() {
-    check_all(&portolan_plugin_rust::poem::Poem, &["openapi", "services"]);
-}
-
-#[test]
-fn rust_tide_fixtures() {
-    check_all(&portolan_plugin_rust::tide::Tide, &["services"]);
-}
-
-#[test]
-fn rust_salvo_fixtures() {
-    check_all(
-        &portolan_plugin_rust::salvo::Salvo,
-        &["extractible", "shop"],
-    );
-}
-
-#[test]
-fn rust_loco_fixtures() {
-    check_all(&portolan_plugin_rust::loco::Loco, &["notes"]);
-}
-
-#[test]
-fn rust_warp_fixtures() {
-    check_all(
-        &portolan_plugin_rust::warp::Warp,
-        &["closure_handlers", "todos"],
-    );
-}
-
-#[test]
-fn rust_gotham_fixtures() {
-    check_all(&portolan_plugin_rust::gotham::Gotham, &["bookstore"]);
-}
-
-#[test]
-fn rust_rwf_fixtures() {
-    check_all(&portolan_plugin_rust::rwf::Rwf, &["blog"]);
+fixture_tests! {
+    rust_axum_fixtures: axum::Axum => [
+        "aide",
+        "inline_modules",
+        "middleware_layers",
+        "route_table",
+        "router_vars",
+        "trait_routers",
+        "utoipa_routes",
+        "workspace",
+    ],
+    rust_actix_web_fixtures: actix_web::ActixWeb => ["scope_macro", "workspace"],
+    rust_rocket_fixtures: rocket::Rocket => ["appended_routes", "workspace"],
+    rust_poem_fixtures: poem::Poem => ["openapi", "services"],
+    rust_tide_fixtures: tide::Tide => ["services"],
+    rust_salvo_fixtures: salvo::Salvo => ["extractible", "shop"],
+    rust_loco_fixtures: loco::Loco => ["notes"],
+    rust_warp_fixtures: warp::Warp => ["closure_handlers", "todos"],
+    rust_gotham_fixtures: gotham::Gotham => ["bookstore"],
+    rust_rwf_fixtures: rwf::Rwf => ["blog"],
 }
 
 /// Every analyzer of the plugin.
 fn all_analyzers() -> [&'static dyn Analyzer; 10] {
-    use portolan_plugin_rust::*;
     [
         &axum::Axum,
         &actix_web::ActixWeb,

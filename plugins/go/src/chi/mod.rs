@@ -22,7 +22,9 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, NET_HTTP_READS};
+use crate::golang::framework::{
+    bind, read, route, Framework, Read, Shape, NET_HTTP_READS, TITLE_VERBS_ALL,
+};
 use crate::golang::{self, FILES};
 
 pub struct Chi;
@@ -56,16 +58,8 @@ const fn concat_reads() -> [Read; CHI_READS.len() + NET_HTTP_READS.len()] {
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["chi.NewRouter", "chi.NewMux"],
+    verbs: TITLE_VERBS_ALL,
     routes: &[
-        route("Get", Shape::Fixed(&["GET"])),
-        route("Post", Shape::Fixed(&["POST"])),
-        route("Put", Shape::Fixed(&["PUT"])),
-        route("Patch", Shape::Fixed(&["PATCH"])),
-        route("Delete", Shape::Fixed(&["DELETE"])),
-        route("Head", Shape::Fixed(&["HEAD"])),
-        route("Options", Shape::Fixed(&["OPTIONS"])),
-        route("Connect", Shape::Fixed(&["CONNECT"])),
-        route("Trace", Shape::Fixed(&["TRACE"])),
         route("Method", Shape::MethodArg),
         route("MethodFunc", Shape::MethodArg),
         route("Handle", Shape::Pattern),
@@ -74,15 +68,9 @@ pub const FRAMEWORK: Framework = Framework {
     groups: &["Route", "Group"],
     passthrough: &["With"],
     mounts: &["Mount"],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*http.Request"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Chi {

@@ -22,7 +22,9 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, index, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{
+    bind, index, read, route, Framework, Read, Shape, ANY, UPPER_VERBS_ALL,
+};
 use crate::golang::{self, FILES};
 
 pub struct Echo;
@@ -49,32 +51,17 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["echo.New"],
+    verbs: UPPER_VERBS_ALL,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
-        route("CONNECT", Shape::Fixed(&["CONNECT"])),
-        route("TRACE", Shape::Fixed(&["TRACE"])),
         route("Any", Shape::Fixed(ANY)),
         route("Add", Shape::MethodArg),
         route("Match", Shape::MethodList),
     ],
     groups: &["Group"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["echo.Context"],
     reads: READS,
     handler_after_path: true,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Echo {

@@ -28,7 +28,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS_ALL};
 use crate::golang::{self, FILES};
 
 pub struct FastHttp;
@@ -56,31 +56,15 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["router.New"],
+    verbs: UPPER_VERBS_ALL,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
-        route("CONNECT", Shape::Fixed(&["CONNECT"])),
-        route("TRACE", Shape::Fixed(&["TRACE"])),
         route("ANY", Shape::Fixed(ANY)),
         route("Handle", Shape::MethodArg),
     ],
     groups: &["Group"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*fasthttp.RequestCtx"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for FastHttp {
@@ -101,12 +85,6 @@ impl Analyzer for FastHttp {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts)
-            .into_iter()
-            .map(|mut e| {
-                e.url = golang::clean_placeholders(&e.url);
-                e
-            })
-            .collect())
+        Ok(golang::link_clean(facts))
     }
 }

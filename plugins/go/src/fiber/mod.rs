@@ -22,7 +22,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, TITLE_VERBS_ALL};
 use crate::golang::{self, FILES};
 
 pub struct Fiber;
@@ -56,31 +56,16 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["fiber.New"],
+    verbs: TITLE_VERBS_ALL,
     routes: &[
-        route("Get", Shape::Fixed(&["GET"])),
-        route("Post", Shape::Fixed(&["POST"])),
-        route("Put", Shape::Fixed(&["PUT"])),
-        route("Patch", Shape::Fixed(&["PATCH"])),
-        route("Delete", Shape::Fixed(&["DELETE"])),
-        route("Head", Shape::Fixed(&["HEAD"])),
-        route("Options", Shape::Fixed(&["OPTIONS"])),
-        route("Connect", Shape::Fixed(&["CONNECT"])),
-        route("Trace", Shape::Fixed(&["TRACE"])),
         route("All", Shape::Fixed(ANY)),
         route("Add", Shape::MethodList),
     ],
     groups: &["Group", "Route"],
-    passthrough: &[],
     mounts: &["Mount"],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*fiber.Ctx", "fiber.Ctx"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Fiber {

@@ -32,7 +32,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS_ALL};
 use crate::golang::{self, FILES};
 
 pub struct Gf;
@@ -54,31 +54,16 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["g.Server", "ghttp.GetServer"],
+    verbs: UPPER_VERBS_ALL,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
-        route("CONNECT", Shape::Fixed(&["CONNECT"])),
-        route("TRACE", Shape::Fixed(&["TRACE"])),
         route("ALL", Shape::Fixed(ANY)),
         route("Bind", Shape::Controllers),
     ],
     groups: &["Group"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*ghttp.Request"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
     param_bind: Some((1, BindKind::Meta)),
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Gf {

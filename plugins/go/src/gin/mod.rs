@@ -30,7 +30,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS};
 use crate::golang::{self, FILES};
 
 pub struct Gin;
@@ -79,14 +79,8 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["gin.New", "gin.Default"],
+    verbs: UPPER_VERBS,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
         route("Any", Shape::Fixed(ANY)),
         route("Handle", Shape::MethodArg),
         route("Match", Shape::MethodList),
@@ -94,16 +88,10 @@ pub const FRAMEWORK: Framework = Framework {
     groups: &["Group"],
     // `v1.Group("/dept").Use(auth)` returns the group's routes (IRoutes).
     passthrough: &["Use"],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*gin.Context"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
     relative_paths: true,
+    ..Framework::BASE
 };
 
 impl Analyzer for Gin {

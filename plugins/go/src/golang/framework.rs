@@ -12,6 +12,14 @@ pub const ANY: &[&str] = &[
     "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "CONNECT", "TRACE",
 ];
 
+/// Per-method route methods (`r.GET(path, h)`): the seven common methods,
+/// all nine, each spelled upper case or title case.
+pub const UPPER_VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+pub const UPPER_VERBS_ALL: &[&str] = ANY;
+pub const TITLE_VERBS_ALL: &[&str] = &[
+    "Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Connect", "Trace",
+];
+
 /// How a route registration call is shaped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
@@ -108,6 +116,10 @@ pub const fn bind(chain: &'static str, method: &'static str, kind: BindKind, arg
 pub struct Framework {
     /// `pkg.Func` calls creating a router (`gin.New`, `chi.NewRouter`).
     pub constructors: &'static [&'static str],
+    /// Methods named after the one HTTP method they register (`GET`,
+    /// `Get`): see [`UPPER_VERBS`] and friends.
+    pub verbs: &'static [&'static str],
+    /// The other route methods.
     pub routes: &'static [RouteMethod],
     /// Methods returning a sub-router below a prefix given as the first
     /// string argument (`Group`, `PathPrefix`, `Route`); a function-literal
@@ -149,8 +161,35 @@ pub struct Framework {
 }
 
 impl Framework {
+    /// No routes, groups or reads: each framework names what it has and
+    /// takes the rest from here (`..Framework::BASE`).
+    pub const BASE: Framework = Framework {
+        constructors: &[],
+        verbs: &[],
+        routes: &[],
+        groups: &[],
+        passthrough: &[],
+        mounts: &[],
+        package_routers: &[],
+        strip_prefix: &[],
+        context_types: &[],
+        reads: &[],
+        handler_after_path: false,
+        receiver_context: false,
+        router_arg_pkgs: &[],
+        param_bind: None,
+        relative_paths: false,
+    };
+
     pub fn route_shape(&self, name: &str) -> Option<Shape> {
-        self.routes.iter().find(|r| r.name == name).map(|r| r.shape)
+        if let Some(r) = self.routes.iter().find(|r| r.name == name) {
+            return Some(r.shape);
+        }
+        if !self.verbs.contains(&name) {
+            return None;
+        }
+        let i = ANY.iter().position(|v| v.eq_ignore_ascii_case(name))?;
+        ANY.get(i..=i).map(Shape::Fixed)
     }
 
     pub fn is_context_type(&self, ty: &str) -> bool {

@@ -28,19 +28,27 @@ pub const FILES: &[&str] = &["*.go", "go.mod"];
 /// Map step for one file: `go.mod` module paths and scanned Go sources
 /// (test files and test doubles skipped).
 pub fn analyze(file: &SourceFile, out: &mut Output, fw: &Framework) {
+    if let Some(scanned) = scan_source(file, out, fw) {
+        out.fact(&Fact::File(Box::new(scanned)));
+    }
+}
+
+/// The start of every Go map step: a `go.mod` gives its module fact (and
+/// `None`), a Go source outside tests is scanned (the caller reports the
+/// scan, after its own readers used it), anything else is `None`.
+pub fn scan_source(file: &SourceFile, out: &mut Output, fw: &Framework) -> Option<facts::GoFile> {
     let path = file.slash_path();
     let name = path.rsplit('/').next().unwrap_or(&path);
     if name == "go.mod" {
         if let Some(m) = scan::scan_gomod(file) {
             out.fact(&m);
         }
-        return;
+        return None;
     }
     if !name.ends_with(".go") || is_test_path(&path) {
-        return;
+        return None;
     }
-    let scanned = scan::scan_file(file, fw);
-    out.fact(&Fact::File(Box::new(scanned)));
+    Some(scan::scan_file(file, fw))
 }
 
 /// [`analyze`], except for files importing one of `owners` (packages of
@@ -67,6 +75,15 @@ pub fn analyze_except(file: &SourceFile, out: &mut Output, fw: &Framework, owner
         }
     }
     out.fact(&Fact::File(Box::new(scanned)));
+}
+
+/// [`link`] with regex placeholders cleaned (`{id:[0-9]+}` → `{id}`).
+pub fn link_clean(facts: &Facts) -> Vec<Endpoint> {
+    let mut out = link(facts);
+    for e in &mut out {
+        e.url = clean_placeholders(&e.url);
+    }
+    out
 }
 
 /// Reduce step: every endpoint.

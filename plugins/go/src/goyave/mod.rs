@@ -4,7 +4,9 @@
 //! `*goyave.Router` handed to the route registrar (`Register(server,
 //! router)` in v5, `Register(router)` in v4) and on sub-routers
 //! (`api := router.Subrouter("/api")`, `router.Group()`, nested), also
-//! passed into functions of other files and packages. Regex placeholders
+//! passed into functions of other files and packages, through v5's chained
+//! setters (`router.Group().SetMeta(auth.MetaAuth, true)`,
+//! `.Middleware(m)`, `.CORS(o)`). Regex placeholders
 //! `{id:[0-9]+}` are reported as `{id}`.
 //!
 //! Parameters from the handler's `*goyave.Request`: `request.Query["x"]`
@@ -18,7 +20,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::golang::framework::{index, read, route, Framework, Read, Shape};
+use crate::golang::framework::{index, read, Framework, Read};
 use crate::golang::{self, FILES};
 
 pub struct Goyave;
@@ -40,26 +42,22 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["goyave.NewRouter"],
-    routes: &[
-        route("Get", Shape::Fixed(&["GET"])),
-        route("Post", Shape::Fixed(&["POST"])),
-        route("Put", Shape::Fixed(&["PUT"])),
-        route("Patch", Shape::Fixed(&["PATCH"])),
-        route("Delete", Shape::Fixed(&["DELETE"])),
-        route("Options", Shape::Fixed(&["OPTIONS"])),
-    ],
+    verbs: &["Get", "Post", "Put", "Patch", "Delete", "Options"],
     groups: &["Subrouter"],
-    passthrough: &["Group"],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
+    // v5's router setters return the router: `router.Group().SetMeta(
+    // auth.MetaAuth, true)` keeps the receiver's prefix.
+    passthrough: &[
+        "Group",
+        "SetMeta",
+        "RemoveMeta",
+        "Middleware",
+        "GlobalMiddleware",
+        "CORS",
+    ],
     context_types: &["*goyave.Request"],
     reads: READS,
     handler_after_path: true,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Goyave {
@@ -82,12 +80,6 @@ impl Analyzer for Goyave {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts)
-            .into_iter()
-            .map(|mut e| {
-                e.url = golang::clean_placeholders(&e.url);
-                e
-            })
-            .collect())
+        Ok(golang::link_clean(facts))
     }
 }

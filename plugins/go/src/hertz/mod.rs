@@ -23,7 +23,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS};
 use crate::golang::{self, FILES};
 
 pub struct Hertz;
@@ -58,29 +58,16 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["server.Default", "server.New"],
+    verbs: UPPER_VERBS,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
         route("Any", Shape::Fixed(ANY)),
         route("Handle", Shape::MethodArg),
     ],
     groups: &["Group"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*app.RequestContext"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
     relative_paths: true,
+    ..Framework::BASE
 };
 
 impl Analyzer for Hertz {

@@ -14,7 +14,9 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::golang::framework::{concat, read, route, Framework, Read, Shape, NET_HTTP_READS};
+use crate::golang::framework::{
+    concat, read, route, Framework, Read, Shape, NET_HTTP_READS, UPPER_VERBS,
+};
 use crate::golang::{self, FILES};
 
 pub struct HttpRouter;
@@ -34,30 +36,15 @@ const READS: &[Read] =
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["httprouter.New"],
+    verbs: UPPER_VERBS,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
         route("Handle", Shape::MethodArg),
         route("Handler", Shape::MethodArg),
         route("HandlerFunc", Shape::MethodArg),
     ],
-    groups: &[],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*http.Request", "httprouter.Params"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for HttpRouter {

@@ -44,26 +44,13 @@ pub const FRAMEWORK: Framework = Framework {
         "humabunrouter.NewCompat",
         "humairis.New",
     ],
-    routes: &[
-        route("Get", Shape::Fixed(&["GET"])),
-        route("Post", Shape::Fixed(&["POST"])),
-        route("Put", Shape::Fixed(&["PUT"])),
-        route("Patch", Shape::Fixed(&["PATCH"])),
-        route("Delete", Shape::Fixed(&["DELETE"])),
-        route("Register", Shape::Operation),
-    ],
+    verbs: &["Get", "Post", "Put", "Patch", "Delete"],
+    routes: &[route("Register", Shape::Operation)],
     groups: &["NewGroup"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
-    context_types: &[],
-    reads: &[],
     handler_after_path: true,
-    receiver_context: false,
     router_arg_pkgs: &["huma"],
     param_bind: Some((1, BindKind::Input)),
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Huma {

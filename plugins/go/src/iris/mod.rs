@@ -25,7 +25,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, TITLE_VERBS_ALL};
 use crate::golang::{self, FILES};
 
 pub struct Iris;
@@ -74,31 +74,15 @@ const READS: &[Read] = &[
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &["iris.New", "iris.Default"],
+    verbs: TITLE_VERBS_ALL,
     routes: &[
-        route("Get", Shape::Fixed(&["GET"])),
-        route("Post", Shape::Fixed(&["POST"])),
-        route("Put", Shape::Fixed(&["PUT"])),
-        route("Patch", Shape::Fixed(&["PATCH"])),
-        route("Delete", Shape::Fixed(&["DELETE"])),
-        route("Head", Shape::Fixed(&["HEAD"])),
-        route("Options", Shape::Fixed(&["OPTIONS"])),
-        route("Connect", Shape::Fixed(&["CONNECT"])),
-        route("Trace", Shape::Fixed(&["TRACE"])),
         route("Any", Shape::Fixed(ANY)),
         route("Handle", Shape::MethodArg),
     ],
     groups: &["Party", "PartyFunc"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["iris.Context", "*context.Context"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Iris {
@@ -115,12 +99,6 @@ impl Analyzer for Iris {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts)
-            .into_iter()
-            .map(|mut e| {
-                e.url = golang::clean_placeholders(&e.url);
-                e
-            })
-            .collect())
+        Ok(golang::link_clean(facts))
     }
 }

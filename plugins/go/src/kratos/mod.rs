@@ -33,7 +33,9 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, concat, read, route, Framework, Read, Shape, NET_HTTP_READS};
+use crate::golang::framework::{
+    bind, concat, read, route, Framework, Read, Shape, NET_HTTP_READS, UPPER_VERBS_ALL,
+};
 use crate::golang::{self, FILES};
 
 pub struct Kratos;
@@ -65,24 +67,12 @@ pub const FRAMEWORK: Framework = Framework {
         "thttp.NewServer",
         "httptransport.NewServer",
     ],
+    verbs: UPPER_VERBS_ALL,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
-        route("CONNECT", Shape::Fixed(&["CONNECT"])),
-        route("TRACE", Shape::Fixed(&["TRACE"])),
         route("HandleFunc", Shape::Pattern),
         route("HandlePrefix", Shape::Pattern),
     ],
     groups: &["Route", "Group"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &[
         "http.Context",
         "khttp.Context",
@@ -95,11 +85,7 @@ pub const FRAMEWORK: Framework = Framework {
         "*stdhttp.Request",
     ],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Kratos {

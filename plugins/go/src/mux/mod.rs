@@ -53,16 +53,9 @@ pub const FRAMEWORK: Framework = Framework {
         "Queries",
         "MatcherFunc",
     ],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*http.Request"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Mux {

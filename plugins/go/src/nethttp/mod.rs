@@ -34,18 +34,11 @@ pub const FRAMEWORK: Framework = Framework {
         route("HandleFunc", Shape::Pattern),
         route("Handle", Shape::Pattern),
     ],
-    groups: &[],
-    passthrough: &[],
-    mounts: &[],
     package_routers: &["http"],
     strip_prefix: &["http.StripPrefix"],
     context_types: &["*http.Request"],
     reads: NET_HTTP_READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for NetHttp {

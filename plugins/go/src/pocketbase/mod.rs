@@ -31,7 +31,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::golang::facts::BindKind;
-use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY};
+use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS};
 use crate::golang::{self, FILES};
 
 pub struct PocketBase;
@@ -59,31 +59,17 @@ const READS: &[Read] = &[
 ];
 
 pub const FRAMEWORK: Framework = Framework {
-    constructors: &[],
+    verbs: UPPER_VERBS,
     routes: &[
-        route("GET", Shape::Fixed(&["GET"])),
-        route("POST", Shape::Fixed(&["POST"])),
-        route("PUT", Shape::Fixed(&["PUT"])),
-        route("PATCH", Shape::Fixed(&["PATCH"])),
-        route("DELETE", Shape::Fixed(&["DELETE"])),
-        route("HEAD", Shape::Fixed(&["HEAD"])),
-        route("OPTIONS", Shape::Fixed(&["OPTIONS"])),
         route("Any", Shape::Fixed(ANY)),
         route("Route", Shape::MethodArg),
         route("AddRoute", Shape::Operation),
     ],
     groups: &["Group"],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*core.RequestEvent", "echo.Context"],
     reads: READS,
     handler_after_path: true,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for PocketBase {

@@ -51,20 +51,9 @@ const READS: &[Read] = &[
 ];
 
 pub const FRAMEWORK: Framework = Framework {
-    constructors: &[],
-    routes: &[],
-    groups: &[],
-    passthrough: &[],
-    mounts: &[],
-    package_routers: &[],
-    strip_prefix: &[],
     context_types: &["*restful.Request"],
     reads: READS,
-    handler_after_path: false,
-    receiver_context: false,
-    router_arg_pkgs: &[],
-    param_bind: None,
-    relative_paths: false,
+    ..Framework::BASE
 };
 
 impl Analyzer for Restful {
@@ -77,16 +66,9 @@ impl Analyzer for Restful {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        let name = path.rsplit('/').next().unwrap_or(&path);
-        if name == "go.mod" {
-            golang::analyze(file, out, &FRAMEWORK);
+        let Some(go) = golang::scan_source(file, out, &FRAMEWORK) else {
             return;
-        }
-        if !name.ends_with(".go") || is_test_path(&path) {
-            return;
-        }
-        let go = golang::scan::scan_file(file, &FRAMEWORK);
+        };
         let code = file.code(Syntax::GO);
         let routes = scan::scan(file, &code, &FRAMEWORK);
         out.fact(&Fact::File(Box::new(go)));

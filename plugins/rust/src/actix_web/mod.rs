@@ -29,26 +29,18 @@ pub mod builder;
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::rs::router::link::Linker;
-use crate::rs::router::scan::scan_file;
-use crate::rs::{skipped_path, FILES};
+use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Actix's builder vocabulary and hooks for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: &["route", "service", "configure"],
     scoped_modules: Some(builder::scoped_modules),
-    openapi_impls: false,
-    utoipa: false,
-    handler_reads: None,
     attribute_routes: Some(builder::attribute_routes),
-    split_uri: None,
-    needs_constructor: false,
-    route_list: None,
     scope_root: Some(builder::scope_or_resource),
     scope_constructors: &["scope", "resource"],
     chain_op: Some(builder::chain_op),
-    chain_segments: None,
+    ..Framework::BASE
 };
 
 pub struct ActixWeb;
@@ -62,14 +54,10 @@ impl Analyzer for ActixWeb {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
-            return;
-        }
-        out.fact(&scan_file(file, &FRAMEWORK));
+        router::analyze(file, out, &FRAMEWORK);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(Linker::new(facts.all()).endpoints())
+        router::link(facts)
     }
 }

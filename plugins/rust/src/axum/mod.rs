@@ -51,24 +51,14 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::router::{link, scan};
-use crate::rs::{skipped_path, FILES};
+use crate::rs::{is_source, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Axum's builder vocabulary for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: scan::AXUM_OPS,
-    scoped_modules: None,
-    openapi_impls: false,
     utoipa: true,
-    handler_reads: None,
-    attribute_routes: None,
-    split_uri: None,
-    needs_constructor: false,
-    route_list: None,
-    scope_root: None,
-    scope_constructors: &[],
-    chain_op: None,
-    chain_segments: None,
+    ..Framework::BASE
 };
 
 pub struct Axum;
@@ -82,8 +72,7 @@ impl Analyzer for Axum {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
+        if !is_source(file) {
             return;
         }
         let facts = scan::scan_file(file, &FRAMEWORK);

@@ -35,12 +35,11 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{crate_and_module, parse_str, Part};
 use crate::rs::items::{self, FnDecl};
-use crate::rs::router::link::Linker;
 use crate::rs::router::scan::{
     binding, nested_fn, primary, reads, tail_ident, target, FileFacts, FnFacts, Op, RouterDef,
     Target, METHODS,
 };
-use crate::rs::{skipped_path, FILES};
+use crate::rs::{is_source, router, FILES};
 
 pub struct Gotham;
 
@@ -53,15 +52,14 @@ impl Analyzer for Gotham {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
+        if !is_source(file) {
             return;
         }
         out.fact(&scan_file(file));
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(Linker::new(facts.all()).endpoints())
+        router::link(facts)
     }
 }
 

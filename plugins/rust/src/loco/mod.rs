@@ -29,25 +29,17 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{method_router, scan_file, target, Op, Seg};
-use crate::rs::{skipped_path, FILES};
+use crate::rs::router::scan::{method_router, target, Op, Seg};
+use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Loco's vocabulary and hooks for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: &["add", "add_route", "prefix"],
-    scoped_modules: None,
-    openapi_impls: false,
-    utoipa: false,
-    handler_reads: None,
     attribute_routes: Some(crate::actix_web::builder::attribute_routes),
-    split_uri: None,
     needs_constructor: true,
-    route_list: None,
-    scope_root: None,
-    scope_constructors: &[],
-    chain_op: None,
     chain_segments: Some(chain_ops),
+    ..Framework::BASE
 };
 
 pub struct Loco;
@@ -61,11 +53,7 @@ impl Analyzer for Loco {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
-            return;
-        }
-        out.fact(&scan_file(file, &FRAMEWORK));
+        router::analyze(file, out, &FRAMEWORK);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -164,6 +152,7 @@ pub(crate) fn chain_ops(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rs::router::scan::scan_file;
 
     fn lit(s: &str) -> Part {
         Part::Lit(s.into())

@@ -19,26 +19,15 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::rs::router::link::Linker;
-use crate::rs::router::scan::scan_file;
-use crate::rs::{skipped_path, FILES};
+use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Poem's builder vocabulary for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: &["at", "nest", "nest_no_strip"],
-    scoped_modules: None,
     openapi_impls: true,
-    utoipa: false,
-    handler_reads: None,
     attribute_routes: Some(crate::actix_web::builder::attribute_routes),
-    split_uri: None,
-    needs_constructor: false,
-    route_list: None,
-    scope_root: None,
-    scope_constructors: &[],
-    chain_op: None,
-    chain_segments: None,
+    ..Framework::BASE
 };
 
 pub struct Poem;
@@ -52,15 +41,11 @@ impl Analyzer for Poem {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
-            return;
-        }
-        out.fact(&scan_file(file, &FRAMEWORK));
+        router::analyze(file, out, &FRAMEWORK);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(Linker::new(facts.all()).endpoints())
+        router::link(facts)
     }
 }
 

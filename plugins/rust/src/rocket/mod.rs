@@ -24,26 +24,18 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::parse_str;
-use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{call_target, scan_file, target, Op, Seg, Target};
-use crate::rs::{skipped_path, FILES};
+use crate::rs::router::scan::{call_target, target, Op, Seg, Target};
+use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Rocket's vocabulary and hooks for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: &["mount"],
-    scoped_modules: None,
-    openapi_impls: false,
-    utoipa: false,
-    handler_reads: None,
     attribute_routes: Some(crate::actix_web::builder::attribute_routes),
     split_uri: Some(split_uri),
-    needs_constructor: false,
     route_list: Some(("routes!", routes_macro)),
-    scope_root: None,
-    scope_constructors: &[],
     chain_op: Some(chain_op),
-    chain_segments: None,
+    ..Framework::BASE
 };
 
 pub struct Rocket;
@@ -57,15 +49,11 @@ impl Analyzer for Rocket {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
-            return;
-        }
-        out.fact(&scan_file(file, &FRAMEWORK));
+        router::analyze(file, out, &FRAMEWORK);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(Linker::new(facts.all()).endpoints())
+        router::link(facts)
     }
 }
 
@@ -122,6 +110,7 @@ pub(crate) fn chain_op(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rs::router::scan::scan_file;
 
     #[test]
     fn uris() {

@@ -24,6 +24,12 @@ pub fn skipped_path(path: &str) -> bool {
     is_test_path(path) || in_dir_named(path, &["benches", "examples", "target"])
 }
 
+/// A Rust source file outside tests, benches, examples and `target/`.
+pub fn is_source(file: &portolan_plugin_sdk::SourceFile) -> bool {
+    let path = file.slash_path();
+    path.ends_with(".rs") && !skipped_path(&path)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -43,7 +43,7 @@ use crate::rs::expr::{crate_and_module, parse_str, Part};
 use crate::rs::items::{self, FnDecl};
 use crate::rs::router::link::{FnId, Linker};
 use crate::rs::router::scan::{binding, target, typed_reads, FileFacts, FnFacts, Target};
-use crate::rs::{skipped_path, FILES};
+use crate::rs::{is_source, FILES};
 
 pub struct Rwf;
 
@@ -59,8 +59,7 @@ impl Analyzer for Rwf {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
+        if !is_source(file) {
             return;
         }
         let facts = scan_file(file);

@@ -32,26 +32,18 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::items::{self, generic_of, is_ident, FnDecl};
-use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{scan_file, target, typed_reads, FnFacts, Op, Seg, ANY, METHODS};
-use crate::rs::{skipped_path, FILES};
+use crate::rs::router::scan::{target, typed_reads, FnFacts, Op, Seg, ANY, METHODS};
+use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Salvo's vocabulary and hooks for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: CHAIN_OPS,
-    scoped_modules: None,
-    openapi_impls: false,
-    utoipa: false,
     handler_reads: Some(handler_reads),
     attribute_routes: Some(crate::actix_web::builder::attribute_routes),
-    split_uri: None,
     needs_constructor: true,
-    route_list: None,
-    scope_root: None,
-    scope_constructors: &[],
-    chain_op: None,
     chain_segments: Some(chain_ops),
+    ..Framework::BASE
 };
 
 pub struct Salvo;
@@ -65,15 +57,11 @@ impl Analyzer for Salvo {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
-            return;
-        }
-        out.fact(&scan_file(file, &FRAMEWORK));
+        router::analyze(file, out, &FRAMEWORK);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(Linker::new(facts.all()).endpoints())
+        router::link(facts)
     }
 }
 
@@ -258,6 +246,7 @@ fn named_reads(code: &Code, body: Range<usize>, var: &str, method: &str) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rs::router::scan::scan_file;
 
     #[test]
     fn router_tree_and_reads() {

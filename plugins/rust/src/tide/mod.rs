@@ -21,26 +21,16 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
-use crate::rs::router::link::Linker;
-use crate::rs::router::scan::{scan_file, target, Op, Seg, ANY, METHODS};
-use crate::rs::{skipped_path, FILES};
+use crate::rs::router::scan::{target, Op, Seg, ANY, METHODS};
+use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Tide's vocabulary and hooks for the shared router scan.
 pub const FRAMEWORK: Framework = Framework {
     chain_ops: &["at"],
-    scoped_modules: None,
-    openapi_impls: false,
-    utoipa: false,
-    handler_reads: None,
     attribute_routes: Some(crate::actix_web::builder::attribute_routes),
-    split_uri: None,
-    needs_constructor: false,
-    route_list: None,
-    scope_root: None,
-    scope_constructors: &[],
-    chain_op: None,
     chain_segments: Some(chain_segments),
+    ..Framework::BASE
 };
 
 fn chain_segments(
@@ -63,15 +53,11 @@ impl Analyzer for Tide {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if !path.ends_with(".rs") || skipped_path(&path) {
-            return;
-        }
-        out.fact(&scan_file(file, &FRAMEWORK));
+        router::analyze(file, out, &FRAMEWORK);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(Linker::new(facts.all()).endpoints())
+        router::link(facts)
     }
 }
 
@@ -143,6 +129,7 @@ pub(crate) fn chain_ops(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rs::router::scan::scan_file;
 
     #[test]
     fn at_chains() {

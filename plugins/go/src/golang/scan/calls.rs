@@ -321,7 +321,20 @@ impl Scanner<'_, '_> {
             });
         }
         if shape == Shape::Controllers {
-            let refs: Vec<FuncRef> = args.iter().filter_map(|a| self.controller(a)).collect();
+            // A local holding the controller (`ctrl := user.NewV1();
+            // group.Bind(ctrl)`) stands for the expression it was assigned.
+            let refs: Vec<FuncRef> = args
+                .iter()
+                .filter_map(|a| {
+                    let text = self.code.slice(trim(self.code, a.clone()));
+                    let local = text
+                        .bytes()
+                        .all(is_ident_byte)
+                        .then(|| env.assigned_expr(text, pos))
+                        .flatten();
+                    self.controller(local.as_ref().unwrap_or(a))
+                })
+                .collect();
             if refs.is_empty() {
                 return None;
             }
@@ -363,6 +376,16 @@ impl Scanner<'_, '_> {
                     return None;
                 }
                 let p = self.str_arg(env, &args[idx], pos)?;
+                // A name holding a router or a request context
+                // (`repo.Delete(ctx, id)` in a service method) is no path.
+                if p.as_ref_name().is_some_and(|n| {
+                    matches!(
+                        env.lookup(n, pos),
+                        Some(Val::Router(_) | Val::Ctx | Val::Foreign)
+                    )
+                }) {
+                    return None;
+                }
                 // `path, h := userv1connect.NewUserServiceHandler(svc);
                 // mux.Handle(path, h)`: a Connect service (`go_connect_rpc`
                 // reports its procedures), not a route at `/`.

@@ -310,6 +310,10 @@ struct Binding {
     val: Val,
     from: usize,
     until: usize,
+    /// The assigned expression of a statement binding
+    /// (`ctrl := user.NewV1()`), for values read by shape
+    /// (`group.Bind(ctrl)`).
+    rhs: Option<Range<usize>>,
 }
 
 /// The local bindings of one function body. Lookups are indexed: the
@@ -346,12 +350,7 @@ impl Env {
     }
 
     fn find(&self, name: &str, pos: usize) -> Option<(&Val, usize)> {
-        let stmt = self.by_name.get(name).and_then(|ids| {
-            ids.iter()
-                .filter_map(|&i| self.bindings.get(i))
-                .filter(|b| b.from <= pos && pos <= b.until)
-                .max_by_key(|b| b.from)
-        });
+        let stmt = self.statement(name, pos);
         let lit = self.literal_param(name, pos);
         match (stmt, lit) {
             (Some(b), Some((from, v, until))) if from > b.from => Some((v, until)),
@@ -359,6 +358,29 @@ impl Env {
             (None, Some((_, v, until))) => Some((v, until)),
             (None, None) => None,
         }
+    }
+
+    /// The statement binding of `name` in scope at `pos` (latest start).
+    fn statement(&self, name: &str, pos: usize) -> Option<&Binding> {
+        self.by_name.get(name).and_then(|ids| {
+            ids.iter()
+                .filter_map(|&i| self.bindings.get(i))
+                .filter(|b| b.from <= pos && pos <= b.until)
+                .max_by_key(|b| b.from)
+        })
+    }
+
+    /// The expression the local `name` was assigned at `pos`'s
+    /// scope, unless a function literal's parameter shadows it.
+    fn assigned_expr(&self, name: &str, pos: usize) -> Option<Range<usize>> {
+        let b = self.statement(name, pos)?;
+        if self
+            .literal_param(name, pos)
+            .is_some_and(|(from, _, _)| from > b.from)
+        {
+            return None;
+        }
+        b.rhs.clone()
     }
 
     /// The innermost function literal around `pos` that has a parameter
@@ -430,7 +452,19 @@ impl Env {
             .entry(name.to_string())
             .or_default()
             .push(self.bindings.len());
-        self.bindings.push(Binding { val, from, until });
+        self.bindings.push(Binding {
+            val,
+            from,
+            until,
+            rhs: None,
+        });
+    }
+
+    /// Remember the expression the latest binding was assigned.
+    fn set_last_rhs(&mut self, rhs: Range<usize>) {
+        if let Some(b) = self.bindings.last_mut() {
+            b.rhs = Some(rhs);
+        }
     }
 }
 
@@ -845,10 +879,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
                     });
                 }
             }
-            if let (Val::Opaque, Some(v)) = (&val, value) {
+            if let (Val::Opaque, Some(v)) = (&val, value.clone()) {
                 self.composite_fields(env, v, pos, func);
             }
             env.bind(name, val, pos, until);
+            if let Some(v) = value {
+                env.set_last_rhs(v);
+            }
         }
     }
 

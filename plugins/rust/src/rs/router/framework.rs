@@ -68,3 +68,23 @@ pub struct Framework {
     /// The whole chain (its first segment and the rest) → operations.
     pub chain_segments: Option<ChainSegments>,
 }
+
+impl Framework {
+    /// No vocabulary and no hooks: each framework names what it has and
+    /// takes the rest from here (`..Framework::BASE`).
+    pub const BASE: Framework = Framework {
+        chain_ops: &[],
+        scoped_modules: None,
+        openapi_impls: false,
+        utoipa: false,
+        handler_reads: None,
+        attribute_routes: None,
+        split_uri: None,
+        needs_constructor: false,
+        route_list: None,
+        scope_root: None,
+        scope_constructors: &[],
+        chain_op: None,
+        chain_segments: None,
+    };
+}

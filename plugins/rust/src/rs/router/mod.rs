@@ -10,3 +10,17 @@
 pub mod framework;
 pub mod link;
 pub mod scan;
+
+use portolan_plugin_sdk::prelude::*;
+
+/// The map step of a builder-style framework: the file's router facts.
+pub fn analyze(file: &SourceFile, out: &mut Output, fw: &'static framework::Framework) {
+    if super::is_source(file) {
+        out.fact(&scan::scan_file(file, fw));
+    }
+}
+
+/// The reduce step: every router's endpoints.
+pub fn link(facts: &Facts) -> Result<Vec<Endpoint>, String> {
+    Ok(link::Linker::new(facts.all()).endpoints())
+}
