@@ -113,6 +113,15 @@ pub fn call_of_tokens(toks: &[Token]) -> Option<Call> {
         // `.x` / `::x` continues the chain; a `(...)` call in the middle of
         // a chain (`Rails.application.routes.draw`) is kept as text.
         match toks.get(i) {
+            // `mount ::Api::Root`: a spaced `::` glued to the next constant
+            // starts a top-level constant argument, not a chain.
+            Some(n)
+                if n.is("::")
+                    && n.space_before
+                    && toks.get(i + 1).is_some_and(|t| !t.space_before) =>
+            {
+                break
+            }
             Some(n) if (n.is(".") || n.is("&.") || n.is("::")) && toks.get(i + 1).is_some() => {
                 chain.push(n.text.clone());
                 i += 1;
@@ -337,7 +346,11 @@ fn read_single(toks: &[Token]) -> Val {
         }
         return Val::Hash(pairs);
     }
-    // Constant path `A::B::C`.
+    // Constant path `A::B::C` (a top-level `::A::B` is read as `A::B`).
+    let toks = match toks.split_first() {
+        Some((head, rest)) if head.is("::") && !rest.is_empty() => rest,
+        _ => toks,
+    };
     if toks.iter().enumerate().all(|(k, t)| {
         if k % 2 == 0 {
             t.kind == Kind::Const
@@ -416,6 +429,21 @@ mod tests {
                 (Val::Sym("as".into()), Val::Str("blog".into(), false)),
             ]))
         );
+
+        // A top-level constant argument is not a `::` chain.
+        let c = first_call("mount ::Shop::Api => '/api'\n");
+        assert_eq!((c.recv.as_str(), c.name.as_str()), ("", "mount"));
+        assert_eq!(
+            c.hash(),
+            Some(&Val::Hash(vec![(
+                Val::Const("Shop::Api".into()),
+                Val::Str("/api".into(), false)
+            )]))
+        );
+        let c = first_call("mount ::Shop::Api\n");
+        assert_eq!(c.first(), Some(&Val::Const("Shop::Api".into())));
+        let c = first_call("Shop::Api.call(env)\n");
+        assert_eq!((c.recv.as_str(), c.name.as_str()), ("Shop::Api", "call"));
 
         let c = first_call("Rails.application.routes.draw do\nend\n");
         assert_eq!(

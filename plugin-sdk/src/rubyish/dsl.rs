@@ -277,6 +277,38 @@ pub fn const_of(v: &Val) -> Option<String> {
     }
 }
 
+/// The item a constant reference written inside namespace `ns` names
+/// (`full` gives an item's full name): `ns::R`, then `R` in each enclosing
+/// namespace, then the first item whose name ends with `::R`.
+pub fn resolve_const<'x, T>(
+    items: &'x [T],
+    full: impl Fn(&T) -> &str,
+    reference: &str,
+    ns: &str,
+) -> Option<&'x T> {
+    let r = reference.trim_start_matches("::");
+    let mut scope = ns.to_string();
+    loop {
+        let want = if scope.is_empty() {
+            r.to_string()
+        } else {
+            format!("{scope}::{r}")
+        };
+        if let Some(x) = items.iter().find(|x| full(x) == want) {
+            return Some(x);
+        }
+        if scope.is_empty() {
+            break;
+        }
+        scope = scope
+            .rsplit_once("::")
+            .map(|(a, _)| a.to_string())
+            .unwrap_or_default();
+    }
+    let suffix = format!("::{r}");
+    items.iter().find(|x| full(x).ends_with(&suffix))
+}
+
 /// Does the constant reference `reference` (as written, maybe relative)
 /// name the class `full`?
 pub fn const_matches(reference: &str, full: &str) -> bool {

@@ -45,7 +45,7 @@ fn ruby_sinatra_fixtures() {
 #[test]
 fn ruby_grape_fixtures() {
     Fixtures::new(&[&grape::Grape], fixtures_root())
-        .cases("ruby_grape", &["library"])
+        .cases("ruby_grape", &["kiosk", "library"])
         .check();
 }
 

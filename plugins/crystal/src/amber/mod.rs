@@ -16,14 +16,12 @@
 //! are query parameters on GET/HEAD/DELETE/OPTIONS and form fields
 //! otherwise, `request.headers["X"]` headers, `cookies["c"]` cookies.
 
-use std::collections::BTreeMap;
-
 use portolan_plugin_sdk::prelude::*;
 
 use crate::cr::call::Val;
 use crate::cr::classes::{collect, method_reads, resolve, ClassInfo};
 use crate::cr::dsl::{
-    add_reads, collect_consts, const_of, file_nodes, join_url, str_value, Body, FileNodes, Node,
+    add_reads, const_of, consts_of, join_url, push_nodes, str_value, Body, FileNodes, Node,
 };
 
 pub struct Amber;
@@ -72,19 +70,12 @@ impl Analyzer for Amber {
         if !(c.contains("routes") || c.contains("class ") || c.contains(" = ")) {
             return;
         }
-        let nodes = file_nodes(file, &|_| false);
-        out.fact(&FileNodes {
-            path: file.path.clone(),
-            nodes,
-        });
+        push_nodes(file, out);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let files: Vec<FileNodes> = facts.all();
-        let mut consts = BTreeMap::new();
-        for f in &files {
-            collect_consts(&f.nodes, "", &mut consts);
-        }
+        let consts = consts_of(files.iter().map(|f| f.nodes.as_slice()));
         let lookup = |n: &str| consts.get(n.trim_start_matches("::")).cloned();
         let classes = collect(&files);
         let mut out = Vec::new();

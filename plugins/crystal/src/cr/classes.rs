@@ -4,6 +4,7 @@
 use super::call::Val;
 use super::dsl::{FileNodes, Node};
 use super::request::Reads;
+use portolan_plugin_sdk::rubyish::dsl::resolve_const;
 
 #[derive(Clone, Debug)]
 pub struct ClassInfo<'a> {
@@ -66,30 +67,10 @@ pub fn resolve<'c, 'a>(
     reference: &str,
     ns: &str,
 ) -> Option<&'c ClassInfo<'a>> {
-    let r = reference.trim_start_matches("::");
-    if r.is_empty() {
+    if reference.trim_start_matches("::").is_empty() {
         return None;
     }
-    let mut scope = ns.to_string();
-    loop {
-        let want = if scope.is_empty() {
-            r.to_string()
-        } else {
-            format!("{scope}::{r}")
-        };
-        if let Some(c) = classes.iter().find(|c| c.full == want) {
-            return Some(c);
-        }
-        if scope.is_empty() {
-            break;
-        }
-        scope = scope
-            .rsplit_once("::")
-            .map(|(a, _)| a.to_string())
-            .unwrap_or_default();
-    }
-    let suffix = format!("::{r}");
-    classes.iter().find(|c| c.full.ends_with(&suffix))
+    resolve_const(classes, |c| c.full.as_str(), reference, ns)
 }
 
 /// The class followed by its ancestors found in the tree (cycles cut).

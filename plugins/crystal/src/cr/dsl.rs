@@ -89,6 +89,25 @@ pub fn add_reads(e: &mut portolan_plugin_sdk::Endpoint, reads: &Reads, body: Bod
     }
 }
 
+/// The file's statement tree as a fact (no call's reads wanted).
+pub fn push_nodes(file: &SourceFile, out: &mut portolan_plugin_sdk::Output) {
+    out.fact(&FileNodes {
+        path: file.path.clone(),
+        nodes: file_nodes(file, &|_| false),
+    });
+}
+
+/// Every constant of the trees, by full name (see [`collect_consts`]).
+pub fn consts_of<'a>(
+    trees: impl IntoIterator<Item = &'a [Node]>,
+) -> std::collections::BTreeMap<String, super::call::Val> {
+    let mut consts = std::collections::BTreeMap::new();
+    for nodes in trees {
+        collect_consts(nodes, "", &mut consts);
+    }
+    consts
+}
+
 /// Join URL pieces with single slashes, no trailing `/` (the SDK helper).
 pub use portolan_plugin_sdk::paths::join_trimmed as join_url;
 

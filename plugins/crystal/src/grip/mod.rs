@@ -15,14 +15,12 @@
 //! `context.request.headers["X"]` headers, `context.request.cookies["c"]`
 //! cookies.
 
-use std::collections::BTreeMap;
-
 use portolan_plugin_sdk::prelude::*;
 
 use crate::cr::call::Val;
 use crate::cr::classes::{collect, method_reads, resolve, ClassInfo};
 use crate::cr::dsl::{
-    add_reads, collect_consts, const_of, file_nodes, join_url, str_value, Body, FileNodes, Node,
+    add_reads, const_of, consts_of, join_url, push_nodes, str_value, Body, FileNodes, Node,
 };
 
 pub struct Grip;
@@ -45,19 +43,12 @@ impl Analyzer for Grip {
         {
             return;
         }
-        let nodes = file_nodes(file, &|_| false);
-        out.fact(&FileNodes {
-            path: file.path.clone(),
-            nodes,
-        });
+        push_nodes(file, out);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let files: Vec<FileNodes> = facts.all();
-        let mut consts = BTreeMap::new();
-        for f in &files {
-            collect_consts(&f.nodes, "", &mut consts);
-        }
+        let consts = consts_of(files.iter().map(|f| f.nodes.as_slice()));
         let lookup = |n: &str| consts.get(n.trim_start_matches("::")).cloned();
         let classes = collect(&files);
         let mut out = Vec::new();

@@ -29,15 +29,13 @@
 //! `env.params.url["id"]` path (from the URL),
 //! `env.request.headers["X"]` header, `env.request.cookies["c"]` cookie.
 
-use std::collections::BTreeMap;
-
 use portolan_plugin_sdk::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
 use crate::cr::call::Val;
 use crate::cr::classes::def_name;
-use crate::cr::dsl::{collect_consts, endpoint_with, file_nodes, str_value, Body, Node};
+use crate::cr::dsl::{consts_of, endpoint_with, file_nodes, str_value, Body, Node};
 
 pub struct Kemal;
 
@@ -68,10 +66,7 @@ impl Analyzer for Kemal {
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let files: Vec<KemalFile> = facts.all();
-        let mut consts = BTreeMap::new();
-        for f in &files {
-            collect_consts(&f.nodes, "", &mut consts);
-        }
+        let consts = consts_of(files.iter().map(|f| f.nodes.as_slice()));
         let lookup = |n: &str| consts.get(n.trim_start_matches("::")).cloned();
         let handlers = files
             .iter()

@@ -25,7 +25,7 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::cr::call::Val;
 use crate::cr::classes::{collect, def_name, lineage, method_reads, resolve, ClassInfo};
-use crate::cr::dsl::{add_reads, const_of, file_nodes, join_url, Body, FileNodes, Node};
+use crate::cr::dsl::{add_reads, const_of, join_url, push_nodes, Body, FileNodes, Node};
 
 pub struct Marten;
 
@@ -47,11 +47,7 @@ impl Analyzer for Marten {
         if is_test_path(&file.path) {
             return;
         }
-        let nodes = file_nodes(file, &|_| false);
-        out.fact(&FileNodes {
-            path: file.path.clone(),
-            nodes,
-        });
+        push_nodes(file, out);
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
@@ -140,29 +136,7 @@ struct Ctx<'a, 'c> {
 
 /// The map a reference written inside `ns` names (see `classes::resolve`).
 fn resolve_map<'m, 'c>(maps: &'m [Map<'c>], reference: &str, ns: &str) -> Option<&'m Map<'c>> {
-    {
-        let r = reference.trim_start_matches("::");
-        let mut scope = ns.to_string();
-        loop {
-            let want = if scope.is_empty() {
-                r.to_string()
-            } else {
-                format!("{scope}::{r}")
-            };
-            if let Some(m) = maps.iter().find(|m| m.full == want) {
-                return Some(m);
-            }
-            if scope.is_empty() {
-                break;
-            }
-            scope = scope
-                .rsplit_once("::")
-                .map(|(a, _)| a.to_string())
-                .unwrap_or_default();
-        }
-        let suffix = format!("::{r}");
-        maps.iter().find(|m| m.full.ends_with(&suffix))
-    }
+    portolan_plugin_sdk::rubyish::dsl::resolve_const(maps, |m| m.full.as_str(), reference, ns)
 }
 
 impl Ctx<'_, '_> {

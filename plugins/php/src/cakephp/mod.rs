@@ -25,14 +25,14 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::php::expr::{chains, Chain, Ctx, Part, Val};
+use crate::php::expr::{Chain, Part, Val};
+use crate::php::frame::{app_tokens, class_facts, class_index, fact_if_any, file_chains};
 use crate::php::handler::{http_method, BodyKind, Index, ANY};
 use crate::php::inflect::singularize;
-use crate::php::outline::{classes, Class};
-use crate::php::tokens::{tokenize, Kind, Token};
+use crate::php::outline::Class;
+use crate::php::tokens::{Kind, Token};
 use crate::slim::link::text;
 use crate::slim::scan::route_vars;
-use crate::symfony::scan::is_vendor;
 
 pub struct CakePhp;
 
@@ -72,12 +72,9 @@ impl Analyzer for CakePhp {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if is_test_path(&path) || is_vendor(&path) || !path.ends_with(".php") {
+        let Some(toks) = app_tokens(file) else {
             return;
-        }
-        let text = &file.content;
-        let toks = tokenize(text);
+        };
         let line_of = |o: usize| file.line_of(o);
         let vars = route_vars(&toks, &["RouteBuilder"], &["routes", "builder", "r"]);
         let is_start = |t: &[Token], i: usize| {
@@ -91,39 +88,26 @@ impl Analyzer for CakePhp {
                 .get(i + 2)
                 .is_some_and(|m| m.kind == Kind::Ident && ROUTE_METHODS.contains(&m.text.as_str()))
         };
-        let cx = Ctx {
-            toks: &toks,
-            line_of: &line_of,
-            is_chain_start: &is_start,
-        };
-        let found = chains(&cx, 0, toks.len());
-        if !found.is_empty() {
-            out.fact(&Fact::Routes {
-                path: file.path.clone(),
-                chains: found,
-            });
-        }
-        if text.contains("class ") {
-            for class in classes(text, &toks, &line_of) {
-                out.fact(&Fact::Class {
-                    path: file.path.clone(),
-                    class,
-                });
-            }
-        }
+        let found = file_chains(&toks, &line_of, &is_start);
+        fact_if_any(out, file, found, |path, chains| Fact::Routes {
+            path,
+            chains,
+        });
+        class_facts(out, file, &toks, &line_of, |path, class| Fact::Class {
+            path,
+            class,
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let facts: Vec<Fact> = facts.all();
         let mut l = Linker {
-            index: Index::default(),
+            index: class_index(&facts, |f| match f {
+                Fact::Class { path, class } => Some((path, class)),
+                _ => None,
+            }),
             out: Vec::new(),
         };
-        for f in &facts {
-            if let Fact::Class { path, class } = f {
-                l.index.push(path, class);
-            }
-        }
         for f in &facts {
             if let Fact::Routes { path, chains } = f {
                 let s = Scope {

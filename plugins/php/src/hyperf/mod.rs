@@ -32,12 +32,13 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::php::expr::{chains, Chain, Ctx, Val};
+use crate::php::expr::{Chain, Val};
+use crate::php::frame::{app_tokens, class_facts, class_index, fact_if_any, file_chains};
 use crate::php::handler::{http_method, BodyKind, Handler, Index};
-use crate::php::outline::{classes, Attr, Class};
-use crate::php::tokens::{tokenize, Kind, Token};
+use crate::php::inflect::lower_words;
+use crate::php::outline::{Attr, Class};
+use crate::php::tokens::{Kind, Token};
 use crate::slim::link::{clean, text};
-use crate::symfony::scan::is_vendor;
 
 pub struct Hyperf;
 
@@ -85,12 +86,10 @@ impl Analyzer for Hyperf {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if is_test_path(&path) || is_vendor(&path) || !path.ends_with(".php") {
+        let Some(toks) = app_tokens(file) else {
             return;
-        }
+        };
         let text = &file.content;
-        let toks = tokenize(text);
         let line_of = |o: usize| file.line_of(o);
         if text.contains("Router::") {
             let is_start = |t: &[Token], i: usize| {
@@ -101,40 +100,27 @@ impl Analyzer for Hyperf {
                         m.kind == Kind::Ident && ROUTER_METHODS.iter().any(|r| m.text == *r)
                     })
             };
-            let cx = Ctx {
-                toks: &toks,
-                line_of: &line_of,
-                is_chain_start: &is_start,
-            };
-            let found = chains(&cx, 0, toks.len());
-            if !found.is_empty() {
-                out.fact(&Fact::Routes {
-                    path: file.path.clone(),
-                    chains: found,
-                });
-            }
+            let found = file_chains(&toks, &line_of, &is_start);
+            fact_if_any(out, file, found, |path, chains| Fact::Routes {
+                path,
+                chains,
+            });
         }
-        if text.contains("class ") {
-            for class in classes(text, &toks, &line_of) {
-                out.fact(&Fact::Class {
-                    path: file.path.clone(),
-                    class,
-                });
-            }
-        }
+        class_facts(out, file, &toks, &line_of, |path, class| Fact::Class {
+            path,
+            class,
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let facts: Vec<Fact> = facts.all();
         let mut l = Linker {
-            index: Index::default(),
+            index: class_index(&facts, |f| match f {
+                Fact::Class { path, class } => Some((path, class)),
+                _ => None,
+            }),
             out: Vec::new(),
         };
-        for f in &facts {
-            if let Fact::Class { path, class } = f {
-                l.index.push(path, class);
-            }
-        }
         for f in &facts {
             match f {
                 Fact::Routes { path, chains } => {
@@ -156,18 +142,7 @@ struct Linker<'a> {
 
 /// `Str::snake` of one path segment: `UserInfo` → `user_info`.
 fn snake(s: &str) -> String {
-    let mut out = String::new();
-    for (k, c) in s.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if k > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    lower_words(s, '_')
 }
 
 /// Hyperf's prefix for a controller without one: the namespace after

@@ -28,13 +28,13 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::php::expr::{chains, value, Chain, Ctx, Val};
+use crate::php::expr::{value, Chain, Ctx, Val};
+use crate::php::frame::{app_tokens, class_facts, class_index, fact_if_any, file_chains};
 use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
-use crate::php::outline::{classes, Class};
-use crate::php::tokens::{matching, split, tokenize, Kind, Token};
+use crate::php::outline::Class;
+use crate::php::tokens::{matching, split, Kind, Token};
 use crate::slim::link::{clean, text};
 use crate::slim::scan::route_vars;
-use crate::symfony::scan::is_vendor;
 
 pub struct Laminas;
 
@@ -91,28 +91,19 @@ impl Analyzer for Laminas {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if is_test_path(&path) || is_vendor(&path) || !path.ends_with(".php") {
+        let Some(toks) = app_tokens(file) else {
             return;
-        }
+        };
         let text = &file.content;
-        let toks = tokenize(text);
         let line_of = |o: usize| file.line_of(o);
         if text.contains("'routes'") || text.contains("\"routes\"") {
             let routes = mvc_routes(&toks, &line_of);
-            if !routes.is_empty() {
-                out.fact(&Fact::Mvc {
-                    path: file.path.clone(),
-                    routes,
-                });
-            }
+            fact_if_any(out, file, routes, |path, routes| Fact::Mvc { path, routes });
             let routes = config_routes(&toks, &line_of);
-            if !routes.is_empty() {
-                out.fact(&Fact::MezzioConfig {
-                    path: file.path.clone(),
-                    routes,
-                });
-            }
+            fact_if_any(out, file, routes, |path, routes| Fact::MezzioConfig {
+                path,
+                routes,
+            });
         }
         if text.contains("->") {
             let vars = route_vars(&toks, &["Application"], &["app"]);
@@ -125,37 +116,24 @@ impl Analyzer for Laminas {
                     })
                     && t.get(i + 4).is_some_and(|s| s.kind == Kind::Str)
             };
-            let cx = Ctx {
-                toks: &toks,
-                line_of: &line_of,
-                is_chain_start: &is_start,
-            };
-            let found = chains(&cx, 0, toks.len());
-            if !found.is_empty() {
-                out.fact(&Fact::Mezzio {
-                    path: file.path.clone(),
-                    chains: found,
-                });
-            }
+            let found = file_chains(&toks, &line_of, &is_start);
+            fact_if_any(out, file, found, |path, chains| Fact::Mezzio {
+                path,
+                chains,
+            });
         }
-        if text.contains("class ") {
-            for class in classes(text, &toks, &line_of) {
-                out.fact(&Fact::Class {
-                    path: file.path.clone(),
-                    class,
-                });
-            }
-        }
+        class_facts(out, file, &toks, &line_of, |path, class| Fact::Class {
+            path,
+            class,
+        });
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
         let facts: Vec<Fact> = facts.all();
-        let mut index = Index::default();
-        for f in &facts {
-            if let Fact::Class { path, class } = f {
-                index.push(path, class);
-            }
-        }
+        let index = class_index(&facts, |f| match f {
+            Fact::Class { path, class } => Some((path, class)),
+            _ => None,
+        });
         let mut out = Vec::new();
         for f in &facts {
             match f {

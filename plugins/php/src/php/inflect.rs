@@ -68,6 +68,23 @@ pub fn pluralize(w: &str) -> String {
     format!("{w}s")
 }
 
+/// Capitals start lower-case words joined by `sep`: `UserInfo` → `user_info`
+/// (`_`), `ViewAll` → `view-all` (`-`).
+pub fn lower_words(s: &str, sep: char) -> String {
+    let mut out = String::new();
+    for (k, c) in s.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if k > 0 {
+                out.push(sep);
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

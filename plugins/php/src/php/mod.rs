@@ -2,6 +2,7 @@
 //! values and fluent call chains, class/method outlines, request reads.
 
 pub mod expr;
+pub mod frame;
 pub mod handler;
 pub mod inflect;
 pub mod oa;

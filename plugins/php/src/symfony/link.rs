@@ -55,6 +55,11 @@ fn resolve(import: &YImport, from: &str, yamls: &BTreeMap<String, Yaml<'_>>) -> 
         }
         return Some(Target::Scope(Scope::Fragment(frag)));
     }
+    // `resource: routing.controllers` (Symfony 7.1+ recipes): the attribute
+    // routes of every controller service.
+    if res == "routing.controllers" {
+        return Some(Target::Scope(Scope::Path(String::new())));
+    }
     if res.contains('\\') && !res.contains('/') {
         return Some(Target::Scope(Scope::Namespace(
             res.trim_matches('\\').to_string(),
@@ -75,6 +80,7 @@ impl Scope {
     fn covers(&self, path: &str, class: &Class) -> Option<usize> {
         let path = normalize_file(path);
         match self {
+            Scope::Path(p) if p.is_empty() => Some(0),
             Scope::Path(p) => (path == *p || path.starts_with(&format!("{p}/"))).then_some(p.len()),
             Scope::Fragment(f) => path.contains(&format!("{f}/")).then_some(f.len()),
             Scope::Namespace(ns) => {
@@ -227,7 +233,8 @@ pub fn link(facts: &[Fact]) -> Vec<Endpoint> {
     l.out
 }
 
-/// `{id<\d+>}`, `{page<\d+>?1}`, `{page?1}`, `{!slug}` → `{id}`, `{page}`, `{slug}`.
+/// `{id<\d+>}`, `{page<\d+>?1}`, `{page?1}`, `{!slug}` → `{id}`, `{page}`, `{slug}`;
+/// mapped parameters `{id:post}`, `{slug:post.slug}` → `{id}`, `{slug}`.
 fn clean(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut rest = path;
@@ -255,7 +262,7 @@ fn clean(path: &str) -> String {
         let inner = &after[..close];
         let name = inner
             .trim_start_matches('!')
-            .split(['<', '?'])
+            .split(['<', '?', ':'])
             .next()
             .unwrap_or("");
         out.push('{');
@@ -621,6 +628,10 @@ mod tests {
         assert_eq!(
             super::clean("/a/{id<\\d+>}/{page<\\d{1,3}>?1}/{x?}/{!slug}"),
             "/a/{id}/{page}/{x}/{slug}"
+        );
+        assert_eq!(
+            super::clean("/p/{id:post}/{slug:post.slug}"),
+            "/p/{id}/{slug}"
         );
     }
 }

@@ -12,12 +12,15 @@
 //! `methods` (`GET|HEAD` or a list), and `resource:` imports with `prefix:`
 //! of YAML files (prefixes compose), controller directories/files
 //! (`../src/Controller/`, `@AppBundle/Controller/`, globs) and namespaces
-//! (`App\Controller\`). A controller takes the prefix of the most specific
+//! (`App\Controller\`), and `resource: routing.controllers` (Symfony 7.1+
+//! recipes: every controller, least specific). A controller takes the prefix of the most specific
 //! import covering it (every import of that same resource when several);
 //! controllers no import covers are reported without prefix. `when@env`
 //! blocks and `config/routes/dev/` are development-only and skipped.
 //! Requirements and defaults inside placeholders are dropped
-//! (`{id<\d+>}`, `{page<\d+>?1}`, `{page?1}` → `{id}`, `{page}`).
+//! (`{id<\d+>}`, `{page<\d+>?1}`, `{page?1}` → `{id}`, `{page}`), so is the
+//! entity of mapped parameters (`{id:post}`, `{slug:post.slug}` → `{id}`,
+//! `{slug}`).
 //!
 //! Import prefixes may use container parameters and environment variables
 //! (`prefix: '%api_prefix%'`, `'%env(API_PREFIX)%'`): they are resolved from

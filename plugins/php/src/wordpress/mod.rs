@@ -12,7 +12,8 @@
 //! `(?P<id>[\d]+)` → `{id}`.
 //!
 //! Parameters: the keys of `'args' => [...]` (query on GET/DELETE, JSON
-//! otherwise), and what the callback reads (`[$this, 'm']`, `'function'`,
+//! otherwise; `$this->get_collection_params()` not overridden in the file
+//! gives `WP_REST_Controller`'s `context`, `page`, `per_page`, `search`), and what the callback reads (`[$this, 'm']`, `'function'`,
 //! or a closure in the same file): `$request->get_param('x')` /
 //! `$request['x']` (query on GET, JSON otherwise), `get_query_params()`,
 //! `get_json_params()`, `get_body_params()`, `get_header('x')`,
@@ -48,6 +49,18 @@ impl Analyzer for WordPress {
         for e in scan(file) {
             out.endpoint(e);
         }
+    }
+}
+
+/// The query parameters of `WP_REST_Controller::get_collection_params()`.
+const COLLECTION_PARAMS: [&str; 4] = ["context", "page", "per_page", "search"];
+
+/// `$this->get_collection_params()`.
+fn is_collection_params(v: &Val) -> bool {
+    match v {
+        Val::Call(name, args) => name.ends_with("get_collection_params") && args.is_empty(),
+        Val::Expr(e) => e.replace(' ', "").ends_with("->get_collection_params()"),
+        _ => false,
     }
 }
 
@@ -268,6 +281,16 @@ fn scan(file: &SourceFile) -> Vec<Endpoint> {
                     .iter()
                     .filter_map(|(k, _)| k.as_ref().and_then(Val::str).map(str::to_string))
                     .collect(),
+                // `WP_REST_Controller::get_collection_params()` when the
+                // controller does not override it.
+                Some(v)
+                    if is_collection_params(v)
+                        && !cls.iter().any(|c| {
+                            c.methods.iter().any(|x| x.name == "get_collection_params")
+                        }) =>
+                {
+                    COLLECTION_PARAMS.iter().map(|s| s.to_string()).collect()
+                }
                 _ => Vec::new(),
             };
             let handler = match g.get("callback") {

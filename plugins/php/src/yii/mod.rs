@@ -35,12 +35,12 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::php::expr::{value, Ctx, Val};
+use crate::php::frame::{app_tokens, class_facts};
 use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
-use crate::php::inflect::pluralize;
-use crate::php::outline::{classes, Class};
-use crate::php::tokens::{matching, tokenize, Kind, Token};
+use crate::php::inflect::{lower_words, pluralize};
+use crate::php::outline::Class;
+use crate::php::tokens::{matching, Kind, Token};
 use crate::slim::link::text;
-use crate::symfony::scan::is_vendor;
 
 pub struct Yii;
 
@@ -74,12 +74,10 @@ impl Analyzer for Yii {
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        let path = file.slash_path();
-        if is_test_path(&path) || is_vendor(&path) || !path.ends_with(".php") {
+        let Some(toks) = app_tokens(file) else {
             return;
-        }
+        };
         let text = &file.content;
-        let toks = tokenize(text);
         let line_of = |o: usize| file.line_of(o);
         if text.contains("urlManager") {
             for rules in url_rules(&toks, &line_of) {
@@ -89,13 +87,11 @@ impl Analyzer for Yii {
                 });
             }
         }
-        if text.contains("class ") && is_web_controller_path(&path) {
-            for class in classes(text, &toks, &line_of) {
-                out.fact(&Fact::Class {
-                    path: file.path.clone(),
-                    class,
-                });
-            }
+        if is_web_controller_path(&file.slash_path()) {
+            class_facts(out, file, &toks, &line_of, |path, class| Fact::Class {
+                path,
+                class,
+            });
         }
     }
 
@@ -151,18 +147,7 @@ fn controller_id(path: &str, class: &Class) -> Option<String> {
 
 /// `ViewAll` → `view-all`.
 fn kebab(s: &str) -> String {
-    let mut out = String::new();
-    for (k, c) in s.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if k > 0 {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    lower_words(s, '-')
 }
 
 /// `view-all` → `ViewAll`.

@@ -67,28 +67,7 @@ pub fn resolve<'c, 'a>(
     namespace: &str,
     name: &str,
 ) -> Option<&'c ClassInfo<'a>> {
-    let name = name.trim_start_matches("::");
-    let mut ns = namespace.to_string();
-    loop {
-        let full = if ns.is_empty() {
-            name.to_string()
-        } else {
-            format!("{ns}::{name}")
-        };
-        if let Some(c) = classes.iter().find(|c| c.full == full) {
-            return Some(c);
-        }
-        if ns.is_empty() {
-            break;
-        }
-        ns = ns
-            .rsplit_once("::")
-            .map(|(a, _)| a.to_string())
-            .unwrap_or_default();
-    }
-    classes
-        .iter()
-        .find(|c| super::dsl::const_matches(name, &c.full))
+    portolan_plugin_sdk::rubyish::dsl::resolve_const(classes, |c| c.full.as_str(), name, namespace)
 }
 
 /// Does `class` descend (through known classes) from one of `roots`
