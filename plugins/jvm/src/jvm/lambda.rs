@@ -366,25 +366,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             .then(|| close_of(&t, close + 1).map(|e| close + 1..e + 1))
             .flatten()
     };
-    // Class bodies: (open, close, name).
-    let mut classes: Vec<(usize, usize, String)> = Vec::new();
-    for i in 0..t.len() {
-        if matches!(
-            t[i].text.as_str(),
-            "class" | "enum" | "record" | "interface"
-        ) && t[i].kind == Kind::Ident
-            && !(i > 0 && t[i - 1].is('.'))
-        {
-            if let Some(name) = t.get(i + 1).filter(|x| x.kind == Kind::Ident) {
-                if let Some(open) = (i + 2..t.len()).find(|&k| t[k].is('{') || t[k].is(';')) {
-                    if t[open].is('{') {
-                        let close = close_of(&t, open).unwrap_or(t.len());
-                        classes.push((open, close, name.text.clone()));
-                    }
-                }
-            }
-        }
-    }
+    let classes = class_bodies(&t);
     let class_at = |i: usize| {
         classes
             .iter()
@@ -625,6 +607,30 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
         });
     }
     out
+}
+
+/// Class bodies of a token stream: `(open, close, name)` of every
+/// `class`/`enum`/`record`/`interface` with a body.
+pub(crate) fn class_bodies(t: &[Token]) -> Vec<(usize, usize, String)> {
+    let mut classes: Vec<(usize, usize, String)> = Vec::new();
+    for i in 0..t.len() {
+        if matches!(
+            t[i].text.as_str(),
+            "class" | "enum" | "record" | "interface"
+        ) && t[i].kind == Kind::Ident
+            && !(i > 0 && t[i - 1].is('.'))
+        {
+            if let Some(name) = t.get(i + 1).filter(|x| x.kind == Kind::Ident) {
+                if let Some(open) = (i + 2..t.len()).find(|&k| t[k].is('{') || t[k].is(';')) {
+                    if t[open].is('{') {
+                        let close = close_of(t, open).unwrap_or(t.len());
+                        classes.push((open, close, name.text.clone()));
+                    }
+                }
+            }
+        }
+    }
+    classes
 }
 
 /// Javalin's context path settings: `contextPath = <expr>` (a field of
