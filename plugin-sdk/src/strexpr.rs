@@ -217,6 +217,14 @@ fn interpolate(s: &str, lookup: &mut dyn FnMut(&str) -> Option<String>) -> Strin
             if let Some(s) = alt.strip_prefix('"').and_then(|a| a.strip_suffix('"')) {
                 return Some(s.to_string());
             }
+            // `{nameof(Project)}`, `{nameof(Api.Items)}`: the last name.
+            if let Some(inner) = alt
+                .strip_prefix("nameof(")
+                .and_then(|a| a.strip_suffix(')'))
+            {
+                let inner = inner.trim();
+                return Some(inner.rsplit('.').next().unwrap_or(inner).to_string());
+            }
             let name = alt.split([':', ',']).next().unwrap_or(alt).trim();
             lookup(name)
         });
@@ -388,6 +396,12 @@ mod tests {
             _ => None,
         });
         assert_eq!(v.as_deref(), Some("api/users/Id/s/{x}/{id:int}"));
+        let e = parse(
+            "$\"/{nameof(Project)}s/{ nameof(Api.Items) }\"",
+            Grammar::CSharp,
+        )
+        .unwrap();
+        assert_eq!(e.resolve(&mut |_| None).as_deref(), Some("/Projects/Items"));
         assert_eq!(parse("\"a\" +", Grammar::CSharp), None);
         assert_eq!(parse("x(1)", Grammar::CSharp), None);
         assert_eq!(parse("(\"a\")", Grammar::CSharp), None);

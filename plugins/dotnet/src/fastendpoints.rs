@@ -327,7 +327,10 @@ fn link(facts: &Facts) -> Vec<Endpoint> {
         else {
             continue;
         };
-        let id = idx.find(ty, None);
+        // The endpoint class of its own file: features often repeat a
+        // class name (`GetById` in `Projects/` and `Contributors/`).
+        let file = files.iter().position(|f| f.path == *path);
+        let id = idx.find(ty, file);
         let near = id.map(|i| i.0);
         let mut segs = vec![match prefix {
             Some(e) => idx.eval(id, e).unwrap_or_default(),

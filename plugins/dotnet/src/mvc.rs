@@ -71,7 +71,7 @@ use crate::cs::action_name;
 use crate::cs::flow::{FnRef, Root, Verb};
 use crate::cs::index::{Index, TypeId};
 use crate::cs::mounts::Mounts;
-use crate::cs::outline::{attr, Attr, CsFile, Method, Param as CsParam, TypeKind};
+use crate::cs::outline::{attr, Attr, CsFile, Ctor, Method, Param as CsParam, TypeKind};
 use crate::cs::params::{bind, placeholders, reads, Binding};
 use crate::minimal::ANY_METHODS;
 use crate::scan;
@@ -467,6 +467,26 @@ impl Linker<'_> {
         self.ctor_arg(cid, given, &mut bind, n, 0)
     }
 
+    /// The value of `name` inside constructor `ctor` of custom attribute
+    /// `cid`: the argument `bind` gives for that parameter, else the
+    /// parameter's default; a constant for any other name.
+    fn ctor_value(
+        &self,
+        cid: TypeId,
+        ctor: &Ctor,
+        bind: &mut dyn FnMut(&str, usize) -> Option<String>,
+        name: &str,
+    ) -> Option<String> {
+        if let Some(k) = ctor.params.iter().position(|p| p == name) {
+            if let Some(v) = bind(name, k) {
+                return Some(v);
+            }
+            let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
+            return self.idx.eval(Some(cid), d);
+        }
+        self.idx.constant(Some(cid), name, 0)
+    }
+
     /// Argument `n` of the framework attribute's constructor reached from
     /// custom attribute `cid`, whose constructor parameters `bind` fills
     /// (by name and position; unbound ones take their default values).
@@ -484,16 +504,7 @@ impl Linker<'_> {
             .iter()
             .filter(|c| !c.base_args.is_empty())
             .min_by_key(|c| c.params.len().abs_diff(given))?;
-        let mut value = |name: &str| -> Option<String> {
-            if let Some(k) = ctor.params.iter().position(|p| p == name) {
-                if let Some(v) = bind(name, k) {
-                    return Some(v);
-                }
-                let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
-                return self.idx.eval(Some(cid), d);
-            }
-            self.idx.constant(Some(cid), name, 0)
-        };
+        let mut value = |name: &str| self.ctor_value(cid, ctor, bind, name);
         // A base attribute of the tree with constructors of its own.
         let parent = decl
             .bases
@@ -504,11 +515,7 @@ impl Linker<'_> {
             Some(p) if depth < 4 => {
                 // Evaluate this constructor's `: base(…)` arguments first:
                 // they are the parent constructor's positional arguments.
-                let args: Vec<Option<String>> = ctor
-                    .base_args
-                    .iter()
-                    .map(|e| e.as_ref().and_then(|e| e.resolve(&mut value)))
-                    .collect();
+                let args = base_values(ctor, &mut value);
                 let count = args.len();
                 let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
                 self.ctor_arg(p, count, &mut up, n, depth + 1)
@@ -543,16 +550,7 @@ impl Linker<'_> {
             .ctors
             .iter()
             .min_by_key(|c| c.params.len().abs_diff(given))?;
-        let mut value = |name: &str| -> Option<String> {
-            if let Some(k) = ctor.params.iter().position(|p| p == name) {
-                if let Some(v) = bind(name, k) {
-                    return Some(v);
-                }
-                let (_, d) = ctor.defaults.iter().find(|(n, _)| n == name)?;
-                return self.idx.eval(Some(cid), d);
-            }
-            self.idx.constant(Some(cid), name, 0)
-        };
+        let mut value = |name: &str| self.ctor_value(cid, ctor, bind, name);
         if let Some((_, e)) = ctor.assigns.iter().find(|(n, _)| n == prop) {
             return e.resolve(&mut value);
         }
@@ -564,11 +562,7 @@ impl Linker<'_> {
         if depth >= 4 {
             return None;
         }
-        let args: Vec<Option<String>> = ctor
-            .base_args
-            .iter()
-            .map(|e| e.as_ref().and_then(|e| e.resolve(&mut value)))
-            .collect();
+        let args = base_values(ctor, &mut value);
         let count = args.len();
         let mut up = |_: &str, k: usize| args.get(k).cloned().flatten();
         self.ctor_prop(parent, count, &mut up, prop, depth + 1)
@@ -1330,6 +1324,14 @@ fn required_values(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> S
 }
 
 /// `Shop.Areas.Admin.Controllers` → `Admin`.
+/// A constructor's `: base(…)` arguments, evaluated with `value`.
+fn base_values(ctor: &Ctor, value: &mut dyn FnMut(&str) -> Option<String>) -> Vec<Option<String>> {
+    ctor.base_args
+        .iter()
+        .map(|e| e.as_ref().and_then(|e| e.resolve(value)))
+        .collect()
+}
+
 fn area_of_namespace(ns: &str) -> Option<String> {
     let mut parts = ns.split('.');
     parts.find(|p| *p == "Areas")?;

@@ -13,7 +13,7 @@
 use portolan_plugin_sdk::{ParamKind, SourceFile};
 use serde::{Deserialize, Serialize};
 
-use super::expr::Expr;
+use super::expr::{Expr, Piece};
 use super::outline::{params_in, scan_reads, CsFile, Param as CsParam, Read};
 use super::tokens::{close_of, split_commas, Kind, Token};
 
@@ -489,8 +489,11 @@ impl Flow<'_> {
         }
     }
 
-    /// Each argument as a string expression (`pattern: "/x"` accepted).
+    /// Each argument as a string expression (`pattern: "/x"` accepted);
+    /// local string variables of the method are filled in (`var basePath
+    /// = "/functional";` then `$"{basePath}/directors"`).
     fn arg_exprs(&self, s: &Step) -> Vec<Option<Expr>> {
+        let scope = self.scope_of(s.at);
         self.args(s)
             .into_iter()
             .map(|r| {
@@ -498,9 +501,34 @@ impl Flow<'_> {
                 if self.t.get(st).is_some_and(|x| x.kind == Kind::Ident) && self.is(st + 1, ':') {
                     st += 2;
                 }
-                crate::cs::expr::parse(self.t.get(st..r.end).unwrap_or(&[]))
+                let mut e = crate::cs::expr::parse(self.t.get(st..r.end).unwrap_or(&[]))?;
+                let local = |n: &str| self.local_string(n, scope, s.at);
+                for p in &mut e.parts {
+                    match p {
+                        Piece::Ref(n) => {
+                            if let Some(v) = local(n) {
+                                *p = Piece::Lit(v);
+                            }
+                        }
+                        Piece::Interp(raw) => *raw = fill_holes(raw, &local),
+                        Piece::Lit(_) => {}
+                    }
+                }
+                Some(e)
             })
             .collect()
+    }
+
+    /// The value of a local variable holding one plain string literal
+    /// (its last assignment before `pos` in the same method).
+    fn local_string(&self, name: &str, scope: Option<usize>, pos: usize) -> Option<String> {
+        let (_, _, _, value) = self
+            .assigns
+            .iter()
+            .filter(|(s, n, at, _)| *s == scope && n == name && *at < pos)
+            .max_by_key(|(_, _, at, _)| *at)?;
+        let v = self.t.get(*value)?;
+        (v.kind == Kind::Str && !v.interp && self.is(value + 1, ';')).then(|| v.text.clone())
     }
 
     fn event(
@@ -823,6 +851,42 @@ impl Flow<'_> {
 
 /// Functions declared outside any type's methods (C# top-level statements'
 /// local functions): `[static] [async] Type Name(…) { … }` or `=> expr;`.
+/// Replace the `{name}` holes of an interpolated string's raw value whose
+/// name `value` knows by that value (braces in it doubled); other holes
+/// and `{{`/`}}` stay as written.
+fn fill_holes(raw: &str, value: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(open) = rest.find(['{', '}']) {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        if after.starts_with("{{") || after.starts_with("}}") || after.starts_with('}') {
+            let n = if after.starts_with("{{") || after.starts_with("}}") {
+                2
+            } else {
+                1
+            };
+            out.push_str(&after[..n]);
+            rest = &after[n..];
+            continue;
+        }
+        let Some(close) = after.find('}') else {
+            out.push_str(after);
+            return out;
+        };
+        let hole = &after[..=close];
+        let name = hole[1..hole.len() - 1].trim();
+        let ident = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        match value(name).filter(|_| ident) {
+            Some(v) => out.push_str(&v.replace('{', "{{").replace('}', "}}")),
+            None => out.push_str(hole),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn local_functions(
     t: &[Token],
     outline: &CsFile,

@@ -88,7 +88,10 @@ impl<'a> Index<'a> {
     }
 
     /// A type by (possibly qualified or generic) name; classes and records
-    /// before interfaces, the same file first.
+    /// before interfaces, the same file first, then the same namespace as
+    /// the file's types (`Create.Command` of `Features.Users` from a
+    /// controller in `Features.Users`, not the `Create.Command` of
+    /// `Features.Articles`).
     pub fn find(&self, name: &str, near: Option<usize>) -> Option<TypeId> {
         let ids = self.by_name.get(simple(name))?;
         // `Login.Command`: the `Command` nested in `Login` first.
@@ -96,12 +99,17 @@ impl<'a> Index<'a> {
         let outer = base
             .rsplit_once('.')
             .map(|(o, _)| o.rsplit('.').next().unwrap_or(o));
+        let near_ns = near
+            .and_then(|f| self.files.get(f))
+            .and_then(|f| f.types.first())
+            .map(|t| t.namespace.as_str());
         ids.iter().copied().min_by_key(|id| {
             let t = self.ty(*id);
             (
                 outer.is_some() && t.outer.as_deref() != outer,
                 t.kind == TypeKind::Interface,
                 Some(id.0) != near,
+                near_ns.is_some() && Some(t.namespace.as_str()) != near_ns,
             )
         })
     }

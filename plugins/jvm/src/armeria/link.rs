@@ -8,6 +8,8 @@ use crate::jvm::expr::StrExpr;
 use crate::jvm::index::{element_type, Index, TypeId};
 use crate::jvm::outline::{self, find, Annotation, JFile, Lang, TypeKind};
 use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind};
+use crate::jvm::ANNOTATION_VERBS as VERBS;
+use crate::spring::link::ANY_METHODS as ANY_METHOD;
 use crate::spring::params::{simple, SIMPLE_TYPES};
 use crate::vertx::scan::var_type;
 
@@ -27,19 +29,6 @@ pub enum Fact {
         line: u32,
     },
 }
-
-const VERBS: [(&str, &str); 8] = [
-    ("Get", "GET"),
-    ("Post", "POST"),
-    ("Put", "PUT"),
-    ("Delete", "DELETE"),
-    ("Patch", "PATCH"),
-    ("Head", "HEAD"),
-    ("Options", "OPTIONS"),
-    ("Trace", "TRACE"),
-];
-
-const ANY_METHOD: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /// Parameter types injected by Armeria, not sent by the client.
 const CONTEXT_TYPES: [&str; 9] = [

@@ -23,8 +23,15 @@
 //!   type or an expression body), `bodyAsClass(X::class.java)` and
 //!   `bodyAsClass<X>()`.
 //!
-//! Known gaps: `contextPath`, `before`/`after` handlers and routes
-//! registered through plugins are not read.
+//! - Context path: `config.contextPath = "/api"` (Javalin 4),
+//!   `config.router.contextPath = Paths.CONTEXT` (5+, constants resolved),
+//!   `contextPath = …` inside Kotlin's `config.apply { }`, Javalin 2's
+//!   `app.contextPath("/api")`, prefixes every route of the module (the
+//!   `src/main/` root) that sets it; a value known only at run time
+//!   (`System.getenv(…)`, a property lookup) is a `{contextPath}` segment.
+//!
+//! Known gaps: `before`/`after` handlers and routes registered through
+//! plugins are not read.
 
 use portolan_plugin_sdk::prelude::*;
 

@@ -12,6 +12,7 @@ use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::body::JAVA_KEYWORDS;
+use super::config::module_root;
 use super::expr::StrExpr;
 use super::facts::{analyze_with_outline, split_facts, OutlineFact};
 use super::index::Index;
@@ -43,6 +44,11 @@ pub struct DslFile {
     /// the method's result attaches that router only.
     #[serde(default)]
     pub returns: Vec<(String, String, String)>,
+    /// Javalin's `contextPath = "/api"` settings (`config.contextPath`,
+    /// `config.router.contextPath`, Javalin 2's `app.contextPath("/api")`);
+    /// `None` for a value known only at run time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context_paths: Vec<Option<StrExpr>>,
 }
 
 /// A router object: the variable `var` of method `method` of `class`.
@@ -108,7 +114,8 @@ pub fn analyze(file: &SourceFile, out: &mut Output, dialect: Dialect) {
     };
     analyze_with_outline(file, lang, out, |file| {
         let dsl = scan(file, dialect);
-        (!dsl.routes.is_empty() || !dsl.bodies.is_empty()).then_some(dsl)
+        (!dsl.routes.is_empty() || !dsl.bodies.is_empty() || !dsl.context_paths.is_empty())
+            .then_some(dsl)
     });
 }
 
@@ -359,25 +366,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             .then(|| close_of(&t, close + 1).map(|e| close + 1..e + 1))
             .flatten()
     };
-    // Class bodies: (open, close, name).
-    let mut classes: Vec<(usize, usize, String)> = Vec::new();
-    for i in 0..t.len() {
-        if matches!(
-            t[i].text.as_str(),
-            "class" | "enum" | "record" | "interface"
-        ) && t[i].kind == Kind::Ident
-            && !(i > 0 && t[i - 1].is('.'))
-        {
-            if let Some(name) = t.get(i + 1).filter(|x| x.kind == Kind::Ident) {
-                if let Some(open) = (i + 2..t.len()).find(|&k| t[k].is('{') || t[k].is(';')) {
-                    if t[open].is('{') {
-                        let close = close_of(&t, open).unwrap_or(t.len());
-                        classes.push((open, close, name.text.clone()));
-                    }
-                }
-            }
-        }
-    }
+    let classes = class_bodies(&t);
     let class_at = |i: usize| {
         classes
             .iter()
@@ -392,6 +381,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
         bodies: Vec::new(),
         mounts: Vec::new(),
         returns: Vec::new(),
+        context_paths: Vec::new(),
     };
     // Method bodies and handler fields.
     for i in 1..t.len() {
@@ -463,6 +453,9 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     }
     if dialect == Dialect::Vertx {
         return out;
+    }
+    if dialect == Dialect::Javalin {
+        out.context_paths = context_paths(&t, &expr);
     }
     // Known receivers of route calls: `Javalin app`, `x = Javalin.create(…)`,
     // `Service http = Service.ignite()`.
@@ -616,6 +609,68 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     out
 }
 
+/// Class bodies of a token stream: `(open, close, name)` of every
+/// `class`/`enum`/`record`/`interface` with a body.
+pub(crate) fn class_bodies(t: &[Token]) -> Vec<(usize, usize, String)> {
+    let mut classes: Vec<(usize, usize, String)> = Vec::new();
+    for i in 0..t.len() {
+        if matches!(
+            t[i].text.as_str(),
+            "class" | "enum" | "record" | "interface"
+        ) && t[i].kind == Kind::Ident
+            && !(i > 0 && t[i - 1].is('.'))
+        {
+            if let Some(name) = t.get(i + 1).filter(|x| x.kind == Kind::Ident) {
+                if let Some(open) = (i + 2..t.len()).find(|&k| t[k].is('{') || t[k].is(';')) {
+                    if t[open].is('{') {
+                        let close = close_of(t, open).unwrap_or(t.len());
+                        classes.push((open, close, name.text.clone()));
+                    }
+                }
+            }
+        }
+    }
+    classes
+}
+
+/// Javalin's context path settings: `contextPath = <expr>` (a field of
+/// the config, also inside Kotlin's `config.apply { … }`) and
+/// `contextPath(<expr>)` (Javalin 2); not reads such as
+/// `ctx.contextPath()` or comparisons.
+fn context_paths(
+    t: &[Token],
+    expr: &dyn Fn(std::ops::Range<usize>) -> Option<StrExpr>,
+) -> Vec<Option<StrExpr>> {
+    let mut out = Vec::new();
+    for i in 0..t.len() {
+        if !t[i].is_ident("contextPath") {
+            continue;
+        }
+        let prev_ok = i == 0 || t[i].nl || t[i - 1].is('.') || t[i - 1].is('{') || t[i - 1].is(';');
+        if !prev_ok {
+            continue;
+        }
+        match t.get(i + 1) {
+            Some(x) if x.is('=') && !t.get(i + 2).is_some_and(|y| y.is('=')) => {
+                let end = (i + 2..t.len())
+                    .find(|&k| t[k].is(';') || t[k].is('}') || t[k].is(')') || t[k].nl)
+                    .unwrap_or(t.len());
+                if end > i + 2 {
+                    out.push(expr(i + 2..end));
+                }
+            }
+            Some(x) if x.is('(') => {
+                let close = close_of(t, i + 1).unwrap_or(t.len());
+                if close > i + 2 {
+                    out.push(expr(i + 2..close));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Does `t[r]` look like a handler: a lambda, a method reference, `new X(…)`
 /// or a (dotted) name?
 fn is_handler(t: &[Token], r: std::ops::Range<usize>) -> bool {
@@ -682,12 +737,34 @@ pub fn link(facts: Vec<Fact>, prefix: &dyn Fn(&str) -> String) -> Vec<Endpoint> 
     let (files, dsl) = split_facts(facts);
     let idx = Index::new(&files);
     let file_idx = |path: &str| files.iter().position(|f| f.path == path);
+    // Javalin context paths by module: the first setting of the module;
+    // one known only at run time is a `{contextPath}` placeholder.
+    let mut context: Vec<(String, String)> = Vec::new();
+    for d in &dsl {
+        let root = module_root(&d.path);
+        if d.context_paths.is_empty() || context.iter().any(|(r, _)| *r == root) {
+            continue;
+        }
+        let f = file_idx(&d.path);
+        let ctx = f.and_then(|f| (!files[f].types.is_empty()).then_some((f, 0usize)));
+        let v = d.context_paths.first().and_then(|e| {
+            let e = e.as_ref()?;
+            e.literal().or_else(|| idx.eval(f?, ctx, e))
+        });
+        context.push((root, v.unwrap_or_else(|| "{contextPath}".to_string())));
+    }
     let mut out = Vec::new();
     for d in &dsl {
         let f = file_idx(&d.path);
         let ctx = f.and_then(|f| (!files[f].types.is_empty()).then_some((f, 0usize)));
+        let root = (!context.is_empty()).then(|| module_root(&d.path));
+        let context_path = context
+            .iter()
+            .find(|(r, _)| Some(r) == root.as_ref())
+            .map(|(_, v)| v.clone());
         for r in &d.routes {
             let mut segs = vec![prefix(&d.path)];
+            segs.extend(context_path.clone());
             let mut ok = true;
             for p in &r.parts {
                 let v = match (p.literal(), f) {

@@ -15,3 +15,16 @@ pub mod index;
 pub mod lambda;
 pub mod outline;
 pub mod tokens;
+
+/// Verb annotations of Micronaut and Armeria (`@Get` … `@Trace`) and the
+/// method each serves.
+pub const ANNOTATION_VERBS: [(&str, &str); 8] = [
+    ("Get", "GET"),
+    ("Post", "POST"),
+    ("Put", "PUT"),
+    ("Delete", "DELETE"),
+    ("Patch", "PATCH"),
+    ("Head", "HEAD"),
+    ("Options", "OPTIONS"),
+    ("Trace", "TRACE"),
+];

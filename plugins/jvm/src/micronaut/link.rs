@@ -6,20 +6,10 @@ use portolan_plugin_sdk::prelude::*;
 use crate::jvm::config::{resolve_placeholders, ConfigDoc, Configs};
 use crate::jvm::index::{element_type, Index, TypeId};
 use crate::jvm::outline::{find, Annotation, JFile, Method, TypeKind};
+use crate::jvm::ANNOTATION_VERBS as VERBS;
 use crate::spring::link::strip_patterns;
 use crate::spring::params::{simple, SIMPLE_TYPES};
 use crate::spring::scan::Fact;
-
-const VERBS: [(&str, &str); 8] = [
-    ("Get", "GET"),
-    ("Post", "POST"),
-    ("Put", "PUT"),
-    ("Delete", "DELETE"),
-    ("Patch", "PATCH"),
-    ("Head", "HEAD"),
-    ("Options", "OPTIONS"),
-    ("Trace", "TRACE"),
-];
 
 const FILE_TYPES: [&str; 4] = [
     "CompletedFileUpload",

@@ -8,12 +8,11 @@ use crate::jvm::facts::analyze_with_outline;
 use crate::jvm::lambda::{self, Dialect, Mount, MountTarget, Route, RouterKey};
 use crate::jvm::outline::Lang;
 use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
+use crate::spring::link::ANY_METHODS as ANY_METHOD;
 
 const VERBS: [&str; 9] = [
     "get", "post", "put", "patch", "delete", "head", "options", "trace", "connect",
 ];
-
-const ANY_METHOD: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 const KEYWORDS: [&str; 9] = [
     "if",
@@ -37,24 +36,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
 
 /// Method bodies of a file: `(open, close, class, method)`.
 fn methods(t: &[Token]) -> Vec<(usize, usize, String, String)> {
-    let mut classes: Vec<(usize, usize, String)> = Vec::new();
-    for i in 0..t.len() {
-        if matches!(
-            t[i].text.as_str(),
-            "class" | "enum" | "record" | "interface"
-        ) && t[i].kind == Kind::Ident
-            && !(i > 0 && t[i - 1].is('.'))
-        {
-            if let Some(name) = t.get(i + 1).filter(|x| x.kind == Kind::Ident) {
-                if let Some(open) = (i + 2..t.len()).find(|&k| t[k].is('{') || t[k].is(';')) {
-                    if t[open].is('{') {
-                        let close = close_of(t, open).unwrap_or(t.len());
-                        classes.push((open, close, name.text.clone()));
-                    }
-                }
-            }
-        }
-    }
+    let classes = lambda::class_bodies(t);
     let mut out = Vec::new();
     for i in 1..t.len() {
         if t[i].kind != Kind::Ident || KEYWORDS.contains(&t[i].text.as_str()) {
