@@ -138,3 +138,11 @@ fn techs_are_declared() {
 fn every_analyzer_survives_multibyte_chars_at_any_offset() {
     testing::check_multibyte(&all_analyzers(), &fixtures_root(), 13);
 }
+
+#[test]
+fn rust_cli_fixtures() {
+    check_all(
+        &portolan_plugin_rust::cli::RustCli,
+        &["clap_builder", "clap_derive"],
+    );
+}
