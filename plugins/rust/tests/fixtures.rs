@@ -96,7 +96,7 @@ fn rust_rwf_fixtures() {
 }
 
 /// Every analyzer of the plugin.
-fn all_analyzers() -> [&'static dyn Analyzer; 10] {
+fn all_analyzers() -> [&'static dyn Analyzer; 11] {
     use portolan_plugin_rust::*;
     [
         &axum::Axum,
@@ -109,6 +109,7 @@ fn all_analyzers() -> [&'static dyn Analyzer; 10] {
         &warp::Warp,
         &gotham::Gotham,
         &rwf::Rwf,
+        &cli::RustCli,
     ]
 }
 
