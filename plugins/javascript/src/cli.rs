@@ -51,11 +51,12 @@ impl Analyzer for JsCli {
             .files(JS_FILES.iter().copied().chain(["package.json"]))
             .requires_any([
                 "commander",
-                "Command",
                 "yargs",
                 "exports.command",
+                "export const command",
+                "builder:",
+                "handler:",
                 "\"bin\"",
-                "command",
             ])
             .detect(
                 Detect::files(JS_FILES)
@@ -139,6 +140,18 @@ fn package_bins(path: &str, content: &str) -> Vec<Script> {
     }
 }
 
+/// A module's name: its file stem, or its directory for an `index`.
+fn module_name(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut parts = path.rsplit('/');
+    let file = parts.next().unwrap_or("");
+    let st = file.split('.').next().unwrap_or(file);
+    match parts.next() {
+        Some(dir) if st == "index" && !dir.is_empty() && dir != "." => dir.to_string(),
+        _ => st.to_string(),
+    }
+}
+
 fn stem(path: &str) -> &str {
     let file = path.rsplit('/').next().unwrap_or(path);
     file.split('.').next().unwrap_or(file)
@@ -213,7 +226,9 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
     let text = &file.content;
     let commander = text.contains("commander");
     let yargs = text.contains("yargs");
-    let module_cmd = text.contains("command");
+    let module_cmd = text.contains("exports.command")
+        || text.contains("export const command")
+        || (text.contains("command:") && (text.contains("builder:") || text.contains("handler:")));
     if !commander && !yargs && !module_cmd {
         return Vec::new();
     }
@@ -241,16 +256,16 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
     };
     // A yargs command module (its builder's `yargs.option(…)` chain is no
     // program of its own).
-    let module = ["exports.command", "export const command", "command:"]
-        .iter()
-        .any(|p| text.contains(p));
+    let module = module_cmd;
     if commander {
         s.commander();
-    } else if module {
-        s.yargs_module();
-    }
-    if yargs && s.facts.is_empty() {
-        s.yargs();
+    } else {
+        if yargs {
+            s.yargs();
+        }
+        if module && s.facts.is_empty() {
+            s.yargs_module();
+        }
     }
     s.facts
 }
@@ -653,7 +668,13 @@ impl Scanner<'_> {
                     .next()
                     .unwrap_or("")
                     .contains("yargs");
-            if !head_id.starts_with("yargs") && head_id != "argv" && head_id != "cli" && !required {
+            // `yargs(…)`, not a builder's `yargs` parameter.
+            let called = self
+                .text()
+                .as_bytes()
+                .get(self.code.skip_ws(head + head_id.len()))
+                == Some(&b'(');
+            if !(head_id.starts_with("yargs") && called) && !required {
                 continue;
             }
             let (_, calls) = self.calls(head);
@@ -761,24 +782,7 @@ impl Scanner<'_> {
         };
         let Some(spec_s) = spec_s else {
             // `.command(require('./cmds/get'))` / `.command(getCmd)`.
-            let a = self.code.slice(a0.clone());
-            let child = match a.find("require(") {
-                Some(p) => self
-                    .code
-                    .string_at(a0.start + p + 8)
-                    .map(|l| stem(&l.value).to_string()),
-                None => Some(a.trim().rsplit('.').next().unwrap_or("").to_string()),
-            };
-            if let Some(child) = child.filter(|c| !c.is_empty()) {
-                let parent = self.uid(parent);
-                self.facts.push(Fact::Attach(Attach {
-                    path: self.path.clone(),
-                    parent,
-                    child: format!("yargsmod:{child}"),
-                    name: None,
-                    merged: false,
-                }));
-            }
+            self.attach_module(parent, a0);
             return;
         };
         let (name, params) = spec(&spec_s);
@@ -798,6 +802,64 @@ impl Scanner<'_> {
                 self.add_param(i, p);
             }
         }
+    }
+
+    /// `.command(require('./get'))` / `.command(get)` (imported): the
+    /// command module under `parent`, qualified by the file it comes from.
+    fn attach_module(&mut self, parent: usize, a0: Range<usize>) {
+        let a = self.code.slice(a0.clone()).trim().to_string();
+        let (ident, from) = match a.find("require(") {
+            Some(p) => {
+                let path = self.code.string_at(a0.start + p + 8).map(|l| l.value);
+                let q = path.as_deref().map(module_name);
+                (q.clone().unwrap_or_default(), path)
+            }
+            None => {
+                let id = a.rsplit('.').next().unwrap_or("").to_string();
+                let from = self.import_path(&id);
+                (id, from)
+            }
+        };
+        if ident.is_empty() || !ident.bytes().all(is_ident_byte) {
+            return;
+        }
+        let child = match from.as_deref().map(module_name) {
+            Some(q) if !q.is_empty() => format!("{q}.yargsmod:{ident}"),
+            _ => format!("yargsmod:{ident}"),
+        };
+        let parent = self.uid(parent);
+        self.facts.push(Fact::Attach(Attach {
+            path: self.path.clone(),
+            parent,
+            child,
+            name: None,
+            merged: false,
+        }));
+    }
+
+    /// The module `ident` is imported from (`import x from './x.js'`,
+    /// `import * as x from …`, `const x = require(…)`).
+    fn import_path(&self, ident: &str) -> Option<String> {
+        let text = self.text();
+        for at in self.code.find_word(ident) {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[at..].find('\n').map_or(text.len(), |k| at + k);
+            let line = &text[line_start..line_end];
+            let t = line.trim_start();
+            if !(t.starts_with("import ") || t.contains("require(")) {
+                continue;
+            }
+            let from = line
+                .find(" from ")
+                .map(|k| k + 6)
+                .or_else(|| line.find("require(").map(|k| k + 8));
+            if let Some(k) = from {
+                if let Some(l) = self.code.string_at(line_start + k) {
+                    return Some(l.value);
+                }
+            }
+        }
+        None
     }
 
     /// The options a builder declares: an object's keys, or the
@@ -901,10 +963,13 @@ impl Scanner<'_> {
                 }
             }
         }
-        let Some(spec_s) = spec_s else { return };
+        let Some(spec_s) = spec_s else {
+            self.module_objects();
+            return;
+        };
         let (name, params) = spec(&spec_s);
         let i = self.new_command(at_cmd, Some(COMMAND_DIR.into()), name);
-        let sym = format!("yargsmod:{}", stem(&self.path));
+        let sym = format!("yargsmod:{}", module_name(&self.path));
         if let Some(c) = self.cmd(i) {
             c.symbols.push(sym);
         }
@@ -912,10 +977,110 @@ impl Scanner<'_> {
             self.add_param(i, p);
         }
         if let Some(b) = builder {
-            for p in self.builder_params(b) {
-                self.add_param(i, p);
+            self.module_builder(i, b);
+        }
+    }
+
+    /// A module's builder: its params, and the modules its `.command(x)`
+    /// calls nest.
+    fn module_builder(&mut self, i: usize, b: Range<usize>) {
+        for p in self.builder_params(b.clone()) {
+            self.add_param(i, p);
+        }
+        for at in self.code.find_all_in(".command(", b).collect::<Vec<_>>() {
+            let open = at + ".command".len();
+            if let Some(a0) = self.code.args(open).first().cloned() {
+                if self.code.string_at(a0.start).is_none() {
+                    self.attach_module(i, a0);
+                }
             }
         }
+    }
+
+    /// `const connector: CommandModule = { command: 'connector', builder,
+    /// handler }` objects.
+    fn module_objects(&mut self) {
+        let text = self.text().to_string();
+        let bytes = text.as_bytes();
+        let mut done = std::collections::HashSet::new();
+        for at in self.code.find_word("command").collect::<Vec<_>>() {
+            if bytes.get(self.code.skip_ws(at + 7)) != Some(&b':') {
+                continue;
+            }
+            // The innermost `{` open before `at`.
+            let mut depth = 0i32;
+            let mut k = at;
+            let mut open = None;
+            while k > 0 && at - k < 4000 {
+                k -= 1;
+                if !self.code.is_code(k) {
+                    continue;
+                }
+                match bytes[k] {
+                    b'}' | b')' | b']' => depth += 1,
+                    b'(' | b'[' if depth == 0 => break,
+                    b'{' if depth == 0 => {
+                        open = Some(k);
+                        break;
+                    }
+                    b'{' | b'(' | b'[' => depth -= 1,
+                    _ => {}
+                }
+            }
+            let Some(open) = open else { continue };
+            if !done.insert(open) {
+                continue;
+            }
+            let mut spec_s = None;
+            let mut builder = None;
+            let mut module = false;
+            for e in self.code.args(open) {
+                if let Some((key, r)) = self.code.keyword_arg(e.clone()) {
+                    match key {
+                        "command" => {
+                            let v = self.code.skip_ws(r.start);
+                            let v = if bytes.get(v) == Some(&b'[') {
+                                v + 1
+                            } else {
+                                v
+                            };
+                            spec_s = self.code.string_at(v).map(|l| l.value);
+                        }
+                        "builder" => builder = Some(r),
+                        "handler" | "describe" | "desc" | "description" => module = true,
+                        _ => {}
+                    }
+                }
+            }
+            let Some(spec_s) = spec_s.filter(|_| module || builder.is_some()) else {
+                continue;
+            };
+            let (name, params) = spec(&spec_s);
+            let i = self.new_command(at, Some(COMMAND_DIR.into()), name);
+            let mut syms = vec![format!("yargsmod:{}", module_name(&self.path))];
+            if let Some(v) = self.assigned_object(open) {
+                syms.push(format!("yargsmod:{v}"));
+            }
+            if let Some(c) = self.cmd(i) {
+                c.symbols.extend(syms);
+            }
+            for p in params {
+                self.add_param(i, p);
+            }
+            if let Some(b) = builder {
+                self.module_builder(i, b);
+            }
+        }
+    }
+
+    /// `const name[: Type] = {` → `name`.
+    fn assigned_object(&self, open: usize) -> Option<String> {
+        let text = self.text();
+        let line_start = text[..open].rfind('\n').map_or(0, |i| i + 1);
+        let lhs = text[line_start..open].trim_end().strip_suffix('=')?;
+        let lhs = lhs.split(':').next()?.trim();
+        let name = lhs.rsplit(' ').next()?;
+        (!name.is_empty() && name.bytes().all(is_ident_byte)).then(|| name.to_string())
     }
 }
 

@@ -21,7 +21,10 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 
 #[test]
 fn js_cli_fixtures() {
-    check_all(&js::cli::JsCli, &["commander_tree", "yargs_commands"]);
+    check_all(
+        &js::cli::JsCli,
+        &["commander_tree", "yargs_commands", "yargs_modules"],
+    );
 }
 
 #[test]
