@@ -122,6 +122,23 @@ fn package_bins(path: &str, content: &str) -> Vec<Script> {
     };
     let name = v.get("name").and_then(|n| n.as_str()).unwrap_or("");
     let name = name.rsplit('/').next().unwrap_or(name);
+    let mut out = bins(&v, name, &join);
+    // The package's directory: a root below it that no bin names directly
+    // (`src/index.ts` built to `bin/tool.js`) is still its program.
+    if out.len() == 1 {
+        let name = out[0].name.clone();
+        out.push(Script {
+            name,
+            entry: format!("{PKG_DIR}{dir}/"),
+        });
+    }
+    out
+}
+
+/// Entry prefix of a package directory script.
+const PKG_DIR: &str = "pkgdir:";
+
+fn bins(v: &serde_json::Value, name: &str, join: &dyn Fn(&str) -> String) -> Vec<Script> {
     match v.get("bin") {
         Some(serde_json::Value::String(s)) if !name.is_empty() => vec![Script {
             name: name.to_string(),
@@ -161,10 +178,13 @@ fn stem(path: &str) -> &str {
 /// for `dist/cli.js`).
 fn entry_matches(entry: &str, c: &Command) -> u8 {
     let path = c.path.replace('\\', "/");
+    if let Some(dir) = entry.strip_prefix(PKG_DIR) {
+        return (dir == "/" || path.starts_with(dir)) as u8;
+    }
     if path == entry {
-        2
+        3
     } else if stem(&path) == stem(entry) && !matches!(stem(entry), "index" | "main") {
-        1
+        2
     } else {
         0
     }
