@@ -694,7 +694,7 @@ impl Scanner<'_> {
                 .as_bytes()
                 .get(self.code.skip_ws(head + head_id.len()))
                 == Some(&b'(');
-            if !(head_id.starts_with("yargs") && called) && !required {
+            if !(required || (head_id.starts_with("yargs") && called)) {
                 continue;
             }
             let (_, calls) = self.calls(head);
