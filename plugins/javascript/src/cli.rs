@@ -622,7 +622,9 @@ impl Scanner<'_> {
                     }
                     "name" => {
                         if let (Some(n), Some(c)) = (first, self.cmd(cur)) {
-                            if c.parent.is_none() {
+                            // `.name('./tool')` / `bin/tool`: the program.
+                            let n = n.rsplit('/').next().unwrap_or(&n).to_string();
+                            if c.parent.is_none() && !n.is_empty() {
                                 c.prog = Some(n);
                             }
                         }
