@@ -10,6 +10,7 @@
 pub mod adonisjs;
 pub mod apollo;
 pub mod astro;
+pub mod cli;
 pub mod elysia;
 pub mod express;
 pub mod fastify;
@@ -34,4 +35,4 @@ pub mod tanstack;
 pub mod trpc;
 pub mod yoga;
 
-portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, hapi::Hapi, nestjs::TS, nestjs::JS, sveltekit::SvelteKit, nitro::Nuxt, nitro::Nitro, remix::Remix, astro::Astro, fresh::Fresh, elysia::Elysia, socketio::SocketIo, apollo::Apollo, yoga::Yoga, trpc::Trpc, adonisjs::AdonisJs, loopback::LoopBack, oak::Oak, sails::Sails, nodehttp::NodeHttp, feathers::Feathers, tanstack::TanStackRouter]);
+portolan_plugin_sdk::plugin!(name: "javascript", analyzers: [express::Express, fastify::Fastify, koa::Koa, nextjs::NextJs, hono::Hono, restify::Restify, hapi::Hapi, nestjs::TS, nestjs::JS, sveltekit::SvelteKit, nitro::Nuxt, nitro::Nitro, remix::Remix, astro::Astro, fresh::Fresh, elysia::Elysia, socketio::SocketIo, apollo::Apollo, yoga::Yoga, trpc::Trpc, adonisjs::AdonisJs, loopback::LoopBack, oak::Oak, sails::Sails, nodehttp::NodeHttp, feathers::Feathers, tanstack::TanStackRouter, cli::JsCli]);

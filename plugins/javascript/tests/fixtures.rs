@@ -20,6 +20,14 @@ fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
 }
 
 #[test]
+fn js_cli_fixtures() {
+    check_all(
+        &js::cli::JsCli,
+        &["commander_tree", "yargs_commands", "yargs_modules"],
+    );
+}
+
+#[test]
 fn ts_nestjs_fixtures() {
     check_all(&js::nestjs::TS, &["shop"]);
 }
@@ -239,7 +247,7 @@ fn http_feathers_tanstack_survive_non_ascii() {
 #[test]
 fn every_analyzer_survives_multibyte_chars_at_any_offset() {
     const PERIOD: usize = 19;
-    let all: [&dyn Analyzer; 27] = [
+    let all: [&dyn Analyzer; 28] = [
         &js::express::Express,
         &js::fastify::Fastify,
         &js::koa::Koa,
@@ -267,6 +275,7 @@ fn every_analyzer_survives_multibyte_chars_at_any_offset() {
         &js::nodehttp::NodeHttp,
         &js::feathers::Feathers,
         &js::tanstack::TanStackRouter,
+        &js::cli::JsCli,
     ];
     testing::check_multibyte(&all, &fixtures_root(), PERIOD);
 }

@@ -7,6 +7,7 @@
 
 pub mod actix_web;
 pub mod axum;
+pub mod cli;
 pub mod gotham;
 pub mod loco;
 pub mod poem;
@@ -30,5 +31,6 @@ portolan_plugin_sdk::plugin!(
         warp::Warp,
         gotham::Gotham,
         rwf::Rwf,
+        cli::RustCli,
     ]
 );

@@ -55,10 +55,11 @@ fixture_tests! {
     rust_warp_fixtures: warp::Warp => ["closure_handlers", "todos"],
     rust_gotham_fixtures: gotham::Gotham => ["bookstore"],
     rust_rwf_fixtures: rwf::Rwf => ["blog"],
+    rust_cli_fixtures: cli::RustCli => ["clap_builder", "clap_derive"],
 }
 
 /// Every analyzer of the plugin.
-fn all_analyzers() -> [&'static dyn Analyzer; 10] {
+fn all_analyzers() -> [&'static dyn Analyzer; 11] {
     [
         &axum::Axum,
         &actix_web::ActixWeb,
@@ -70,6 +71,7 @@ fn all_analyzers() -> [&'static dyn Analyzer; 10] {
         &warp::Warp,
         &gotham::Gotham,
         &rwf::Rwf,
+        &cli::RustCli,
     ]
 }
 
