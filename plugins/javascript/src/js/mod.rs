@@ -24,6 +24,7 @@ pub mod guard;
 pub mod module;
 pub mod mount;
 pub mod outline;
+pub mod pattern;
 pub mod project;
 pub mod reads;
 pub mod request;
