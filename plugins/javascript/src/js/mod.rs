@@ -31,3 +31,5 @@ pub mod request;
 pub mod schema;
 pub mod strexpr;
 pub mod syntax;
+#[cfg(test)]
+pub mod test_support;
