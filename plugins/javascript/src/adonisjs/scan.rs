@@ -68,9 +68,7 @@ pub enum Read {
     Validator(String),
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 const ROUTER_SPECS: &[&str] = &["@adonisjs/core/services/router", "@ioc:Adonis/Core/Route"];
 

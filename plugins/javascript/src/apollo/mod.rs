@@ -22,9 +22,7 @@ use crate::js::strexpr::StrExpr;
 
 pub struct Apollo;
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// GET and POST endpoints of a GraphQL endpoint at `url`.
 pub fn graphql_endpoints(file: &SourceFile, url: &str, line: u32, out: &mut Output) {

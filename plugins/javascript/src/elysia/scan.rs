@@ -41,9 +41,7 @@ pub struct Route {
     pub params: Vec<Param>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// The root of a call chain ending at the `.` at `dot`: a name, or the
 /// offset of a `new Elysia(…)`.

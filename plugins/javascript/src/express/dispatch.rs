@@ -38,9 +38,7 @@ pub struct DispatchCall {
     pub keyed: Vec<usize>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// The entries of table `name`: its object literal and `name.key = …` /
 /// `name['key'] = …` assignments.

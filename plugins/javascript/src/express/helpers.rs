@@ -77,9 +77,7 @@ struct Def {
     body: Range<usize>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// Functions of the module that could be helpers: top-level functions and
 /// `obj.name = function (…) {…}` / `obj.name = (…) => {…}` assignments.

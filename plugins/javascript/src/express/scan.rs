@@ -251,8 +251,10 @@ pub fn scan(file: &SourceFile) -> ExpressModule {
     let bytes = text.as_bytes();
     static CALL: OnceLock<Regex> = OnceLock::new();
     let call = CALL.get_or_init(|| {
-        Regex::new(r"\.\s*(get|post|put|patch|delete|del|all|options|head|route|use)\s*\(")
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(
+            r"\.\s*(get|post|put|patch|delete|del|all|options|head|route|use)\s*\(",
+        )
+        .unwrap_or_else(crate::js::pattern::never)
     });
     let loops = array_loops(&code);
     let mut router_guards: Vec<(String, usize, Guard)> = Vec::new();
@@ -459,10 +461,9 @@ fn middleware_guards(code: &Code<'_>, args: &[std::ops::Range<usize>], line: u32
 fn array_loops(code: &Code<'_>) -> Vec<(String, String, std::ops::Range<usize>)> {
     static LOOP: OnceLock<Regex> = OnceLock::new();
     let lp = LOOP.get_or_init(|| {
-        Regex::new(
+        crate::js::pattern::regex(
             r"\b([A-Za-z_$][\w$]*)\s*\.\s*forEach\s*\(\s*(?:\(\s*)?([A-Za-z_$][\w$]*)|\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+([A-Za-z_$][\w$]*)\s*\)",
-        )
-        .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        ).unwrap_or_else(crate::js::pattern::never)
     });
     let text = code.text();
     if !text.contains("forEach") && !text.contains(" of ") {
@@ -704,8 +705,10 @@ pub fn handlers_with(code: &Code<'_>, outline: &Outline, out: &mut Vec<Handler>,
     // `const ctrl = { create: async (req, res) => {…} }`.
     static OBJ: OnceLock<Regex> = OnceLock::new();
     let obj = OBJ.get_or_init(|| {
-        Regex::new(r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\bmodule\.(exports))\s*=\s*\{")
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(
+            r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\bmodule\.(exports))\s*=\s*\{",
+        )
+        .unwrap_or_else(crate::js::pattern::never)
     });
     for c in obj.captures_iter(code.text()) {
         let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {

@@ -95,9 +95,7 @@ pub struct NamedSchema {
     pub parts: Vec<(ParamKind, Props)>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 const PLUGIN_WRAPPERS: &[&str] = &["fp", "fastifyPlugin", "plugin"];
 

@@ -74,9 +74,7 @@ pub const SPECS: &[&str] = &[
     "feathers",
 ];
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// Index of the `data` and `params` arguments of a service method.
 fn arg_slots(method: &str) -> (Option<usize>, usize) {
@@ -108,7 +106,7 @@ fn method_params(
         }
     }
     if let Some(d) = data.and_then(|i| names.get(i)).filter(|d| !d.is_empty()) {
-        if let Ok(src) = Regex::new(&format!(r"\b{}\b", regex::escape(d))) {
+        if let Some(src) = crate::js::pattern::regex(&format!(r"\b{}\b", regex::escape(d))) {
             for x in ordered(reads(code, body, &src, ParamKind::Json)) {
                 if !out.contains(&x) {
                     out.push(x);

@@ -87,8 +87,7 @@ impl Analyzer for Fresh {
         let text = code.text();
         static HANDLER: OnceLock<Regex> = OnceLock::new();
         let handler = HANDLER.get_or_init(|| {
-            Regex::new(r"\bexport\s+(?:(?:const|let|var)\s+handler\b[^=]*=|(?:async\s+)?function\s+handler\b)")
-                .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+            crate::js::pattern::regex(r"\bexport\s+(?:(?:const|let|var)\s+handler\b[^=]*=|(?:async\s+)?function\s+handler\b)").unwrap_or_else(crate::js::pattern::never)
         });
         let Some(m) = handler.find_iter(text).find(|m| code.is_code(m.start())) else {
             return;

@@ -57,9 +57,7 @@ pub struct Route {
     pub params: Vec<Param>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 const ANY: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -100,7 +98,9 @@ fn handler_params(code: &Code<'_>, r: Range<usize>) -> Vec<Param> {
     ];
     let mut found: Vec<(usize, Param)> = Vec::new();
     for (i, p) in pats.iter().enumerate() {
-        let Ok(rx) = Regex::new(p) else { continue };
+        let Some(rx) = crate::js::pattern::regex(p) else {
+            continue;
+        };
         for c in rx.captures_iter(text) {
             let Some(all) = c.get(0) else { continue };
             if !code.is_code(body.start + all.start()) {

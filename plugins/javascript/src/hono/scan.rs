@@ -44,9 +44,7 @@ pub struct Route {
     pub schemas: Vec<(ParamKind, Schema)>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// The receiver of a call chain ending at the `.` at `dot`:
 /// `app.get('/a', h).post(` → `app`.
@@ -195,7 +193,7 @@ pub fn params_in(
     // `(await c.req.parseBody())['file']`, `const v = c.req.valid('json'); v.x`.
     static BOUND: OnceLock<[Regex; 5]> = OnceLock::new();
     let bound = BOUND.get_or_init(|| {
-        let r = |p: &str| Regex::new(p).unwrap_or_else(|_| Regex::new("$^").expect("trivial"));
+        let r = |p: &str| crate::js::pattern::regex(p).unwrap_or_else(crate::js::pattern::never);
         [
             r(r"\b[A-Za-z_$][\w$]*\.req\.json\("),
             r(r"\b[A-Za-z_$][\w$]*\.req\.parseBody\("),

@@ -585,10 +585,9 @@ pub fn sinks(code: &Code<'_>, outline: &Outline) -> Vec<Sink> {
     // `export default { async create(input) {…} }`, `const svc = {…}`.
     static OBJ: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let obj = OBJ.get_or_init(|| {
-        regex::Regex::new(
+        crate::js::pattern::regex(
             r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*|\bmodule\.(exports)\s*=\s*|\bexport\s+(default)\s+)\{",
-        )
-        .unwrap_or_else(|_| regex::Regex::new("$^").expect("trivial"))
+        ).unwrap_or_else(crate::js::pattern::never)
     });
     for c in obj.captures_iter(code.text()) {
         let (Some(all), Some(name)) = (c.get(0), c.get(1).or(c.get(2)).or(c.get(3))) else {

@@ -35,8 +35,8 @@ pub fn exported_functions(code: &Code<'_>, outline: &Outline) -> Vec<Exported> {
         .collect();
     static LIST: OnceLock<Regex> = OnceLock::new();
     let list = LIST.get_or_init(|| {
-        Regex::new(r"\bexport\s*\{([^}]*)\}\s*(from\b)?")
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(r"\bexport\s*\{([^}]*)\}\s*(from\b)?")
+            .unwrap_or_else(crate::js::pattern::never)
     });
     for c in list.captures_iter(text) {
         let (Some(all), Some(inner)) = (c.get(0), c.get(1)) else {
@@ -76,8 +76,7 @@ pub fn exported_functions(code: &Code<'_>, outline: &Outline) -> Vec<Exported> {
 pub fn compared_methods(code: &Code<'_>, range: Range<usize>) -> Vec<String> {
     static CMP: OnceLock<Regex> = OnceLock::new();
     let cmp = CMP.get_or_init(|| {
-        Regex::new(r#"(?:\.method\s*[!=]==?\s*|\bcase\s+|\b(?:isMethod|assertMethod)\(\s*[\w$]+\s*,\s*\[?\s*)['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]|['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]\s*[!=]==?\s*[\w$.]*\.method\b"#)
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(r#"(?:\.method\s*[!=]==?\s*|\bcase\s+|\b(?:isMethod|assertMethod)\(\s*[\w$]+\s*,\s*\[?\s*)['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]|['"`](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['"`]\s*[!=]==?\s*[\w$.]*\.method\b"#).unwrap_or_else(crate::js::pattern::never)
     });
     let Some(text) = code.text().get(range.clone()) else {
         return Vec::new();

@@ -81,10 +81,9 @@ pub fn object_parts(code: &Code<'_>, o: usize) -> Option<Vec<Param>> {
 pub fn part_objects(code: &Code<'_>, outline: &Outline) -> Vec<(String, Vec<Param>)> {
     static OBJ: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let obj = OBJ.get_or_init(|| {
-        regex::Regex::new(
+        crate::js::pattern::regex(
             r"(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)|\b(?:module\.)?exports\.([A-Za-z_$][\w$]*))\s*=\s*\{",
-        )
-        .unwrap_or_else(|_| regex::Regex::new("$^").expect("trivial"))
+        ).unwrap_or_else(crate::js::pattern::never)
     });
     let text = code.text();
     if !["body", "query", "params"].iter().any(|k| text.contains(k)) {

@@ -24,9 +24,12 @@ pub mod guard;
 pub mod module;
 pub mod mount;
 pub mod outline;
+pub mod pattern;
 pub mod project;
 pub mod reads;
 pub mod request;
 pub mod schema;
 pub mod strexpr;
 pub mod syntax;
+#[cfg(test)]
+pub mod test_support;

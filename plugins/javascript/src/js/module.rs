@@ -121,9 +121,7 @@ impl ModuleInfo {
     }
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use super::pattern::re;
 
 const ID: &str = r"[A-Za-z_$][\w$]*";
 

@@ -170,8 +170,7 @@ pub fn web_params(code: &Code<'_>, body: Range<usize>) -> Vec<Param> {
     };
     static GETS: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     let gets = GETS.get_or_init(|| {
-        Regex::new(r#"\b(searchParams|[Hh]eaders|cookies)\b[()\s]*\??\.\s*(?:get|getAll|has)\(\s*['"`]([^'"`]+)['"`]"#)
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(r#"\b(searchParams|[Hh]eaders|cookies)\b[()\s]*\??\.\s*(?:get|getAll|has)\(\s*['"`]([^'"`]+)['"`]"#).unwrap_or_else(crate::js::pattern::never)
     });
     for c in gets.captures_iter(slice) {
         let (Some(all), Some(what), Some(name)) = (c.get(0), c.get(1), c.get(2)) else {
@@ -190,12 +189,12 @@ pub fn web_params(code: &Code<'_>, body: Range<usize>) -> Vec<Param> {
     static JSON: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     static FORM: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     let json = JSON.get_or_init(|| {
-        Regex::new(r"\b[A-Za-z_$][\w$]*\s*\.\s*json\(")
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(r"\b[A-Za-z_$][\w$]*\s*\.\s*json\(")
+            .unwrap_or_else(crate::js::pattern::never)
     });
     let form = FORM.get_or_init(|| {
-        Regex::new(r"\b[A-Za-z_$][\w$]*\s*\.\s*formData\(")
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(r"\b[A-Za-z_$][\w$]*\s*\.\s*formData\(")
+            .unwrap_or_else(crate::js::pattern::never)
     });
     found.extend(
         reads(code, body.clone(), json, ParamKind::Json)

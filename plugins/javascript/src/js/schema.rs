@@ -329,9 +329,7 @@ fn constructor(
     }
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use super::pattern::re;
 
 /// Cheap test: may this file declare schemas?
 pub fn may_declare(text: &str) -> bool {

@@ -68,9 +68,7 @@ pub struct Mount {
     pub children: Vec<Value>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 pub const SPECS: &[&str] = &["koa", "@koa/router", "koa-router"];
 

@@ -63,9 +63,7 @@ pub struct Model {
     pub bases: Vec<String>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 fn literal(code: &Code<'_>, r: &std::ops::Range<usize>) -> Option<String> {
     let lit = code.string_at(code.skip_ws(r.start))?;

@@ -208,9 +208,7 @@ pub const HTTP: &[(&str, &[&str])] = &[
     ("All", &["GET", "POST", "PUT", "PATCH", "DELETE"]),
 ];
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// The decorators written right before `start`, in source order.
 pub fn decorators_before(code: &Code<'_>, start: usize) -> Vec<Deco> {

@@ -38,9 +38,7 @@ pub struct NextJs;
 const FILES: [&str; 4] = ["*.js", "*.jsx", "*.ts", "*.tsx"];
 const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 /// Where a file routes: the pages API or an app-router route handler, with
 /// the URL and the names of its dynamic segments.
@@ -890,7 +888,7 @@ pub fn app_params(code: &Code<'_>, body: Range<usize>, req: Option<&str>) -> Vec
             } else {
                 format!(r#"\b{}\.get\(\s*['"`]([^'"`]+)['"`]"#, regex::escape(v))
             };
-            if let Ok(r) = Regex::new(&pat) {
+            if let Some(r) = crate::js::pattern::regex(&pat) {
                 for m in r.captures_iter(text) {
                     let (Some(a), Some(n)) = (m.get(0), m.get(1)) else {
                         continue;
@@ -901,7 +899,7 @@ pub fn app_params(code: &Code<'_>, body: Range<usize>, req: Option<&str>) -> Vec
                 }
             }
             // `const { a, b } = body`.
-            if let Ok(r) = Regex::new(&format!(
+            if let Some(r) = crate::js::pattern::regex(&format!(
                 r"\b(?:const|let|var)\s+\{{([^}}]*)\}}\s*=\s*{}\b",
                 regex::escape(v)
             )) {

@@ -33,9 +33,7 @@ use crate::js::reads::{ordered, reads, Found};
 pub struct Nitro;
 pub struct Nuxt;
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 const SUFFIXES: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 

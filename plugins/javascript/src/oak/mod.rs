@@ -54,7 +54,7 @@ pub fn oak_params(code: &Code<'_>, body: Range<usize>, _ctx: &str) -> Vec<Param>
             (r"cookies\b", ParamKind::Cookie),
         ]
         .into_iter()
-        .filter_map(|(p, k)| Regex::new(&format!("{CHAIN}{p}")).ok().map(|r| (r, k)))
+        .filter_map(|(p, k)| crate::js::pattern::regex(&format!("{CHAIN}{p}")).map(|r| (r, k)))
         .collect()
     });
     let mut found: Found = Vec::new();

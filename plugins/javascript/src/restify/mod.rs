@@ -22,9 +22,7 @@ use crate::js::syntax::dotted_before;
 
 pub struct Restify;
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("trivial")))
-}
+use crate::js::pattern::re;
 
 const SPECS: [&str; 2] = ["restify", "restify-router"];
 

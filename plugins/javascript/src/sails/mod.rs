@@ -92,8 +92,8 @@ fn reads_of(code: &Code<'_>, params: Range<usize>, body: Range<usize>) -> Vec<Re
     if !req.is_empty() {
         static PARAM: OnceLock<Regex> = OnceLock::new();
         let re = PARAM.get_or_init(|| {
-            Regex::new(r#"\b([A-Za-z_$][\w$]*)\s*\.\s*param\(\s*['"]([^'"]+)['"]"#)
-                .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+            crate::js::pattern::regex(r#"\b([A-Za-z_$][\w$]*)\s*\.\s*param\(\s*['"]([^'"]+)['"]"#)
+                .unwrap_or_else(crate::js::pattern::never)
         });
         let slice = code.text().get(body.clone()).unwrap_or("");
         for c in re.captures_iter(slice) {
@@ -131,8 +131,10 @@ pub fn scan(file: &SourceFile) -> SailsModule {
     if path.ends_with("config/routes.js") || path.ends_with("config/routes.ts") {
         static ROUTES: OnceLock<Regex> = OnceLock::new();
         let re = ROUTES.get_or_init(|| {
-            Regex::new(r"\bmodule\.exports(?:\.routes\s*=|\s*=\s*\{\s*routes\s*:)\s*\{")
-                .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+            crate::js::pattern::regex(
+                r"\bmodule\.exports(?:\.routes\s*=|\s*=\s*\{\s*routes\s*:)\s*\{",
+            )
+            .unwrap_or_else(crate::js::pattern::never)
         });
         if let Some(m) = re.find_iter(text).find(|m| code.is_code(m.start())) {
             for e in object_entries(&code, m.end() - 1) {
@@ -187,8 +189,8 @@ pub fn scan(file: &SourceFile) -> SailsModule {
         let stem = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
         static EXPORTS: OnceLock<Regex> = OnceLock::new();
         let re = EXPORTS.get_or_init(|| {
-            Regex::new(r"\bmodule\.exports\s*=\s*\{")
-                .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+            crate::js::pattern::regex(r"\bmodule\.exports\s*=\s*\{")
+                .unwrap_or_else(crate::js::pattern::never)
         });
         if let Some(m) = re.find_iter(text).find(|m| code.is_code(m.start())) {
             let entries = object_entries(&code, m.end() - 1);

@@ -11,7 +11,6 @@
 
 use portolan_plugin_sdk::prelude::*;
 use portolan_plugin_sdk::Code;
-use regex::Regex;
 
 use crate::express::{is_generated, JS_FILES};
 use crate::js::module::{self, ImportKind};
@@ -77,7 +76,7 @@ impl Analyzer for SocketIo {
         }
         let mut patterns: Vec<String> = calls;
         patterns.extend(ctors.iter().map(|c| format!(r"\bnew\s+{c}\s*\(")));
-        let Ok(re) = Regex::new(&patterns.join("|")) else {
+        let Some(re) = crate::js::pattern::regex(&patterns.join("|")) else {
             return;
         };
         for m in re.find_iter(text) {

@@ -88,8 +88,8 @@ fn actions(file: &SourceFile, url: &str, out: &mut Output) {
     let code = file.code(Syntax::JAVASCRIPT);
     static ACTIONS: OnceLock<Regex> = OnceLock::new();
     let re = ACTIONS.get_or_init(|| {
-        Regex::new(r"\bexport\s+const\s+actions\s*(?::\s*[\w$.]+\s*)?=\s*\{")
-            .unwrap_or_else(|_| Regex::new("$^").expect("trivial"))
+        crate::js::pattern::regex(r"\bexport\s+const\s+actions\s*(?::\s*[\w$.]+\s*)?=\s*\{")
+            .unwrap_or_else(crate::js::pattern::never)
     });
     let Some(m) = re.find_iter(code.text()).find(|m| code.is_code(m.start())) else {
         return;
