@@ -1,31 +1,9 @@
 use super::*;
 
-type Row = (String, String, u32, Vec<(String, String)>);
+use crate::js::test_support::{rows, Row};
 
 fn run_with(an: &Nest, files: &[(&str, &str)]) -> Vec<Row> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, src) in files {
-        let mut out = Output::new();
-        an.analyze(&SourceFile::new(*path, *src), &mut out);
-        let (_, f) = out.into_parts();
-        facts.extend(f);
-    }
-    let mut eps: Vec<_> = an
-        .link(&facts)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|e| {
-            let line = e.code_paths[0].line.unwrap_or(0);
-            let ps = e
-                .params
-                .iter()
-                .map(|p| (p.name.clone(), format!("{:?}", p.kind).to_lowercase()))
-                .collect();
-            (e.method, e.url, line, ps)
-        })
-        .collect();
-    eps.sort();
-    eps
+    rows(an, files)
 }
 
 fn run(files: &[(&str, &str)]) -> Vec<Row> {

@@ -213,22 +213,6 @@ fn template(v: &str) -> Template {
     }
 }
 
-/// `contentType` → `Content-Type`.
-fn header_name(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if i == 0 {
-            out.extend(c.to_uppercase());
-        } else if c.is_uppercase() {
-            out.push('-');
-            out.push(c);
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 fn method_params(
     idx: &Index,
     owner: TypeId,
@@ -261,7 +245,8 @@ fn method_params(
         } else if let Some(a) = find(anns, "PathVariable") {
             out.push(Param::path(named(a)));
         } else if let Some(a) = find(anns, "Header") {
-            let name = eval(a, &["value", "name"]).unwrap_or_else(|| header_name(&p.name));
+            let name = eval(a, &["value", "name"])
+                .unwrap_or_else(|| portolan_plugin_sdk::text::camel_to_header(&p.name));
             out.push(Param::header(name).value(default(a)));
         } else if let Some(a) = find(anns, "CookieValue") {
             out.push(Param::cookie(named(a)).value(default(a)));
@@ -367,6 +352,9 @@ mod tests {
         let t = template("/{id:[0-9]+}/x{&q*}");
         assert_eq!(t.path, "/{id}/x");
         assert_eq!(t.query, ["q"]);
-        assert_eq!(header_name("contentType"), "Content-Type");
+        assert_eq!(
+            portolan_plugin_sdk::text::camel_to_header("contentType"),
+            "Content-Type"
+        );
     }
 }

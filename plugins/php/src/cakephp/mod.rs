@@ -157,22 +157,6 @@ fn dasherize(s: &str) -> String {
     out
 }
 
-/// `BlogPosts` → `blog_posts`.
-fn underscore(s: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// `:id` → `{id}`; a greedy `/*` or `/**` tail dropped.
 fn clean(path: &str) -> String {
     let p = path
@@ -359,7 +343,7 @@ impl<'a> Linker<'a> {
     fn resources(&mut self, name: &str, opts: Option<&Val>, args: &[Val], s: &Scope, line: u32) {
         let seg = str_opt(opts, "path")
             .map(str::to_string)
-            .unwrap_or_else(|| underscore(name));
+            .unwrap_or_else(|| portolan_plugin_sdk::text::camel_to_snake(name));
         let base = join_path(&[s.path.as_str(), seg.as_str()]);
         let only: Option<Vec<String>> = opts.and_then(|o| o.get("only")).map(Val::strings);
         let mut inner = s.clone();
@@ -416,7 +400,10 @@ impl<'a> Linker<'a> {
         // Nested resources: `/articles/{article_id}/comments`.
         if let Some(chains) = closure_of(args) {
             let mut nested = inner.clone();
-            let id = format!("{{{}_id}}", singularize(&underscore(name)));
+            let id = format!(
+                "{{{}_id}}",
+                singularize(&portolan_plugin_sdk::text::camel_to_snake(name))
+            );
             nested.path = join_path(&[base.as_str(), id.as_str()]);
             nested.depth += 1;
             for c in chains {
