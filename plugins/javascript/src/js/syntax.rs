@@ -120,7 +120,9 @@ pub fn matching_back(code: &Code<'_>, close: usize) -> Option<usize> {
         if b == closer {
             depth += 1;
         } else if b == opener {
-            depth -= 1;
+            // An opener with no closer left to pair: `close` was not a
+            // bracket of the code (inside a string or comment).
+            depth = depth.checked_sub(1)?;
             if depth == 0 {
                 return Some(i);
             }
@@ -218,6 +220,13 @@ mod tests {
         assert_eq!(dotted_at(&code, c).unwrap().0, "a.b.c");
         let close = src.find("app)").unwrap() + 3;
         assert_eq!(matching_back(&code, close), Some(src.find("(app").unwrap()));
+    }
+
+    #[test]
+    fn a_closer_inside_a_string_has_no_opener() {
+        let src = "f(a, ')') + g(";
+        let code = Code::new(src, Syntax::JAVASCRIPT);
+        assert_eq!(matching_back(&code, src.find(')').unwrap()), None);
     }
 
     #[test]
