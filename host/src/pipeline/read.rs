@@ -188,7 +188,10 @@ fn read_spec_documents(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let wanted_by = detector.check(&name, &content).wanted_by;
-        if wanted_by.is_empty() {
+        // Recognised = some specification technology's detection rule
+        // matches the document, not only its file globs (`*.txt` is wanted
+        // for capture exports, but a plain text file is no document).
+        if wanted_by.is_empty() || detector.matching_techs(&name, &content).is_empty() {
             log::warn(format!(
                 "--spec {}: no specification analyzer recognises this document (see --list-techs for the formats)",
                 path.display()
