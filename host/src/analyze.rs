@@ -4,12 +4,15 @@
 //! cut into batches (at most [`BATCH_FILES`] files, and at most
 //! [`batch_bytes`] bytes: a share of the scan's bytes, so every thread gets
 //! several batches) and every (plugin, batch) job runs on the rayon pool,
-//! each call in a fresh sandboxed instance. A batch wanted by one
+//! each call in a sandboxed instance (a warm one of the same plugin when one
+//! is idle, see [`crate::plugin::runtime`]). A batch wanted by one
 //! technology is one `analyze` call; by several, one `analyze-many` call
 //! with each technology's share of the batch, so the plugin gets each file
 //! once and may parse it once for all of them. Jobs are taken from one
-//! queue, largest first, so a large file starts early and no thread idles
-//! at the end while another works through it. Reduce: per technology, the
+//! queue, one plugin's after another and largest first within each (the
+//! plugin with the largest job first), so a large file starts early, no
+//! thread idles at the end while another works through it, and a plugin's
+//! calls follow each other on its warm instances. Reduce: per technology, the
 //! batches' facts go to one `link` call. Results are assembled in file
 //! order, so output is deterministic (and the same as with one `analyze`
 //! call per technology and batch).
@@ -226,15 +229,38 @@ fn batches(
     jobs
 }
 
-/// Run `work` on every job (with its number) on the rayon pool, largest
-/// job first, each thread taking the next job from one queue; results in
-/// job order.
+/// Run `work` on every job (with its number) on the rayon pool, each
+/// thread taking the next job from one queue; results in job order. The
+/// queue holds one plugin's jobs after another, largest first within a
+/// plugin, and the plugin with the largest job first: consecutive calls of
+/// one plugin reuse its warm instances, and the last jobs are still the
+/// small ones of the plugin whose largest job is the smallest.
 fn largest_first<R: Send>(
     jobs: &[(usize, &Job)],
     work: impl Fn(usize, &Job) -> R + Sync,
 ) -> Vec<R> {
+    let mut largest: Vec<(usize, usize)> = Vec::new();
+    for (_, job) in jobs {
+        match largest.iter_mut().find(|(p, _)| *p == job.plugin) {
+            Some((_, bytes)) => *bytes = (*bytes).max(job.bytes),
+            None => largest.push((job.plugin, job.bytes)),
+        }
+    }
+    let plugin_largest = |plugin: usize| {
+        largest
+            .iter()
+            .find(|(p, _)| *p == plugin)
+            .map_or(0, |&(_, bytes)| bytes)
+    };
     let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].1.bytes));
+    order.sort_by_key(|&i| {
+        let job = jobs[i].1;
+        (
+            std::cmp::Reverse(plugin_largest(job.plugin)),
+            job.plugin,
+            std::cmp::Reverse(job.bytes),
+        )
+    });
     let next = AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Option<R>>> =
         jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -1032,6 +1058,40 @@ mod tests {
         });
         assert_eq!(out, vec![0, 1, 2, 3]);
         assert_eq!(*started.lock().unwrap(), vec![50, 20, 5, 1]);
+    }
+
+    #[test]
+    fn one_plugins_jobs_run_together_the_plugin_with_the_largest_job_first() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        // (plugin, bytes): plugin 1 has the largest job, plugin 2 ties
+        // with plugin 0 on theirs and comes after it.
+        let jobs: Vec<Job> = [(0usize, 30usize), (1, 5), (2, 30), (1, 90), (0, 10), (2, 1)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(plugin, bytes))| Job {
+                plugin,
+                batch: i,
+                files: vec![i],
+                techs: vec![(0, vec![0])],
+                bytes,
+            })
+            .collect();
+        let started = std::sync::Mutex::new(Vec::new());
+        let refs: Vec<(usize, &Job)> = jobs.iter().enumerate().collect();
+        let out = pool.install(|| {
+            largest_first(&refs, |_, j| {
+                started.lock().unwrap().push((j.plugin, j.bytes));
+                j.batch
+            })
+        });
+        assert_eq!(out, vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            *started.lock().unwrap(),
+            vec![(1, 90), (1, 5), (0, 30), (0, 10), (2, 30), (2, 1)]
+        );
     }
 
     #[test]

@@ -190,7 +190,8 @@ pub mod host {
     pub fn settings() -> serde_json::Map<String, serde_json::Value> {
         #[cfg(target_arch = "wasm32")]
         {
-            // One instance serves one call: ask the host once per instance.
+            // The settings are the same for every call of a plugin: ask the
+            // host once per instance.
             static SETTINGS: std::sync::OnceLock<serde_json::Map<String, serde_json::Value>> =
                 std::sync::OnceLock::new();
             SETTINGS

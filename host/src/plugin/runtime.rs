@@ -1,9 +1,17 @@
 //! The wasmtime side: compile (or load from cache), check the interface
 //! version, and call plugins inside a sandbox.
 //!
-//! Every call gets a fresh `Store` instantiated from a pre-linked
-//! `InstancePre` (tens of microseconds), so a plugin keeps no state between
-//! batches, a trapped instance is simply dropped, and limits apply per call:
+//! Instances are created from a pre-linked `InstancePre` (tens of
+//! microseconds), but a plugin's own start-up (building its lookup tables,
+//! compiling its patterns on first use) costs up to tens of milliseconds
+//! per instance, so an instance that finished a call cleanly serves the
+//! plugin's next call of the same scan (the [`Runtime`] keeps a few idle
+//! ones). A call runs on one instance at a time; an
+//! instance that trapped, timed out, printed anything or grew past
+//! [`WARM_MEMORY_BYTES`] is dropped, so the next call gets a fresh one.
+//! Plugins must not carry results from one call to the next (the results
+//! cache already assumes a call's output depends only on its input).
+//! Limits apply per call:
 //! - CPU: epoch interruption; a background thread ticks every 10 ms and each
 //!   call gets a deadline of `timeout` (default 60 s).
 //! - memory: `StoreLimits` with `trap_on_grow_failure` (default 512 MiB).
@@ -14,7 +22,7 @@
 //!   `host` interface); stdout/stderr go to a small in-memory pipe
 //!   whose tail is quoted when a plugin panics.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
@@ -43,6 +51,10 @@ pub const MAX_OUTPUT_BYTES: usize = 32 * 1024 * 1024;
 
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 
+/// An instance whose linear memories grew past this is not kept for the
+/// next call: idle instances hold their memory until the scan ends.
+pub const WARM_MEMORY_BYTES: usize = 8 * 1024 * 1024;
+
 /// Per-call sandbox limits.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -62,7 +74,7 @@ impl Default for Limits {
 pub struct HostState {
     wasi: WasiCtx,
     table: ResourceTable,
-    limits: StoreLimits,
+    limits: Limiter,
     plugin: Arc<str>,
     /// The plugin's settings as a JSON object (`host.settings`).
     settings: Arc<str>,
@@ -73,6 +85,59 @@ pub struct HostState {
     /// The call logged a warning or an error (or had a read refused): its
     /// output is not cached, so a rescan shows the same warnings.
     warned: bool,
+}
+
+/// [`StoreLimits`] that also counts how far the instance's linear memories
+/// have grown (an instance that grew large is not kept warm).
+struct Limiter {
+    inner: StoreLimits,
+    memory_bytes: usize,
+}
+
+impl wasmtime::ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let allowed = self.inner.memory_growing(current, desired, maximum)?;
+        if allowed {
+            self.memory_bytes = self
+                .memory_bytes
+                .saturating_add(desired.saturating_sub(current));
+        }
+        Ok(allowed)
+    }
+
+    fn memory_grow_failed(&mut self, error: wasmtime::Error) -> wasmtime::Result<()> {
+        self.inner.memory_grow_failed(error)
+    }
+
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        self.inner.table_growing(current, desired, maximum)
+    }
+
+    fn table_grow_failed(&mut self, error: wasmtime::Error) -> wasmtime::Result<()> {
+        self.inner.table_grow_failed(error)
+    }
+
+    fn instances(&self) -> usize {
+        self.inner.instances()
+    }
+
+    fn tables(&self) -> usize {
+        self.inner.tables()
+    }
+
+    fn memories(&self) -> usize {
+        self.inner.memories()
+    }
 }
 
 /// One `read-file` a call made: the path asked for and the SHA-256 of the
@@ -140,9 +205,58 @@ impl portolan::analyzer::host::Host for HostState {
 /// A compiled plugin, ready to instantiate.
 pub struct Loaded {
     pub name: String,
+    /// Tells this plugin's warm instances apart from every other's (names
+    /// need not be unique, and addresses are reused).
+    id: u64,
     /// The settings handed to every call (`host.settings`), a JSON object.
     settings: Arc<str>,
     pre: PluginPre<HostState>,
+}
+
+/// An instance between two calls, with its store and output pipe.
+struct Warm {
+    plugin: u64,
+    store: Store<HostState>,
+    instance: Plugin,
+    output: MemoryOutputPipe,
+}
+
+/// The idle instances of every plugin, most recently used last. Few are
+/// kept (about one per worker thread): an idle instance holds its memory,
+/// and the analysis runs one plugin's batches together, so older ones
+/// rarely serve again.
+struct WarmPool {
+    idle: Mutex<std::collections::VecDeque<Warm>>,
+    cap: usize,
+}
+
+impl WarmPool {
+    fn new() -> WarmPool {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        WarmPool {
+            idle: Mutex::new(std::collections::VecDeque::new()),
+            cap: threads.clamp(1, 16),
+        }
+    }
+
+    fn take(&self, plugin: &Loaded) -> Option<Warm> {
+        let mut idle = self.idle.lock().ok()?;
+        let i = idle.iter().rposition(|w| w.plugin == plugin.id)?;
+        idle.remove(i)
+    }
+
+    /// Keep `warm` for a next call if it is clean and small enough,
+    /// dropping the least recently used beyond the cap.
+    fn keep(&self, warm: Warm) {
+        let clean = warm.output.contents().is_empty()
+            && warm.store.data().limits.memory_bytes <= WARM_MEMORY_BYTES;
+        if let (true, Ok(mut idle)) = (clean, self.idle.lock()) {
+            idle.push_back(warm);
+            while idle.len() > self.cap {
+                idle.pop_front();
+            }
+        }
+    }
 }
 
 /// The engine, the linker and the policies shared by every plugin.
@@ -152,6 +266,8 @@ pub struct Runtime {
     cache: Option<Cache>,
     limits: Limits,
     sandbox: Arc<Sandbox>,
+    warm: WarmPool,
+    loaded: std::sync::atomic::AtomicU64,
 }
 
 impl Runtime {
@@ -178,6 +294,8 @@ impl Runtime {
             cache,
             limits,
             sandbox: Arc::new(sandbox),
+            warm: WarmPool::new(),
+            loaded: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -208,6 +326,9 @@ impl Runtime {
         let settings = serde_json::to_string(&source.settings).unwrap_or_else(|_| "{}".into());
         Ok(Loaded {
             name: name.to_string(),
+            id: self
+                .loaded
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             settings: Arc::from(settings),
             pre,
         })
@@ -275,16 +396,19 @@ impl Runtime {
         Ok(component)
     }
 
-    fn store(&self, plugin: &Loaded, timeout: Duration) -> (Store<HostState>, MemoryOutputPipe) {
+    fn store(&self, plugin: &Loaded) -> (Store<HostState>, MemoryOutputPipe) {
         let output = MemoryOutputPipe::new(64 * 1024);
         let wasi = WasiCtxBuilder::new()
             .stdout(output.clone())
             .stderr(output.clone())
             .build();
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(self.limits.memory_bytes)
-            .trap_on_grow_failure(true)
-            .build();
+        let limits = Limiter {
+            inner: StoreLimitsBuilder::new()
+                .memory_size(self.limits.memory_bytes)
+                .trap_on_grow_failure(true)
+                .build(),
+            memory_bytes: 0,
+        };
         let mut store = Store::new(
             &self.engine,
             HostState {
@@ -299,13 +423,12 @@ impl Runtime {
             },
         );
         store.limiter(|s| &mut s.limits);
-        let ticks = (timeout.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
-        store.set_epoch_deadline(ticks);
         store.epoch_deadline_trap();
         (store, output)
     }
 
-    /// Run `f` against a fresh instance; turn traps into readable errors.
+    /// Run `f` against an instance (a warm one when the plugin has one);
+    /// turn traps into readable errors.
     fn call<R>(
         &self,
         plugin: &Loaded,
@@ -334,14 +457,36 @@ impl Runtime {
         f: impl FnOnce(&Plugin, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<(R, Option<Vec<FileRead>>), String> {
         let timeout = timeout.min(self.limits.timeout);
-        let (mut store, output) = self.store(plugin, timeout);
-        let instance = plugin
-            .pre
-            .instantiate(&mut store)
-            .map_err(|e| self.explain(&e, &output, timeout))?;
-        let r = f(&instance, &mut store).map_err(|e| self.explain(&e, &output, timeout))?;
-        let state = store.data_mut();
+        // The deadline counts from when it is set, in epoch ticks; a fresh
+        // instance's start-up runs under it too.
+        let ticks = (timeout.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
+        let mut warm = match self.warm.take(plugin) {
+            Some(warm) => warm,
+            None => {
+                let (mut store, output) = self.store(plugin);
+                store.set_epoch_deadline(ticks);
+                let instance = plugin
+                    .pre
+                    .instantiate(&mut store)
+                    .map_err(|e| self.explain(&e, &output, timeout))?;
+                Warm {
+                    plugin: plugin.id,
+                    store,
+                    instance,
+                    output,
+                }
+            }
+        };
+        warm.store.set_epoch_deadline(ticks);
+        let state = warm.store.data_mut();
+        state.reads.clear();
+        state.warned = false;
+        // An error drops the instance: a trapped one cannot be entered again.
+        let r = f(&warm.instance, &mut warm.store)
+            .map_err(|e| self.explain(&e, &warm.output, timeout))?;
+        let state = warm.store.data_mut();
         let reads = (!state.warned).then(|| std::mem::take(&mut state.reads));
+        self.warm.keep(warm);
         Ok((r, reads))
     }
 
@@ -630,6 +775,86 @@ mod tests {
         assert!(!compatible("0.4.0"));
         assert!(!compatible("9.0.0"));
         assert!(!compatible("0.1"));
+    }
+
+    /// The `picky` test plugin (tests/plugins): `TRAP` in a file panics,
+    /// `HANG` loops, anything else is `GET /picky/<stem>`.
+    fn picky(timeout: Duration) -> (Runtime, Loaded) {
+        let path =
+            std::path::Path::new(env!("PORTOLAN_TEST_PLUGIN_DIR")).join("test_plugin_picky.wasm");
+        let bytes = std::fs::read(&path).expect("the test plugins are built by host/build.rs");
+        let source = PluginSource::new("picky".into(), super::super::Origin::Builtin, bytes.into());
+        let runtime = Runtime::new(
+            None,
+            Limits {
+                timeout,
+                ..Limits::default()
+            },
+            Sandbox::new(&[], 1024 * 1024),
+        )
+        .unwrap();
+        let loaded = runtime.load(&source, "picky").unwrap();
+        (runtime, loaded)
+    }
+
+    fn call(
+        runtime: &Runtime,
+        loaded: &Loaded,
+        name: &str,
+        content: &str,
+    ) -> Result<Vec<String>, String> {
+        let file = wit::SourceFile {
+            path: format!("app/{name}.picky"),
+            content: content.into(),
+        };
+        runtime
+            .analyze(loaded, "test_picky", &[file])
+            .map(|(out, _)| out.endpoints.into_iter().map(|e| e.url).collect())
+    }
+
+    fn idle(runtime: &Runtime) -> usize {
+        runtime.warm.idle.lock().unwrap().len()
+    }
+
+    #[test]
+    fn a_clean_call_leaves_its_instance_warm_for_the_next() {
+        let (runtime, loaded) = picky(Duration::from_secs(30));
+        assert_eq!(idle(&runtime), 0);
+        assert_eq!(call(&runtime, &loaded, "a", "ok").unwrap(), ["/picky/a"]);
+        assert_eq!(idle(&runtime), 1);
+        assert_eq!(call(&runtime, &loaded, "b", "ok").unwrap(), ["/picky/b"]);
+        assert_eq!(
+            idle(&runtime),
+            1,
+            "the second call reused the warm instance"
+        );
+    }
+
+    #[test]
+    fn a_trapped_instance_is_dropped_and_the_next_call_starts_fresh() {
+        let (runtime, loaded) = picky(Duration::from_secs(30));
+        call(&runtime, &loaded, "a", "ok").unwrap();
+        let err = call(&runtime, &loaded, "bad", "TRAP").unwrap_err();
+        assert!(
+            err.contains("panicked: trap marker in app/bad.picky"),
+            "{err}"
+        );
+        assert_eq!(idle(&runtime), 0, "the trapped instance is not kept");
+        assert_eq!(call(&runtime, &loaded, "c", "ok").unwrap(), ["/picky/c"]);
+    }
+
+    #[test]
+    fn the_time_limit_restarts_with_every_call_on_a_warm_instance() {
+        let limit = Duration::from_millis(300);
+        let (runtime, loaded) = picky(limit);
+        call(&runtime, &loaded, "a", "ok").unwrap();
+        // Idle for longer than the limit: a deadline set when the
+        // instance was created would already have passed.
+        std::thread::sleep(limit * 3);
+        assert_eq!(call(&runtime, &loaded, "b", "ok").unwrap(), ["/picky/b"]);
+        let err = call(&runtime, &loaded, "c", "HANG").unwrap_err();
+        assert!(is_timeout(&err), "{err}");
+        assert_eq!(call(&runtime, &loaded, "d", "ok").unwrap(), ["/picky/d"]);
     }
 
     #[test]
