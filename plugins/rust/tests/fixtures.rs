@@ -46,7 +46,7 @@ fixture_tests! {
         "utoipa_routes",
         "workspace",
     ],
-    rust_actix_web_fixtures: actix_web::ActixWeb => ["scope_macro", "workspace"],
+    rust_actix_web_fixtures: actix_web::ActixWeb => ["scope_macro", "tuple_extractors", "workspace"],
     rust_rocket_fixtures: rocket::Rocket => ["appended_routes", "workspace"],
     rust_poem_fixtures: poem::Poem => ["openapi", "services"],
     rust_tide_fixtures: tide::Tide => ["services"],

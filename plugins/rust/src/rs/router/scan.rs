@@ -1027,7 +1027,9 @@ pub(crate) fn call_target(path: &str) -> Target {
         .filter(|s| !matches!(*s, "crate" | "self" | "super"))
         .collect();
     let name = segs.last().copied().unwrap_or("").to_string();
-    let qual = (segs.len() > 1).then(|| segs[segs.len() - 2].to_string());
+    // The whole module path (`routes::profiles`): the linker prefers the
+    // module ending with all of it over one ending with its last segment.
+    let qual = (segs.len() > 1).then(|| segs[..segs.len() - 1].join("::"));
     Target::Call { qual, name }
 }
 
@@ -1147,11 +1149,29 @@ pub(crate) fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Op
     out
 }
 
+/// A handler's parameters with tuple extractors spread (`(form, state):
+/// (Json<T>, Data<S>)`, Actix's older style): (pattern, type) pairs.
+fn spread_params(f: &FnDecl) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for p in &f.params {
+        let (Some(pats), Some(tys)) = (p.pattern.strip_prefix('('), p.ty.strip_prefix('(')) else {
+            out.push((p.pattern.clone(), p.ty.clone()));
+            continue;
+        };
+        let pats = split_top(pats);
+        for (i, ty) in split_top(tys).into_iter().enumerate() {
+            let pat = pats.get(i).map_or("", |s| s.trim());
+            out.push((pat.to_string(), ty.to_string()));
+        }
+    }
+    out
+}
+
 /// Extractors in the signature and what the body reads from `HeaderMap`,
 /// `CookieJar` and `Multipart` parameters.
 fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
-    for p in &f.params {
-        let ty = p.ty.as_str();
+    for (pattern, ty) in spread_params(f) {
+        let ty = ty.as_str();
         for (outer, kind) in [
             ("Query", "query"),
             ("Json", "json"),
@@ -1166,7 +1186,7 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             let name = items::type_name(inner);
             out.direct.push(("header".into(), header_name(&name)));
         }
-        let var = p.pattern.trim_start_matches("mut ").trim();
+        let var = pattern.trim_start_matches("mut ").trim();
         let named = items::type_name(ty);
         let last = named.strip_prefix("mut").unwrap_or(&named);
         match last {
