@@ -43,6 +43,7 @@ fixture_tests! {
         "group_middleware",
         "groups",
         "monorepo",
+        "plugin_packages",
         "relative_groups",
         "router_slices",
         "validator_objects",
