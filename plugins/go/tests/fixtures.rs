@@ -14,28 +14,7 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-/// Every case of the analyzer's technology, asserting the list of cases so
-/// a fixture cannot silently go untested.
-fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
-    testing::Fixtures::new(&[analyzer], fixtures_root())
-        .cases(&analyzer.tech().id, cases)
-        .check();
-}
-
-/// `test_name: Analyzer => [cases…]`: one test per technology, checking
-/// exactly those cases (see [`check_all`]).
-macro_rules! fixture_tests {
-    ($($test:ident: $analyzer:path => [$($case:literal),* $(,)?],)*) => {
-        $(
-            #[test]
-            fn $test() {
-                check_all(&$analyzer, &[$($case),*]);
-            }
-        )*
-    };
-}
-
-fixture_tests! {
+portolan_plugin_sdk::fixture_tests! { fixtures_root();
     go_gin_fixtures: gin::Gin => [
         "bind_helpers",
         "doc_idioms",

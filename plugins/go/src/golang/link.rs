@@ -527,9 +527,9 @@ impl Linker {
 
     fn resolve_str_depth(&self, file: usize, e: &StrExpr, depth: usize) -> Option<String> {
         let mut out = String::new();
-        for p in &e.0 {
+        for p in &e.parts {
             match p {
-                Piece::Lit(s) => out.push_str(s),
+                Piece::Lit(s) | Piece::Interp(s) => out.push_str(s),
                 Piece::Ref(name) => {
                     // Unknown names resolve to nothing rather than dropping
                     // the route.

@@ -189,7 +189,7 @@ impl Scanner<'_, '_> {
                             out.var_hints.push((name.clone(), h));
                         }
                     }
-                    if let Some(e) = StrExpr::parse(self.code, value.clone()) {
+                    if let Some(e) = crate::golang::strexpr::parse(self.code, value.clone()) {
                         out.consts.push((name.clone(), e));
                     } else if is_var {
                         if let Some(val) = self.eval(&env, value.clone(), value.start, 0) {

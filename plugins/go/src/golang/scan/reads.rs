@@ -108,7 +108,9 @@ impl Scanner<'_, '_> {
                                 } else {
                                     push_param(&mut reads.params, Param::new(kind, lit));
                                 }
-                            } else if let Some(e) = StrExpr::parse(self.code, a.clone()) {
+                            } else if let Some(e) =
+                                crate::golang::strexpr::parse(self.code, a.clone())
+                            {
                                 // A name held in a constant, resolved later.
                                 let entry = (kind, e);
                                 if rd.method != "FormValue" && !reads.named.contains(&entry) {
@@ -212,7 +214,7 @@ impl Scanner<'_, '_> {
     }
 
     pub(super) fn literal_arg(&self, a: &Range<usize>) -> Option<String> {
-        StrExpr::parse(self.code, a.clone())?.literal()
+        crate::golang::strexpr::parse(self.code, a.clone())?.literal()
     }
 
     /// `mux.Vars(r)["id"]`, `vars["id"]`, `r.URL.Query()["tags"]`.
