@@ -50,7 +50,7 @@ portolan_plugin_sdk::fixture_tests! { fixtures_root();
     go_iris_fixtures: iris::Iris => ["services"],
     go_goyave_fixtures: goyave::Goyave => ["component_controllers", "services"],
     go_beego_fixtures: beego::Beego => ["services"],
-    go_huma_fixtures: huma::Huma => ["services"],
+    go_huma_fixtures: huma::Huma => ["inline_inputs", "services"],
     go_gf_fixtures: gf::Gf => ["controller_vars", "services"],
     go_kratos_fixtures: kratos::Kratos => ["services"],
     go_pocketbase_fixtures: pocketbase::PocketBase => ["services"],

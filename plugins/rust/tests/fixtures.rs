@@ -27,7 +27,7 @@ portolan_plugin_sdk::fixture_tests! { fixtures_root();
     ],
     rust_actix_web_fixtures: actix_web::ActixWeb => ["scope_macro", "tuple_extractors", "workspace"],
     rust_rocket_fixtures: rocket::Rocket => ["appended_routes", "workspace"],
-    rust_poem_fixtures: poem::Poem => ["openapi", "services"],
+    rust_poem_fixtures: poem::Poem => ["openapi", "service_constructors", "services"],
     rust_tide_fixtures: tide::Tide => ["services"],
     rust_salvo_fixtures: salvo::Salvo => ["extractible", "shop"],
     rust_loco_fixtures: loco::Loco => ["notes"],

@@ -257,7 +257,7 @@ impl Scanner<'_, '_> {
     /// Parameters (receiver excluded) of the function or literal whose
     /// body is `body`.
     pub(super) fn enclosing_params(&self, body: Range<usize>) -> Vec<(String, String)> {
-        let search_from = window_start(self.text(), body.start, 400);
+        let search_from = self.signature_window(body.start);
         let head = self.text().get(search_from..body.start).unwrap_or("");
         let Some(f) = head.rfind("func") else {
             return Vec::new();
@@ -297,12 +297,26 @@ impl Scanner<'_, '_> {
         found
     }
 
+    /// Where to look back for the `func` keyword of the function whose body
+    /// opens at `body_start`: the last 400 bytes, or the last 4000 when
+    /// those hold none (a parameter of an inline struct type with tagged
+    /// fields, Huma's `input *struct { … }`, is long).
+    fn signature_window(&self, body_start: usize) -> usize {
+        let near = window_start(self.text(), body_start, 400);
+        let head = self.text().get(near..body_start).unwrap_or("");
+        if head.contains("func") {
+            near
+        } else {
+            window_start(self.text(), body_start, 4000)
+        }
+    }
+
     /// Names of request-context parameters declared in `body`'s function
     /// and the function literals inside it.
     pub(super) fn context_names(&self, body: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
         // The enclosing signature: walk back from the body to `func`.
-        let search_from = window_start(self.text(), body.start, 400);
+        let search_from = self.signature_window(body.start);
         let head = self.text().get(search_from..body.start).unwrap_or("");
         if let Some(f) = head.rfind("func") {
             let at = search_from + f;

@@ -221,11 +221,23 @@ fn scan_fn(
                 continue;
             };
             let arg = items::compact(code.slice(first));
-            let types: Vec<String> = arg
-                .trim_start_matches('(')
-                .trim_end_matches(')')
-                .split(',')
-                .map(items::type_name)
+            // `(Api1, Api2)`, `Api`, `Api::default()`, `Api::new(db)`.
+            let elements = match arg.strip_prefix('(') {
+                Some(tuple) => split_top(tuple),
+                None => vec![arg.as_str()],
+            };
+            let types: Vec<String> = elements
+                .into_iter()
+                .map(|e| {
+                    let path = e.split(['(', '{']).next().unwrap_or(e);
+                    let ty = match path.rsplit_once("::") {
+                        Some((ty, ctor)) if ctor.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                            ty
+                        }
+                        _ => path,
+                    };
+                    items::type_name(ty)
+                })
                 .filter(|t| is_ident(t))
                 .collect();
             if types.is_empty() {
@@ -440,7 +452,7 @@ fn oai_params(f: &FnDecl, out: &mut FnFacts) {
         };
         let var = p.pattern.trim_start_matches("mut ").trim();
         let renamed = p
-            .pattern
+            .attrs
             .split("name=\"")
             .nth(1)
             .and_then(|r| r.split('"').next());
