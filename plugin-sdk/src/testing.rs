@@ -716,3 +716,26 @@ pub fn check_multibyte(analyzers: &[&dyn Analyzer], fixtures_root: &Path, period
     }
     let _ = crate::host::take_logs();
 }
+
+/// One `#[test]` per technology checking exactly the listed fixture cases
+/// (see [`Fixtures::cases`]) of its analyzer below a fixtures root:
+///
+/// ```ignore
+/// portolan_plugin_sdk::fixture_tests! { fixtures_root();
+///     go_gin_fixtures: gin::Gin => ["groups", "monorepo"],
+/// }
+/// ```
+#[macro_export]
+macro_rules! fixture_tests {
+    ($root:expr; $($test:ident: $analyzer:path => [$($case:literal),* $(,)?],)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let analyzer: &dyn $crate::Analyzer = &$analyzer;
+                $crate::testing::Fixtures::new(&[analyzer], $root)
+                    .cases(&analyzer.tech().id, &[$($case),*])
+                    .check();
+            }
+        )*
+    };
+}

@@ -14,28 +14,7 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-/// Every case of the analyzer's technology, asserting the list of cases so
-/// a fixture cannot silently go untested.
-fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
-    testing::Fixtures::new(&[analyzer], fixtures_root())
-        .cases(&analyzer.tech().id, cases)
-        .check();
-}
-
-/// `test_name: Analyzer => [cases…]`: one test per technology, checking
-/// exactly those cases (see [`check_all`]).
-macro_rules! fixture_tests {
-    ($($test:ident: $analyzer:path => [$($case:literal),* $(,)?],)*) => {
-        $(
-            #[test]
-            fn $test() {
-                check_all(&$analyzer, &[$($case),*]);
-            }
-        )*
-    };
-}
-
-fixture_tests! {
+portolan_plugin_sdk::fixture_tests! { fixtures_root();
     go_gin_fixtures: gin::Gin => [
         "bind_helpers",
         "doc_idioms",
@@ -43,6 +22,7 @@ fixture_tests! {
         "group_middleware",
         "groups",
         "monorepo",
+        "plugin_packages",
         "relative_groups",
         "router_slices",
         "validator_objects",
@@ -70,7 +50,7 @@ fixture_tests! {
     go_iris_fixtures: iris::Iris => ["services"],
     go_goyave_fixtures: goyave::Goyave => ["component_controllers", "services"],
     go_beego_fixtures: beego::Beego => ["services"],
-    go_huma_fixtures: huma::Huma => ["services"],
+    go_huma_fixtures: huma::Huma => ["inline_inputs", "services"],
     go_gf_fixtures: gf::Gf => ["controller_vars", "services"],
     go_kratos_fixtures: kratos::Kratos => ["services"],
     go_pocketbase_fixtures: pocketbase::PocketBase => ["services"],

@@ -14,28 +14,7 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-/// Every case of the analyzer's technology, asserting the list of cases so
-/// a fixture cannot silently go untested.
-fn check_all(analyzer: &dyn Analyzer, cases: &[&str]) {
-    testing::Fixtures::new(&[analyzer], fixtures_root())
-        .cases(&analyzer.tech().id, cases)
-        .check();
-}
-
-/// `test_name: Analyzer => [cases…]`: one test per technology, checking
-/// exactly those cases (see [`check_all`]).
-macro_rules! fixture_tests {
-    ($($test:ident: $analyzer:path => [$($case:literal),* $(,)?],)*) => {
-        $(
-            #[test]
-            fn $test() {
-                check_all(&$analyzer, &[$($case),*]);
-            }
-        )*
-    };
-}
-
-fixture_tests! {
+portolan_plugin_sdk::fixture_tests! { fixtures_root();
     rust_axum_fixtures: axum::Axum => [
         "aide",
         "inline_modules",
@@ -46,9 +25,9 @@ fixture_tests! {
         "utoipa_routes",
         "workspace",
     ],
-    rust_actix_web_fixtures: actix_web::ActixWeb => ["scope_macro", "workspace"],
+    rust_actix_web_fixtures: actix_web::ActixWeb => ["scope_macro", "tuple_extractors", "workspace"],
     rust_rocket_fixtures: rocket::Rocket => ["appended_routes", "workspace"],
-    rust_poem_fixtures: poem::Poem => ["openapi", "services"],
+    rust_poem_fixtures: poem::Poem => ["openapi", "service_constructors", "services"],
     rust_tide_fixtures: tide::Tide => ["services"],
     rust_salvo_fixtures: salvo::Salvo => ["extractible", "shop"],
     rust_loco_fixtures: loco::Loco => ["notes"],

@@ -292,7 +292,7 @@ impl Scan<'_, '_> {
     }
 
     fn str_arg(&self, r: Option<&Range<usize>>) -> Option<StrExpr> {
-        StrExpr::parse(self.code, r?.clone())
+        crate::golang::strexpr::parse(self.code, r?.clone())
     }
 
     /// `Router`, `Include`, `Get`… on the application.

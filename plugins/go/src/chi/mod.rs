@@ -21,13 +21,11 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{
     bind, read, route, Framework, Read, Shape, NET_HTTP_READS, TITLE_VERBS_ALL,
 };
-use crate::golang::{self, FILES};
-
-pub struct Chi;
 
 const CHI_READS: &[Read] = &[
     read("chi", "URLParam", ParamKind::Path, 1),
@@ -73,20 +71,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Chi {
-    fn tech(&self) -> Tech {
-        Tech::new("go_chi", "Go", "Chi")
-            .aliases(["chi", "go-chi"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/go-chi/chi"]))
-            .detect(golang::go_imports(&["github.com/go-chi/chi"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Chi,
+    "go_chi",
+    "Chi",
+    ["chi", "go-chi"],
+    ["github.com/go-chi/chi"],
+    link
+);

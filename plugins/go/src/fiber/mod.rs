@@ -21,11 +21,9 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, TITLE_VERBS_ALL};
-use crate::golang::{self, FILES};
-
-pub struct Fiber;
 
 const READS: &[Read] = &[
     read("{}", "Query", ParamKind::Query, 0),
@@ -68,20 +66,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Fiber {
-    fn tech(&self) -> Tech {
-        Tech::new("go_fiber", "Go", "Fiber")
-            .aliases(["fiber", "go-fiber"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/gofiber/fiber"]))
-            .detect(golang::go_imports(&["github.com/gofiber/fiber"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Fiber,
+    "go_fiber",
+    "Fiber",
+    ["fiber", "go-fiber"],
+    ["github.com/gofiber/fiber"],
+    link
+);

@@ -31,11 +31,9 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS_ALL};
-use crate::golang::{self, FILES};
-
-pub struct Gf;
 
 const READS: &[Read] = &[
     read("{}", "Get", ParamKind::Query, 0),
@@ -66,20 +64,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Gf {
-    fn tech(&self) -> Tech {
-        Tech::new("go_gf", "Go", "GoFrame")
-            .aliases(["gf", "goframe", "go-gf"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/gogf/gf"]))
-            .detect(golang::go_imports(&["github.com/gogf/gf"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Gf,
+    "go_gf",
+    "GoFrame",
+    ["gf", "goframe", "go-gf"],
+    ["github.com/gogf/gf"],
+    link
+);

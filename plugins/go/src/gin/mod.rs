@@ -29,11 +29,9 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS};
-use crate::golang::{self, FILES};
-
-pub struct Gin;
 
 const READS: &[Read] = &[
     read("{}", "Query", ParamKind::Query, 0),
@@ -94,20 +92,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Gin {
-    fn tech(&self) -> Tech {
-        Tech::new("go_gin", "Go", "Gin")
-            .aliases(["gin", "go-gin"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/gin-gonic/gin"]))
-            .detect(golang::go_imports(&["github.com/gin-gonic/gin"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Gin,
+    "go_gin",
+    "Gin",
+    ["gin", "go-gin"],
+    ["github.com/gin-gonic/gin"],
+    link
+);

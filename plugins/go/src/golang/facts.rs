@@ -149,7 +149,7 @@ pub enum Origin {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RVal {
     pub origin: Origin,
-    #[serde(default, skip_serializing_if = "StrExpr::is_empty")]
+    #[serde(default, skip_serializing_if = "super::strexpr::is_empty")]
     pub prefix: StrExpr,
     /// Middleware attached on the way (`r.Group("/x", auth.Required())`,
     /// `g.Use(tenant)`, chi `r.With(mw)`): what they read counts for every

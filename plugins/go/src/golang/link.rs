@@ -47,8 +47,9 @@ pub struct Linker {
     /// (struct, field) → the field's type name, for handlers reached
     /// through a field (`a.userController.Login`).
     field_types: HashMap<(String, String), (usize, Option<String>, String)>,
-    /// (package dir, variable) → type hint of package-level variables.
-    var_hints: HashMap<(String, String), String>,
+    /// (package dir, variable) → (declaring file, type hint) of
+    /// package-level variables.
+    var_hints: HashMap<(String, String), (usize, String)>,
     /// Callee → (caller, call index).
     callers: HashMap<FuncId, Vec<(FuncId, usize)>>,
     /// Mounted origin → (context, parent router, mount prefix).
@@ -100,10 +101,10 @@ impl Linker {
                 }
             }
         }
-        for file in &l.files {
+        for (fi, file) in l.files.iter().enumerate() {
             for (name, hint) in &file.var_hints {
                 l.var_hints
-                    .insert((file.dir.clone(), name.clone()), hint.clone());
+                    .insert((file.dir.clone(), name.clone()), (fi, hint.clone()));
             }
         }
         for (fi, file) in l.files.iter().enumerate() {
@@ -526,9 +527,9 @@ impl Linker {
 
     fn resolve_str_depth(&self, file: usize, e: &StrExpr, depth: usize) -> Option<String> {
         let mut out = String::new();
-        for p in &e.0 {
+        for p in &e.parts {
             match p {
-                Piece::Lit(s) => out.push_str(s),
+                Piece::Lit(s) | Piece::Interp(s) => out.push_str(s),
                 Piece::Ref(name) => {
                     // Unknown names resolve to nothing rather than dropping
                     // the route.
@@ -606,18 +607,26 @@ impl Linker {
                 // `pkg:Type` (a constructor or declared type named with its
                 // package): the methods of that package's type.
                 // A package-level variable of this package with a known type.
-                let hint = r
-                    .hint
-                    .as_ref()
-                    .or_else(|| self.var_hints.get(&(here.dir.clone(), q.clone())));
+                // (The file whose imports name the hint's package.)
+                let (hint_file, hint) = match &r.hint {
+                    Some(h) => (ctx.file, Some(h)),
+                    None => match self.var_hints.get(&(here.dir.clone(), q.clone())) {
+                        Some((fi, h)) => (*fi, Some(h)),
+                        None => (ctx.file, None),
+                    },
+                };
                 let (hint_qual, hint_ty) = match hint.map(|h| h.split_once(':')) {
                     Some(Some((q, t))) => (Some(q), Some(t.to_string())),
                     _ => (None, hint.cloned()),
                 };
                 let mut narrowed = false;
+                // The package a selector chain starts from
+                // (`api.Groups.Info`): its methods when no type matches.
+                let mut package: Option<Vec<String>> = None;
                 if let Some(q) = hint_qual {
-                    dirs = self.qualifier_dirs(ctx.file, q);
+                    dirs = self.qualifier_dirs(hint_file, q);
                     narrowed = dirs.is_some();
+                    package = dirs.clone();
                 } else if hint_ty.as_deref().is_some_and(|h| !h.contains('.')) {
                     // A type named without a package (a receiver, a local
                     // constructor): this package's, when it has one.
@@ -658,6 +667,16 @@ impl Linker {
                     }
                     if !hinted.is_empty() {
                         return hinted;
+                    }
+                }
+                if let Some(pkg) = package.filter(|d| !d.is_empty()) {
+                    let in_pkg: Vec<FuncId> = methods
+                        .iter()
+                        .copied()
+                        .filter(|id| pkg.contains(&self.files[id.0].dir))
+                        .collect();
+                    if in_pkg.len() == 1 || (!strict && !in_pkg.is_empty()) {
+                        return in_pkg;
                     }
                 }
                 if methods.len() <= 1 || !strict {

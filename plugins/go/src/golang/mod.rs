@@ -309,3 +309,40 @@ func item(w http.ResponseWriter, r *http.Request) {}
         }
     }
 }
+
+/// A Go framework's analyzer: its unit struct and an `Analyzer` detected
+/// by the framework's module paths in `go.mod` or in imports, scanning with
+/// the shared Go layer driven by the calling module's `FRAMEWORK` and
+/// linking with `$link` ([`link`] or [`link_clean`]).
+/// `go_analyzer!(Gin, "go_gin", "Gin", ["gin", "go-gin"], ["github.com/gin-gonic/gin"], link);`
+macro_rules! go_analyzer {
+    ($ty:ident, $id:literal, $name:literal, [$($alias:literal),*], [$($module:literal),*], $link:ident) => {
+        pub struct $ty;
+
+        impl portolan_plugin_sdk::Analyzer for $ty {
+            fn tech(&self) -> portolan_plugin_sdk::Tech {
+                portolan_plugin_sdk::Tech::new($id, "Go", $name)
+                    .aliases([$($alias),*])
+                    .files($crate::golang::FILES.iter().copied())
+                    .detect($crate::golang::gomod_requires(&[$($module),*]))
+                    .detect($crate::golang::go_imports(&[$($module),*]))
+            }
+
+            fn analyze(
+                &self,
+                file: &portolan_plugin_sdk::SourceFile,
+                out: &mut portolan_plugin_sdk::Output,
+            ) {
+                $crate::golang::analyze(file, out, &FRAMEWORK);
+            }
+
+            fn link(
+                &self,
+                facts: &portolan_plugin_sdk::Facts,
+            ) -> Result<Vec<portolan_plugin_sdk::Endpoint>, String> {
+                Ok($crate::golang::$link(facts))
+            }
+        }
+    };
+}
+pub(crate) use go_analyzer;

@@ -2,106 +2,75 @@
 //! (`apiPrefix`, `config.BasePath`), `+` concatenation, parentheses,
 //! `string(x)` conversions, `fmt.Sprintf("%s/users", base)` and
 //! `path.Join(a, b)`. Names stay symbolic ([`Piece::Ref`]) so they can be
-//! resolved in the link step against constants of any package.
+//! resolved in the link step against constants of any package. The
+//! expression is the SDK's [`StrExpr`]; this module holds Go's grammar.
 
 use std::ops::Range;
 
 use portolan_plugin_sdk::Code;
-use serde::{Deserialize, Serialize};
 
 use super::syntax::{bytes, ident_here, skip_ws, trim};
 
-/// A part of a string expression.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Piece {
-    /// Literal text.
-    #[serde(rename = "l")]
-    Lit(String),
-    /// A name or `pkg.Name`.
-    #[serde(rename = "r")]
-    Ref(String),
+pub use portolan_plugin_sdk::strexpr::{Piece, StrExpr};
+
+/// Parse the expression in `range`; `None` unless it is made only of the
+/// forms listed in the module documentation.
+pub fn parse(code: &Code<'_>, range: Range<usize>) -> Option<StrExpr> {
+    let r = trim(code, range);
+    if r.is_empty() {
+        return None;
+    }
+    let mut pieces = Vec::new();
+    parse_sum(code, r, &mut pieces, 0)?;
+    Some(StrExpr {
+        parts: merge(pieces),
+    })
 }
 
-/// The concatenation of its pieces.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StrExpr(pub Vec<Piece>);
-
-impl StrExpr {
-    pub fn lit(s: impl Into<String>) -> Self {
-        StrExpr(vec![Piece::Lit(s.into())])
+/// An expression of a single name.
+pub fn name(n: impl Into<String>) -> StrExpr {
+    StrExpr {
+        parts: vec![Piece::Ref(n.into())],
     }
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.0
-            .iter()
-            .all(|p| matches!(p, Piece::Lit(s) if s.is_empty()))
-    }
+/// Whether the expression is only empty text (an absent prefix).
+pub fn is_empty(e: &StrExpr) -> bool {
+    e.parts
+        .iter()
+        .all(|p| matches!(p, Piece::Lit(s) if s.is_empty()))
+}
 
-    /// Parse the expression in `range`; `None` unless it is made only of
-    /// the forms listed in the module documentation.
-    pub fn parse(code: &Code<'_>, range: Range<usize>) -> Option<StrExpr> {
-        let r = trim(code, range);
-        if r.is_empty() {
-            return None;
-        }
-        let mut pieces = Vec::new();
-        parse_sum(code, r, &mut pieces, 0)?;
-        Some(StrExpr(merge(pieces)))
-    }
-
-    /// The value when the expression has no names.
-    pub fn literal(&self) -> Option<String> {
-        let mut out = String::new();
-        for p in &self.0 {
-            match p {
-                Piece::Lit(s) => out.push_str(s),
-                Piece::Ref(_) => return None,
-            }
-        }
-        Some(out)
-    }
-
-    /// The name when the expression is a single name.
-    pub fn as_ref_name(&self) -> Option<&str> {
-        match self.0.as_slice() {
-            [Piece::Ref(n)] => Some(n),
-            _ => None,
-        }
-    }
-
+/// Go's operations on the SDK's string expressions.
+pub trait GoStr {
     /// This expression followed by another.
-    pub fn concat(&self, other: &StrExpr) -> StrExpr {
-        let mut pieces = self.0.clone();
-        pieces.extend(other.0.iter().cloned());
-        StrExpr(merge(pieces))
-    }
-
+    fn concat(&self, other: &StrExpr) -> StrExpr;
     /// Replace names for which `subst` returns an expression (local
     /// variables known at scan time).
-    pub fn substitute(&self, subst: &mut dyn FnMut(&str) -> Option<StrExpr>) -> StrExpr {
-        let mut out = Vec::new();
-        for p in &self.0 {
-            match p {
-                Piece::Ref(name) => match subst(name) {
-                    Some(e) => out.extend(e.0),
-                    None => out.push(p.clone()),
-                },
-                Piece::Lit(_) => out.push(p.clone()),
-            }
+    fn substitute(&self, subst: &mut dyn FnMut(&str) -> Option<StrExpr>) -> StrExpr;
+}
+
+impl GoStr for StrExpr {
+    fn concat(&self, other: &StrExpr) -> StrExpr {
+        let mut pieces = self.parts.clone();
+        pieces.extend(other.parts.iter().cloned());
+        StrExpr {
+            parts: merge(pieces),
         }
-        StrExpr(merge(out))
     }
 
-    /// Resolve every name with `lookup`; unknown names give `None`.
-    pub fn resolve(&self, lookup: &mut dyn FnMut(&str) -> Option<String>) -> Option<String> {
-        let mut out = String::new();
-        for p in &self.0 {
+    fn substitute(&self, subst: &mut dyn FnMut(&str) -> Option<StrExpr>) -> StrExpr {
+        let mut out = Vec::new();
+        for p in &self.parts {
             match p {
-                Piece::Lit(s) => out.push_str(s),
-                Piece::Ref(n) => out.push_str(&lookup(n)?),
+                Piece::Ref(name) => match subst(name) {
+                    Some(e) => out.extend(e.parts),
+                    None => out.push(p.clone()),
+                },
+                _ => out.push(p.clone()),
             }
         }
-        Some(out)
+        StrExpr { parts: merge(out) }
     }
 }
 
@@ -248,7 +217,11 @@ mod tests {
 
     fn parse(src: &str) -> Option<StrExpr> {
         let code = Code::new(src, Syntax::GO);
-        StrExpr::parse(&code, 0..src.len())
+        super::parse(&code, 0..src.len())
+    }
+
+    fn parts(parts: Vec<Piece>) -> Option<StrExpr> {
+        Some(StrExpr { parts })
     }
 
     #[test]
@@ -257,16 +230,13 @@ mod tests {
         assert_eq!(parse("`/raw\\d`"), Some(StrExpr::lit("/raw\\d")));
         assert_eq!(
             parse("apiBase + \"/users\" + (\"/\" + config.ID)"),
-            Some(StrExpr(vec![
+            parts(vec![
                 Piece::Ref("apiBase".into()),
                 Piece::Lit("/users/".into()),
                 Piece::Ref("config.ID".into()),
-            ]))
+            ])
         );
-        assert_eq!(
-            parse("h.List"),
-            Some(StrExpr(vec![Piece::Ref("h.List".into())]))
-        );
+        assert_eq!(parse("h.List"), parts(vec![Piece::Ref("h.List".into())]));
         assert_eq!(parse("getPath()"), None);
         assert_eq!(parse("'x'"), None);
         assert_eq!(parse("nil"), None);
@@ -281,17 +251,17 @@ mod tests {
         );
         assert_eq!(
             parse("fmt.Sprintf(\"%s/items/{id}\", base)"),
-            Some(StrExpr(vec![
+            parts(vec![
                 Piece::Ref("base".into()),
                 Piece::Lit("/items/{id}".into()),
-            ]))
+            ])
         );
         assert_eq!(
             parse("path.Join(Prefix, \"users\")"),
-            Some(StrExpr(vec![
+            parts(vec![
                 Piece::Ref("Prefix".into()),
                 Piece::Lit("/users".into()),
-            ]))
+            ])
         );
     }
 

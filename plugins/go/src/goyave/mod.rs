@@ -20,10 +20,8 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::framework::{index, read, Framework, Read};
-use crate::golang::{self, FILES};
-
-pub struct Goyave;
 
 const READS: &[Read] = &[
     index("{}.Query", ParamKind::Query),
@@ -60,26 +58,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Goyave {
-    fn tech(&self) -> Tech {
-        Tech::new("go_goyave", "Go", "Goyave")
-            .aliases(["goyave", "go-goyave"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&[
-                "goyave.dev/goyave",
-                "github.com/System-Glitch/goyave",
-            ]))
-            .detect(golang::go_imports(&[
-                "goyave.dev/goyave",
-                "github.com/System-Glitch/goyave",
-            ]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link_clean(facts))
-    }
-}
+golang::go_analyzer!(
+    Goyave,
+    "go_goyave",
+    "Goyave",
+    ["goyave", "go-goyave"],
+    ["goyave.dev/goyave", "github.com/System-Glitch/goyave"],
+    link_clean
+);

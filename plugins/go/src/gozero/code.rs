@@ -9,7 +9,6 @@ use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile, Syntax};
 
 use super::{Fact, Route};
 use crate::golang::scan::struct_fields;
-use crate::golang::strexpr::StrExpr;
 
 pub fn scan(file: &SourceFile) -> Vec<Fact> {
     let code = file.code(Syntax::GO);
@@ -60,7 +59,7 @@ fn string_of(
     consts: &HashMap<String, String>,
     r: std::ops::Range<usize>,
 ) -> Option<String> {
-    StrExpr::parse(code, r)?
+    crate::golang::strexpr::parse(code, r)?
         .resolve(&mut |n| consts.get(n.rsplit('.').next().unwrap_or(n)).cloned())
 }
 

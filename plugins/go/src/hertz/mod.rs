@@ -22,11 +22,9 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, UPPER_VERBS};
-use crate::golang::{self, FILES};
-
-pub struct Hertz;
 
 const READS: &[Read] = &[
     read("{}", "Query", ParamKind::Query, 0),
@@ -70,20 +68,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Hertz {
-    fn tech(&self) -> Tech {
-        Tech::new("go_hertz", "Go", "Hertz")
-            .aliases(["hertz", "go-hertz"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/cloudwego/hertz"]))
-            .detect(golang::go_imports(&["github.com/cloudwego/hertz"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Hertz,
+    "go_hertz",
+    "Hertz",
+    ["hertz", "go-hertz"],
+    ["github.com/cloudwego/hertz"],
+    link
+);

@@ -14,12 +14,10 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::framework::{
     concat, read, route, Framework, Read, Shape, NET_HTTP_READS, UPPER_VERBS,
 };
-use crate::golang::{self, FILES};
-
-pub struct HttpRouter;
 
 const OWN_READS: &[Read] = &[
     read("{}", "ByName", ParamKind::Path, 0),
@@ -47,22 +45,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for HttpRouter {
-    fn tech(&self) -> Tech {
-        Tech::new("go_httprouter", "Go", "httprouter")
-            .aliases(["httprouter", "go-httprouter"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&[
-                "github.com/julienschmidt/httprouter",
-            ]))
-            .detect(golang::go_imports(&["github.com/julienschmidt/httprouter"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    HttpRouter,
+    "go_httprouter",
+    "httprouter",
+    ["httprouter", "go-httprouter"],
+    ["github.com/julienschmidt/httprouter"],
+    link
+);

@@ -18,13 +18,9 @@
 //! prefixes of the router under the adapter (`humagin.NewWithGroup`, a chi
 //! sub-router, `config.Servers` base URLs).
 
-use portolan_plugin_sdk::prelude::*;
-
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{route, Framework, Shape};
-use crate::golang::{self, FILES};
-
-pub struct Huma;
 
 pub const FRAMEWORK: Framework = Framework {
     constructors: &[
@@ -53,20 +49,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Huma {
-    fn tech(&self) -> Tech {
-        Tech::new("go_huma", "Go", "Huma")
-            .aliases(["huma", "go-huma"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/danielgtaylor/huma"]))
-            .detect(golang::go_imports(&["github.com/danielgtaylor/huma"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Huma,
+    "go_huma",
+    "Huma",
+    ["huma", "go-huma"],
+    ["github.com/danielgtaylor/huma"],
+    link
+);

@@ -24,11 +24,9 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::facts::BindKind;
 use crate::golang::framework::{bind, read, route, Framework, Read, Shape, ANY, TITLE_VERBS_ALL};
-use crate::golang::{self, FILES};
-
-pub struct Iris;
 
 const READS: &[Read] = &[
     read("{}", "URLParam", ParamKind::Query, 0),
@@ -85,20 +83,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Iris {
-    fn tech(&self) -> Tech {
-        Tech::new("go_iris", "Go", "Iris")
-            .aliases(["iris", "go-iris"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/kataras/iris"]))
-            .detect(golang::go_imports(&["github.com/kataras/iris"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link_clean(facts))
-    }
-}
+golang::go_analyzer!(
+    Iris,
+    "go_iris",
+    "Iris",
+    ["iris", "go-iris"],
+    ["github.com/kataras/iris"],
+    link_clean
+);

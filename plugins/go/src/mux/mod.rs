@@ -14,10 +14,8 @@
 
 use portolan_plugin_sdk::prelude::*;
 
+use crate::golang;
 use crate::golang::framework::{index, route, Framework, Read, Shape, NET_HTTP_READS};
-use crate::golang::{self, FILES};
-
-pub struct Mux;
 
 const VARS: Read = index("mux.Vars({})", ParamKind::Path);
 
@@ -58,20 +56,11 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-impl Analyzer for Mux {
-    fn tech(&self) -> Tech {
-        Tech::new("go_mux", "Go", "Gorilla Mux")
-            .aliases(["mux", "gorilla", "gorilla-mux", "go-mux"])
-            .files(FILES.iter().copied())
-            .detect(golang::gomod_requires(&["github.com/gorilla/mux"]))
-            .detect(golang::go_imports(&["github.com/gorilla/mux"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        golang::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(golang::link(facts))
-    }
-}
+golang::go_analyzer!(
+    Mux,
+    "go_mux",
+    "Gorilla Mux",
+    ["mux", "gorilla", "gorilla-mux", "go-mux"],
+    ["github.com/gorilla/mux"],
+    link
+);

@@ -131,7 +131,7 @@ fn root_path(code: &Code<'_>, recv: &str, r: Range<usize>) -> Option<StrExpr> {
             continue;
         }
         if let Some(a) = code.args(open).into_iter().next() {
-            if let Some(e) = StrExpr::parse(code, a) {
+            if let Some(e) = crate::golang::strexpr::parse(code, a) {
                 found = Some(e);
             }
         }
@@ -169,7 +169,7 @@ fn builder(file: &SourceFile, code: &Code<'_>, fw: &Framework, r: Range<usize>) 
         match name {
             m if METHODS.contains(&m) => {
                 route.methods = vec![m.to_string()];
-                route.path = StrExpr::parse(code, first?)?;
+                route.path = crate::golang::strexpr::parse(code, first?)?;
                 route.line = file.line_of(j + 1);
                 has_path = true;
             }
@@ -181,7 +181,7 @@ fn builder(file: &SourceFile, code: &Code<'_>, fw: &Framework, r: Range<usize>) 
                 }
             }
             "Path" => {
-                route.path = StrExpr::parse(code, first?)?;
+                route.path = crate::golang::strexpr::parse(code, first?)?;
                 has_path = true;
             }
             "To" => route.handler = handler_in(code, file, fw, first?),

@@ -201,7 +201,7 @@ pub(crate) fn scope_or_resource(
                         methods.extend(method_route(file, code, r.clone()));
                     }
                 }
-                "to" => {
+                "to" | "to_async" => {
                     let h = args
                         .first()
                         .map(|r| target(file, code, r.start, &super::FRAMEWORK));
@@ -302,7 +302,7 @@ fn method_route(
             }
         } else if name == "route" {
             methods.extend(ANY.iter().map(|m| m.to_string()));
-        } else if name == "to" {
+        } else if name == "to" || name == "to_async" {
             handler = args
                 .first()
                 .map(|r| match target(file, code, r.start, &super::FRAMEWORK) {

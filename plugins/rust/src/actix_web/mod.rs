@@ -27,9 +27,7 @@
 
 pub mod builder;
 
-use portolan_plugin_sdk::prelude::*;
-
-use crate::rs::{router, FILES};
+use crate::rs::router;
 
 use crate::rs::router::framework::Framework;
 /// Actix's builder vocabulary and hooks for the shared router scan.
@@ -43,21 +41,10 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-pub struct ActixWeb;
-
-impl Analyzer for ActixWeb {
-    fn tech(&self) -> Tech {
-        Tech::new("rust_actix_web", "Rust", "Actix Web")
-            .aliases(["actix-web", "actix_web", "actix"])
-            .files(FILES.iter().copied())
-            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\bactix-web\b"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        router::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        router::link(facts)
-    }
-}
+router::router_analyzer!(
+    ActixWeb,
+    "rust_actix_web",
+    "Actix Web",
+    ["actix-web", "actix_web", "actix"],
+    "actix-web"
+);

@@ -17,9 +17,7 @@
 //! Not scanned: `tests/`, `benches/`, `examples/`, test paths and
 //! `#[cfg(test)]` items.
 
-use portolan_plugin_sdk::prelude::*;
-
-use crate::rs::{router, FILES};
+use crate::rs::router;
 
 use crate::rs::router::framework::Framework;
 /// Poem's builder vocabulary for the shared router scan.
@@ -30,24 +28,7 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-pub struct Poem;
-
-impl Analyzer for Poem {
-    fn tech(&self) -> Tech {
-        Tech::new("rust_poem", "Rust", "Poem")
-            .aliases(["poem"])
-            .files(FILES.iter().copied())
-            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\bpoem\b"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        router::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        router::link(facts)
-    }
-}
+router::router_analyzer!(Poem, "rust_poem", "Poem", ["poem"], "poem");
 
 #[cfg(test)]
 mod tests {

@@ -24,8 +24,8 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::parse_str;
+use crate::rs::router;
 use crate::rs::router::scan::{call_target, target, Op, Seg, Target};
-use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Rocket's vocabulary and hooks for the shared router scan.
@@ -38,24 +38,7 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-pub struct Rocket;
-
-impl Analyzer for Rocket {
-    fn tech(&self) -> Tech {
-        Tech::new("rust_rocket", "Rust", "Rocket")
-            .aliases(["rocket"])
-            .files(FILES.iter().copied())
-            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\brocket\b"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        router::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        router::link(facts)
-    }
-}
+router::router_analyzer!(Rocket, "rust_rocket", "Rocket", ["rocket"], "rocket");
 
 /// `/items/<id>/<path..>?<q>&<page>` → (`/items/<id>/<path>`, [`q`,
 /// `page`]); `<filters..>` in the query kept as `filters..`.

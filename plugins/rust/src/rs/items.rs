@@ -105,6 +105,8 @@ pub struct FnDecl {
 pub struct FnParam {
     pub pattern: String,
     pub ty: String,
+    /// The parameter's attributes, compacted (`#[oai(name="X-Id")]`).
+    pub attrs: String,
 }
 
 /// Every `fn` with a body, outside `skip`.
@@ -220,7 +222,9 @@ fn push_trimmed(code: &Code, out: &mut Vec<Range<usize>>, start: usize, end: usi
 fn split_params(code: &Code, start: usize, end: usize) -> Vec<FnParam> {
     let mut out = Vec::new();
     for r in split_generic(code, start, end) {
-        let text = strip_attrs(code.slice(r));
+        let raw = code.slice(r);
+        let text = strip_attrs(raw);
+        let attrs = compact(&raw[..raw.len() - text.len()]);
         let bytes = text.as_bytes();
         // The first `:` that is not part of `::`.
         let mut colon = None;
@@ -245,6 +249,7 @@ fn split_params(code: &Code, start: usize, end: usize) -> Vec<FnParam> {
         out.push(FnParam {
             pattern: pattern.to_string(),
             ty: compact(&text[colon + 1..]),
+            attrs,
         });
     }
     out
@@ -542,14 +547,13 @@ pub fn structs(code: &Code, skip: &[Range<usize>]) -> Vec<StructDecl> {
                 attrs.push(compact(&after[..end]));
                 rest = after[end + 1..].trim_start();
             }
-            let rest = rest.strip_prefix("pub(crate)").unwrap_or(rest);
-            let rest = rest.strip_prefix("pub").unwrap_or(rest).trim_start();
+            let rest = strip_visibility(rest);
             let Some((field, ty)) = rest.split_once(':') else {
                 continue;
             };
             let field = field.trim().trim_start_matches("r#");
             if attrs.iter().any(|a| {
-                a.starts_with("serde(")
+                (a.starts_with("serde(") || a.starts_with("oai("))
                     && (a.contains("skip)")
                         || a.contains("skip,")
                         || a.contains("skip_deserializing"))
@@ -653,8 +657,28 @@ pub fn attrs_before(code: &Code, at: usize) -> Vec<String> {
 }
 
 /// `value` of `key = "value"` in a compacted `serde(…)` attribute.
+/// A field without its visibility (`pub`, `pub(crate)`, `pub(in x)`);
+/// a field named `published` keeps its name.
+fn strip_visibility(s: &str) -> &str {
+    let Some(after) = s.strip_prefix("pub") else {
+        return s;
+    };
+    if let Some(inner) = after.trim_start().strip_prefix('(') {
+        return inner.find(')').map_or(s, |e| inner[e + 1..].trim_start());
+    }
+    if after.starts_with(char::is_whitespace) {
+        after.trim_start()
+    } else {
+        s
+    }
+}
+
+/// `key = "v"` of a `serde(…)` attribute (also poem-openapi's `oai(…)`,
+/// whose `rename`/`rename_all` mean the same).
 fn serde_value(attr: &str, key: &str) -> Option<String> {
-    let inner = attr.strip_prefix("serde(")?;
+    let inner = attr
+        .strip_prefix("serde(")
+        .or_else(|| attr.strip_prefix("oai("))?;
     let pat = format!("{key}=\"");
     let mut search = inner;
     while let Some(pos) = search.find(&pat) {

@@ -32,8 +32,8 @@ use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
 use crate::rs::items::{self, generic_of, is_ident, FnDecl};
+use crate::rs::router;
 use crate::rs::router::scan::{target, typed_reads, FnFacts, Op, Seg, ANY, METHODS};
-use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Salvo's vocabulary and hooks for the shared router scan.
@@ -46,24 +46,7 @@ pub const FRAMEWORK: Framework = Framework {
     ..Framework::BASE
 };
 
-pub struct Salvo;
-
-impl Analyzer for Salvo {
-    fn tech(&self) -> Tech {
-        Tech::new("rust_salvo", "Rust", "Salvo")
-            .aliases(["salvo"])
-            .files(FILES.iter().copied())
-            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\bsalvo\b"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        router::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        router::link(facts)
-    }
-}
+router::router_analyzer!(Salvo, "rust_salvo", "Salvo", ["salvo"], "salvo");
 
 /// The chained calls that reveal a Salvo router.
 pub(crate) const CHAIN_OPS: &[&str] = &[

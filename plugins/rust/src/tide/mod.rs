@@ -21,8 +21,8 @@ use std::ops::Range;
 use portolan_plugin_sdk::prelude::*;
 
 use crate::rs::expr::{parse_str, Part};
+use crate::rs::router;
 use crate::rs::router::scan::{target, Op, Seg, ANY, METHODS};
-use crate::rs::{router, FILES};
 
 use crate::rs::router::framework::Framework;
 /// Tide's vocabulary and hooks for the shared router scan.
@@ -42,24 +42,7 @@ fn chain_segments(
     chain_ops(file, code, segs)
 }
 
-pub struct Tide;
-
-impl Analyzer for Tide {
-    fn tech(&self) -> Tech {
-        Tech::new("rust_tide", "Rust", "Tide")
-            .aliases(["tide"])
-            .files(FILES.iter().copied())
-            .detect(Detect::files(["Cargo.toml"]).regex([r"(?s)dependencies.*\btide\b"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        router::analyze(file, out, &FRAMEWORK);
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        router::link(facts)
-    }
-}
+router::router_analyzer!(Tide, "rust_tide", "Tide", ["tide"], "tide");
 
 /// The operations of one `x.at(…)…` chain.
 pub(crate) fn chain_ops(

@@ -217,7 +217,7 @@ pub fn scan(file: &SourceFile) -> WarpFile {
 /// Not just a bare reference (worth keeping as a let or tail).
 fn interesting(f: &F) -> bool {
     !matches!(f, F::Ref(_) | F::Nothing)
-        || matches!(f, F::Ref(Target::Call { qual: Some(q), .. }) if q == "warp")
+        || matches!(f, F::Ref(Target::Call { qual: Some(q), .. }) if q.rsplit("::").next() == Some("warp"))
 }
 
 /// Top-level statements of a block (split at `;` outside brackets).

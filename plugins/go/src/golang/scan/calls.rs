@@ -264,7 +264,7 @@ impl Scanner<'_, '_> {
         if !self.fw.relative_paths {
             return p;
         }
-        match p.0.first() {
+        match p.parts.first() {
             Some(Piece::Lit(s)) if !s.is_empty() && !s.starts_with('/') => {
                 StrExpr::lit("/").concat(&p)
             }
@@ -378,7 +378,7 @@ impl Scanner<'_, '_> {
                 let p = self.str_arg(env, &args[idx], pos)?;
                 // A name holding a router or a request context
                 // (`repo.Delete(ctx, id)` in a service method) is no path.
-                if p.as_ref_name().is_some_and(|n| {
+                if p.as_name().is_some_and(|n| {
                     matches!(
                         env.lookup(n, pos),
                         Some(Val::Router(_) | Val::Ctx | Val::Foreign)
@@ -389,7 +389,7 @@ impl Scanner<'_, '_> {
                 // `path, h := userv1connect.NewUserServiceHandler(svc);
                 // mux.Handle(path, h)`: a Connect service (`go_connect_rpc`
                 // reports its procedures), not a route at `/`.
-                if p.as_ref_name()
+                if p.as_name()
                     .is_some_and(|n| connect_path_var(self.code.text(), n))
                 {
                     return None;

@@ -189,7 +189,7 @@ impl Scanner<'_, '_> {
                             out.var_hints.push((name.clone(), h));
                         }
                     }
-                    if let Some(e) = StrExpr::parse(self.code, value.clone()) {
+                    if let Some(e) = crate::golang::strexpr::parse(self.code, value.clone()) {
                         out.consts.push((name.clone(), e));
                     } else if is_var {
                         if let Some(val) = self.eval(&env, value.clone(), value.start, 0) {
@@ -209,9 +209,10 @@ impl Scanner<'_, '_> {
 
     /// The type of a package-level variable's value, as a method hint:
     /// `new(pkg.T)` / `&T{}` (`pkg:T` / `T`), or a selector chain ending in
-    /// an exported field (`api.Groups.System.UserApi` → `UserApi`, the
+    /// an exported field (`api.Groups.System.UserApi` → `api:UserApi`: the
     /// type's name when the field is embedded, the usual way Go apps
-    /// group their handler structs).
+    /// group their handler structs, and the package the chain starts from,
+    /// whose methods are the candidates when no type has that name).
     pub(super) fn var_hint(&self, value: Range<usize>) -> Option<String> {
         if let Some(TypeRef::Named { qual, name }) = composite_type(self.code, value.clone()) {
             return Some(match qual {
@@ -225,7 +226,8 @@ impl Scanner<'_, '_> {
         if !chain_ok || !head.contains('.') || !last.starts_with(|c: char| c.is_ascii_uppercase()) {
             return None;
         }
-        Some(last.to_string())
+        let first = head.split('.').next().unwrap_or(head);
+        Some(format!("{first}:{last}"))
     }
 
     /// `type X struct { … }` (also inside `type ( … )`).
@@ -300,7 +302,7 @@ mod tests {
             .any(|(n, e)| n == "base" && e.literal().as_deref() == Some("/api")));
         assert!(f
             .var_hints
-            .contains(&("itemApi".to_string(), "ItemHandler".to_string())));
+            .contains(&("itemApi".to_string(), "handler:ItemHandler".to_string())));
         assert!(f
             .var_hints
             .contains(&("cfg".to_string(), "conf:Settings".to_string())));

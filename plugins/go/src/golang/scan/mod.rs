@@ -25,7 +25,7 @@ use super::facts::{
     Reads, Route, Struct, TypeRef,
 };
 use super::framework::{Framework, ReadArg, ReadKind, Shape};
-use super::strexpr::{Piece, StrExpr};
+use super::strexpr::{GoStr, Piece, StrExpr};
 use super::syntax::{
     as_func_literal, bytes, chain_start, compact, func_literals, ident_here, is_ident_start,
     is_keyword, parse_params, prev_non_ws, signature_at, skip_ws, statement_end, trim, Signature,
@@ -546,7 +546,7 @@ impl<'a, 'c> Scanner<'a, 'c> {
             let val = if self.fw.is_context_type(ty) {
                 Val::Ctx
             } else if is_string_type(ty) {
-                Val::Str(StrExpr(vec![Piece::Ref(name.clone())]))
+                Val::Str(super::strexpr::name(name.clone()))
             } else {
                 Val::Router(RVal {
                     origin: Origin::Param(idx),
@@ -917,9 +917,9 @@ impl<'a, 'c> Scanner<'a, 'c> {
     }
 
     fn value_of(&self, env: &Env, r: Range<usize>, pos: usize) -> Val {
-        if let Some(e) = StrExpr::parse(self.code, r.clone()) {
+        if let Some(e) = crate::golang::strexpr::parse(self.code, r.clone()) {
             // A lone name may be a router: prefer the environment.
-            if let Some(name) = e.as_ref_name() {
+            if let Some(name) = e.as_name() {
                 if let Some(v) = env.lookup(name, pos) {
                     return v.clone();
                 }
@@ -959,13 +959,13 @@ impl<'a, 'c> Scanner<'a, 'c> {
     /// Substitute local string variables.
     fn local_str(&self, env: &Env, e: &StrExpr, pos: usize) -> StrExpr {
         e.substitute(&mut |name| match env.lookup(name, pos) {
-            Some(Val::Str(s)) if s.as_ref_name() != Some(name) => Some(s.clone()),
+            Some(Val::Str(s)) if s.as_name() != Some(name) => Some(s.clone()),
             _ => None,
         })
     }
 
     fn str_arg(&self, env: &Env, r: &Range<usize>, pos: usize) -> Option<StrExpr> {
-        let e = StrExpr::parse(self.code, r.clone())?;
+        let e = crate::golang::strexpr::parse(self.code, r.clone())?;
         Some(self.local_str(env, &e, pos))
     }
 

@@ -108,7 +108,9 @@ impl Scanner<'_, '_> {
                                 } else {
                                     push_param(&mut reads.params, Param::new(kind, lit));
                                 }
-                            } else if let Some(e) = StrExpr::parse(self.code, a.clone()) {
+                            } else if let Some(e) =
+                                crate::golang::strexpr::parse(self.code, a.clone())
+                            {
                                 // A name held in a constant, resolved later.
                                 let entry = (kind, e);
                                 if rd.method != "FormValue" && !reads.named.contains(&entry) {
@@ -212,7 +214,7 @@ impl Scanner<'_, '_> {
     }
 
     pub(super) fn literal_arg(&self, a: &Range<usize>) -> Option<String> {
-        StrExpr::parse(self.code, a.clone())?.literal()
+        crate::golang::strexpr::parse(self.code, a.clone())?.literal()
     }
 
     /// `mux.Vars(r)["id"]`, `vars["id"]`, `r.URL.Query()["tags"]`.
@@ -255,7 +257,7 @@ impl Scanner<'_, '_> {
     /// Parameters (receiver excluded) of the function or literal whose
     /// body is `body`.
     pub(super) fn enclosing_params(&self, body: Range<usize>) -> Vec<(String, String)> {
-        let search_from = window_start(self.text(), body.start, 400);
+        let search_from = self.signature_window(body.start);
         let head = self.text().get(search_from..body.start).unwrap_or("");
         let Some(f) = head.rfind("func") else {
             return Vec::new();
@@ -295,12 +297,26 @@ impl Scanner<'_, '_> {
         found
     }
 
+    /// Where to look back for the `func` keyword of the function whose body
+    /// opens at `body_start`: the last 400 bytes, or the last 4000 when
+    /// those hold none (a parameter of an inline struct type with tagged
+    /// fields, Huma's `input *struct { … }`, is long).
+    fn signature_window(&self, body_start: usize) -> usize {
+        let near = window_start(self.text(), body_start, 400);
+        let head = self.text().get(near..body_start).unwrap_or("");
+        if head.contains("func") {
+            near
+        } else {
+            window_start(self.text(), body_start, 4000)
+        }
+    }
+
     /// Names of request-context parameters declared in `body`'s function
     /// and the function literals inside it.
     pub(super) fn context_names(&self, body: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
         // The enclosing signature: walk back from the body to `func`.
-        let search_from = window_start(self.text(), body.start, 400);
+        let search_from = self.signature_window(body.start);
         let head = self.text().get(search_from..body.start).unwrap_or("");
         if let Some(f) = head.rfind("func") {
             let at = search_from + f;

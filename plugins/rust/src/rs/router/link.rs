@@ -173,12 +173,22 @@ impl Linker {
                 } else {
                     f.inline.as_str()
                 };
-                let qual_ok = match qual {
-                    Some(q) => module.rsplit("::").next() == Some(q.as_str()),
+                // The qualifier's last segment names the module; all of it
+                // (`routes::profiles`) tells apart modules of the same name.
+                let last = qual.as_deref().map(|q| q.rsplit("::").next().unwrap_or(q));
+                let qual_ok = match last {
+                    Some(q) => module.rsplit("::").next() == Some(q),
                     None => fi == from,
                 };
+                let full_ok = qual.as_deref().is_some_and(|q| {
+                    q.contains("::")
+                        && (module == q
+                            || module
+                                .strip_suffix(q)
+                                .is_some_and(|head| head.ends_with("::")))
+                });
                 // `other_crate::f()`: the root module of that crate.
-                let crate_root = qual.as_deref().is_some_and(|q| {
+                let crate_root = last.is_some_and(|q| {
                     file.module.is_empty()
                         && file
                             .krate
@@ -189,10 +199,12 @@ impl Linker {
                             == Some(q)
                 });
                 let score = match (same_crate, qual_ok) {
-                    _ if crate_root => 4,
-                    (true, true) => 3,
-                    (true, false) => 2,
-                    (false, true) => 1,
+                    _ if crate_root => 8,
+                    (true, true) if full_ok => 7,
+                    (true, true) => 6,
+                    (true, false) => 4,
+                    (false, true) if full_ok => 3,
+                    (false, true) => 2,
                     (false, false) => 0,
                 };
                 if best.is_none_or(|(s, _)| score > s) {

@@ -221,11 +221,23 @@ fn scan_fn(
                 continue;
             };
             let arg = items::compact(code.slice(first));
-            let types: Vec<String> = arg
-                .trim_start_matches('(')
-                .trim_end_matches(')')
-                .split(',')
-                .map(items::type_name)
+            // `(Api1, Api2)`, `Api`, `Api::default()`, `Api::new(db)`.
+            let elements = match arg.strip_prefix('(') {
+                Some(tuple) => split_top(tuple),
+                None => vec![arg.as_str()],
+            };
+            let types: Vec<String> = elements
+                .into_iter()
+                .map(|e| {
+                    let path = e.split(['(', '{']).next().unwrap_or(e);
+                    let ty = match path.rsplit_once("::") {
+                        Some((ty, ctor)) if ctor.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                            ty
+                        }
+                        _ => path,
+                    };
+                    items::type_name(ty)
+                })
                 .filter(|t| is_ident(t))
                 .collect();
             if types.is_empty() {
@@ -440,7 +452,7 @@ fn oai_params(f: &FnDecl, out: &mut FnFacts) {
         };
         let var = p.pattern.trim_start_matches("mut ").trim();
         let renamed = p
-            .pattern
+            .attrs
             .split("name=\"")
             .nth(1)
             .and_then(|r| r.split('"').next());
@@ -1027,7 +1039,9 @@ pub(crate) fn call_target(path: &str) -> Target {
         .filter(|s| !matches!(*s, "crate" | "self" | "super"))
         .collect();
     let name = segs.last().copied().unwrap_or("").to_string();
-    let qual = (segs.len() > 1).then(|| segs[segs.len() - 2].to_string());
+    // The whole module path (`routes::profiles`): the linker prefers the
+    // module ending with all of it over one ending with its last segment.
+    let qual = (segs.len() > 1).then(|| segs[..segs.len() - 1].join("::"));
     Target::Call { qual, name }
 }
 
@@ -1147,11 +1161,29 @@ pub(crate) fn method_router(code: &Code, range: Range<usize>) -> Vec<(String, Op
     out
 }
 
+/// A handler's parameters with tuple extractors spread (`(form, state):
+/// (Json<T>, Data<S>)`, Actix's older style): (pattern, type) pairs.
+fn spread_params(f: &FnDecl) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for p in &f.params {
+        let (Some(pats), Some(tys)) = (p.pattern.strip_prefix('('), p.ty.strip_prefix('(')) else {
+            out.push((p.pattern.clone(), p.ty.clone()));
+            continue;
+        };
+        let pats = split_top(pats);
+        for (i, ty) in split_top(tys).into_iter().enumerate() {
+            let pat = pats.get(i).map_or("", |s| s.trim());
+            out.push((pat.to_string(), ty.to_string()));
+        }
+    }
+    out
+}
+
 /// Extractors in the signature and what the body reads from `HeaderMap`,
 /// `CookieJar` and `Multipart` parameters.
 fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
-    for p in &f.params {
-        let ty = p.ty.as_str();
+    for (pattern, ty) in spread_params(f) {
+        let ty = ty.as_str();
         for (outer, kind) in [
             ("Query", "query"),
             ("Json", "json"),
@@ -1166,7 +1198,7 @@ fn extractors(code: &Code, f: &FnDecl, out: &mut FnFacts) {
             let name = items::type_name(inner);
             out.direct.push(("header".into(), header_name(&name)));
         }
-        let var = p.pattern.trim_start_matches("mut ").trim();
+        let var = pattern.trim_start_matches("mut ").trim();
         let named = items::type_name(ty);
         let last = named.strip_prefix("mut").unwrap_or(&named);
         match last {
