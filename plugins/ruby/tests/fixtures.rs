@@ -91,4 +91,5 @@ fn ruby_cli_fixtures() {
     Fixtures::new(&[&cli::RubyCli], fixtures_root())
         .cases("ruby_cli", &["dry_cli", "optparse", "thor_gem"])
         .check();
+    portolan_plugin_sdk::testing::check_truncations(&[&cli::RubyCli], &fixtures_root(), 7);
 }
