@@ -42,12 +42,25 @@ pub struct RubyCli;
 /// attaches them: it never resolves, so unregistered ones are dropped.
 const UNREGISTERED: &str = "dry-cli:unregistered";
 
+/// A symbol every dry-cli registry also has: registrations outside one
+/// (Hanami's `def self.extended(base)`) hang under the project's only
+/// registry.
+const REGISTRY: &str = "dry-cli:registry";
+
 impl Analyzer for RubyCli {
     fn tech(&self) -> Tech {
         Tech::new("ruby_cli", "Ruby", "CLI")
             .aliases(["thor", "dry-cli", "optparse", "ruby-cli"])
             .files(["*.rb", "*.thor", "*.gemspec", "**/exe/*", "**/bin/*"])
-            .requires_any(["Thor", "OptionParser", "Dry::CLI", "executables", ".start"])
+            .requires_any([
+                "Thor",
+                "OptionParser",
+                "Dry::CLI",
+                "executables",
+                ".start",
+                "register",
+                "Command",
+            ])
             .detect(
                 Detect::files(["Gemfile", "gems.rb", "*.gemspec"])
                     .regex([r#"(gem|add_(runtime_)?dependency)\s*\(?\s*["'](thor|dry-cli)["']"#]),
@@ -94,6 +107,7 @@ impl Analyzer for RubyCli {
             facts: &mut facts,
         };
         scan.visit(&stmts, "");
+        scan.registrations(&stmts, "", None, "", &mut Vec::new());
         scan.optparse(&stmts);
         for f in &facts {
             out.fact(f);
@@ -182,6 +196,14 @@ fn started(toks: &[Token]) -> Vec<String> {
         }
     }
     out
+}
+
+/// A module body that `extend Dry::CLI::Registry`.
+fn is_registry(body: &[Stmt]) -> bool {
+    body.iter().any(|b| {
+        b.head() == Some("extend")
+            && const_before(&b.toks, b.toks.len()).ends_with("Dry::CLI::Registry")
+    })
 }
 
 /// Every suffix of a qualified name (`A::B::C`, `B::C`, `C`): a reference
@@ -350,14 +372,11 @@ impl Scan<'_> {
                 let body = &block.body;
                 if sup == "Thor" || sup == "Thor::Group" {
                     self.thor(body, &full, line, sup == "Thor::Group");
-                } else if sup.ends_with("Dry::CLI::Command") || self.has_dry_dsl(body) {
+                } else if sup.ends_with("Command") || self.has_dry_dsl(body) {
                     self.dry_command(body, &full, line);
                 }
-                if body.iter().any(|b| {
-                    b.head() == Some("extend")
-                        && const_before(&b.toks, b.toks.len()).ends_with("Dry::CLI::Registry")
-                }) {
-                    self.dry_registry(body, &full, line);
+                if is_registry(body) {
+                    self.dry_registry(&full, line);
                 }
                 self.visit(body, &full);
             } else {
@@ -377,7 +396,7 @@ impl Scan<'_> {
 
     fn thor(&mut self, body: &[Stmt], full: &str, line: u32, group: bool) {
         let mut own: Vec<Param> = Vec::new();
-        let mut pending: Option<Vec<Param>> = None;
+        let mut pending: Option<String> = None;
         let mut opts: Vec<Param> = Vec::new();
         let mut hidden = false;
         for s in body {
@@ -396,12 +415,18 @@ impl Scan<'_> {
                         push(&mut params, p);
                     }
                     if !group {
+                        let usage = pending.as_deref().unwrap_or("");
+                        let cmd = if usage != name.text && usage.replace('-', "_") == name.text {
+                            usage.to_string()
+                        } else {
+                            name.text.clone()
+                        };
                         self.command(Command {
                             path: self.file.path.clone(),
                             line: self.line(s.start()),
                             symbols: vec![format!("thor:{}:{}", full, name.text)],
                             parent: Some(full.to_string()),
-                            name: name.text.clone(),
+                            name: cmd,
                             params,
                             ..Command::default()
                         });
@@ -418,7 +443,12 @@ impl Scan<'_> {
             match call.name.as_str() {
                 "private" | "protected" if call.args.is_empty() => hidden = true,
                 "public" if call.args.is_empty() => hidden = false,
-                "desc" => pending = Some(Vec::new()),
+                "desc" => {
+                    // The usage's first word, when it spells the method
+                    // name with dashes (`desc "stop-all"` for `stop_all`).
+                    let usage = call.args.first().and_then(|a| a.text()).unwrap_or("");
+                    pending = Some(usage.split_whitespace().next().unwrap_or("").to_string());
+                }
                 "method_option" | "option" => {
                     if let Some(n) = first_name(&call.args) {
                         push(&mut opts, Param::flag(dasherize(&n)));
@@ -519,29 +549,73 @@ impl Scan<'_> {
         });
     }
 
-    fn dry_registry(&mut self, body: &[Stmt], full: &str, line: u32) {
+    fn dry_registry(&mut self, full: &str, line: u32) {
+        let mut symbols = suffixes(full);
+        symbols.push(REGISTRY.into());
         self.command(Command {
             path: self.file.path.clone(),
             line,
-            symbols: suffixes(full),
+            symbols,
             entry: vec![full.to_string()],
             ..Command::default()
         });
-        let mut made: Vec<String> = Vec::new();
-        self.dry_registers(body, full, "", &mut made);
     }
 
-    /// `register "a b", Klass` (and `prefix.register` inside a `register
-    /// "a" do |prefix|` block, under `prefix_name`).
-    fn dry_registers(&mut self, body: &[Stmt], root: &str, prefix: &str, made: &mut Vec<String>) {
-        for s in body {
-            let Some(call) = call_of(s) else { continue };
-            if call.name != "register" {
+    /// dry-cli registrations anywhere in the file: `register "a b", Klass`
+    /// and `register "a" do |prefix| prefix.register "b", Klass end`, also
+    /// inside conditionals and methods (`def self.extended(base)`). They
+    /// hang under the enclosing registry module, else under the project's
+    /// one registry.
+    fn registrations(
+        &mut self,
+        stmts: &[Stmt],
+        ns: &str,
+        root: Option<&str>,
+        prefix: &str,
+        made: &mut Vec<String>,
+    ) {
+        for s in stmts {
+            if matches!(s.head(), Some("class" | "module"))
+                && s.toks.get(1).is_some_and(|t| t.kind == Kind::Const)
+            {
+                let mut i = 1;
+                while s
+                    .toks
+                    .get(i)
+                    .is_some_and(|t| t.kind == Kind::Const || t.is("::"))
+                {
+                    i += 1;
+                }
+                let name = const_before(&s.toks, i);
+                let full = if ns.is_empty() {
+                    name
+                } else {
+                    format!("{ns}::{name}")
+                };
+                if let Some(b) = s.blocks.first() {
+                    let own = is_registry(&b.body).then_some(full.as_str());
+                    self.registrations(&b.body, &full, own.or(root), prefix, made);
+                }
                 continue;
             }
-            let Some(name) = call.args.first().and_then(|a| a.text()) else {
+            let call = call_of(s).filter(|c| c.name == "register");
+            let name = call
+                .as_ref()
+                .and_then(|c| c.args.first().and_then(|a| a.text()).map(str::to_string));
+            let (Some(call), Some(name)) = (call, name) else {
+                for b in &s.blocks {
+                    self.registrations(&b.body, ns, root, prefix, made);
+                }
                 continue;
             };
+            let class = match call.args.get(1) {
+                Some(Val::Const(c)) => Some(c.trim_start_matches("::").to_string()),
+                _ => None,
+            };
+            if class.is_none() && s.block().is_none() {
+                continue;
+            }
+            let root_sym = root.unwrap_or(REGISTRY);
             let words: Vec<&str> = prefix
                 .split_whitespace()
                 .chain(name.split_whitespace())
@@ -549,10 +623,16 @@ impl Scan<'_> {
             let Some((last, groups)) = words.split_last() else {
                 continue;
             };
-            // Intermediate groups (`generate` of `generate model`).
-            let mut parent = root.to_string();
-            for (k, g) in groups.iter().enumerate() {
-                let sym = format!("dry-cli:{root}:{}", groups[..=k].join(" "));
+            // Intermediate groups (`generate` of `generate model`), and
+            // the group a block registers into.
+            let mut parent = root_sym.to_string();
+            let upto = if class.is_some() {
+                groups.len()
+            } else {
+                words.len()
+            };
+            for k in 0..upto {
+                let sym = format!("dry-cli:{root_sym}:{}", words[..=k].join(" "));
                 if !made.contains(&sym) {
                     made.push(sym.clone());
                     self.command(Command {
@@ -560,36 +640,23 @@ impl Scan<'_> {
                         line: self.line(s.start()),
                         symbols: vec![sym.clone()],
                         parent: Some(parent.clone()),
-                        name: (*g).to_string(),
+                        name: words[k].to_string(),
                         ..Command::default()
                     });
                 }
                 parent = sym;
             }
-            match call.args.get(1) {
-                Some(Val::Const(class)) => self.facts.push(Fact::Attach(Attach {
+            match class {
+                Some(class) => self.facts.push(Fact::Attach(Attach {
                     path: self.file.path.clone(),
                     parent,
-                    child: class.trim_start_matches("::").to_string(),
+                    child: class,
                     name: Some((*last).to_string()),
                     merged: false,
                 })),
-                _ => {
-                    // `register "generate", aliases: [...] do |prefix|`
-                    let sym = format!("dry-cli:{root}:{}", words.join(" "));
-                    if !made.contains(&sym) {
-                        made.push(sym.clone());
-                        self.command(Command {
-                            path: self.file.path.clone(),
-                            line: self.line(s.start()),
-                            symbols: vec![sym],
-                            parent: Some(parent),
-                            name: (*last).to_string(),
-                            ..Command::default()
-                        });
-                    }
+                None => {
                     if let Some(b) = s.block() {
-                        self.dry_registers(&b.body, root, &words.join(" "), made);
+                        self.registrations(&b.body, ns, root, &words.join(" "), made);
                     }
                 }
             }
