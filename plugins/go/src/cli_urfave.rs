@@ -201,6 +201,12 @@ impl Scan<'_> {
     fn children(&mut self, r: Range<usize>, parent: &str) {
         let code = self.code;
         let text = code.text();
+        // `Commands: commands` / `app.Commands = commands`: the list a
+        // variable of the file holds.
+        let r = match list_var(code, r.clone()) {
+            Some(v) => v,
+            None => r,
+        };
         let Some(brace) = text
             .get(r.clone())
             .and_then(|s| s.find('{'))
@@ -334,6 +340,7 @@ impl Scan<'_> {
             let v = code.skip_ws(eq + 1);
             match key {
                 "Name" => name = string_at(code, v..line_end).unwrap_or_default(),
+                "Commands" if list_var(code, v..line_end).is_some() => lists.push(v..line_end),
                 "Flags" | "Commands" => {
                     let Some(b) = text[v..].find('{').map(|i| v + i) else {
                         continue;
@@ -362,6 +369,34 @@ impl Scan<'_> {
             self.children(r, &id);
         }
     }
+}
+
+/// When `r` is a bare identifier, the value its `var x = []*cli.Command{…}`
+/// / `x := …` declaration in the file assigns.
+fn list_var(code: &Code<'_>, r: Range<usize>) -> Option<Range<usize>> {
+    let v = code.slice(r).trim();
+    if v.is_empty() || !v.bytes().all(is_ident_byte) {
+        return None;
+    }
+    let text = code.text();
+    code.find_word(v).find_map(|at| {
+        let mut i = code.skip_inline_ws(at + v.len());
+        if text[i..].starts_with(":=") {
+            i += 2;
+        } else if text[i..].starts_with('=') && !text[i..].starts_with("==") {
+            i += 1;
+        } else {
+            return None;
+        }
+        let i = code.skip_ws(i);
+        text[i..].starts_with("[]").then(|| {
+            let end = text[i..]
+                .find('{')
+                .and_then(|b| code.matching(i + b))
+                .map_or(text.len(), |c| c + 1);
+            i..end
+        })
+    })
 }
 
 /// The bracketed words of an `ArgsUsage` (`<src> [dst...]`).
