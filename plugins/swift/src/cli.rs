@@ -74,7 +74,13 @@ impl Analyzer for SwiftCli {
                     mains.push(s.entry[MAIN.len()..].to_string())
                 }
                 Fact::Command(c) if c.entry.iter().any(|e| e == GROUP) => {
-                    groups.push((c.symbols, c.params))
+                    groups.push((c.symbols.clone(), c.params.clone()));
+                    // A program that only parses an arguments type
+                    // (`Options.parseOrExit()`) runs it as its root.
+                    let mut c = c;
+                    c.entry.retain(|e| e != GROUP);
+                    c.parent = Some(UNATTACHED.into());
+                    rest.push(Fact::Command(c));
                 }
                 f => rest.push(f),
             }
@@ -105,16 +111,13 @@ impl Analyzer for SwiftCli {
             }
         }
         Ok(cli::link(rest, &|entry, c| {
-            let (score, dir) = match entry.split_once(':') {
-                Some(("product", d)) => (2, d),
-                Some(("target", d)) => (1, d),
-                _ => return 0,
-            };
             let p = c.path.replace('\\', "/");
-            if p.contains(&format!("Sources/{dir}/")) {
-                score
-            } else {
-                0
+            let under = |d: &str| p.starts_with(&format!("{d}/")) || p.contains(&format!("/{d}/"));
+            match entry.split_once(':') {
+                Some(("product", d)) if under(&format!("Sources/{d}")) => 2,
+                Some(("target", d)) if under(&format!("Sources/{d}")) => 1,
+                Some(("path", d)) if under(d) => 2,
+                _ => 0,
             }
         }))
     }
@@ -131,6 +134,7 @@ fn package_executables(t: &Toks, _path: &str) -> Vec<Script> {
             continue;
         }
         let mut name = None;
+        let mut path: Option<String> = None;
         let mut targets = Vec::new();
         for r in t.args(k + 1) {
             let Some((label, v)) = t.labeled(&r) else {
@@ -138,6 +142,7 @@ fn package_executables(t: &Toks, _path: &str) -> Vec<Script> {
             };
             match label {
                 "name" => name = t.string(v.start).map(|s| s.text.clone()),
+                "path" => path = t.string(v.start).map(|s| s.text.clone()),
                 "targets" => {
                     targets = (v.start..v.end)
                         .filter_map(|i| t.string(i).map(|s| s.text.clone()))
@@ -147,6 +152,13 @@ fn package_executables(t: &Toks, _path: &str) -> Vec<Script> {
             }
         }
         let Some(name) = name else { continue };
+        if let Some(p) = path.filter(|_| target) {
+            out.push(Script {
+                name: name.clone(),
+                entry: format!("path:{}", p.trim_end_matches('/')),
+            });
+            continue;
+        }
         if exe {
             for tg in targets {
                 out.push(Script {
@@ -190,7 +202,8 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
     let mut facts = Vec::new();
     // `X.main()` calls: roots named from another file.
     for k in 1..t.len() {
-        if t.word(k, "main") && t.punct(k - 1, ".") && t.punct(k + 1, "(") && t.punct(k + 2, ")") {
+        let main = t.word(k, "main") && t.punct(k + 2, ")");
+        if (main || t.word(k, "parseOrExit")) && t.punct(k - 1, ".") && t.punct(k + 1, "(") {
             if let Some(x) = k.checked_sub(2).and_then(|i| t.ident(i)) {
                 facts.push(Fact::Script(Script {
                     name: String::new(),
@@ -226,7 +239,7 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
             continue;
         }
         let Some(close) = t.close(j) else { continue };
-        let is_main = (k.saturating_sub(6)..k).any(|i| t.punct(i, "@") && t.word(i + 1, "main"));
+        let is_main = has_main_attribute(&t, k);
         let mut cmd = Command {
             path: file.path.clone(),
             line: t.line(k),
@@ -243,6 +256,35 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
         facts.push(Fact::Command(cmd));
     }
     facts
+}
+
+/// `@main` among the attributes and modifiers before the declaration
+/// keyword at `k` (`@main @available(macOS 12, *) public struct`).
+fn has_main_attribute(t: &Toks, k: usize) -> bool {
+    let mut j = k;
+    for _ in 0..16 {
+        if j == 0 {
+            return false;
+        }
+        if t.punct(j - 1, ")") {
+            match t.pair.get(j - 1).copied().flatten().filter(|o| *o < j - 1) {
+                Some(o) => j = o,
+                None => return false,
+            }
+            continue;
+        }
+        match t.ident(j - 1) {
+            Some(w) if j >= 2 && t.punct(j - 2, "@") => {
+                if w == "main" {
+                    return true;
+                }
+                j -= 2;
+            }
+            Some("public" | "final" | "internal" | "private" | "fileprivate" | "package") => j -= 1,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The members of a command type's body `open..close` (nested types'
