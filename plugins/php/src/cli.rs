@@ -31,6 +31,10 @@ pub struct PhpCli;
 /// The symbol of the program every command hangs under.
 const ROOT: &str = "php-cli:root";
 
+/// Marks a command base class (no name of its own): never an endpoint,
+/// its options join the named commands that extend it.
+const BASE: &str = "php-cli:base";
+
 impl Analyzer for PhpCli {
     fn tech(&self) -> Tech {
         Tech::new("php_cli", "PHP", "CLI")
@@ -106,11 +110,26 @@ impl Analyzer for PhpCli {
         let mut scripts: Vec<Script> = Vec::new();
         let mut first: Option<(String, u32)> = None;
         let mut laravel = false;
+        // Class → (parent class, params), for inherited options.
+        let mut classes: std::collections::HashMap<String, (Option<String>, Vec<Param>)> =
+            std::collections::HashMap::new();
+        for f in &all {
+            if let Fact::Command(c) = f {
+                let class = c.entry.iter().find_map(|e| e.strip_prefix("class:"));
+                let ext = c.entry.iter().find_map(|e| e.strip_prefix("extends:"));
+                if let Some(class) = class {
+                    classes
+                        .entry(class.to_string())
+                        .or_insert_with(|| (ext.map(str::to_string), c.params.clone()));
+                }
+            }
+        }
         all.retain(|f| match f {
             Fact::Script(s) => {
                 scripts.push(s.clone());
                 false
             }
+            Fact::Command(c) if c.entry.iter().any(|e| e == BASE) => false,
             Fact::Command(c) => {
                 if first.is_none() {
                     first = Some((c.path.clone(), c.line));
@@ -120,6 +139,25 @@ impl Analyzer for PhpCli {
             }
             Fact::Attach(_) => true,
         });
+        for f in all.iter_mut() {
+            let Fact::Command(c) = f else { continue };
+            let mut ext = c
+                .entry
+                .iter()
+                .find_map(|e| e.strip_prefix("extends:"))
+                .map(str::to_string);
+            for _ in 0..8 {
+                let Some((next, params)) = ext.as_ref().and_then(|e| classes.get(e)) else {
+                    break;
+                };
+                for p in params {
+                    if !c.params.contains(p) {
+                        c.params.push(p.clone());
+                    }
+                }
+                ext = next.clone();
+            }
+        }
         let Some((first_path, first_line)) = first else {
             return Ok(Vec::new());
         };
@@ -396,8 +434,47 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
                 }
             }
         }
-        if let Some(n) = name {
-            facts.extend(command(n, class.line, params, laravel));
+        // Options a base class's `configure()` adds reach this command when
+        // it does not override `configure()` or calls `parent::configure()`.
+        let inherits = match class.methods.iter().find(|m| m.name == "configure") {
+            None => true,
+            Some(m) => {
+                let from = toks.partition_point(|t| t.start < m.start);
+                toks[from..]
+                    .iter()
+                    .position(|t| t.is("{"))
+                    .map(|o| from + o)
+                    .and_then(|o| matching(&toks, o).map(|c| (o, c)))
+                    .is_some_and(|(o, c)| {
+                        toks[o..c].windows(3).any(|w| {
+                            w[0].is_ident("parent") && w[1].is("::") && w[2].is_ident("configure")
+                        })
+                    })
+            }
+        };
+        let mut lineage = vec![format!("class:{}", class.name)];
+        if inherits && !class.parent.is_empty() {
+            lineage.push(format!("extends:{}", class.parent));
+        }
+        match name {
+            Some(n) => {
+                if let Some(Fact::Command(mut c)) = command(n, class.line, params, laravel) {
+                    c.entry.extend(lineage);
+                    facts.push(Fact::Command(c));
+                }
+            }
+            None => {
+                lineage.push(BASE.into());
+                facts.push(Fact::Command(Command {
+                    path: file.path.clone(),
+                    line: class.line,
+                    symbols: vec![format!("php-cli-base:{}", class.name)],
+                    parent: Some(BASE.into()),
+                    entry: lineage,
+                    params,
+                    ..Command::default()
+                }));
+            }
         }
     }
     facts
