@@ -47,6 +47,11 @@ const UNREGISTERED: &str = "dry-cli:unregistered";
 /// registry.
 const REGISTRY: &str = "dry-cli:registry";
 
+/// `Command.entry` prefixes of a dry-cli command class: its qualified
+/// name and its superclass as written.
+const DRY_CLASS: &str = "dry-class:";
+const DRY_EXTENDS: &str = "dry-extends:";
+
 impl Analyzer for RubyCli {
     fn tech(&self) -> Tech {
         Tech::new("ruby_cli", "Ruby", "CLI")
@@ -115,7 +120,9 @@ impl Analyzer for RubyCli {
     }
 
     fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        Ok(cli::link(facts.all(), &|entry, c| {
+        let mut all: Vec<Fact> = facts.all();
+        inherit_dry_options(&mut all);
+        Ok(cli::link(all, &|entry, c| {
             let entry = entry.trim_start_matches("::");
             if entry.is_empty() {
                 0
@@ -123,6 +130,52 @@ impl Analyzer for RubyCli {
                 c.symbols.iter().any(|s| s == entry) as u8
             }
         }))
+    }
+}
+
+/// dry-cli command classes inherit the `option`s and `argument`s of the
+/// command classes they subclass (`class Deploy < Base`), across files;
+/// the superclass as written is matched on a class name's suffix.
+fn inherit_dry_options(all: &mut [Fact]) {
+    let mut classes: Vec<(String, String, Vec<Param>)> = Vec::new();
+    for f in all.iter() {
+        if let Fact::Command(c) = f {
+            let class = c.entry.iter().find_map(|e| e.strip_prefix(DRY_CLASS));
+            let sup = c.entry.iter().find_map(|e| e.strip_prefix(DRY_EXTENDS));
+            if let (Some(class), Some(sup)) = (class, sup) {
+                classes.push((class.to_string(), sup.to_string(), c.params.clone()));
+            }
+        }
+    }
+    if classes.is_empty() {
+        return;
+    }
+    let find = |sup: &str| {
+        classes
+            .iter()
+            .find(|(c, _, _)| c == sup || c.ends_with(&format!("::{sup}")))
+    };
+    for f in all.iter_mut() {
+        let Fact::Command(c) = f else { continue };
+        let Some(mut sup) = c
+            .entry
+            .iter()
+            .find_map(|e| e.strip_prefix(DRY_EXTENDS))
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        for _ in 0..8 {
+            let Some((_, next, params)) = find(&sup) else {
+                break;
+            };
+            for p in params {
+                if !c.params.contains(p) {
+                    c.params.push(p.clone());
+                }
+            }
+            sup = next.clone();
+        }
     }
 }
 
@@ -373,7 +426,7 @@ impl Scan<'_> {
                 if sup == "Thor" || sup == "Thor::Group" {
                     self.thor(body, &full, line, sup == "Thor::Group");
                 } else if sup.ends_with("Command") || self.has_dry_dsl(body) {
-                    self.dry_command(body, &full, line);
+                    self.dry_command(body, &full, sup, line);
                 }
                 if is_registry(body) {
                     self.dry_registry(&full, line);
@@ -515,7 +568,7 @@ impl Scan<'_> {
         });
     }
 
-    fn dry_command(&mut self, body: &[Stmt], full: &str, line: u32) {
+    fn dry_command(&mut self, body: &[Stmt], full: &str, sup: &str, line: u32) {
         let mut params = Vec::new();
         for s in body {
             let Some(call) = call_of(s) else { continue };
@@ -544,6 +597,7 @@ impl Scan<'_> {
             line,
             symbols: suffixes(full),
             parent: Some(UNREGISTERED.into()),
+            entry: vec![format!("{DRY_CLASS}{full}"), format!("{DRY_EXTENDS}{sup}")],
             params,
             ..Command::default()
         });
