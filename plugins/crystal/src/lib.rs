@@ -4,6 +4,7 @@
 //! entry in the `plugin!` registration below.
 
 pub mod amber;
+pub mod cli;
 pub mod cr;
 pub mod grip;
 pub mod http;
@@ -11,4 +12,4 @@ pub mod kemal;
 pub mod lucky;
 pub mod marten;
 
-portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten, grip::Grip, http::Http]);
+portolan_plugin_sdk::plugin!(name: "crystal", analyzers: [kemal::Kemal, lucky::Lucky, amber::Amber, marten::Marten, grip::Grip, http::Http, cli::CrystalCli]);

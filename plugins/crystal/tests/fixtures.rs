@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_crystal::{amber, grip, http, kemal, lucky, marten};
+use portolan_plugin_crystal::{amber, cli, grip, http, kemal, lucky, marten};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -54,4 +54,12 @@ fn crystal_http_fixtures() {
     Fixtures::new(&[&http::Http], fixtures_root())
         .cases("crystal_http", &["notes"])
         .check();
+}
+
+#[test]
+fn crystal_cli_fixtures() {
+    Fixtures::new(&[&cli::CrystalCli], fixtures_root())
+        .cases("crystal_cli", &["optionparser"])
+        .check();
+    portolan_plugin_sdk::testing::check_truncations(&[&cli::CrystalCli], &fixtures_root(), 7);
 }

@@ -5,6 +5,7 @@
 
 pub mod bandit;
 pub mod channel;
+pub mod cli;
 pub mod ex;
 pub mod phoenix;
 pub mod plug;
@@ -15,5 +16,5 @@ pub const SERVERS: &[routes::Server] = &[bandit::SERVER];
 
 portolan_plugin_sdk::plugin!(
     name: "elixir",
-    analyzers: [phoenix::Phoenix, channel::Channel, plug::Plug, bandit::Bandit],
+    analyzers: [phoenix::Phoenix, channel::Channel, plug::Plug, bandit::Bandit, cli::ElixirCli],
 );

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_elixir::{bandit, channel, phoenix, plug};
+use portolan_plugin_elixir::{bandit, channel, cli, phoenix, plug};
 use portolan_plugin_sdk::testing;
 
 fn fixtures_root() -> PathBuf {
@@ -19,6 +19,12 @@ fn fixtures_root() -> PathBuf {
 #[test]
 fn elixir_phoenix_and_channel_fixtures() {
     testing::check_fixtures(&[&phoenix::Phoenix, &channel::Channel], &fixtures_root());
+}
+
+#[test]
+fn elixir_cli_fixtures() {
+    testing::check_fixtures(&[&cli::ElixirCli], &fixtures_root());
+    testing::check_truncations(&[&cli::ElixirCli], &fixtures_root(), 7);
 }
 
 #[test]

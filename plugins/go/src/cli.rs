@@ -34,10 +34,11 @@ impl Analyzer for GoCli {
         Tech::new("go_cli", "Go", "CLI")
             .aliases(["cobra", "go-cli"])
             .files(["*.go", "go.mod"])
-            .requires_any(["cobra", "flag.", "module "])
+            .requires_any(["cobra", "flag.", "module ", "urfave/cli"])
             .detect(Detect::files(["*.go"]).regex([
                 r#""github\.com/spf13/cobra""#,
                 r#"^\s*(import\s+)?"flag"\s*$"#,
+                r#""github\.com/urfave/cli(/v\d+)?""#,
             ]))
     }
 
@@ -55,7 +56,7 @@ impl Analyzer for GoCli {
         if is_test_path(&file.path) || path.ends_with("_test.go") {
             return;
         }
-        for f in scan(file) {
+        for f in scan(file).into_iter().chain(crate::cli_urfave::scan(file)) {
             out.fact(&f);
         }
     }
@@ -84,7 +85,7 @@ fn module_name(gomod: &str) -> Option<String> {
 }
 
 /// `cmd/<name>/…` → `name`.
-fn cmd_dir(path: &str) -> Option<String> {
+pub(crate) fn cmd_dir(path: &str) -> Option<String> {
     let path = path.replace('\\', "/");
     let parts: Vec<&str> = path.split('/').collect();
     let i = parts.iter().position(|p| *p == "cmd")?;
@@ -92,7 +93,7 @@ fn cmd_dir(path: &str) -> Option<String> {
 }
 
 /// A Go string literal's value at `r` (interpreted or raw).
-fn string_at(code: &Code<'_>, r: Range<usize>) -> Option<String> {
+pub(crate) fn string_at(code: &Code<'_>, r: Range<usize>) -> Option<String> {
     let s = code.string_at(code.skip_ws(r.start))?;
     (s.end >= r.end.min(code.text().len()) || code.slice(s.end..r.end).trim().is_empty())
         .then_some(s.value)
@@ -110,7 +111,7 @@ fn dotted_before(text: &str, end: usize) -> &str {
 }
 
 /// The function whose body contains `offset`: name and body range.
-fn functions(code: &Code<'_>) -> Vec<(String, Range<usize>)> {
+pub(crate) fn functions(code: &Code<'_>) -> Vec<(String, Range<usize>)> {
     let text = code.text();
     let mut out = Vec::new();
     for at in code.find_all("func ") {
@@ -326,7 +327,12 @@ fn scan(file: &SourceFile) -> Vec<Fact> {
 
 /// The value range of field `name:` at the top level of the composite
 /// literal `open..close`.
-fn field(code: &Code<'_>, open: usize, close: usize, name: &str) -> Option<Range<usize>> {
+pub(crate) fn field(
+    code: &Code<'_>,
+    open: usize,
+    close: usize,
+    name: &str,
+) -> Option<Range<usize>> {
     code.split_top_level(open + 1, close, b',')
         .into_iter()
         .find_map(|r| {

@@ -7,6 +7,7 @@
 pub mod beego;
 pub mod chi;
 pub mod cli;
+pub mod cli_urfave;
 pub mod connect;
 pub mod echo;
 pub mod fasthttp;

@@ -57,7 +57,7 @@ portolan_plugin_sdk::fixture_tests! { fixtures_root();
     go_restful_fixtures: restful::Restful => ["services"],
     go_connect_rpc_fixtures: connect::ConnectRpc => ["monorepo"],
     go_gozero_fixtures: gozero::GoZero => ["mall"],
-    go_cli_fixtures: cli::GoCli => ["cobra_tree", "stdflag"],
+    go_cli_fixtures: cli::GoCli => ["cobra_tree", "stdflag", "urfave_v2", "urfave_v3"],
 }
 
 /// Every analyzer of the plugin.

@@ -4,6 +4,7 @@
 //! one entry in the `plugin!` registration below.
 
 pub mod cakephp;
+pub mod cli;
 pub mod codeigniter;
 pub mod drupal;
 pub mod hyperf;
@@ -18,4 +19,4 @@ pub mod thinkphp;
 pub mod wordpress;
 pub mod yii;
 
-portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas, thinkphp::ThinkPhp, phalcon::Phalcon]);
+portolan_plugin_sdk::plugin!(name: "php", analyzers: [laravel::Laravel, laravel::Lumen, symfony::Symfony, slim::Slim, wordpress::WordPress, pure::Pure, codeigniter::CodeIgniter, cakephp::CakePhp, drupal::Drupal, hyperf::Hyperf, yii::Yii, laminas::Laminas, thinkphp::ThinkPhp, phalcon::Phalcon, cli::PhpCli]);

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use portolan_plugin_php::{
-    cakephp, codeigniter, drupal, hyperf, laminas, laravel, phalcon, pure, slim, symfony, thinkphp,
-    wordpress, yii,
+    cakephp, cli, codeigniter, drupal, hyperf, laminas, laravel, phalcon, pure, slim, symfony,
+    thinkphp, wordpress, yii,
 };
 use portolan_plugin_sdk::testing;
 
@@ -86,4 +86,10 @@ fn php_thinkphp_fixtures() {
 #[test]
 fn php_phalcon_fixtures() {
     testing::check_fixtures(&[&phalcon::Phalcon], &fixtures_root());
+}
+
+#[test]
+fn php_cli_fixtures() {
+    testing::check_fixtures(&[&cli::PhpCli], &fixtures_root());
+    testing::check_truncations(&[&cli::PhpCli], &fixtures_root(), 7);
 }

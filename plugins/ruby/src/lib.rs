@@ -4,6 +4,7 @@
 //! entry in the `plugin!` registration below.
 
 pub mod actioncable;
+pub mod cli;
 pub mod grape;
 pub mod hanami;
 pub mod padrino;
@@ -13,4 +14,4 @@ pub mod roda;
 pub mod sinatra;
 pub mod webrick;
 
-portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami, roda::Roda, padrino::Padrino, webrick::Webrick, actioncable::ActionCable]);
+portolan_plugin_sdk::plugin!(name: "ruby", analyzers: [rails::Rails, sinatra::Sinatra, grape::Grape, hanami::Hanami, roda::Roda, padrino::Padrino, webrick::Webrick, actioncable::ActionCable, cli::RubyCli]);

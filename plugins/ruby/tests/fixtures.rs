@@ -7,7 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use portolan_plugin_ruby::{actioncable, grape, hanami, padrino, rails, roda, sinatra, webrick};
+use portolan_plugin_ruby::{
+    actioncable, cli, grape, hanami, padrino, rails, roda, sinatra, webrick,
+};
 use portolan_plugin_sdk::testing::Fixtures;
 
 fn fixtures_root() -> PathBuf {
@@ -82,4 +84,12 @@ fn ruby_actioncable_fixtures() {
     Fixtures::new(&[&actioncable::ActionCable], fixtures_root())
         .cases("ruby_actioncable", &["chat", "default_mount"])
         .check();
+}
+
+#[test]
+fn ruby_cli_fixtures() {
+    Fixtures::new(&[&cli::RubyCli], fixtures_root())
+        .cases("ruby_cli", &["dry_cli", "optparse", "thor_gem"])
+        .check();
+    portolan_plugin_sdk::testing::check_truncations(&[&cli::RubyCli], &fixtures_root(), 7);
 }

@@ -4,6 +4,7 @@
 //! over the shared [`swift`] helpers) and one entry in the `plugin!`
 //! registration below.
 
+pub mod cli;
 pub mod hummingbird;
 pub mod kitura;
 pub mod swift;
@@ -11,5 +12,5 @@ pub mod vapor;
 
 portolan_plugin_sdk::plugin!(
     name: "swift",
-    analyzers: [vapor::Vapor, hummingbird::Hummingbird, kitura::Kitura],
+    analyzers: [vapor::Vapor, hummingbird::Hummingbird, kitura::Kitura, cli::SwiftCli],
 );

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use portolan_plugin_sdk::testing;
 use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
-use portolan_plugin_swift::{hummingbird, kitura, vapor};
+use portolan_plugin_swift::{cli, hummingbird, kitura, vapor};
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -23,6 +23,12 @@ fn swift_vapor_fixtures() {
 #[test]
 fn swift_hummingbird_fixtures() {
     testing::check_fixtures(&[&hummingbird::Hummingbird], &fixtures_root());
+}
+
+#[test]
+fn swift_cli_fixtures() {
+    testing::check_fixtures(&[&cli::SwiftCli], &fixtures_root());
+    testing::check_truncations(&[&cli::SwiftCli], &fixtures_root(), 7);
 }
 
 #[test]
