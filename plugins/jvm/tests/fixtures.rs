@@ -114,3 +114,8 @@ fn java_wicket_fixtures() {
 fn kotlin_http4k_fixtures() {
     testing::check_fixtures(&[&http4k::KotlinHttp4k], &fixtures_root());
 }
+
+#[test]
+fn java_cli_fixtures() {
+    testing::check_fixtures(&[&portolan_plugin_jvm::cli::JavaCli], &fixtures_root());
+}
