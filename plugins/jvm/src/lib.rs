@@ -44,5 +44,6 @@ portolan_plugin_sdk::plugin!(
         wicket::JavaWicket,
         http4k::KotlinHttp4k,
         cli::JavaCli,
+        cli::KotlinCli,
     ],
 );

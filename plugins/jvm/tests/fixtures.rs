@@ -119,3 +119,8 @@ fn kotlin_http4k_fixtures() {
 fn java_cli_fixtures() {
     testing::check_fixtures(&[&portolan_plugin_jvm::cli::JavaCli], &fixtures_root());
 }
+
+#[test]
+fn kotlin_cli_fixtures() {
+    testing::check_fixtures(&[&portolan_plugin_jvm::cli::KotlinCli], &fixtures_root());
+}

@@ -2,8 +2,10 @@
 //! docs/cli-surface.md): picocli (`java_cli`, Java and Kotlin sources) and
 //! clikt (`kotlin_cli`).
 
+pub mod clikt;
 pub mod picocli;
 
+pub use clikt::KotlinCli;
 pub use picocli::JavaCli;
 
 use portolan_plugin_sdk::cli::{Attach, Command, Fact};
