@@ -124,3 +124,15 @@ fn java_cli_fixtures() {
 fn kotlin_cli_fixtures() {
     testing::check_fixtures(&[&portolan_plugin_jvm::cli::KotlinCli], &fixtures_root());
 }
+
+#[test]
+fn jvm_cli_truncated_sources_do_not_panic() {
+    testing::check_truncations(
+        &[
+            &portolan_plugin_jvm::cli::JavaCli,
+            &portolan_plugin_jvm::cli::KotlinCli,
+        ],
+        &fixtures_root(),
+        7,
+    );
+}
