@@ -369,14 +369,21 @@ impl Flow<'_> {
 
     /// Index after a `new X<T>(…) { … }` at `i` (`new`), and what it is.
     fn creation(&mut self, i: usize, scopes: &[HashMap<String, Val>]) -> (usize, Option<Val>) {
-        if self.ident(i + 1).is_none() {
+        let (simple, mut k) = if self.ident(i + 1).is_some() {
+            let mut k = i + 2;
+            while self.is(k, '.') && self.ident(k + 1).is_some() {
+                k += 2;
+            }
+            (self.t[k - 1].text.clone(), k)
+        } else if self.is(i + 1, '(') {
+            // Target-typed `Option<int> x = new(…)`: the declared type.
+            match self.declared_type(i) {
+                Some(ty) => (ty, i + 1),
+                None => return (i + 1, None),
+            }
+        } else {
             return (i + 1, None);
-        }
-        let mut k = i + 2;
-        while self.is(k, '.') && self.ident(k + 1).is_some() {
-            k += 2;
-        }
-        let ty_end = k;
+        };
         if self.is(k, '<') {
             k = close_of(self.t, k).map_or(k + 1, |c| c + 1);
         }
@@ -392,7 +399,6 @@ impl Flow<'_> {
             None
         };
         let end = init.map_or(after_args, |(_, c)| c + 1);
-        let simple = self.t[ty_end - 1].text.clone();
         let strings = |fl: &Self, r: (usize, usize)| -> Vec<(Option<String>, Vec<String>)> {
             split_commas(fl.t, r.0, r.1)
                 .into_iter()
@@ -468,6 +474,28 @@ impl Flow<'_> {
             }
         }
         (end, val)
+    }
+
+    /// The type declared before `name = new(` at `i` (`new`): `T` of
+    /// `T name` or `T<…> name`.
+    fn declared_type(&self, i: usize) -> Option<String> {
+        if !(i >= 3 && self.is(i - 1, '=') && self.ident(i - 2).is_some()) {
+            return None;
+        }
+        let mut k = i - 3;
+        if self.is(k, '?') && k > 0 {
+            k -= 1;
+        }
+        if self.is(k, '>') {
+            let lo = k.saturating_sub(32);
+            k = (lo..k)
+                .rev()
+                .find(|&o| self.is(o, '<') && close_of(self.t, o) == Some(k))?;
+            k = k.checked_sub(1)?;
+        }
+        self.ident(k)
+            .filter(|w| w.starts_with(char::is_uppercase))
+            .map(str::to_string)
     }
 
     /// `x` / `new …` / `Build()` added to command `c`.
@@ -702,18 +730,45 @@ fn flow(file: &SourceFile, path: &str, f: &CsFile, t: &[Token], out: &mut Vec<Cs
                 let mut target = None;
                 if i >= 2 && t[i - 1].is('.') {
                     let mut r = i - 2;
-                    if matches!(
+                    let member = matches!(
                         fl.ident(r),
                         Some("Options" | "Arguments" | "Subcommands" | "Children")
-                    ) && r >= 2
-                        && t[r - 1].is('.')
-                    {
+                    );
+                    let bare_member = member && !(r >= 1 && t[r - 1].is('.'));
+                    if member && r >= 2 && t[r - 1].is('.') {
                         r -= 2;
                     }
-                    if t[r].is_ident("this") {
+                    if t[r].is_ident("this") || bare_member {
                         target = owner_class;
-                    } else if let Some(Val::Cmd(c)) = fl.ident(r).and_then(|n| lookup(&scopes, n)) {
-                        target = Some(c);
+                    } else {
+                        match fl.ident(r).and_then(|n| lookup(&scopes, n)) {
+                            Some(Val::Cmd(c)) => target = Some(c),
+                            // `sub.Subcommands.Add(x)` on a command class
+                            // instance: attach by the class's name.
+                            Some(Val::Ref(ty)) => {
+                                for piece in split_commas(t, i + 2, close) {
+                                    let v = fl.ident(piece.start).and_then(|n| lookup(&scopes, n));
+                                    match v {
+                                        Some(Val::Ref(child)) if piece.len() == 1 => {
+                                            fl.attaches.push(Attach {
+                                                path: path.to_string(),
+                                                parent: ty.clone(),
+                                                child,
+                                                name: None,
+                                                merged: false,
+                                            });
+                                        }
+                                        Some(Val::Cmd(child)) if piece.len() == 1 => {
+                                            fl.cmds[child].0.parent = Some(ty.clone());
+                                        }
+                                        _ => {}
+                                    }
+                                }
+                                i = close;
+                                continue;
+                            }
+                            _ => {}
+                        }
                     }
                 } else {
                     target = owner_class;
