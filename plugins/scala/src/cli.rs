@@ -59,6 +59,7 @@ impl Analyzer for ScalaCli {
             path: &path,
             out: Vec::new(),
             extra: Vec::new(),
+            bare_opts: c.contains("decline.Opts."),
         };
         if c.contains("scopt") {
             s.scopt();
@@ -138,6 +139,8 @@ struct Scan<'a> {
     path: &'a str,
     out: Vec<Fact>,
     extra: Vec<ScFact>,
+    /// The file imports decline's `Opts` members (`flag`, `option`, …).
+    bare_opts: bool,
 }
 
 fn flag(name: &str) -> String {
@@ -324,11 +327,15 @@ impl Scan<'_> {
     /// The params an `Opts.x[T](…)` call at `i` (`Opts`) declares.
     fn decline_param(&self, i: usize) -> Option<(Param, usize)> {
         let t = self.t;
-        if !(t.is_ident(i, "Opts") && t.is(i + 1, ".")) {
+        let (kind, after) = if t.is_ident(i, "Opts") && t.is(i + 1, ".") {
+            (t.ident(i + 2)?, i + 3)
+        } else if self.bare_opts && !(i > 0 && t.is(i - 1, ".")) {
+            // `import com.monovore.decline.Opts.{flag, option}`.
+            (t.ident(i)?, i + 1)
+        } else {
             return None;
-        }
-        let kind = t.ident(i + 2)?;
-        let open = self.skip_targs(i + 3);
+        };
+        let open = self.skip_targs(after);
         if !t.is(open, "(") {
             return None;
         }

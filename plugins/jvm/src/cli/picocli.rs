@@ -122,7 +122,9 @@ fn element_items(anns: &[Annotation], member: &str, ty: &str, out: &mut Vec<Item
                     .into_iter()
                     .next()
                     .map(|l| l.trim_matches(|c| c == '<' || c == '>').to_string())
-                    .filter(|l| !l.is_empty())
+                    // A label with spaces is display text: the member
+                    // names the argument then.
+                    .filter(|l| !l.is_empty() && !l.contains(char::is_whitespace))
                     .unwrap_or_else(|| member.to_string());
                 out.push(Item::P(Param::argument(label)));
             }
