@@ -44,14 +44,13 @@ pub(crate) struct CliType {
 /// The simple type a field holds: `List<Dependent>` → `Dependent`.
 pub(crate) fn held_type(ty: &str) -> String {
     ty.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
-        .filter(|s| !s.is_empty())
-        .filter(|s| {
-            !matches!(
-                *s,
-                "List" | "Set" | "Collection" | "Optional" | "ArrayList" | "MutableList"
-            )
+        .rfind(|s| {
+            !s.is_empty()
+                && !matches!(
+                    *s,
+                    "List" | "Set" | "Collection" | "Optional" | "ArrayList" | "MutableList"
+                )
         })
-        .next_back()
         .map(|s| s.rsplit('.').next().unwrap_or(s).to_string())
         .unwrap_or_default()
 }
