@@ -356,7 +356,22 @@ impl Scan<'_> {
                 Param::flag(flag(&n))
             }
             "env" => Param::env(first.or_else(|| named("name"))?),
-            "argument" | "arguments" => Param::argument(first.or_else(|| named("metavar"))?),
+            "argument" | "arguments" => {
+                // No name: decline's default metavar of the type
+                // (`Opts.argument[Path]()` → `path`, `Int` → `integer`).
+                let by_type = || {
+                    let ty = (after + 1..open)
+                        .rev()
+                        .find_map(|j| t.ident(j))?
+                        .to_string();
+                    Some(match ty.as_str() {
+                        "Int" | "Long" | "BigInt" | "Short" => "integer".to_string(),
+                        "Double" | "Float" | "BigDecimal" => "decimal".to_string(),
+                        _ => ty.to_lowercase(),
+                    })
+                };
+                Param::argument(first.or_else(|| named("metavar")).or_else(by_type)?)
+            }
             _ => return None,
         };
         Some((p, close))
