@@ -3,6 +3,7 @@
 //! clikt (`kotlin_cli`).
 
 pub mod clikt;
+pub mod commons;
 pub mod picocli;
 
 pub use clikt::KotlinCli;

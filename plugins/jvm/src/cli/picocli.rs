@@ -39,8 +39,11 @@ impl Analyzer for JavaCli {
         Tech::new("java_cli", "Java", "CLI")
             .aliases(["picocli", "java-cli"])
             .files(["*.java", "*.kt"])
-            .requires_any(["picocli"])
-            .detect(Detect::files(["*.java", "*.kt"]).contains(["import picocli."]))
+            .requires_any(["picocli", "commons.cli"])
+            .detect(
+                Detect::files(["*.java", "*.kt"])
+                    .contains(["import picocli.", "import org.apache.commons.cli."]),
+            )
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -48,7 +51,17 @@ impl Analyzer for JavaCli {
         let Some(lang) = Lang::of_path(&path) else {
             return;
         };
-        if is_test_path(&path) || !file.content.contains("picocli") {
+        if is_test_path(&path) {
+            return;
+        }
+        if lang == Lang::Java && file.content.contains("org.apache.commons.cli") {
+            let code =
+                portolan_plugin_sdk::Code::new(&file.content, portolan_plugin_sdk::Syntax::C_LIKE);
+            if let Some(f) = super::commons::scan(file, &path, &tokenize(&code)) {
+                out.fact(&PicoFact::Cli(f));
+            }
+        }
+        if !file.content.contains("picocli") {
             return;
         }
         let jf = outline::parse(file, lang);
