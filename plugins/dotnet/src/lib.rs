@@ -5,6 +5,7 @@
 
 pub mod aspnet_mvc;
 pub mod carter;
+pub mod cli;
 pub mod cs;
 pub mod fastendpoints;
 pub mod httplistener;
@@ -27,5 +28,6 @@ portolan_plugin_sdk::plugin!(
         fastendpoints::FastEndpoints,
         servicestack::ServiceStack,
         httplistener::HttpListener,
+        cli::CsCli,
     ],
 );

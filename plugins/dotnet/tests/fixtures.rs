@@ -104,3 +104,13 @@ fn truncated_sources_do_not_panic() {
         7,
     );
 }
+
+#[test]
+fn cs_cli_fixtures() {
+    testing::check_fixtures(&[&portolan_plugin_dotnet::cli::CsCli], &fixtures_root());
+}
+
+#[test]
+fn cs_cli_truncated_sources_do_not_panic() {
+    testing::check_truncations(&[&portolan_plugin_dotnet::cli::CsCli], &fixtures_root(), 7);
+}

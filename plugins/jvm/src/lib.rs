@@ -4,6 +4,7 @@
 //! one entry in the `plugin!` registration below.
 
 pub mod armeria;
+pub mod cli;
 pub mod dropwizard;
 pub mod helidon_mp;
 pub mod helidon_se;
@@ -42,5 +43,7 @@ portolan_plugin_sdk::plugin!(
         jsp::JavaJsp,
         wicket::JavaWicket,
         http4k::KotlinHttp4k,
+        cli::JavaCli,
+        cli::KotlinCli,
     ],
 );

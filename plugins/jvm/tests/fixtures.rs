@@ -114,3 +114,25 @@ fn java_wicket_fixtures() {
 fn kotlin_http4k_fixtures() {
     testing::check_fixtures(&[&http4k::KotlinHttp4k], &fixtures_root());
 }
+
+#[test]
+fn java_cli_fixtures() {
+    testing::check_fixtures(&[&portolan_plugin_jvm::cli::JavaCli], &fixtures_root());
+}
+
+#[test]
+fn kotlin_cli_fixtures() {
+    testing::check_fixtures(&[&portolan_plugin_jvm::cli::KotlinCli], &fixtures_root());
+}
+
+#[test]
+fn jvm_cli_truncated_sources_do_not_panic() {
+    testing::check_truncations(
+        &[
+            &portolan_plugin_jvm::cli::JavaCli,
+            &portolan_plugin_jvm::cli::KotlinCli,
+        ],
+        &fixtures_root(),
+        7,
+    );
+}

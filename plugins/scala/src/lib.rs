@@ -4,6 +4,7 @@
 //! helpers and one entry in the `plugin!` registration below.
 
 pub mod akka;
+pub mod cli;
 pub mod http4s;
 pub mod play;
 pub mod scala;
@@ -20,5 +21,6 @@ portolan_plugin_sdk::plugin!(
         tapir::Tapir,
         scalatra::Scalatra,
         zio_http::ZioHttp,
+        cli::ScalaCli,
     ],
 );

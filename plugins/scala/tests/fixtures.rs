@@ -274,3 +274,17 @@ fn akka_dispatch_is_linear() {
         big as f64 / small as f64
     );
 }
+
+#[test]
+fn scala_cli_fixtures() {
+    testing::check_fixtures(&[&portolan_plugin_scala::cli::ScalaCli], &fixtures_root());
+}
+
+#[test]
+fn scala_cli_truncated_sources_do_not_panic() {
+    testing::check_truncations(
+        &[&portolan_plugin_scala::cli::ScalaCli],
+        &fixtures_root(),
+        7,
+    );
+}
