@@ -60,30 +60,9 @@ portolan_plugin_sdk::fixture_tests! { fixtures_root();
     go_cli_fixtures: cli::GoCli => ["cobra_tree", "stdflag", "urfave_v2", "urfave_v3"],
 }
 
-/// Every analyzer of the plugin.
-fn all_analyzers() -> [&'static dyn Analyzer; 20] {
-    [
-        &gin::Gin,
-        &echo::Echo,
-        &chi::Chi,
-        &nethttp::NetHttp,
-        &mux::Mux,
-        &fiber::Fiber,
-        &fasthttp::FastHttp,
-        &httprouter::HttpRouter,
-        &hertz::Hertz,
-        &iris::Iris,
-        &goyave::Goyave,
-        &beego::Beego,
-        &huma::Huma,
-        &gf::Gf,
-        &kratos::Kratos,
-        &pocketbase::PocketBase,
-        &restful::Restful,
-        &connect::ConnectRpc,
-        &gozero::GoZero,
-        &cli::GoCli,
-    ]
+/// Every analyzer of the plugin, as its `plugin!` registration lists them.
+fn all_analyzers() -> &'static [&'static dyn Analyzer] {
+    portolan_plugin_go::portolan_analyzers()
 }
 
 /// Every Go technology declares its id, aliases, wanted files and a
@@ -165,5 +144,5 @@ fn go_analyzers_survive_cjk_text_before_handlers() {
 /// and links without panicking.
 #[test]
 fn every_analyzer_survives_multibyte_chars_at_any_offset() {
-    testing::check_multibyte(&all_analyzers(), &fixtures_root(), 13);
+    testing::check_multibyte(all_analyzers(), &fixtures_root(), 13);
 }

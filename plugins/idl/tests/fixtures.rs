@@ -16,17 +16,9 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-fn analyzers() -> [&'static dyn Analyzer; 8] {
-    [
-        &graphql_sdl::GraphqlSdl,
-        &grpc::Grpc,
-        &asyncapi::AsyncApi,
-        &wsdl::Wsdl,
-        &raml::Raml,
-        &odata::OData,
-        &smithy::Smithy,
-        &typespec::TypeSpec,
-    ]
+/// Every analyzer of the plugin, as its `plugin!` registration lists them.
+fn analyzers() -> &'static [&'static dyn Analyzer] {
+    portolan_plugin_idl::portolan_analyzers()
 }
 
 /// The warnings an analyzer logs over a fixture tree.
@@ -141,5 +133,5 @@ fn typespec_fixtures() {
 /// without panicking.
 #[test]
 fn truncated_documents_do_not_panic() {
-    testing::check_truncations(&analyzers(), &fixtures_root(), 7);
+    testing::check_truncations(analyzers(), &fixtures_root(), 7);
 }

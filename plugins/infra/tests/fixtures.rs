@@ -27,34 +27,9 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-fn analyzers() -> Vec<&'static dyn Analyzer> {
-    vec![
-        &nginx::Nginx,
-        &k8s_ingress::K8sIngress,
-        &k8s_gateway_api::K8sGatewayApi,
-        &serverless_framework::ServerlessFramework,
-        &aws_cloudformation::AwsCloudFormation,
-        &terraform::Terraform,
-        &istio_virtualservice::IstioVirtualService,
-        &kong::Kong,
-        &apisix::Apisix,
-        &envoy::Envoy,
-        &traefik::Traefik,
-        &caddy::Caddy,
-        &apache_httpd::ApacheHttpd,
-        &vercel::Vercel,
-        &netlify::Netlify,
-        &cloudflare_wrangler::CloudflareWrangler,
-        &azure_functions::AzureFunctions,
-        &kamal::Kamal,
-        &aws_cdk::AwsCdk,
-        &supabase::Supabase,
-        &strapi::Strapi,
-        &directus::Directus,
-        &payload_cms::PayloadCms,
-        &hasura::Hasura,
-        &appwrite::Appwrite,
-    ]
+/// Every analyzer of the plugin, as its `plugin!` registration lists them.
+fn analyzers() -> &'static [&'static dyn Analyzer] {
+    portolan_plugin_infra::portolan_analyzers()
 }
 
 /// The warnings an analyzer logs for one case, in order.
@@ -199,12 +174,12 @@ fn cms_fixtures() {
 /// without panicking.
 #[test]
 fn truncated_sources_do_not_panic() {
-    testing::check_truncations(&analyzers(), &fixtures_root(), 7);
+    testing::check_truncations(analyzers(), &fixtures_root(), 7);
 }
 
 /// Every fixture source with multi-byte characters inserted at every
 /// offset is analyzed and linked without panicking.
 #[test]
 fn multibyte_sources_do_not_panic() {
-    testing::check_multibyte(&analyzers(), &fixtures_root(), 13);
+    testing::check_multibyte(analyzers(), &fixtures_root(), 13);
 }

@@ -37,21 +37,9 @@ portolan_plugin_sdk::fixture_tests! { fixtures_root();
     rust_cli_fixtures: cli::RustCli => ["clap_builder", "clap_derive"],
 }
 
-/// Every analyzer of the plugin.
-fn all_analyzers() -> [&'static dyn Analyzer; 11] {
-    [
-        &axum::Axum,
-        &actix_web::ActixWeb,
-        &rocket::Rocket,
-        &poem::Poem,
-        &tide::Tide,
-        &salvo::Salvo,
-        &loco::Loco,
-        &warp::Warp,
-        &gotham::Gotham,
-        &rwf::Rwf,
-        &cli::RustCli,
-    ]
+/// Every analyzer of the plugin, as its `plugin!` registration lists them.
+fn all_analyzers() -> &'static [&'static dyn Analyzer] {
+    portolan_plugin_rust::portolan_analyzers()
 }
 
 /// Every Rust technology declares its id, aliases, wanted files and a
@@ -78,5 +66,5 @@ fn techs_are_declared() {
 /// and links without panicking.
 #[test]
 fn every_analyzer_survives_multibyte_chars_at_any_offset() {
-    testing::check_multibyte(&all_analyzers(), &fixtures_root(), 13);
+    testing::check_multibyte(all_analyzers(), &fixtures_root(), 13);
 }
