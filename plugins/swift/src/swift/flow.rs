@@ -272,7 +272,7 @@ fn block(cx: &mut Ctx, start: usize, end: usize, mut scope: Scope) {
             }
             if t.punct(j, "=") {
                 if let Some(lit) = t.string(j + 1) {
-                    if !lit.interpolated && !t.punct(j + 2, "+") && !t.punct(j + 2, ".") {
+                    if !lit.interp && !t.punct(j + 2, "+") && !t.punct(j + 2, ".") {
                         cx.out.locals.push((name, lit.text.clone()));
                         k = j + 2;
                         continue;
@@ -710,7 +710,7 @@ fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
         if start + 1 != end {
             return Vec::new();
         }
-        if s.interpolated {
+        if s.interp {
             return interpolation(&s.text).into_iter().collect();
         }
         return vec![Seg::Lit(s.text.clone())];
