@@ -347,6 +347,7 @@ pub fn ref_at(t: &Toks, k: usize, start: usize, end: usize) -> Option<(Vec<Strin
                 | "implement"
                 | "orElse"
                 | "combineK"
+                | "nest"
         )
     }) && parts.len() > 1
     {
