@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use crate::scala::outline::Outline;
 use crate::scala::route::{Def, Fact, Node, Par, Piece, World, ANY_METHODS};
 use crate::scala::tokens::{Kind, Toks};
-use crate::scala::{self, file_facts, str_pieces, type_arg};
+use crate::scala::{self, file_facts, str_pieces, type_arg, VERBS};
 
 pub struct Tapir;
 
@@ -215,16 +215,6 @@ struct NamedInput {
 struct MappedPrefix {
     tapir_prefix: Node,
 }
-
-const VERBS: &[(&str, &str)] = &[
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("delete", "DELETE"),
-    ("patch", "PATCH"),
-    ("head", "HEAD"),
-    ("options", "OPTIONS"),
-];
 
 /// Builder calls that make `x.call…` a new endpoint extending `x`.
 const BUILDERS: &[&str] = &[

@@ -829,9 +829,7 @@ mod tests {
     use crate::vapor::DIALECT;
 
     fn flow(src: &str) -> FileFlow {
-        let t = Toks::from_source(src);
-        let o = outline::parse(&t);
-        scan("a.swift", &t, &o, &DIALECT)
+        super::more_tests::flow(src, &DIALECT)
     }
 
     fn lit(s: &str) -> Seg {
@@ -912,7 +910,8 @@ func routes(_ app: Application) throws {
 mod more_tests {
     use super::*;
 
-    fn flow(src: &str, d: &Dialect) -> FileFlow {
+    /// The flow of one file named `a.swift`.
+    pub(super) fn flow(src: &str, d: &Dialect) -> FileFlow {
         let t = Toks::from_source(src);
         let o = outline::parse(&t);
         scan("a.swift", &t, &o, d)
@@ -1003,13 +1002,8 @@ func buildRouter() -> Router<Ctx> {
 
 #[cfg(test)]
 mod receiver_tests {
+    use super::more_tests::flow;
     use super::*;
-
-    fn flow(src: &str, d: &Dialect) -> FileFlow {
-        let t = Toks::from_source(src);
-        let o = outline::parse(&t);
-        scan("a.swift", &t, &o, d)
-    }
 
     #[test]
     fn handler_receivers_and_collection_variables() {
