@@ -28,6 +28,12 @@
 //!   paging = query[Int]("page").and(query[Int]("limit"))`, any file) are
 //!   spliced where a chain uses them (`"books" / bookId`, `.in(paging)`).
 //!
+//! - A prefix mapped over server endpoints (`xs.map(_.prependIn("api"))`,
+//!   `xs.map(e => e.prependSecurityIn(…))`; also a list of literal segments
+//!   folded into an input, `ctx.foldLeft(emptyInput: …)(_ / _)` with `val
+//!   ctx = List("api", "v1")` in that file) prefixes every reported
+//!   endpoint; two different such prefixes in a project: neither applies.
+//!
 //! Not handled: `paths` (a catch-all) and annotation-based
 //! `@endpointInput` classes.
 //! Test sources are skipped.
@@ -89,6 +95,9 @@ impl Analyzer for Tapir {
         for (a, b) in mapped_prepends(&t) {
             let mut node = Node::at(t.line(a));
             inputs(&t, a, b, &mut node, &mut 0);
+            if node.pieces.is_empty() {
+                node.pieces = folded_segments(&t, &o, a, b);
+            }
             if !node.pieces.is_empty() {
                 out.fact(&MappedPrefix { tapir_prefix: node });
             }
@@ -144,6 +153,34 @@ impl Analyzer for Tapir {
         };
         Ok(link(&World::new(facts), &named, prefix))
     }
+}
+
+/// `segments.foldLeft(emptyInput: EndpointInput[Unit])(_ / _)` where
+/// `segments` is a `val` of this file holding a list of string literals
+/// (`List("api", "v1")`): those literals as path pieces.
+fn folded_segments(t: &Toks, o: &Outline, a: usize, b: usize) -> Vec<Piece> {
+    let Some(name) = t.ident(a) else {
+        return Vec::new();
+    };
+    if !(t.is(a + 1, ".") && t.is_ident(a + 2, "foldLeft") && a + 3 < b) {
+        return Vec::new();
+    }
+    let Some(d) = o.defs.iter().find(|d| d.name == name) else {
+        return Vec::new();
+    };
+    let (s, e) = (d.rhs.start, d.rhs.end);
+    if !(matches!(t.ident(s), Some("List" | "Seq" | "Vector")) && t.is(s + 1, "(")) {
+        return Vec::new();
+    }
+    let close = t.close(s + 1).unwrap_or(e).min(e);
+    let mut out = Vec::new();
+    for r in t.split(s + 2, close, ",") {
+        match t.str_at(r.start) {
+            Some(lit) if r.len() == 1 => out.push(Piece::Lit(lit.to_string())),
+            _ => return Vec::new(),
+        }
+    }
+    out
 }
 
 /// `xs.map(_.prependIn(…))`, `xs.map(e => e.prependSecurityIn(…))` (also
