@@ -41,7 +41,8 @@ pub struct Token {
     /// For a bracket that opens (`(`, `[`, `{`, `<`): the distance to the
     /// token closing it, 0 when none does (see [`close_of`]).
     pub pair: usize,
-    /// An interpolated string (C# `$"…{x}…"`).
+    /// An interpolated string (C# `$"…{x}…"`, or a literal holding
+    /// [`Dialect::raw_interpolation`]).
     pub interp: bool,
     /// What is glued before the token and folded into it: a string's
     /// interpolator (`s` in Scala's `s"/u/$id"`, see
@@ -74,9 +75,23 @@ pub struct Dialect {
     /// interpolator (Scala's `s"…"`): folded into the string token (which
     /// then starts at the identifier) and kept in [`Token::prefix`].
     pub interpolators: &'static [&'static str],
+    /// When not empty, a string literal whose source contains this marker
+    /// (Swift's `\\(`) is an interpolated string: its token keeps the raw
+    /// source with the surrounding `"` trimmed (the expressions stay
+    /// readable) and is marked [`Token::interp`].
+    pub raw_interpolation: &'static str,
 }
 
 impl Dialect {
+    /// No hook: plain C-family lexing.
+    pub const PLAIN: Dialect = Dialect {
+        dollar_idents: false,
+        backtick_idents: false,
+        verbatim_idents: false,
+        dollar_strings: false,
+        interpolators: &[],
+        raw_interpolation: "",
+    };
     /// Java and Kotlin.
     pub const JAVA: Dialect = Dialect {
         dollar_idents: true,
@@ -84,6 +99,7 @@ impl Dialect {
         verbatim_idents: false,
         dollar_strings: false,
         interpolators: &[],
+        raw_interpolation: "",
     };
     /// C#.
     pub const CSHARP: Dialect = Dialect {
@@ -92,6 +108,7 @@ impl Dialect {
         verbatim_idents: true,
         dollar_strings: true,
         interpolators: &[],
+        raw_interpolation: "",
     };
 }
 
@@ -134,14 +151,23 @@ pub fn tokenize(code: &Code, d: Dialect) -> Vec<Token> {
                     if interp {
                         out.pop();
                     }
+                    let raw = code.source().get(lit.start..lit.end).unwrap_or("");
+                    let templated =
+                        !d.raw_interpolation.is_empty() && raw.contains(d.raw_interpolation);
                     let mut tok = Token {
                         kind: Kind::Str,
-                        text: lit.value,
+                        text: if templated {
+                            raw.trim_start_matches('"')
+                                .trim_end_matches('"')
+                                .to_string()
+                        } else {
+                            lit.value
+                        },
                         start: i,
                         end: lit.end,
                         nl,
                         pair: 0,
-                        interp,
+                        interp: interp || templated,
                         prefix: String::new(),
                     };
                     let glued = out.last().filter(|t| {
@@ -379,6 +405,19 @@ mod tests {
         assert_eq!(toks[3].prefix, "", "`f` is not an interpolator here");
         assert_eq!(toks[4].prefix, "`", "a backticked name is no interpolator");
         assert_eq!(toks[5].prefix, "");
+    }
+
+    #[test]
+    fn raw_interpolation_keeps_the_source() {
+        const D: Dialect = Dialect {
+            raw_interpolation: "\\(",
+            ..Dialect::PLAIN
+        };
+        let src = "get(\"a\\(b)c\", \"d\\te\")";
+        let toks = tokenize(&Code::new(src, Syntax::C_LIKE), D);
+        assert_eq!(texts(&toks), ["get", "(", "a\\(b)c", ",", "d\te", ")"]);
+        assert!(toks[2].interp);
+        assert!(!toks[4].interp);
     }
 
     #[test]

@@ -16,7 +16,11 @@
 //!   `update` is reported as PATCH and PUT.
 //! - `live "/x", XLive, :action` → GET.
 //! - `forward "/admin", Admin.Router`: the target router's routes,
-//!   prefixed.
+//!   prefixed. A forward to Absinthe's GraphQL plugs (`forward "/graphql",
+//!   Absinthe.Plug, schema: S`, also `Absinthe.Plug.GraphiQL` and Plug's
+//!   `forward "/gql", to: Absinthe.Plug`) is GET and POST at its path with
+//!   `query`, `variables`, `operationName`; forwards to other modules the
+//!   project does not define are not reported.
 //!
 //! Plug (`use Plug.Router`): `get "/x" do … end` (params read in the
 //! block), `get "/x", to: Plug`, `match "/x", via: [:get, :post] do`,
@@ -1031,8 +1035,49 @@ fn expand(
         });
         if let Some(t) = target {
             expand(t, &url, routers, actions, depth + 1, router_json, out);
+        } else if let Some((_, methods, reads)) = EXTERNAL_PLUGS
+            .iter()
+            .find(|(name, _, _)| is_module(&f.target, name))
+        {
+            for m in *methods {
+                let mut e = Endpoint::new(m, url.clone()).at_path(r.path.clone(), f.line);
+                let kind = if *m == "GET" {
+                    ParamKind::Query
+                } else {
+                    ParamKind::Json
+                };
+                for name in *reads {
+                    e.push_param(Param::new(kind, *name));
+                }
+                out.push(e);
+            }
         }
     }
+}
+
+/// Plugs of libraries a router forwards to that serve requests themselves:
+/// module, methods, the parameters they read (query for GET, JSON
+/// otherwise). Absinthe's GraphQL endpoint and GraphiQL page take the
+/// query as `?query=` on GET and as a JSON body on POST.
+const EXTERNAL_PLUGS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "Absinthe.Plug",
+        &["GET", "POST"],
+        &["query", "variables", "operationName"],
+    ),
+    (
+        "Absinthe.Plug.GraphiQL",
+        &["GET", "POST"],
+        &["query", "variables", "operationName"],
+    ),
+];
+
+/// `module` is `name`, or `name` under a scope's alias (`MyWeb.Absinthe.Plug`).
+fn is_module(module: &str, name: &str) -> bool {
+    module == name
+        || module
+            .strip_suffix(name)
+            .is_some_and(|head| head.ends_with('.'))
 }
 
 #[cfg(test)]

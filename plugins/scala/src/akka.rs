@@ -30,7 +30,7 @@ use portolan_plugin_sdk::prelude::*;
 use crate::scala::outline::Outline;
 use crate::scala::route::{Node, Par, Piece, World};
 use crate::scala::tokens::{Kind, Toks};
-use crate::scala::{self, file_facts, lambda, ref_at, str_pieces, tick, type_arg};
+use crate::scala::{self, file_facts, lambda, ref_at, str_pieces, tick, type_arg, VERBS};
 
 pub struct Akka;
 
@@ -69,16 +69,6 @@ impl Analyzer for Akka {
     }
 }
 
-const METHODS: &[(&str, &str)] = &[
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("delete", "DELETE"),
-    ("patch", "PATCH"),
-    ("head", "HEAD"),
-    ("options", "OPTIONS"),
-];
-
 const PATHS: &[&str] = &[
     "path",
     "pathPrefix",
@@ -104,7 +94,7 @@ const PARAMS: &[(&str, ParamKind)] = &[
 
 fn is_directive(name: &str) -> bool {
     PATHS.contains(&name)
-        || METHODS.iter().any(|(m, _)| *m == name)
+        || VERBS.iter().any(|(m, _)| *m == name)
         || PARAMS.iter().any(|(p, _)| *p == name)
         || matches!(name, "method" | "entity")
 }
@@ -313,13 +303,13 @@ fn one(t: &Toks, k: usize, end: usize) -> (One, usize) {
                 node.pieces.push(piece);
             }
         }
-    } else if let Some((_, m)) = METHODS.iter().find(|(n, _)| *n == name) {
+    } else if let Some((_, m)) = VERBS.iter().find(|(n, _)| *n == name) {
         node.methods.push((*m).to_string());
         // `put | get | delete`: alternatives, one endpoint per method.
         while t.is(next, "|") {
             let Some((_, m)) = t
                 .ident(next + 1)
-                .and_then(|a| METHODS.iter().find(|(n, _)| *n == a))
+                .and_then(|a| VERBS.iter().find(|(n, _)| *n == a))
             else {
                 break;
             };

@@ -34,7 +34,7 @@ use portolan_plugin_sdk::prelude::*;
 use crate::scala::outline::{stmt_end, Outline};
 use crate::scala::route::{Fact, Par, Piece, Route, Servlet, World};
 use crate::scala::tokens::{Kind, Toks};
-use crate::scala::{self, file_facts, konst, type_arg};
+use crate::scala::{self, file_facts, konst, type_arg, VERBS};
 
 pub struct Scalatra;
 
@@ -64,16 +64,6 @@ impl Analyzer for Scalatra {
         Ok(link(&World::new(facts)))
     }
 }
-
-const VERBS: &[(&str, &str)] = &[
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("delete", "DELETE"),
-    ("patch", "PATCH"),
-    ("head", "HEAD"),
-    ("options", "OPTIONS"),
-];
 
 /// Classes and traits: their parents and the routes of their own body.
 fn servlets(file: &SourceFile, t: &Toks, o: &Outline) -> Vec<Servlet> {

@@ -28,6 +28,12 @@
 //!   paging = query[Int]("page").and(query[Int]("limit"))`, any file) are
 //!   spliced where a chain uses them (`"books" / bookId`, `.in(paging)`).
 //!
+//! - A prefix mapped over server endpoints (`xs.map(_.prependIn("api"))`,
+//!   `xs.map(e => e.prependSecurityIn(…))`; also a list of literal segments
+//!   folded into an input, `ctx.foldLeft(emptyInput: …)(_ / _)` with `val
+//!   ctx = List("api", "v1")` in that file) prefixes every reported
+//!   endpoint; two different such prefixes in a project: neither applies.
+//!
 //! Not handled: `paths` (a catch-all) and annotation-based
 //! `@endpointInput` classes.
 //! Test sources are skipped.
@@ -40,7 +46,7 @@ use serde::{Deserialize, Serialize};
 use crate::scala::outline::Outline;
 use crate::scala::route::{Def, Fact, Node, Par, Piece, World, ANY_METHODS};
 use crate::scala::tokens::{Kind, Toks};
-use crate::scala::{self, file_facts, str_pieces, type_arg};
+use crate::scala::{self, file_facts, str_pieces, type_arg, VERBS};
 
 pub struct Tapir;
 
@@ -84,6 +90,18 @@ impl Analyzer for Tapir {
             }
             k += 1;
         }
+        // A prefix mapped over server endpoints:
+        // `endpoints.map(_.prependIn("api" / "v1"))`.
+        for (a, b) in mapped_prepends(&t) {
+            let mut node = Node::at(t.line(a));
+            inputs(&t, a, b, &mut node, &mut 0);
+            if node.pieces.is_empty() {
+                node.pieces = folded_segments(&t, &o, a, b);
+            }
+            if !node.pieces.is_empty() {
+                out.fact(&MappedPrefix { tapir_prefix: node });
+            }
+        }
         // Named inputs: `val bookId = path[Long]("bookId")`.
         for d in &o.defs {
             let first = t.get(d.rhs.start);
@@ -117,8 +135,89 @@ impl Analyzer for Tapir {
                 .or_default()
                 .push(f.tapir_input);
         }
-        Ok(link(&World::new(facts), &named))
+        let mut prefixes: Vec<Node> = Vec::new();
+        for f in facts.iter::<MappedPrefix>() {
+            let p = f.tapir_prefix;
+            if !prefixes
+                .iter()
+                .any(|q| q.pieces == p.pieces && q.params == p.params)
+            {
+                prefixes.push(p);
+            }
+        }
+        // One prefix mapped over the served endpoints applies to all of
+        // them; several different ones cannot be told apart: none applies.
+        let prefix = match prefixes.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        };
+        Ok(link(&World::new(facts), &named, prefix))
     }
+}
+
+/// `segments.foldLeft(emptyInput: EndpointInput[Unit])(_ / _)` where
+/// `segments` is a `val` of this file holding a list of string literals
+/// (`List("api", "v1")`): those literals as path pieces.
+fn folded_segments(t: &Toks, o: &Outline, a: usize, b: usize) -> Vec<Piece> {
+    let Some(name) = t.ident(a) else {
+        return Vec::new();
+    };
+    if !(t.is(a + 1, ".") && t.is_ident(a + 2, "foldLeft") && a + 3 < b) {
+        return Vec::new();
+    }
+    let Some(d) = o.defs.iter().find(|d| d.name == name) else {
+        return Vec::new();
+    };
+    let (s, e) = (d.rhs.start, d.rhs.end);
+    if !(matches!(t.ident(s), Some("List" | "Seq" | "Vector")) && t.is(s + 1, "(")) {
+        return Vec::new();
+    }
+    let close = t.close(s + 1).unwrap_or(e).min(e);
+    let mut out = Vec::new();
+    for r in t.split(s + 2, close, ",") {
+        match t.str_at(r.start) {
+            Some(lit) if r.len() == 1 => out.push(Piece::Lit(lit.to_string())),
+            _ => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// `xs.map(_.prependIn(…))`, `xs.map(e => e.prependSecurityIn(…))` (also
+/// with braces): the argument ranges of those prepends.
+fn mapped_prepends(t: &Toks) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for k in 0..t.len() {
+        if !(t.is_ident(k, "map") && k > 0 && t.is(k - 1, ".")) {
+            continue;
+        }
+        let open = k + 1;
+        if !(t.is(open, "(") || t.is(open, "{")) {
+            continue;
+        }
+        // `_.` or `name => name.`
+        let mut j = open + 1;
+        if t.is_ident(j, "_") {
+            j += 1;
+        } else if let Some(v) = t.ident(j).filter(|_| scala::is_arrow(t, j + 1)) {
+            if !t.is_ident(j + 3, v) {
+                continue;
+            }
+            j += 4;
+        } else {
+            continue;
+        }
+        let call = t.ident(j + 1).unwrap_or("");
+        if !(t.is(j, ".") && matches!(call, "prependIn" | "prependSecurityIn")) {
+            continue;
+        }
+        if !t.is(j + 2, "(") {
+            continue;
+        }
+        let close = t.close(j + 2).unwrap_or(t.len()).min(t.len());
+        out.push((j + 3, close));
+    }
+    out
 }
 
 const START: &[&str] = &["endpoint", "infallibleEndpoint"];
@@ -148,15 +247,11 @@ struct NamedInput {
     tapir_input: Input,
 }
 
-const VERBS: &[(&str, &str)] = &[
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("delete", "DELETE"),
-    ("patch", "PATCH"),
-    ("head", "HEAD"),
-    ("options", "OPTIONS"),
-];
+/// A prefix every served endpoint gets (see [`mapped_prepends`]).
+#[derive(Serialize, Deserialize)]
+struct MappedPrefix {
+    tapir_prefix: Node,
+}
 
 /// Builder calls that make `x.call…` a new endpoint extending `x`.
 const BUILDERS: &[&str] = &[
@@ -401,7 +496,7 @@ fn flatten(
     Some((pieces, methods, params))
 }
 
-fn link(w: &World, named: &HashMap<String, Vec<Input>>) -> Vec<Endpoint> {
+fn link(w: &World, named: &HashMap<String, Vec<Input>>, prefix: Option<&Node>) -> Vec<Endpoint> {
     let mut extended = HashSet::new();
     for (i, d) in w.defs.iter().enumerate() {
         if let Some(base) = d.node.as_ref().and_then(|n| n.refs.first()) {
@@ -413,7 +508,8 @@ fn link(w: &World, named: &HashMap<String, Vec<Input>>) -> Vec<Endpoint> {
         if d.node.is_none() || extended.contains(&i) {
             continue;
         }
-        let Some((pieces, mut methods, params)) = flatten(w, named, i, &mut HashSet::new()) else {
+        let Some((mut pieces, mut methods, mut params)) = flatten(w, named, i, &mut HashSet::new())
+        else {
             continue;
         };
         if methods.is_empty() {
@@ -421,6 +517,12 @@ fn link(w: &World, named: &HashMap<String, Vec<Input>>) -> Vec<Endpoint> {
                 continue;
             }
             methods = ANY_METHODS.iter().map(|m| m.to_string()).collect();
+        }
+        if let Some(p) = prefix {
+            let mut head: Vec<String> = p.pieces.iter().filter_map(|q| w.piece(i, q)).collect();
+            head.append(&mut pieces);
+            pieces = head;
+            params.extend(p.params.iter().cloned());
         }
         w.emit_at(&d.file, d.line, &pieces, &methods, &params, &mut out);
     }

@@ -12,7 +12,8 @@
 //!   objects too, `new UserRoutes(repo).routes`, `UserRoutes()` for an
 //!   object's `apply`, `Server.serve(app)`) are
 //!   linked; definitions nothing else uses are the roots. `.nest("api")`
-//!   anywhere in a definition prefixes all of its routes.
+//!   prefixes the routes of its receiver (`a.nest("v1") ++ b`: only `a`'s;
+//!   `(a ++ b).nest("v1")`: both).
 //! - Handler reads, up to the next route pattern: `req.queryParam("q")` /
 //!   `queryParamTo[T]` / `req.url.queryParams.get("q")` /
 //!   `HttpCodec.query[T]("q")` (query), `req.header(Header.Authorization)`
@@ -92,6 +93,10 @@ fn expr(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
 
 fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
     let mut group = Node::default();
+    // Where each of `group`'s children and refs was read (`.nest` takes
+    // those of its receiver).
+    let mut child_at: Vec<usize> = Vec::new();
+    let mut ref_at_: Vec<usize> = Vec::new();
     let mut k = r.start;
     while k < r.end {
         let Some(tok) = t.get(k) else { break };
@@ -137,23 +142,36 @@ fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
             let body = path(t, k + 3, stop, &mut node);
             node.params = reads(t, body..stop);
             group.children.push(node);
+            child_at.push(k);
             k = stop;
             continue;
         }
         if name == "nest" && after_dot && t.is(k + 1, "(") {
+            // `a.nest("api") ++ b`: the prefix is the receiver's (the
+            // routes read from where it starts).
             let close = t.close(k + 1).unwrap_or(r.end).min(r.end);
-            let mut prefix = Node::default();
-            path(t, k + 2, close, &mut prefix);
-            let mut pieces = prefix.pieces;
-            pieces.append(&mut group.pieces);
-            group.pieces = pieces;
+            let from = receiver_start(t, k - 1).max(r.start);
+            let mut wrapper = Node::default();
+            path(t, k + 2, close, &mut wrapper);
+            let keep = child_at.iter().filter(|&&at| at < from).count();
+            wrapper.children = group.children.split_off(keep);
+            child_at.truncate(keep);
+            let keep = ref_at_.iter().filter(|&&at| at < from).count();
+            wrapper.refs = group.refs.split_off(keep);
+            ref_at_.truncate(keep);
+            group.children.push(wrapper);
+            child_at.push(from);
             k = close + 1;
             continue;
         }
         if name == "new" {
             // `new OrderRoutes(repo).routes`
-            if let Some((parts, _)) = t.dotted(k).filter(|(p, _)| p.len() > 1) {
+            if let Some((mut parts, _)) = t.dotted(k).filter(|(p, _)| p.len() > 1) {
+                if parts.len() > 2 && parts.last().is_some_and(|p| p == "nest") {
+                    parts.pop();
+                }
                 group.refs.push(parts);
+                ref_at_.push(k);
             }
         } else if !after_dot {
             // Arguments are read too: `Server.serve(app)`.
@@ -164,13 +182,46 @@ fn expr_in(t: &Toks, o: &Outline, r: Range<usize>) -> Node {
                     && name.starts_with(|c: char| c.is_ascii_uppercase())
                 {
                     group.refs.push(vec![name.to_string(), "apply".to_string()]);
+                    ref_at_.push(k);
                 }
                 group.refs.push(parts);
+                ref_at_.push(k);
             }
         }
         k += 1;
     }
     group
+}
+
+/// The first token of the expression ending just before the `.` at
+/// `dot`: `UserRoutes()`, `users.routes`, `new R(x).routes`, `(a ++ b)`.
+fn receiver_start(t: &Toks, dot: usize) -> usize {
+    let mut i = dot;
+    while i > 0 {
+        let p = i - 1;
+        let closer = t
+            .get(p)
+            .is_some_and(|x| x.is(')') || x.is(']') || x.is('}'));
+        if closer {
+            match t.close(p).filter(|&o| o < p) {
+                Some(o) => i = o,
+                None => break,
+            }
+        } else if t.ident(p).is_some() {
+            i = p;
+            if p > 0 && t.is(p - 1, ".") {
+                i = p - 1;
+            } else {
+                if p > 0 && t.is_ident(p - 1, "new") {
+                    i = p - 1;
+                }
+                break;
+            }
+        } else {
+            break;
+        }
+    }
+    i
 }
 
 /// Path segments after `Method.GET` (`/ "users" / int("id")` or, 2.x,

@@ -57,6 +57,18 @@ pub fn work() -> u64 {
 }
 
 /// Is this file application code (not a test, not generated test doubles)?
+/// The route builders named after an HTTP method, lower-case, with the
+/// method.
+pub const VERBS: &[(&str, &str)] = &[
+    ("get", "GET"),
+    ("post", "POST"),
+    ("put", "PUT"),
+    ("delete", "DELETE"),
+    ("patch", "PATCH"),
+    ("head", "HEAD"),
+    ("options", "OPTIONS"),
+];
+
 pub fn wanted(file: &SourceFile) -> bool {
     !is_test_path(&file.slash_path())
 }
@@ -347,6 +359,7 @@ pub fn ref_at(t: &Toks, k: usize, start: usize, end: usize) -> Option<(Vec<Strin
                 | "implement"
                 | "orElse"
                 | "combineK"
+                | "nest"
         )
     }) && parts.len() > 1
     {

@@ -18,11 +18,8 @@ pub const SCALA: Syntax = Syntax {
 /// The Scala lexical hooks: `$` in identifiers, backticked identifiers
 /// (prefix `` ` ``), string interpolators folded into their literal.
 pub const DIALECT: Dialect = Dialect {
-    dollar_idents: true,
-    backtick_idents: true,
-    verbatim_idents: false,
-    dollar_strings: false,
     interpolators: &["s", "f", "raw", "ci", "uri", "path", "json", "md", "sql"],
+    ..Dialect::JAVA
 };
 
 /// The tokens of a file plus the index of each bracket's partner.

@@ -272,7 +272,7 @@ fn block(cx: &mut Ctx, start: usize, end: usize, mut scope: Scope) {
             }
             if t.punct(j, "=") {
                 if let Some(lit) = t.string(j + 1) {
-                    if !lit.interpolated && !t.punct(j + 2, "+") && !t.punct(j + 2, ".") {
+                    if !lit.interp && !t.punct(j + 2, "+") && !t.punct(j + 2, ".") {
                         cx.out.locals.push((name, lit.text.clone()));
                         k = j + 2;
                         continue;
@@ -710,7 +710,7 @@ fn path_args_in(t: &Toks, start: usize, end: usize) -> Vec<Seg> {
         if start + 1 != end {
             return Vec::new();
         }
-        if s.interpolated {
+        if s.interp {
             return interpolation(&s.text).into_iter().collect();
         }
         return vec![Seg::Lit(s.text.clone())];
@@ -829,9 +829,7 @@ mod tests {
     use crate::vapor::DIALECT;
 
     fn flow(src: &str) -> FileFlow {
-        let t = Toks::from_source(src);
-        let o = outline::parse(&t);
-        scan("a.swift", &t, &o, &DIALECT)
+        super::more_tests::flow(src, &DIALECT)
     }
 
     fn lit(s: &str) -> Seg {
@@ -912,7 +910,8 @@ func routes(_ app: Application) throws {
 mod more_tests {
     use super::*;
 
-    fn flow(src: &str, d: &Dialect) -> FileFlow {
+    /// The flow of one file named `a.swift`.
+    pub(super) fn flow(src: &str, d: &Dialect) -> FileFlow {
         let t = Toks::from_source(src);
         let o = outline::parse(&t);
         scan("a.swift", &t, &o, d)
@@ -1003,13 +1002,8 @@ func buildRouter() -> Router<Ctx> {
 
 #[cfg(test)]
 mod receiver_tests {
+    use super::more_tests::flow;
     use super::*;
-
-    fn flow(src: &str, d: &Dialect) -> FileFlow {
-        let t = Toks::from_source(src);
-        let o = outline::parse(&t);
-        scan("a.swift", &t, &o, d)
-    }
 
     #[test]
     fn handler_receivers_and_collection_variables() {

@@ -266,7 +266,7 @@ fn property(
     if t.punct(j, "=") {
         if let Some(s) = t.string(j + 1) {
             let ends = !t.punct(j + 2, "+") && !t.punct(j + 2, ".");
-            if ends && !s.interpolated {
+            if ends && !s.interp {
                 out.consts.push((name.to_string(), s.text.clone()));
             }
         }

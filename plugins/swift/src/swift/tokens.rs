@@ -1,29 +1,21 @@
-//! A small Swift token stream over the SDK lexer: identifiers, string
-//! literals (decoded), numbers and punctuation, comments dropped, with
-//! byte offsets and the matching bracket of every `(`, `[` and `{`.
+//! A small Swift token stream: the SDK's C-family
+//! [`portolan_plugin_sdk::tokens`] (identifiers, decoded string literals,
+//! numbers and punctuation, comments dropped, byte offsets) with Swift's
+//! interpolation hook, plus each token's line and the matching bracket of
+//! every `(`, `[` and `{`.
 
+use portolan_plugin_sdk::tokens::{self, Dialect};
+pub use portolan_plugin_sdk::tokens::{Kind, Token as Tok};
 use portolan_plugin_sdk::{Code, SourceFile};
 
 use super::SYNTAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Ident,
-    Str,
-    Num,
-    Punct,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tok {
-    pub kind: Kind,
-    /// Identifier or punctuation text; the decoded value of a string (the
-    /// raw text between the quotes when it is interpolated).
-    pub text: String,
-    pub start: usize,
-    /// The string literal contains `\(…)` interpolation.
-    pub interpolated: bool,
-}
+/// Swift's lexical hooks: a literal holding `\(…)` keeps its raw text
+/// (between the quotes) and is marked [`Tok::interp`].
+pub const DIALECT: Dialect = Dialect {
+    raw_interpolation: "\\(",
+    ..Dialect::PLAIN
+};
 
 pub struct Toks {
     pub toks: Vec<Tok>,
@@ -32,77 +24,13 @@ pub struct Toks {
     lines: Vec<usize>,
 }
 
-fn ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
-}
-
 impl Toks {
     pub fn new(file: &SourceFile) -> Toks {
         Toks::from_source(&file.content)
     }
 
     pub fn from_source(src: &str) -> Toks {
-        let code = Code::new(src, SYNTAX);
-        let bytes = src.as_bytes();
-        let mut toks = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if code.is_comment(i) || b.is_ascii_whitespace() {
-                i += 1;
-                continue;
-            }
-            if !code.is_code(i) {
-                // A string literal (possibly `#"…"#` raw delimiters).
-                match code.string_at(i) {
-                    Some(lit) if lit.end > i => {
-                        let raw = src.get(lit.start..lit.end).unwrap_or("");
-                        let interpolated = raw.contains("\\(");
-                        // Interpolated literals keep their raw text (between
-                        // the quotes) so the expressions can be read.
-                        let text = if interpolated {
-                            raw.trim_start_matches('"')
-                                .trim_end_matches('"')
-                                .to_string()
-                        } else {
-                            lit.value
-                        };
-                        toks.push(Tok {
-                            kind: Kind::Str,
-                            text,
-                            start: i,
-                            interpolated,
-                        });
-                        i = lit.end;
-                    }
-                    _ => i += 1,
-                }
-                continue;
-            }
-            let start = i;
-            let kind = if ident_byte(b) {
-                while i < bytes.len() && ident_byte(bytes[i]) && code.is_code(i) {
-                    i += 1;
-                }
-                if b.is_ascii_digit() {
-                    Kind::Num
-                } else {
-                    Kind::Ident
-                }
-            } else {
-                i += 1;
-                while i < bytes.len() && !bytes[i].is_ascii() {
-                    i += 1;
-                }
-                Kind::Punct
-            };
-            toks.push(Tok {
-                kind,
-                text: src.get(start..i).unwrap_or("").to_string(),
-                start,
-                interpolated: false,
-            });
-        }
+        let toks = tokens::tokenize(&Code::new(src, SYNTAX), DIALECT);
         let mut pair = vec![None; toks.len()];
         let mut stack: Vec<usize> = Vec::new();
         for (k, t) in toks.iter().enumerate() {
@@ -131,8 +59,8 @@ impl Toks {
             }
         }
         let mut lines = vec![0];
-        for (k, b) in bytes.iter().enumerate() {
-            if *b == b'\n' {
+        for (k, b) in src.bytes().enumerate() {
+            if b == b'\n' {
                 lines.push(k + 1);
             }
         }
@@ -239,7 +167,7 @@ mod tests {
         assert_eq!(texts.len(), 12);
         assert_eq!(t.line(0), 2);
         assert_eq!(t.line(8), 3);
-        assert!(t.toks[11].interpolated);
+        assert!(t.toks[11].interp);
         assert_eq!(t.close(3), Some(7));
         assert_eq!(t.args(3), vec![4..5, 6..7]);
     }
