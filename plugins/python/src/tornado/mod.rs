@@ -41,12 +41,7 @@ pub struct TornadoModule {
 
 impl Analyzer for Tornado {
     fn tech(&self) -> Tech {
-        crate::py::tech::python_tech(
-            "python_tornado",
-            "Tornado",
-            &["tornado", "python-tornado"],
-            "tornado",
-        )
+        crate::py::tech::package_tech("tornado", "Tornado")
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -243,9 +238,7 @@ fn name_groups(pattern: &str, names: &[String]) -> String {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Tornado, files, crate::test_support::LINES)
-    }
+    crate::test_support::runner!(Tornado, crate::test_support::LINES);
 
     #[test]
     fn handlers_across_modules() {

@@ -14,7 +14,7 @@ use crate::py::request::{find_word_in, request_params_with};
 use crate::py::signature::signature;
 use crate::py::strexpr::StrExpr;
 
-const METHOD_FUNCS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
+use crate::starlette::facts::METHOD_FUNCS;
 
 /// `(pattern, Handler, …)` or `url(pattern, Handler, …)`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
