@@ -115,3 +115,30 @@ pub fn run_with(analyzer: &dyn Analyzer, files: &[(&str, &str)], style: Style) -
     got.sort();
     got
 }
+
+/// The usual test-module helpers for one analyzer: `run(files)`, its
+/// sorted endpoint summaries in `style` ([`run_with`]), and `urls(files)`,
+/// the same without the ` @…` locations and parameters' lists after them.
+macro_rules! runner {
+    ($analyzer:expr, $style:expr) => {
+        fn run(files: &[(&str, &str)]) -> Vec<String> {
+            $crate::test_support::run_with(&$analyzer, files, $style)
+        }
+
+        #[allow(dead_code)]
+        fn urls(files: &[(&str, &str)]) -> Vec<String> {
+            run(files)
+                .into_iter()
+                .map(|s| s.split(" @").next().unwrap_or("").to_string())
+                .collect()
+        }
+    };
+}
+pub(crate) use runner;
+
+/// The technology `analyzer` declares has id `id` and alias `alias`.
+pub fn assert_tech(analyzer: &dyn Analyzer, id: &str, alias: &str) {
+    let tech = analyzer.tech();
+    assert_eq!(tech.id, id);
+    assert!(tech.aliases.iter().any(|a| a == alias));
+}

@@ -85,7 +85,10 @@ fn every_python_fixture_matches() {
         )
         .cases("python_litestar", &["alchemy_filters", "shop"])
         .cases("python_sanic", &["store", "versioned", "views"])
-        .cases("python_tornado", &["chat", "json_body"])
+        .cases(
+            "python_tornado",
+            &["chat", "json_body", "positional_groups"],
+        )
         .check();
 }
 

@@ -22,27 +22,16 @@ pub mod scan;
 
 use portolan_plugin_sdk::prelude::*;
 
-pub struct Aiohttp;
-
-impl Analyzer for Aiohttp {
-    fn tech(&self) -> Tech {
-        Tech::new("python_aiohttp", "Python", "aiohttp")
-            .aliases(["aiohttp", "python-aiohttp"])
-            .files(["*.py"])
-            .detect(Detect::files(["*.py"]).regex([
-                r"^\s*(from\s+aiohttp\s+import\s+.*\bweb\b|from\s+aiohttp\.web\s+import\b|import\s+aiohttp\.web\b)",
-            ]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<facts::AiohttpModule> = facts.all();
-        Ok(link::link(&modules))
-    }
-}
+crate::py::tech::module_analyzer!(
+    Aiohttp,
+    facts::AiohttpModule,
+    Tech::new("python_aiohttp", "Python", "aiohttp")
+        .aliases(["aiohttp", "python-aiohttp"])
+        .files(["*.py"])
+        .detect(Detect::files(["*.py"]).regex([
+            r"^\s*(from\s+aiohttp\s+import\s+.*\bweb\b|from\s+aiohttp\.web\s+import\b|import\s+aiohttp\.web\b)",
+        ]))
+);
 
 #[cfg(test)]
 mod tests;

@@ -4,15 +4,13 @@ use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile};
 use std::ops::Range;
 
 use super::facts::{AiohttpModule, Handler, Include, Route};
-use crate::py::call::{call_at, method_call, whole_dotted, Call};
+use crate::py::call::{call_at, method_call, path_target_calls, whole_dotted, Call};
 use crate::py::lines::logical_lines;
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, DefKind};
 use crate::py::request::request_params_with;
 use crate::py::strexpr::StrExpr;
 use crate::starlette::facts::{EndpointClass, Handler as Func};
-
-const METHOD_FUNCS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
 fn source(attr: &str) -> Option<ParamKind> {
     Some(match attr {
@@ -182,21 +180,9 @@ pub fn scan(file: &SourceFile) -> AiohttpModule {
                 });
             }
             DefKind::Class if def.open_paren.is_some() => {
-                let methods: Vec<Func> = defs
-                    .iter()
-                    .filter(|d| d.is_child_of(i) && d.kind == DefKind::Function)
-                    .filter(|d| METHOD_FUNCS.contains(&d.name.as_str()))
-                    .map(|d| Func {
-                        name: d.name.clone(),
-                        params: body_params(&code, d.body.clone(), &info),
-                    })
-                    .collect();
-                if !methods.is_empty() {
-                    module.classes.push(EndpointClass {
-                        name: def.name.clone(),
-                        methods,
-                    });
-                }
+                module.classes.extend(EndpointClass::of(&defs, i, |b| {
+                    body_params(&code, b, &info)
+                }));
             }
             _ => {}
         }
@@ -241,21 +227,11 @@ pub fn scan(file: &SourceFile) -> AiohttpModule {
             });
         }
     }
-    for at in code.find_all(".add_subapp(") {
-        let Some(call) = method_call(&code, at) else {
-            continue;
-        };
-        let (Some(owner), Some(prefix), Some(target)) = (
-            call.receiver(),
-            call.arg(0, "prefix").and_then(|r| StrExpr::parse(&code, r)),
-            call.arg(1, "subapp").and_then(|r| whole_dotted(&code, r)),
-        ) else {
-            continue;
-        };
+    for c in path_target_calls(&code, ".add_subapp(", "prefix", "subapp") {
         module.includes.push(Include {
-            owner: owner.to_string(),
-            target,
-            prefix,
+            owner: c.receiver,
+            target: c.target,
+            prefix: c.path,
         });
     }
     module.info = info;

@@ -1,8 +1,6 @@
 use super::Aiohttp;
 
-fn run(files: &[(&str, &str)]) -> Vec<String> {
-    crate::test_support::run_with(&Aiohttp, files, crate::test_support::LINES)
-}
+crate::test_support::runner!(Aiohttp, crate::test_support::LINES);
 
 #[test]
 fn router_tables_lists_views_and_subapps() {

@@ -220,12 +220,7 @@ pub struct Bottle;
 
 impl Analyzer for Bottle {
     fn tech(&self) -> Tech {
-        crate::py::tech::python_tech(
-            "python_bottle",
-            "Bottle",
-            &["bottle", "python-bottle"],
-            "bottle",
-        )
+        crate::py::tech::package_tech("bottle", "Bottle")
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -247,9 +242,7 @@ impl Analyzer for Bottle {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Bottle, files, crate::test_support::COMPACT)
-    }
+    crate::test_support::runner!(Bottle, crate::test_support::COMPACT);
 
     #[test]
     fn bare_decorators_mounts_and_attribute_reads() {

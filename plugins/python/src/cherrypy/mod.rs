@@ -584,12 +584,7 @@ fn link(modules: &[CpModule]) -> Vec<Endpoint> {
 
 impl Analyzer for CherryPy {
     fn tech(&self) -> Tech {
-        crate::py::tech::python_tech(
-            "python_cherrypy",
-            "CherryPy",
-            &["cherrypy", "python-cherrypy"],
-            "cherrypy",
-        )
+        crate::py::tech::package_tech("cherrypy", "CherryPy")
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -611,9 +606,7 @@ impl Analyzer for CherryPy {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&CherryPy, files, crate::test_support::COMPACT)
-    }
+    crate::test_support::runner!(CherryPy, crate::test_support::COMPACT);
 
     #[test]
     fn object_tree() {

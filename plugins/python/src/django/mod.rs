@@ -20,28 +20,17 @@ pub mod scan;
 
 use portolan_plugin_sdk::prelude::*;
 
-pub struct Django;
-
-impl Analyzer for Django {
-    fn tech(&self) -> Tech {
-        Tech::new("python_django", "Python", "Django")
-            .aliases(["django", "python-django", "drf", "django-rest-framework"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*(from\s+django[.\s]|import\s+django\b|from\s+rest_framework\b)"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<facts::DjangoModule> = facts.all();
-        Ok(link::link(&modules))
-    }
-}
+crate::py::tech::module_analyzer!(
+    Django,
+    facts::DjangoModule,
+    Tech::new("python_django", "Python", "Django")
+        .aliases(["django", "python-django", "drf", "django-rest-framework"])
+        .files(["*.py"])
+        .detect(
+            Detect::files(["*.py"])
+                .regex([r"^\s*(from\s+django[.\s]|import\s+django\b|from\s+rest_framework\b)"]),
+        )
+);
 
 #[cfg(test)]
 mod tests;

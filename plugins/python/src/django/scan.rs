@@ -6,7 +6,7 @@ use std::ops::Range;
 use super::facts::{
     Action, DjangoModule, NestedParent, Register, RouterObj, Target, UrlEntry, ViewClass, ViewFunc,
 };
-use crate::py::call::{call_at, method_call, methods_list, string_list, whole_dotted, Call};
+use crate::py::call::{call_at, methods_list, path_target_calls, string_list, whole_dotted, Call};
 use crate::py::classes::class_info;
 use crate::py::context::{guard_kind, Fact};
 use crate::py::lines::{logical_lines, LogicalLine};
@@ -83,22 +83,12 @@ pub fn scan(file: &SourceFile) -> DjangoModule {
         url_list_line(&code, file, line, &mut module.entries);
         router_line(&code, line, &mut module.routers, &mut module.apps);
     }
-    for at in code.find_all(".register(") {
-        let Some(call) = method_call(&code, at) else {
-            continue;
-        };
-        let (Some(router), Some(prefix), Some(viewset)) = (
-            call.receiver(),
-            call.arg(0, "prefix").and_then(|r| StrExpr::parse(&code, r)),
-            call.arg(1, "viewset").and_then(|r| whole_dotted(&code, r)),
-        ) else {
-            continue;
-        };
+    for c in path_target_calls(&code, ".register(", "prefix", "viewset") {
         module.registers.push(Register {
-            router: router.to_string(),
-            line: file.line_of(call.start),
-            prefix,
-            viewset,
+            router: c.receiver,
+            line: file.line_of(c.start),
+            prefix: c.path,
+            viewset: c.target,
         });
     }
 

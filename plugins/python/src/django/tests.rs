@@ -1,31 +1,16 @@
-use portolan_plugin_sdk::prelude::*;
-
 use super::Django;
 
-/// Run map + link; "METHOD url @path:line [kind:name, …]" sorted.
-fn run(files: &[(&str, &str)]) -> Vec<String> {
-    crate::test_support::run_with(
-        &Django,
-        files,
-        crate::test_support::Style {
-            at: crate::test_support::At::PathLine,
-            ..crate::test_support::SPACED
-        },
-    )
-}
-
-fn urls(files: &[(&str, &str)]) -> Vec<String> {
-    run(files)
-        .into_iter()
-        .map(|s| s.split(" @").next().unwrap_or("").to_string())
-        .collect()
-}
+crate::test_support::runner!(
+    Django,
+    crate::test_support::Style {
+        at: crate::test_support::At::PathLine,
+        ..crate::test_support::SPACED
+    }
+);
 
 #[test]
 fn tech_declaration() {
-    let tech = Django.tech();
-    assert_eq!(tech.id, "python_django");
-    assert!(tech.aliases.contains(&"django".to_string()));
+    crate::test_support::assert_tech(&Django, "python_django", "django");
 }
 
 #[test]

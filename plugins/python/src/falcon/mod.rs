@@ -561,12 +561,7 @@ fn link(modules: &[FalconModule]) -> Vec<Endpoint> {
 
 impl Analyzer for Falcon {
     fn tech(&self) -> Tech {
-        crate::py::tech::python_tech(
-            "python_falcon",
-            "Falcon",
-            &["falcon", "python-falcon"],
-            "falcon",
-        )
+        crate::py::tech::package_tech("falcon", "Falcon")
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -33,25 +33,14 @@ pub mod scan;
 
 use portolan_plugin_sdk::prelude::*;
 
-pub struct FastApi;
-
-impl Analyzer for FastApi {
-    fn tech(&self) -> Tech {
-        Tech::new("python_fastapi", "Python", "FastAPI")
-            .aliases(["fastapi", "python-fastapi"])
-            .files(["*.py"])
-            .detect(Detect::files(["*.py"]).contains(["from fastapi", "import fastapi"]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<facts::FastApiModule> = facts.all();
-        Ok(link::link(&modules))
-    }
-}
+crate::py::tech::module_analyzer!(
+    FastApi,
+    facts::FastApiModule,
+    Tech::new("python_fastapi", "Python", "FastAPI")
+        .aliases(["fastapi", "python-fastapi"])
+        .files(["*.py"])
+        .detect(Detect::files(["*.py"]).contains(["from fastapi", "import fastapi"]))
+);
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::facts::{FastApiModule, Func, Handler, Include, Mount, Obj, ObjKind, Route};
 use crate::py::alchemy::filter_params;
-use crate::py::call::{call_at, method_call, methods_list, whole_dotted, Call};
+use crate::py::call::{call_at, method_call, methods_list, path_target_calls, whole_dotted, Call};
 use crate::py::classes::class_info;
 use crate::py::context;
 use crate::py::lines::{logical_lines, LogicalLine};
@@ -256,21 +256,11 @@ pub fn scan_with(file: &SourceFile, flavor: &ApiFlavor) -> FastApiModule {
         }
     }
 
-    for at in code.find_all(".mount(") {
-        let Some(call) = method_call(&code, at) else {
-            continue;
-        };
-        let (Some(receiver), Some(path), Some(app)) = (
-            call.receiver(),
-            call.arg(0, "path").and_then(|r| StrExpr::parse(&code, r)),
-            call.arg(1, "app").and_then(|r| whole_dotted(&code, r)),
-        ) else {
-            continue;
-        };
+    for c in path_target_calls(&code, ".mount(", "path", "app") {
         module.mounts.push(Mount {
-            receiver: receiver.to_string(),
-            path,
-            app,
+            receiver: c.receiver,
+            path: c.path,
+            app: c.target,
         });
     }
 

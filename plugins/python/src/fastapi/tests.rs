@@ -1,31 +1,16 @@
-use portolan_plugin_sdk::prelude::*;
-
 use super::FastApi;
 
-/// Run map + link over in-memory files; "METHOD url @line [kind:name, …]" sorted.
-fn run(files: &[(&str, &str)]) -> Vec<String> {
-    crate::test_support::run_with(
-        &FastApi,
-        files,
-        crate::test_support::Style {
-            ws: true,
-            ..crate::test_support::LINES
-        },
-    )
-}
-
-fn urls(files: &[(&str, &str)]) -> Vec<String> {
-    run(files)
-        .into_iter()
-        .map(|s| s.split(" @").next().unwrap_or("").to_string())
-        .collect()
-}
+crate::test_support::runner!(
+    FastApi,
+    crate::test_support::Style {
+        ws: true,
+        ..crate::test_support::LINES
+    }
+);
 
 #[test]
 fn tech_declaration() {
-    let tech = FastApi.tech();
-    assert_eq!(tech.id, "python_fastapi");
-    assert!(tech.aliases.contains(&"fastapi".to_string()));
+    crate::test_support::assert_tech(&FastApi, "python_fastapi", "fastapi");
 }
 
 #[test]

@@ -25,39 +25,30 @@ pub mod scan;
 
 use portolan_plugin_sdk::prelude::*;
 
-pub struct Flask;
-
-impl Analyzer for Flask {
-    fn tech(&self) -> Tech {
-        Tech::new("python_flask", "Python", "Flask")
-            .aliases(["flask", "python-flask"])
-            .files(["*.py"])
-            .detect(Detect::files(["*.py"]).regex([
+crate::py::tech::module_analyzer!(
+    Flask,
+    facts::FlaskModule,
+    Tech::new("python_flask", "Python", "Flask")
+        .aliases(["flask", "python-flask"])
+        .files(["*.py"])
+        .detect(
+            Detect::files(["*.py"]).regex([
                 r"^\s*(from\s+(flask|apiflask)\b.*\bimport\b|import\s+(flask|apiflask)\b)",
-            ]))
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<facts::FlaskModule> = facts.all();
-        Ok(link::link(&modules))
-    }
-}
+            ])
+        )
+);
 
 /// An analyzer that is Flask's analysis under another [`scan::Flavor`]
 /// (Quart, Sanic, Robyn): the technology detected by an import of the
 /// flavor's package, the map step [`scan::scan_with`], the link step
 /// [`link::link_with`].
 macro_rules! flask_flavor {
-    ($name:ident, $flavor:expr, $id:literal, $framework:literal, [$($alias:literal),*]) => {
+    ($name:ident, $flavor:expr, $package:literal, $framework:literal) => {
         pub struct $name;
 
         impl Analyzer for $name {
             fn tech(&self) -> Tech {
-                $crate::py::tech::python_tech($id, $framework, &[$($alias),*], $flavor.package)
+                $crate::py::tech::package_tech($package, $framework)
             }
 
             fn analyze(&self, file: &SourceFile, out: &mut Output) {

@@ -440,16 +440,13 @@ impl Analyzer for Litestar {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(
-            &Litestar,
-            files,
-            crate::test_support::Style {
-                ws: true,
-                ..crate::test_support::SPACED
-            },
-        )
-    }
+    crate::test_support::runner!(
+        Litestar,
+        crate::test_support::Style {
+            ws: true,
+            ..crate::test_support::SPACED
+        }
+    );
 
     #[test]
     fn controllers_routers_and_handlers() {

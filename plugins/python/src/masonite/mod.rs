@@ -606,12 +606,7 @@ fn link(modules: &[MasoniteModule]) -> Vec<Endpoint> {
 
 impl Analyzer for Masonite {
     fn tech(&self) -> Tech {
-        crate::py::tech::python_tech(
-            "python_masonite",
-            "Masonite",
-            &["masonite", "python-masonite"],
-            "masonite",
-        )
+        crate::py::tech::package_tech("masonite", "Masonite")
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -635,9 +630,7 @@ impl Analyzer for Masonite {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Masonite, files, crate::test_support::COMPACT)
-    }
+    crate::test_support::runner!(Masonite, crate::test_support::COMPACT);
 
     #[test]
     fn placeholders_and_joins() {

@@ -81,9 +81,7 @@ impl Analyzer for Ninja {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Ninja, files, crate::test_support::SPACED)
-    }
+    crate::test_support::runner!(Ninja, crate::test_support::SPACED);
 
     #[test]
     fn ninja_api_mounted_by_django_urls() {

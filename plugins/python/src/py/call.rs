@@ -322,3 +322,45 @@ fn trim_end(code: &Code<'_>, range: Range<usize>) -> usize {
     }
     end
 }
+
+/// A `receiver.method(path, target)` call: a route prefix (or path) and the
+/// dotted name of what it mounts or registers.
+pub struct PathTarget {
+    pub receiver: String,
+    /// Offset of the call.
+    pub start: usize,
+    pub path: super::strexpr::StrExpr,
+    pub target: String,
+}
+
+/// Every `receiver<needle>path, target)` call (`needle` is `.mount(` and
+/// the like), the path the first argument or keyword `path_kw`, the target
+/// the second or keyword `target_kw`; calls without all three are skipped.
+pub fn path_target_calls(
+    code: &Code<'_>,
+    needle: &str,
+    path_kw: &str,
+    target_kw: &str,
+) -> Vec<PathTarget> {
+    let mut out = Vec::new();
+    for at in code.find_all(needle) {
+        let Some(call) = method_call(code, at) else {
+            continue;
+        };
+        let (Some(receiver), Some(path), Some(target)) = (
+            call.receiver(),
+            call.arg(0, path_kw)
+                .and_then(|r| super::strexpr::StrExpr::parse(code, r)),
+            call.arg(1, target_kw).and_then(|r| whole_dotted(code, r)),
+        ) else {
+            continue;
+        };
+        out.push(PathTarget {
+            receiver: receiver.to_string(),
+            start: call.start,
+            path,
+            target,
+        });
+    }
+    out
+}

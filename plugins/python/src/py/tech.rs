@@ -16,6 +16,17 @@ pub fn python_tech(id: &str, framework: &str, aliases: &[&str], package: &str) -
         )]))
 }
 
+/// [`python_tech`] under the usual names: id `python_<package>`, aliases
+/// `<package>` and `python-<package>`.
+pub fn package_tech(package: &str, framework: &str) -> Tech {
+    python_tech(
+        &format!("python_{package}"),
+        framework,
+        &[package, &format!("python-{package}")],
+        package,
+    )
+}
+
 /// The map step of a module-fact analyzer: test code is skipped; otherwise
 /// `scan` the file and record the module when `keep` says it matters.
 pub fn record<M: Serialize>(
@@ -32,3 +43,28 @@ pub fn record<M: Serialize>(
         out.fact(&module);
     }
 }
+
+/// A module-fact analyzer in the usual layout (`scan::scan` maps a file to
+/// a module fact, recorded unless `is_empty()`; `link::link` joins every
+/// recorded `$module`): the unit struct `$name` with technology `$tech`.
+macro_rules! module_analyzer {
+    ($name:ident, $module:ty, $tech:expr) => {
+        pub struct $name;
+
+        impl Analyzer for $name {
+            fn tech(&self) -> Tech {
+                $tech
+            }
+
+            fn analyze(&self, file: &SourceFile, out: &mut Output) {
+                $crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
+            }
+
+            fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
+                let modules: Vec<$module> = facts.all();
+                Ok(link::link(&modules))
+            }
+        }
+    };
+}
+pub(crate) use module_analyzer;

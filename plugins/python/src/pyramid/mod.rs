@@ -790,9 +790,7 @@ impl Analyzer for Pyramid {
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Pyramid, files, crate::test_support::COMPACT)
-    }
+    crate::test_support::runner!(Pyramid, crate::test_support::COMPACT);
 
     #[test]
     fn routes_views_includes_and_prefixes() {

@@ -7,39 +7,22 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::scan::Flavor;
+use crate::flask::scan::{Flavor, FLASK};
 
 pub const QUART: Flavor = Flavor {
     package: "quart",
     apps: &["Quart"],
     blueprints: &["Blueprint"],
-    url_prefix_position: 5,
-    prefix_keyword: "url_prefix",
-    sources: crate::py::request::source_kind,
-    register: "register_blueprint",
-    name_first_placeholders: false,
-    methods_keyword: "methods",
-    methods_position: None,
-    bare_routes: false,
-    mount: None,
-    extra_reads: None,
+    ..FLASK
 };
 
-crate::flask::flask_flavor!(
-    Quart,
-    QUART,
-    "python_quart",
-    "Quart",
-    ["quart", "python-quart"]
-);
+crate::flask::flask_flavor!(Quart, QUART, "quart", "Quart");
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Quart, files, crate::test_support::NAMES)
-    }
+    crate::test_support::runner!(Quart, crate::test_support::NAMES);
 
     #[test]
     fn quart_apps_blueprints_and_awaited_requests() {

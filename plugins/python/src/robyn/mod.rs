@@ -8,7 +8,7 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::scan::Flavor;
+use crate::flask::scan::{Flavor, FLASK};
 
 fn sources(attr: &str) -> Option<ParamKind> {
     Some(match attr {
@@ -29,21 +29,10 @@ pub const ROBYN: Flavor = Flavor {
     prefix_keyword: "prefix",
     sources,
     register: "include_router",
-    name_first_placeholders: false,
-    methods_keyword: "methods",
-    methods_position: None,
-    bare_routes: false,
-    mount: None,
-    extra_reads: None,
+    ..FLASK
 };
 
-crate::flask::flask_flavor!(
-    Robyn,
-    ROBYN,
-    "python_robyn",
-    "Robyn",
-    ["robyn", "python-robyn"]
-);
+crate::flask::flask_flavor!(Robyn, ROBYN, "robyn", "Robyn");
 
 #[cfg(test)]
 mod tests {

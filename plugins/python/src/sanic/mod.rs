@@ -10,39 +10,25 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::flask::scan::Flavor;
+use crate::flask::scan::{Flavor, FLASK};
 
 pub const SANIC: Flavor = Flavor {
     package: "sanic",
     apps: &["Sanic"],
     blueprints: &["Blueprint"],
     url_prefix_position: 1,
-    prefix_keyword: "url_prefix",
-    sources: crate::py::request::source_kind,
     register: "blueprint",
     name_first_placeholders: true,
-    methods_keyword: "methods",
-    methods_position: None,
-    bare_routes: false,
-    mount: None,
-    extra_reads: None,
+    ..FLASK
 };
 
-crate::flask::flask_flavor!(
-    Sanic,
-    SANIC,
-    "python_sanic",
-    "Sanic",
-    ["sanic", "python-sanic"]
-);
+crate::flask::flask_flavor!(Sanic, SANIC, "sanic", "Sanic");
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Sanic, files, crate::test_support::NAMES)
-    }
+    crate::test_support::runner!(Sanic, crate::test_support::NAMES);
 
     #[test]
     fn sanic_blueprints_groups_and_typed_params() {

@@ -2,8 +2,10 @@
 
 use portolan_plugin_sdk::Param;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 use crate::py::module::ModuleInfo;
+use crate::py::outline::{Def, DefKind};
 use crate::py::strexpr::StrExpr;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -85,4 +87,34 @@ pub struct Handler {
 pub struct EndpointClass {
     pub name: String,
     pub methods: Vec<Handler>,
+}
+
+/// The functions of a class-based view that answer an HTTP method.
+pub const METHOD_FUNCS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
+
+impl EndpointClass {
+    /// The class `defs[i]` with its [`METHOD_FUNCS`], each with what
+    /// `reads` finds in its body; `None` when it has none.
+    pub fn of(
+        defs: &[Def],
+        i: usize,
+        reads: impl Fn(Range<usize>) -> Vec<Param>,
+    ) -> Option<EndpointClass> {
+        let methods: Vec<Handler> = defs
+            .iter()
+            .filter(|d| d.is_child_of(i) && d.kind == DefKind::Function)
+            .filter(|d| METHOD_FUNCS.contains(&d.name.as_str()))
+            .map(|d| Handler {
+                name: d.name.clone(),
+                params: reads(d.body.clone()),
+            })
+            .collect();
+        if methods.is_empty() {
+            return None;
+        }
+        Some(EndpointClass {
+            name: defs.get(i)?.name.clone(),
+            methods,
+        })
+    }
 }

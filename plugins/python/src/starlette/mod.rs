@@ -22,28 +22,17 @@ pub mod scan;
 
 use portolan_plugin_sdk::prelude::*;
 
-pub struct Starlette;
-
-impl Analyzer for Starlette {
-    fn tech(&self) -> Tech {
-        Tech::new("python_starlette", "Python", "Starlette")
-            .aliases(["starlette", "python-starlette"])
-            .files(["*.py"])
-            .detect(
-                Detect::files(["*.py"])
-                    .regex([r"^\s*from\s+starlette\.(applications|routing)\s+import\b"]),
-            )
-    }
-
-    fn analyze(&self, file: &SourceFile, out: &mut Output) {
-        crate::py::tech::record(file, out, scan::scan, |m| !m.is_empty());
-    }
-
-    fn link(&self, facts: &Facts) -> Result<Vec<Endpoint>, String> {
-        let modules: Vec<facts::StarletteModule> = facts.all();
-        Ok(link::link(&modules))
-    }
-}
+crate::py::tech::module_analyzer!(
+    Starlette,
+    facts::StarletteModule,
+    Tech::new("python_starlette", "Python", "Starlette")
+        .aliases(["starlette", "python-starlette"])
+        .files(["*.py"])
+        .detect(
+            Detect::files(["*.py"])
+                .regex([r"^\s*from\s+starlette\.(applications|routing)\s+import\b"]),
+        )
+);
 
 #[cfg(test)]
 mod tests;

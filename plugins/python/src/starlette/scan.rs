@@ -4,14 +4,12 @@ use portolan_plugin_sdk::{Code, Param, ParamKind, SourceFile};
 use std::ops::Range;
 
 use super::facts::{EndpointClass, Entry, EntryKind, Handler, StarletteModule};
-use crate::py::call::{call_at, method_call, methods_list, whole_dotted};
+use crate::py::call::{call_at, method_call, methods_list, path_target_calls, whole_dotted};
 use crate::py::lines::{logical_lines, LogicalLine};
 use crate::py::module::{assignment_target, ModuleInfo};
 use crate::py::outline::{outline, Def, DefKind};
 use crate::py::request::request_params_with;
 use crate::py::strexpr::StrExpr;
-
-const METHOD_FUNCS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
 /// What an attribute of Starlette's `request` reads.
 pub fn source(attr: &str) -> Option<ParamKind> {
@@ -78,21 +76,9 @@ pub fn scan(file: &SourceFile) -> StarletteModule {
                 }
             }
             DefKind::Class if def.open_paren.is_some() => {
-                let methods: Vec<Handler> = defs
-                    .iter()
-                    .filter(|d| d.is_child_of(i) && d.kind == DefKind::Function)
-                    .filter(|d| METHOD_FUNCS.contains(&d.name.as_str()))
-                    .map(|d| Handler {
-                        name: d.name.clone(),
-                        params: body_params(&code, d.body.clone(), &info),
-                    })
-                    .collect();
-                if !methods.is_empty() {
-                    module.classes.push(EndpointClass {
-                        name: def.name.clone(),
-                        methods,
-                    });
-                }
+                module.classes.extend(EndpointClass::of(&defs, i, |b| {
+                    body_params(&code, b, &info)
+                }));
             }
             _ => {}
         }
@@ -125,22 +111,12 @@ pub fn scan(file: &SourceFile) -> StarletteModule {
             });
         }
     }
-    for at in code.find_all(".mount(") {
-        let Some(call) = method_call(&code, at) else {
-            continue;
-        };
-        let (Some(list), Some(path), Some(app)) = (
-            call.receiver(),
-            call.arg(0, "path").and_then(|r| StrExpr::parse(&code, r)),
-            call.arg(1, "app").and_then(|r| whole_dotted(&code, r)),
-        ) else {
-            continue;
-        };
+    for c in path_target_calls(&code, ".mount(", "path", "app") {
         module.entries.push(Entry {
-            list: list.to_string(),
-            line: file.line_of(call.start),
-            path,
-            kind: EntryKind::MountName(app),
+            list: c.receiver,
+            line: file.line_of(c.start),
+            path: c.path,
+            kind: EntryKind::MountName(c.target),
         });
     }
     module.info = info;

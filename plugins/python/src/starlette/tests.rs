@@ -1,15 +1,12 @@
 use super::Starlette;
 
-fn run(files: &[(&str, &str)]) -> Vec<String> {
-    crate::test_support::run_with(
-        &Starlette,
-        files,
-        crate::test_support::Style {
-            ws: true,
-            ..crate::test_support::LINES
-        },
-    )
-}
+crate::test_support::runner!(
+    Starlette,
+    crate::test_support::Style {
+        ws: true,
+        ..crate::test_support::LINES
+    }
+);
 
 #[test]
 fn routes_mounts_and_endpoints_across_modules() {

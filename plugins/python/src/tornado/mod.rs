@@ -6,7 +6,12 @@
 //! counts when its handler is a `RequestHandler` subclass of the tree (or,
 //! unresolved, a name ending in `Handler`). Patterns are regexes: anchors
 //! are dropped and named groups become `{name}` (see
-//! [`crate::django::link::clean_route`]); unnamed groups stay as written.
+//! [`crate::django::link::clean_route`]). Unnamed groups are passed to the
+//! handler method positionally, so they are named after its parameters
+//! (`(r"/users/([^/]+)", H)` with `def get(self, user_name)` →
+//! `/users/{user_name}`; the first method of the nearest class that takes
+//! any wins); without such a method they stay as written. Optional
+//! non-capturing pieces (`(?:/([^/]+))?`) are kept as plain segments.
 //!
 //! Methods are the `get`/`post`/… the handler class and its in-tree bases
 //! define (GET when none). Parameters: `self.get_query_argument(s)` →
@@ -36,12 +41,7 @@ pub struct TornadoModule {
 
 impl Analyzer for Tornado {
     fn tech(&self) -> Tech {
-        crate::py::tech::python_tech(
-            "python_tornado",
-            "Tornado",
-            &["tornado", "python-tornado"],
-            "tornado",
-        )
+        crate::py::tech::package_tech("tornado", "Tornado")
     }
 
     fn analyze(&self, file: &SourceFile, out: &mut Output) {
@@ -82,8 +82,6 @@ fn link(modules: &[TornadoModule]) -> Vec<Endpoint> {
             let Some(pattern) = project.eval(m, &r.pattern, &is_local) else {
                 continue;
             };
-            let url = crate::django::link::clean_route(&pattern, true);
-            let url = format!("/{}", url.trim_start_matches('/'));
             // The handler and its in-tree ancestors, nearest first.
             let mut chain: Vec<&scan::HandlerClass> = Vec::new();
             let mut is_handler = false;
@@ -120,6 +118,14 @@ fn link(modules: &[TornadoModule]) -> Vec<Endpoint> {
             if methods.is_empty() {
                 methods.push(("GET".to_string(), Vec::new()));
             }
+            let args = chain
+                .iter()
+                .flat_map(|c| &c.methods)
+                .map(|f| f.args.as_slice())
+                .find(|a| !a.is_empty())
+                .unwrap_or_default();
+            let url = crate::django::link::clean_route(&name_groups(&pattern, args), true);
+            let url = format!("/{}", url.trim_start_matches('/'));
             for (method, params) in methods {
                 out.push(
                     Endpoint::new(&method, url.clone())
@@ -132,13 +138,107 @@ fn link(modules: &[TornadoModule]) -> Vec<Endpoint> {
     out
 }
 
+/// Gives a regex's unnamed capturing groups the names `names` (in order;
+/// only when it has no named group, as Tornado then passes them
+/// positionally) and unwraps non-capturing groups without alternatives
+/// (`(?:/x)?` → `/x`), so [`crate::django::link::clean_route`] turns the
+/// pattern into a path. One pass over the pattern plus one to pair the
+/// parentheses.
+fn name_groups(pattern: &str, names: &[String]) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    // For each `(`: its `)` and whether an `|` sits directly inside.
+    let mut close: Vec<Option<usize>> = vec![None; chars.len()];
+    let mut alt = vec![false; chars.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut class = false;
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            '\\' => i += 1,
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            _ if class => {}
+            '(' => stack.push(i),
+            ')' => {
+                if let Some(open) = stack.pop() {
+                    if let Some(slot) = close.get_mut(open) {
+                        *slot = Some(i);
+                    }
+                }
+            }
+            '|' => {
+                if let Some(flag) = stack.last().and_then(|o| alt.get_mut(*o)) {
+                    *flag = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let named = pattern.contains("(?P<");
+    let mut names = names.iter().filter(|_| !named);
+    let mut skip = vec![false; chars.len()];
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut class = false;
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if skip.get(i).copied().unwrap_or(false) {
+            i += 1;
+            continue;
+        }
+        match c {
+            '\\' => {
+                out.push(c);
+                if let Some(n) = chars.get(i + 1) {
+                    out.push(*n);
+                }
+                i += 2;
+                continue;
+            }
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => {
+                let next = chars.get(i + 1).copied();
+                let end = close.get(i).copied().flatten();
+                // No alternatives inside, no repetition after.
+                let plain = !alt.get(i).copied().unwrap_or(true)
+                    && !end.is_some_and(|e| matches!(chars.get(e + 1), Some('*' | '+' | '{')));
+                match (next, end) {
+                    (Some('?'), Some(end)) if chars.get(i + 2) == Some(&':') && plain => {
+                        for j in [end, end + 1] {
+                            let optional = j == end || chars.get(j) == Some(&'?');
+                            if let (true, Some(s)) = (optional, skip.get_mut(j)) {
+                                *s = true;
+                            }
+                        }
+                        i += 3;
+                        continue;
+                    }
+                    (Some('?'), _) | (_, None) => {}
+                    _ => {
+                        if let Some(name) = names.next() {
+                            out.push_str("(?P<");
+                            out.push_str(name);
+                            out.push('>');
+                            i += 1;
+                            continue;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(files: &[(&str, &str)]) -> Vec<String> {
-        crate::test_support::run_with(&Tornado, files, crate::test_support::LINES)
-    }
+    crate::test_support::runner!(Tornado, crate::test_support::LINES);
 
     #[test]
     fn handlers_across_modules() {
@@ -157,5 +257,27 @@ mod tests {
                 "PUT /api/v1/items/{item_id} @9 [form:name, cookie:session, file:image]",
             ]
         );
+    }
+
+    #[test]
+    fn unnamed_groups_take_the_handler_argument_names() {
+        let names = ["user".to_string(), "server".to_string()];
+        let cases = [
+            (
+                r"/users/([^/]+)/servers/([^/]*)",
+                "/users/{user}/servers/{server}",
+            ),
+            (r"/users/([^/]+)(?:/([^/]+))?$", "/users/{user}/{server}"),
+            (r"/u/(?P<id>\d+)/(x|y)", "/u/{id}/(x|y)"),
+            (r"/a(?:b|c)/([()]+)", "/a(?:b|c)/{user}"),
+            (r"/r(?:/x)*/([^/]+)", "/r(?:/x)*/{user}"),
+            (r"/é/(\d+)/(\d+)/(\d+)", "/é/{user}/{server}/(\\d+)"),
+            (r"/broken(", "/broken("),
+            (r"/trail\", "/trail\\"),
+        ];
+        for (pattern, want) in cases {
+            let got = crate::django::link::clean_route(&name_groups(pattern, &names), true);
+            assert_eq!(got, want, "{pattern}");
+        }
     }
 }

@@ -11,9 +11,10 @@ use crate::py::lines::logical_lines;
 use crate::py::module::ModuleInfo;
 use crate::py::outline::{outline, DefKind};
 use crate::py::request::{find_word_in, request_params_with};
+use crate::py::signature::signature;
 use crate::py::strexpr::StrExpr;
 
-const METHOD_FUNCS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
+use crate::starlette::facts::METHOD_FUNCS;
 
 /// `(pattern, Handler, …)` or `url(pattern, Handler, …)`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,6 +38,10 @@ pub struct Method {
     pub name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
+    /// Positional parameters after `self` (up to a `*args`): what the
+    /// pattern's unnamed groups are passed as.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
 }
 
 fn source(attr: &str) -> Option<ParamKind> {
@@ -174,6 +179,12 @@ pub fn scan(file: &SourceFile) -> TornadoModule {
             .map(|d| Method {
                 name: d.name.clone(),
                 params: method_params(&code, d.body.clone(), &d.name, &info),
+                args: signature(&code, d)
+                    .into_iter()
+                    .skip(1)
+                    .take_while(|p| !p.star)
+                    .map(|p| p.name)
+                    .collect(),
             })
             .collect();
         module.classes.push(HandlerClass {
