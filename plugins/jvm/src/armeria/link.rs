@@ -57,13 +57,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     let toks = crate::jvm::tokens::of_file(file);
     let t: &[crate::jvm::tokens::Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, false);
     for i in 1..t.len() {
         if !t[i - 1].is('.') || !t.get(i + 1).is_some_and(|x| x.is('(')) {
             continue;

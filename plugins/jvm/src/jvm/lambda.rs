@@ -352,13 +352,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     let toks = crate::jvm::tokens::of_file(file);
     let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, false);
     let kotlin = file.path.ends_with(".kt") || file.path.ends_with(".kts");
     // Kotlin's trailing lambda after `)`: `path("x") { … }`.
     let trailing = |close: usize| {

@@ -137,13 +137,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
     let toks = crate::jvm::tokens::of_file(file);
     let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(true),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, true);
     let mut funs: Vec<KFun> = Vec::new();
     let mut fun_end = 0usize;
     let mut stack: Vec<(usize, Frame)> = Vec::new();

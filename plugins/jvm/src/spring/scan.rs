@@ -177,13 +177,7 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
     let toks = crate::jvm::tokens::of_file(file);
     let t: &[Token] = &toks.0;
     let kotlin = lang == Lang::Kotlin;
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            &file.content,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, &file.content, kotlin);
     let mut types: Vec<String> = Vec::new();
     let mut nests: Vec<String> = Vec::new();
     // The top-level type, and the return type of the member method being
@@ -334,13 +328,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
     let toks = crate::jvm::tokens::of_file(file);
     let t: &[Token] = &toks.0;
     let kotlin = lang == Lang::Kotlin;
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            &file.content,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, &file.content, kotlin);
     // Prefix scopes: (token range, prefix).
     let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
     let decls = method_decls(t);

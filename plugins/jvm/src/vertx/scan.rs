@@ -3,7 +3,6 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::analyze_with_outline;
 use crate::jvm::lambda::{self, Dialect, Mount, MountTarget, Route, RouterKey};
 use crate::jvm::outline::Lang;
@@ -185,13 +184,7 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
     let toks = crate::jvm::tokens::of_file(file);
     let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, false);
     let methods = methods(t);
     let enclosing = |i: usize| {
         methods
