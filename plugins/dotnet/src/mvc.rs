@@ -456,15 +456,27 @@ impl Linker<'_> {
     /// tree (`V2Route : VersionedRoute : RouteAttribute`), its `: base(…)`
     /// arguments bind that one's constructor, up to the framework class.
     fn custom_arg(&self, cid: TypeId, a: &Attr, ctx: TypeId, n: usize) -> Option<String> {
+        let (given, mut bind) = self.attr_args(a, ctx);
+        self.ctor_arg(cid, given, &mut bind, n, 0)
+    }
+
+    /// The arguments a usage of a custom attribute gives (evaluated in
+    /// type `ctx`): how many are positional, and a binder of constructor
+    /// parameters by name, else by position.
+    fn attr_args<'s>(
+        &'s self,
+        a: &'s Attr,
+        ctx: TypeId,
+    ) -> (usize, impl FnMut(&str, usize) -> Option<String> + 's) {
         let given = a.args.iter().filter(|x| x.name.is_none()).count();
-        let mut bind = |name: &str, k: usize| -> Option<String> {
+        let bind = move |name: &str, k: usize| -> Option<String> {
             let arg = a
                 .named(name)
                 .or_else(|| a.positional(k))
                 .and_then(|x| x.expr.as_ref())?;
             self.idx.eval(Some(ctx), arg)
         };
-        self.ctor_arg(cid, given, &mut bind, n, 0)
+        (given, bind)
     }
 
     /// The value of `name` inside constructor `ctor` of custom attribute
@@ -660,14 +672,7 @@ impl Linker<'_> {
                 // `Template => "{id:int}"`, `HttpMethods => new[] { "GET" }`,
                 // or `Template = $"api/v{version}/{resource}"` set by its
                 // constructor (through derived attributes' `: base(…)`).
-                let given = a.args.iter().filter(|x| x.name.is_none()).count();
-                let mut bind = |name: &str, k: usize| -> Option<String> {
-                    let arg = a
-                        .named(name)
-                        .or_else(|| a.positional(k))
-                        .and_then(|x| x.expr.as_ref())?;
-                    self.idx.eval(Some(ctx), arg)
-                };
+                let (given, mut bind) = self.attr_args(a, ctx);
                 let template = self.ctor_prop(cid, given, &mut bind, "Template", 0);
                 let methods: Vec<String> = lineage
                     .iter()
