@@ -651,6 +651,9 @@ pub fn check_fixtures(analyzers: &[&dyn Analyzer], fixtures_root: &Path) {
     Fixtures::new(analyzers, fixtures_root).check();
 }
 
+mod profile;
+pub use profile::profile_main;
+
 #[cfg(test)]
 mod tests;
 

@@ -456,15 +456,27 @@ impl Linker<'_> {
     /// tree (`V2Route : VersionedRoute : RouteAttribute`), its `: base(…)`
     /// arguments bind that one's constructor, up to the framework class.
     fn custom_arg(&self, cid: TypeId, a: &Attr, ctx: TypeId, n: usize) -> Option<String> {
+        let (given, mut bind) = self.attr_args(a, ctx);
+        self.ctor_arg(cid, given, &mut bind, n, 0)
+    }
+
+    /// The arguments a usage of a custom attribute gives (evaluated in
+    /// type `ctx`): how many are positional, and a binder of constructor
+    /// parameters by name, else by position.
+    fn attr_args<'s>(
+        &'s self,
+        a: &'s Attr,
+        ctx: TypeId,
+    ) -> (usize, impl FnMut(&str, usize) -> Option<String> + 's) {
         let given = a.args.iter().filter(|x| x.name.is_none()).count();
-        let mut bind = |name: &str, k: usize| -> Option<String> {
+        let bind = move |name: &str, k: usize| -> Option<String> {
             let arg = a
                 .named(name)
                 .or_else(|| a.positional(k))
                 .and_then(|x| x.expr.as_ref())?;
             self.idx.eval(Some(ctx), arg)
         };
-        self.ctor_arg(cid, given, &mut bind, n, 0)
+        (given, bind)
     }
 
     /// The value of `name` inside constructor `ctor` of custom attribute
@@ -660,14 +672,7 @@ impl Linker<'_> {
                 // `Template => "{id:int}"`, `HttpMethods => new[] { "GET" }`,
                 // or `Template = $"api/v{version}/{resource}"` set by its
                 // constructor (through derived attributes' `: base(…)`).
-                let given = a.args.iter().filter(|x| x.name.is_none()).count();
-                let mut bind = |name: &str, k: usize| -> Option<String> {
-                    let arg = a
-                        .named(name)
-                        .or_else(|| a.positional(k))
-                        .and_then(|x| x.expr.as_ref())?;
-                    self.idx.eval(Some(ctx), arg)
-                };
+                let (given, mut bind) = self.attr_args(a, ctx);
                 let template = self.ctor_prop(cid, given, &mut bind, "Template", 0);
                 let methods: Vec<String> = lineage
                     .iter()
@@ -1270,57 +1275,66 @@ fn rooted(tpl: &str) -> Option<&str> {
 /// required values with the action's own values.
 fn tokens(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
     let url = required_values(url, ctrl, action, area);
-    let url = url.as_str();
-    let mut out = String::with_capacity(url.len());
-    let mut rest = url;
-    while let Some(open) = rest.find('[') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open..];
-        let Some(close) = after.find(']') else {
-            out.push_str(after);
-            return out;
-        };
-        let token = &after[1..close];
+    let filled = replace_spans(&url, '[', ']', |token| {
         match token.to_ascii_lowercase().as_str() {
-            "controller" => out.push_str(ctrl),
-            "action" => out.push_str(action),
-            "area" => out.push_str(area.unwrap_or("")),
-            _ => out.push_str(&after[..=close]),
+            "controller" => Some(ctrl),
+            "action" => Some(action),
+            "area" => Some(area.unwrap_or("")),
+            _ => None,
         }
-        rest = &after[close + 1..];
+    });
+    match filled {
+        Ok(out) => join_path(&[out.as_str()]),
+        Err(unclosed) => unclosed,
+    }
+}
+
+/// `text` with every `open`…`close` span replaced by what `fill` returns
+/// for the text inside it (the span is kept when it returns `None`). An
+/// unclosed span ends the replacement: `Err` holds the text replaced so
+/// far followed by the rest as is.
+fn replace_spans<'a>(
+    text: &str,
+    open: char,
+    close: char,
+    fill: impl Fn(&str) -> Option<&'a str>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(open) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let Some(end) = after.find(close) else {
+            out.push_str(after);
+            return Err(out);
+        };
+        match fill(&after[open.len_utf8()..end]) {
+            Some(value) => out.push_str(value),
+            None => out.push_str(&after[..end + close.len_utf8()]),
+        }
+        rest = &after[end + close.len_utf8()..];
     }
     out.push_str(rest);
-    join_path(&[out.as_str()])
+    Ok(out)
 }
 
 /// `{controller}`, `{action}` and `{area}` parameters (with constraints
 /// or defaults) replaced by the action's values.
 fn required_values(url: &str, ctrl: &str, action: &str, area: Option<&str>) -> String {
-    let mut out = String::with_capacity(url.len());
-    let mut rest = url;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open..];
-        let Some(close) = after.find('}') else {
-            out.push_str(after);
-            return out;
-        };
-        let inner = &after[1..close];
+    replace_spans(url, '{', '}', |inner| {
         let name = inner
             .split([':', '=', '?'])
             .next()
             .unwrap_or("")
             .to_ascii_lowercase();
         match (name.as_str(), area) {
-            ("controller", _) => out.push_str(ctrl),
-            ("action", _) => out.push_str(action),
-            ("area", Some(a)) => out.push_str(a),
-            _ => out.push_str(&after[..=close]),
+            ("controller", _) => Some(ctrl),
+            ("action", _) => Some(action),
+            ("area", Some(a)) => Some(a),
+            _ => None,
         }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
+    })
+    .unwrap_or_else(|unclosed| unclosed)
 }
 
 /// `Shop.Areas.Admin.Controllers` → `Admin`.

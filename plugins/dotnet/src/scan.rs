@@ -197,7 +197,20 @@ fn endpoint_groups(outline: &CsFile, t: &[Token], out: &mut Output) {
     }
 }
 
+/// The map step of every ASP.NET Core analyzer. Several run on the same
+/// files (MVC, SignalR, minimal APIs, …) and record the same facts: the
+/// scan runs once per file and the other technologies reuse its output.
 pub fn analyze(file: &SourceFile, out: &mut Output) {
+    struct Scanned(Output);
+    let scanned = file.memo(|f| {
+        let mut out = Output::new();
+        scan_file(f, &mut out);
+        Scanned(out)
+    });
+    out.extend_from(&scanned.0);
+}
+
+fn scan_file(file: &SourceFile, out: &mut Output) {
     if is_test_code(&file.path, &file.content) || crate::migrations::is_ef_migration(file) {
         return;
     }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::jvm::expr::StrExpr;
 use crate::jvm::index::{element_type, Index, TypeId};
 use crate::jvm::outline::{self, find, Annotation, JFile, Lang, TypeKind};
-use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind};
+use crate::jvm::tokens::{close_of, dotted, split_commas, Kind};
 use crate::jvm::ANNOTATION_VERBS as VERBS;
 use crate::spring::link::ANY_METHODS as ANY_METHOD;
 use crate::spring::params::{simple, SIMPLE_TYPES};
@@ -54,16 +54,10 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
     if !file.content.contains("Service") {
         return;
     }
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[crate::jvm::tokens::Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, false);
     for i in 1..t.len() {
         if !t[i - 1].is('.') || !t.get(i + 1).is_some_and(|x| x.is('(')) {
             continue;
@@ -72,8 +66,8 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         if word != "annotatedService" && word != "service" {
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let args = split_commas(&t, i + 2, close);
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let args = split_commas(t, i + 2, close);
         if word == "service" {
             if let [p, h] = args.as_slice() {
                 let lambda = (h.start..h.end)
@@ -94,7 +88,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
             [s, ..]
                 if t[s.start].kind != Kind::Str
                     && expr(s.clone()).is_none_or(|e| e.as_name().is_some())
-                    && !is_const(&t, s.start) =>
+                    && !is_const(t, s.start) =>
             {
                 (None, s.clone())
             }
@@ -102,10 +96,9 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
             _ => continue,
         };
         let class = if t[svc.start].is_ident("new") {
-            dotted(&t, svc.start + 1)
-                .map(|d| d.0.rsplit('.').next().unwrap_or_default().to_string())
+            dotted(t, svc.start + 1).map(|d| d.0.rsplit('.').next().unwrap_or_default().to_string())
         } else if t[svc.start].kind == Kind::Ident {
-            Some(var_type(&t, &t[svc.start].text))
+            Some(var_type(t, &t[svc.start].text))
         } else {
             None
         };

@@ -38,7 +38,7 @@ use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
 use crate::jvm::outline::Lang;
-use crate::jvm::tokens::{close_of, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, Kind, Token};
 
 pub struct JavaHelidonSe;
 
@@ -109,11 +109,11 @@ impl Analyzer for JavaHelidonSe {
 }
 
 fn scan(file: &SourceFile) -> SeFile {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let classes = body::classes(&t);
-    let methods = body::methods(&t, &classes);
+    let classes = body::classes(t);
+    let methods = body::methods(t, &classes);
     let mut out = SeFile {
         path: file.path.clone(),
         ..SeFile::default()
@@ -135,14 +135,14 @@ fn scan(file: &SourceFile) -> SeFile {
         } else if builder {
             regions.push((m.body.start, m.body.end, None));
         }
-        let reads = reads(&t, m.body.clone());
+        let reads = reads(t, m.body.clone());
         if !reads.is_empty() {
             out.bodies.push((m.class.clone(), m.name.clone(), reads));
         }
     }
     for i in 0..t.len() {
-        if member_call(&t, i, &["routing"]) {
-            let close = close_of(&t, i + 1).unwrap_or(t.len());
+        if member_call(t, i, &["routing"]) {
+            let close = close_of(t, i + 1).unwrap_or(t.len());
             regions.push((i + 1, close, None));
         }
         let builder = (t[i].is_ident("HttpRouting") || t[i].is_ident("Routing"))
@@ -168,7 +168,7 @@ fn scan(file: &SourceFile) -> SeFile {
             regions.push((i, end, None));
         }
     }
-    let decls = body::declared_types(&t, 0..t.len());
+    let decls = body::declared_types(t, 0..t.len());
     let mut seen = vec![false; t.len()];
     for (start, end, owner) in &regions {
         for i in *start..(*end).min(t.len()) {
@@ -179,7 +179,7 @@ fn scan(file: &SourceFile) -> SeFile {
                 "get", "post", "put", "delete", "patch", "head", "options", "any", "route",
                 "register",
             ];
-            if !member_call(&t, i, &VERBS) {
+            if !member_call(t, i, &VERBS) {
                 continue;
             }
             // The innermost region decides the owner.
@@ -189,20 +189,20 @@ fn scan(file: &SourceFile) -> SeFile {
                 .min_by_key(|(s, e, _)| e - s)
                 .map_or(owner.clone(), |r| r.2.clone());
             seen[i] = true;
-            let (args, _) = body::call_args(&t, i + 1);
+            let (args, _) = body::call_args(t, i + 1);
             let line = file.line_of(t[i].start);
             let word = t[i].text.as_str();
             if word == "register" {
                 let (prefix, services) = match args.first().and_then(|r| {
-                    str_expr(&t, r.clone(), src, false)
-                        .filter(|_| t[r.start].kind == Kind::Str || is_const(&t, r))
+                    str_expr(t, r.clone(), src, false)
+                        .filter(|_| t[r.start].kind == Kind::Str || is_const(t, r))
                 }) {
                     Some(p) => (p, &args[1..]),
                     None => (StrExpr::lit(""), &args[..]),
                 };
                 let targets: Vec<String> = services
                     .iter()
-                    .filter_map(|r| service_type(&t, r.clone(), &decls))
+                    .filter_map(|r| service_type(t, r.clone(), &decls))
                     .collect();
                 if !targets.is_empty() {
                     out.mounts.push(Mount {
@@ -230,25 +230,25 @@ fn scan(file: &SourceFile) -> SeFile {
             };
             // `rules.get(this::list)`: the service root (not `any(filter)`).
             let path = match rest.len() {
-                1 if word != "any" && is_handler_ref(&t, &rest[0]) => StrExpr::lit(""),
+                1 if word != "any" && is_handler_ref(t, &rest[0]) => StrExpr::lit(""),
                 0 | 1 => continue,
-                _ => match str_expr(&t, rest[0].clone(), src, false) {
+                _ => match str_expr(t, rest[0].clone(), src, false) {
                     Some(p) => p,
                     None => continue,
                 },
             };
             let h = rest[rest.len() - 1].clone();
-            if str_lit(&t, &h).is_some() {
+            if str_lit(t, &h).is_some() {
                 continue;
             }
-            let (inline, handler) = crate::jvm::lambda::handler_of(&t, h.clone());
+            let (inline, handler) = crate::jvm::lambda::handler_of(t, h.clone());
             out.routes.push(Route {
                 owner,
                 class: body::class_at(&classes, i),
                 methods,
                 path,
                 line,
-                reads: if inline { reads(&t, h) } else { Vec::new() },
+                reads: if inline { reads(t, h) } else { Vec::new() },
                 handler,
             });
         }

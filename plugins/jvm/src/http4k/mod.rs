@@ -40,7 +40,7 @@ use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
 use crate::jvm::outline::Lang;
-use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, split_commas, Kind, Token};
 
 pub struct KotlinHttp4k;
 
@@ -114,11 +114,11 @@ impl Analyzer for KotlinHttp4k {
 }
 
 fn scan(file: &SourceFile) -> KFile {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let classes = body::classes(&t);
-    let methods = body::methods(&t, &classes);
+    let classes = body::classes(t);
+    let methods = body::methods(t, &classes);
     let mut out = KFile {
         path: file.path.clone(),
         ..KFile::default()
@@ -131,11 +131,11 @@ fn scan(file: &SourceFile) -> KFile {
         let Some(eq) = (i + 1..t.len().min(i + 12)).find(|&k| t[k].is('=')) else {
             continue;
         };
-        let end = body::expr_end(&t, eq + 1);
-        if let Some(read) = lens(&t, eq + 1, end) {
+        let end = body::expr_end(t, eq + 1);
+        if let Some(read) = lens(t, eq + 1, end) {
             out.lenses.push((t[i].text.clone(), read));
         } else if (eq + 1..end).any(|k| t[k].is('{')) {
-            let r = reads(&t, eq + 1..end);
+            let r = reads(t, eq + 1..end);
             if !r.is_empty() {
                 out.bodies.push((t[i].text.clone(), r));
             }
@@ -143,7 +143,7 @@ fn scan(file: &SourceFile) -> KFile {
     }
     let lenses = out.lenses.clone();
     let sc = Scanner {
-        t: &t,
+        t,
         src,
         file,
         lenses: &lenses,
@@ -159,24 +159,24 @@ fn scan(file: &SourceFile) -> KFile {
     for i in 1..t.len() {
         if (t[i - 1].is_ident("val") || t[i - 1].is_ident("var")) && t[i].kind == Kind::Ident {
             if let Some(eq) = (i + 1..t.len().min(i + 12)).find(|&k| t[k].is('=')) {
-                defs.push((t[i].text.clone(), eq + 1..body::expr_end(&t, eq + 1)));
+                defs.push((t[i].text.clone(), eq + 1..body::expr_end(t, eq + 1)));
             }
         }
     }
     for (name, r) in defs {
-        if r.is_empty() || is_routes_call(&t, r.start) {
+        if r.is_empty() || is_routes_call(t, r.start) {
             continue;
         }
-        if let Some(close) = contract_block(&t, r.start) {
+        if let Some(close) = contract_block(t, r.start) {
             // `val api = contract { … }`.
             out.routers
                 .push((Some(name), sc.contract_items(r.start + 1, close)));
-        } else if let Some(b) = top_level(&t, r.clone(), "bindContract") {
+        } else if let Some(b) = top_level(t, r.clone(), "bindContract") {
             // `fun echo(): ContractRoute = "/echo" meta { … } bindContract GET to …`.
             if let Some(item) = sc.contract_route(b) {
                 out.routers.push((Some(name), vec![item]));
             }
-        } else if top_level(&t, r.clone(), "bind").is_some() {
+        } else if top_level(t, r.clone(), "bind").is_some() {
             out.routers.push((Some(name), sc.items(r.start, r.end)));
         } else {
             continue;
@@ -186,12 +186,12 @@ fn scan(file: &SourceFile) -> KFile {
     // Top-level `routes(` calls (not nested in another one).
     let mut covered = 0usize;
     for i in 0..t.len() {
-        if i < covered || !is_routes_call(&t, i) || bind_defs.iter().any(|r| r.contains(&i)) {
+        if i < covered || !is_routes_call(t, i) || bind_defs.iter().any(|r| r.contains(&i)) {
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
+        let close = close_of(t, i + 1).unwrap_or(t.len());
         covered = close;
-        let name = def_name(&t, i).or_else(|| {
+        let name = def_name(t, i).or_else(|| {
             methods
                 .iter()
                 .filter(|m| m.body.start <= i && i < m.body.end)
@@ -202,13 +202,13 @@ fn scan(file: &SourceFile) -> KFile {
     }
     // Handler bodies.
     for m in &methods {
-        let r = reads(&t, m.body.clone());
+        let r = reads(t, m.body.clone());
         if !r.is_empty() {
             out.bodies.push((m.name.clone(), r));
         }
     }
     for c in &classes {
-        let r = reads(&t, c.open + 1..c.close);
+        let r = reads(t, c.open + 1..c.close);
         if !r.is_empty() {
             out.bodies.push((c.name.clone(), r));
         }
@@ -801,7 +801,7 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Token> {
-        tokenize(&portolan_plugin_sdk::Code::new(src, Syntax::C_LIKE))
+        crate::jvm::tokens::tokenize(&portolan_plugin_sdk::Code::new(src, Syntax::C_LIKE))
     }
 
     #[test]

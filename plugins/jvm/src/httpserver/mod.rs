@@ -31,7 +31,7 @@ use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
 use crate::jvm::outline::Lang;
-use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, dotted, split_commas, Kind, Token};
 
 pub struct JavaHttpServer;
 
@@ -98,42 +98,42 @@ impl Analyzer for JavaHttpServer {
 }
 
 fn scan(file: &SourceFile) -> HsFile {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let classes = body::classes(&t);
+    let classes = body::classes(t);
     let mut out = HsFile {
         path: file.path.clone(),
         ..HsFile::default()
     };
     for c in &classes {
-        let info = info(&t, c.open + 1..c.close);
+        let info = info(t, c.open + 1..c.close);
         if info != Info::default() {
             out.classes.push((c.name.clone(), info));
         }
     }
-    for m in body::methods(&t, &classes) {
-        let info = info(&t, m.body.clone());
+    for m in body::methods(t, &classes) {
+        let info = info(t, m.body.clone());
         if info != Info::default() {
             out.methods.push((m.class.clone(), m.name.clone(), info));
         }
     }
-    let decls = body::declared_types(&t, 0..t.len());
+    let decls = body::declared_types(t, 0..t.len());
     for i in 0..t.len() {
-        if !member_call(&t, i, &["createContext"]) {
+        if !member_call(t, i, &["createContext"]) {
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let args = split_commas(&t, i + 2, close);
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let args = split_commas(t, i + 2, close);
         let Some(path) = args
             .first()
-            .and_then(|r| str_expr(&t, r.clone(), src, false))
+            .and_then(|r| str_expr(t, r.clone(), src, false))
         else {
             continue;
         };
         let handler = match args.get(1) {
             None => Handler::Unknown,
-            Some(h) => handler(&t, h.clone(), &decls),
+            Some(h) => handler(t, h.clone(), &decls),
         };
         out.contexts.push(Context {
             path,

@@ -36,7 +36,7 @@ pub mod servlet;
 use portolan_plugin_sdk::prelude::*;
 
 use crate::jvm::config::{module_root, parse_yaml_any};
-use crate::spring::scan::{self, Fact};
+use crate::spring::scan::Fact;
 use link::Flavor;
 
 /// Build files read for [`Flavor`] markers.
@@ -73,7 +73,7 @@ pub fn analyze(file: &SourceFile, out: &mut Output, yaml_config: bool) {
         }
         return;
     }
-    scan::analyze(file, out);
+    crate::spring::shared_scan(file, out);
 }
 
 /// Files every JAX-RS flavor reads.

@@ -19,7 +19,7 @@
 use portolan_plugin_sdk::prelude::*;
 
 use crate::jvm::config::{module_root, relaxed, ConfigDoc};
-use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, split_commas, Kind, Token};
 
 /// The configuration key holding a module's JAX-RS servlet mapping.
 pub const KEY: &str = "portolan.jaxrs.servlet-path";
@@ -73,8 +73,8 @@ fn mentions_servlet(t: &[Token], r: std::ops::Range<usize>) -> bool {
 }
 
 fn in_code(file: &SourceFile) -> Option<String> {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     // Variables whose initialiser builds a JAX-RS servlet or its holder:
     // `ServletHolder jersey = new ServletHolder(new ServletContainer(rc));`
     // (one pass: each statement is read once).
@@ -86,7 +86,7 @@ fn in_code(file: &SourceFile) -> Option<String> {
             while end < t.len() && !t[end].is(';') && !(t[end].nl && t[end - 1].is(')')) {
                 end += 1;
             }
-            if mentions_servlet(&t, k + 1..end) {
+            if mentions_servlet(t, k + 1..end) {
                 holders.push(&t[k - 1].text);
             }
             k = end;
@@ -116,16 +116,16 @@ fn in_code(file: &SourceFile) -> Option<String> {
         if !t.get(i + 1).is_some_and(|x| x.is('(')) {
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let args = split_commas(&t, i + 2, close);
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let args = split_commas(t, i + 2, close);
         // The servlet: among the arguments, or the receiver of
         // `registration.addMapping(…)` / `addServlet(…).addMapping(…)`.
         let receiver = (i >= 2 && t[i - 1].is('.')).then(|| &t[i - 2]);
         let servlet = args.iter().any(|a| {
-            mentions_servlet(&t, a.clone())
+            mentions_servlet(t, a.clone())
                 || (a.len() == 1 && holders.contains(&t[a.start].text.as_str()))
         }) || receiver.is_some_and(|r| {
-            holders.contains(&r.text.as_str()) || r.is(')') && call_mentions_servlet(&t, i - 2)
+            holders.contains(&r.text.as_str()) || r.is(')') && call_mentions_servlet(t, i - 2)
         });
         if !servlet {
             continue;

@@ -13,7 +13,7 @@
 use portolan_plugin_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::jvm::tokens::{close_of, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, Kind, Token};
 
 /// A value read from the request: its kind (`None`: a request parameter,
 /// query or form by method) and name.
@@ -45,8 +45,8 @@ pub fn servlet(file: &SourceFile) -> Option<Servlet> {
     if !file.content.contains("HttpServlet") {
         return None;
     }
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let at =
         (1..t.len()).find(|&i| t[i].is_ident("HttpServlet") && t[i - 1].is_ident("extends"))?;
     let class_at = (0..at).rev().find(|&i| t[i].is_ident("class"))?;
@@ -59,7 +59,7 @@ pub fn servlet(file: &SourceFile) -> Option<Servlet> {
     // `@WebServlet(...)` before the class.
     if let Some(a) = (0..class_at).rev().find(|&i| t[i].is_ident("WebServlet")) {
         if t.get(a + 1).is_some_and(|x| x.is('(')) {
-            let close = close_of(&t, a + 1).unwrap_or(a + 1);
+            let close = close_of(t, a + 1).unwrap_or(a + 1);
             let mut k = a + 2;
             while k < close {
                 // Skip `name = "…"` and other non-URL attributes.
@@ -88,7 +88,7 @@ pub fn servlet(file: &SourceFile) -> Option<Servlet> {
         if !t.get(i + 1).is_some_and(|x| x.is('(')) || (i > 0 && t[i - 1].is('.')) {
             continue;
         }
-        let Some(pclose) = close_of(&t, i + 1) else {
+        let Some(pclose) = close_of(t, i + 1) else {
             continue;
         };
         // The body: the next `{` before any `;`.
@@ -99,7 +99,7 @@ pub fn servlet(file: &SourceFile) -> Option<Servlet> {
         if !t.get(b).is_some_and(|x| x.is('{')) {
             continue;
         }
-        let end = close_of(&t, b).unwrap_or(t.len());
+        let end = close_of(t, b).unwrap_or(t.len());
         methods.push((
             verb.to_string(),
             file.line_of(t[i].start),

@@ -17,7 +17,7 @@ use super::expr::StrExpr;
 use super::facts::{analyze_with_outline, split_facts, OutlineFact};
 use super::index::Index;
 use super::outline::Lang;
-use super::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
+use super::tokens::{close_of, dotted, split_commas, Kind, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Dialect {
@@ -349,24 +349,18 @@ fn class_literal(t: &[Token], start: usize, end: usize) -> Option<String> {
 
 /// Routes and method-body reads of one file.
 pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, false);
     let kotlin = file.path.ends_with(".kt") || file.path.ends_with(".kts");
     // Kotlin's trailing lambda after `)`: `path("x") { … }`.
     let trailing = |close: usize| {
         (kotlin && t.get(close + 1).is_some_and(|x| x.is('{')))
-            .then(|| close_of(&t, close + 1).map(|e| close + 1..e + 1))
+            .then(|| close_of(t, close + 1).map(|e| close + 1..e + 1))
             .flatten()
     };
-    let classes = class_bodies(&t);
+    let classes = class_bodies(t);
     let class_at = |i: usize| {
         classes
             .iter()
@@ -396,7 +390,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             continue;
         }
         if t.get(i + 1).is_some_and(|x| x.is('(')) {
-            let Some(close) = close_of(&t, i + 1) else {
+            let Some(close) = close_of(t, i + 1) else {
                 continue;
             };
             let mut k = close + 1;
@@ -409,7 +403,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             }
             if kotlin && t.get(k).is_some_and(|x| x.is('=')) {
                 let end = (k + 1..t.len()).find(|&e| t[e].nl).unwrap_or(t.len());
-                let r = reads(&t, k + 1, end);
+                let r = reads(t, k + 1, end);
                 if !r.is_empty() {
                     out.bodies.push((class_at(i), t[i].text.clone(), r));
                 }
@@ -422,8 +416,8 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
                 }
             }
             if t.get(k).is_some_and(|x| x.is('{')) {
-                let end = close_of(&t, k).unwrap_or(t.len());
-                let r = reads(&t, k, end);
+                let end = close_of(t, k).unwrap_or(t.len());
+                let r = reads(t, k, end);
                 if !r.is_empty() {
                     out.bodies.push((class_at(i), t[i].text.clone(), r));
                 }
@@ -444,7 +438,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
                 .find(|(k, d)| *d < 0 || (*d == 0 && t[*k].is(';')))
                 .map_or(t.len(), |(k, _)| k);
             if (i + 2..end).any(|k| t[k].is('-') && t.get(k + 1).is_some_and(|x| x.is('>'))) {
-                let r = reads(&t, i + 2, end);
+                let r = reads(t, i + 2, end);
                 if !r.is_empty() {
                     out.bodies.push((class_at(i), t[i].text.clone(), r));
                 }
@@ -455,7 +449,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
         return out;
     }
     if dialect == Dialect::Javalin {
-        out.context_paths = context_paths(&t, &expr);
+        out.context_paths = context_paths(t, &expr);
     }
     // Known receivers of route calls: `Javalin app`, `x = Javalin.create(…)`,
     // `Service http = Service.ignite()`.
@@ -480,9 +474,9 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
     let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
     for i in 0..t.len() {
         if t[i].is_ident("path") && t.get(i + 1).is_some_and(|x| x.is('(')) {
-            let close = close_of(&t, i + 1).unwrap_or(t.len());
-            let args = split_commas(&t, i + 2, close);
-            if args.len() == 2 && is_handler(&t, args[1].clone()) {
+            let close = close_of(t, i + 1).unwrap_or(t.len());
+            let args = split_commas(t, i + 2, close);
+            if args.len() == 2 && is_handler(t, args[1].clone()) {
                 if let Some(p) = expr(args[0].clone()) {
                     scopes.push((i, close, p));
                 }
@@ -512,7 +506,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             let recv_ok = t
                 .get(i.wrapping_sub(2))
                 .is_some_and(|r| r.kind == Kind::Ident && receivers.contains(&r.text))
-                || (t[i - 2].is(')') && chain_from_create(&t, i - 2));
+                || (t[i - 2].is(')') && chain_from_create(t, i - 2));
             if !recv_ok {
                 continue;
             }
@@ -520,8 +514,8 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             // A declaration (`void get(`) or a method reference.
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let mut args = split_commas(&t, i + 2, close);
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let mut args = split_commas(t, i + 2, close);
         // Kotlin: `get("/x") { ctx -> … }` (the trailing lambda is the
         // handler); Javalin's roles after the handler (`get(h, Role.X)`,
         // `post("x", h, Role.Y)`) are dropped.
@@ -529,7 +523,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             args.push(block);
         } else if let Some(h) = args
             .iter()
-            .position(|r| handler_of(&t, r.clone()).0 || method_ref(&t, r.clone()))
+            .position(|r| handler_of(t, r.clone()).0 || method_ref(t, r.clone()))
         {
             if h <= 1 {
                 args.truncate(h + 1);
@@ -538,7 +532,7 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
         let Some(last) = args.last().cloned() else {
             continue;
         };
-        if !is_handler(&t, last.clone()) && !t[last.start].is('{') {
+        if !is_handler(t, last.clone()) && !t[last.start].is('{') {
             continue;
         }
         let mut parts = prefix_at(i);
@@ -551,16 +545,16 @@ pub fn scan(file: &SourceFile, dialect: Dialect) -> DslFile {
             continue;
         }
         let line = file.line_of(t[i].start);
-        let (inline, handler) = handler_of(&t, last.clone());
+        let (inline, handler) = handler_of(t, last.clone());
         let inline = inline || t[last.start].is('{');
         let rd = if inline {
-            reads(&t, last.start, last.end)
+            reads(t, last.start, last.end)
         } else {
             Vec::new()
         };
         if word == "crud" {
             let cls = (t[last.start].is_ident("new"))
-                .then(|| dotted(&t, last.start + 1).map(|d| d.0))
+                .then(|| dotted(t, last.start + 1).map(|d| d.0))
                 .flatten();
             // `users/{id}`: the collection is the path without its last
             // segment.

@@ -7,11 +7,11 @@
 //! The parser is a tolerant recursive descent over [`super::tokens`]: it
 //! never fails, and skips what it does not understand to the next member.
 
-use portolan_plugin_sdk::{Code, SourceFile, Syntax};
+use portolan_plugin_sdk::SourceFile;
 use serde::{Deserialize, Serialize};
 
 use super::expr::StrExpr;
-use super::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
+use super::tokens::{close_of, dotted, split_commas, Kind, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Lang {
@@ -232,10 +232,9 @@ const USE_SITE_TARGETS: &[&str] = &[
 
 /// Parse a Java or Kotlin file.
 pub fn parse(file: &SourceFile, lang: Lang) -> JFile {
-    let code = Code::new(&file.content, Syntax::C_LIKE);
-    let toks = tokenize(&code);
+    let toks = super::tokens::of_file(file);
     let mut p = Parser {
-        t: &toks,
+        t: &toks.0,
         src: &file.content,
         kotlin: lang == Lang::Kotlin,
         file,
@@ -250,7 +249,7 @@ pub fn parse(file: &SourceFile, lang: Lang) -> JFile {
             funs: Vec::new(),
         },
     };
-    p.members(0, toks.len(), None, "");
+    p.members(0, toks.0.len(), None, "");
     p.out
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::OutlineFact;
 use crate::jvm::outline::{self, Lang};
-use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, split_commas, Kind, Token};
 
 /// The facts of Ktor: file outlines and the routing functions of a file.
 pub type Fact = OutlineFact<KtorFile>;
@@ -134,16 +134,10 @@ enum Frame {
 }
 
 pub fn scan(file: &SourceFile) -> Vec<KFun> {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(true),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, src, true);
     let mut funs: Vec<KFun> = Vec::new();
     let mut fun_end = 0usize;
     let mut stack: Vec<(usize, Frame)> = Vec::new();
@@ -158,8 +152,8 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
         let word = (t[i].kind == Kind::Ident).then_some(t[i].text.as_str());
         // A new top-level function.
         if word == Some("fun") && i >= fun_end {
-            if let Some((name, receiver, open)) = fun_header(&t, i) {
-                fun_end = close_of(&t, open).unwrap_or(t.len());
+            if let Some((name, receiver, open)) = fun_header(t, i) {
+                fun_end = close_of(t, open).unwrap_or(t.len());
                 funs.push(KFun {
                     name,
                     receiver,
@@ -196,7 +190,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
                 .collect()
         };
         if let (Some(ix), Some("call")) = (in_handler, word) {
-            if let Some((p, next)) = call_param(&t, i, &expr) {
+            if let Some((p, next)) = call_param(t, i, &expr) {
                 if let Some(Item::Endpoint { params, .. }) =
                     funs.last_mut().and_then(|f| f.items.get_mut(ix))
                 {
@@ -213,7 +207,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
             // `pagination<Sort>()`: a possible helper call.
             let after_call = i >= 2 && t[i - 1].is('.') && t[i - 2].text == "call";
             let open = if t.get(i + 1).is_some_and(|x| x.is('<')) {
-                close_of(&t, i + 1).map(|c| c + 1)
+                close_of(t, i + 1).map(|c| c + 1)
             } else {
                 Some(i + 1)
             };
@@ -261,7 +255,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
             }
         }
         if let Some(ix) = in_handler {
-            if let Some(p) = multipart_part(&t, i, &mut part_kind) {
+            if let Some(p) = multipart_part(t, i, &mut part_kind) {
                 if let Some(Item::Endpoint { params, .. }) =
                     funs.last_mut().and_then(|f| f.items.get_mut(ix))
                 {
@@ -274,7 +268,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
         if let (Some(ix), Some(var)) = (in_handler, word) {
             // `val form = call.receiveParameters()`
             if t.get(i + 1).is_some_and(|x| x.is('='))
-                && seq(&t, i + 2, &["call", ".", "receiveParameters"])
+                && seq(t, i + 2, &["call", ".", "receiveParameters"])
             {
                 form_vars.push(var.to_string());
             } else if form_vars.iter().any(|v| v == var)
@@ -294,7 +288,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
             }
         }
         if t[i].is('{') {
-            let close = close_of(&t, i).unwrap_or(t.len());
+            let close = close_of(t, i).unwrap_or(t.len());
             stack.push((close, Frame::Other));
             i += 1;
             continue;
@@ -310,7 +304,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
         let mut k = i + 1;
         let mut resource = None;
         if t.get(k).is_some_and(|x| x.is('<')) {
-            let c = close_of(&t, k);
+            let c = close_of(t, k);
             if let Some(c) = c {
                 let ty: String = t[k + 1..c].iter().map(|x| x.text.as_str()).collect();
                 resource = Some(ty);
@@ -319,14 +313,14 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
         }
         let mut args = Vec::new();
         if t.get(k).is_some_and(|x| x.is('(')) {
-            let close = close_of(&t, k).unwrap_or(t.len());
-            args = split_commas(&t, k + 1, close);
+            let close = close_of(t, k).unwrap_or(t.len());
+            args = split_commas(t, k + 1, close);
             k = close + 1;
         }
         let lambda = t.get(k).is_some_and(|x| x.is('{'));
         let is_verb = VERBS.contains(&w);
         if lambda && w == "authenticate" {
-            let close = close_of(&t, k).unwrap_or(t.len());
+            let close = close_of(t, k).unwrap_or(t.len());
             let written: String = args
                 .iter()
                 .map(|r| {
@@ -352,7 +346,7 @@ pub fn scan(file: &SourceFile) -> Vec<KFun> {
             continue;
         }
         if lambda && (is_verb || w == "route" || w == "handle") {
-            let close = close_of(&t, k).unwrap_or(t.len());
+            let close = close_of(t, k).unwrap_or(t.len());
             let first = args.first().and_then(|r| expr(r.clone()));
             let method_arg = args
                 .get(1)
@@ -435,8 +429,8 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
     {
         return Vec::new();
     }
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let funs: Vec<usize> = (0..t.len())
         .filter(|&i| t[i].kind == Kind::Ident && t[i].text == "fun")
         .collect();
@@ -446,8 +440,8 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
         let mut k = i + 1;
         let mut type_params: Vec<String> = Vec::new();
         if t.get(k).is_some_and(|x| x.is('<')) {
-            let Some(c) = close_of(&t, k) else { continue };
-            for r in split_commas(&t, k + 1, c) {
+            let Some(c) = close_of(t, k) else { continue };
+            for r in split_commas(t, k + 1, c) {
                 if let Some(x) = t[r]
                     .iter()
                     .find(|x| x.kind == Kind::Ident && x.text != "reified")
@@ -457,7 +451,7 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
             }
             k = c + 1;
         }
-        let Some((dotted, next)) = crate::jvm::tokens::dotted(&t, k) else {
+        let Some((dotted, next)) = crate::jvm::tokens::dotted(t, k) else {
             continue;
         };
         // An extension of the call or of a scope around it
@@ -471,12 +465,12 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
         if !t.get(next).is_some_and(|x| x.is('(')) {
             continue;
         }
-        let Some(close) = close_of(&t, next) else {
+        let Some(close) = close_of(t, next) else {
             continue;
         };
         // Parameter names and their declared types.
         let mut params: Vec<(String, String)> = Vec::new();
-        for r in split_commas(&t, next + 1, close) {
+        for r in split_commas(t, next + 1, close) {
             let toks = &t[r];
             let Some(colon) = toks.iter().position(|x| x.is(':')) else {
                 continue;
@@ -501,7 +495,7 @@ pub fn helpers(file: &SourceFile) -> Vec<Helper> {
         let mut j = close + 1;
         let mut part_kind: Option<bool> = None;
         while j < end.min(t.len()) {
-            if let Some(p) = multipart_part(&t, j, &mut part_kind) {
+            if let Some(p) = multipart_part(t, j, &mut part_kind) {
                 if !h.direct.contains(&p) {
                     h.direct.push(p);
                 }

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::jvm::body::{self, class_literal, member_call, str_lit};
 use crate::jvm::index::Index;
 use crate::jvm::outline::{self, JFile, Lang};
-use crate::jvm::tokens::{close_of, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, Kind, Token};
 
 pub struct JavaPlay;
 
@@ -98,11 +98,11 @@ impl Analyzer for JavaPlay {
         if !outline.types.is_empty() {
             out.fact(&Fact::File(outline));
         }
-        let code = file.code(Syntax::C_LIKE);
-        let t = tokenize(&code);
-        let classes = body::classes(&t);
-        for m in body::methods(&t, &classes) {
-            let reads = reads(&t, m.body.clone());
+        let toks = crate::jvm::tokens::of_file(file);
+        let t: &[Token] = &toks.0;
+        let classes = body::classes(t);
+        for m in body::methods(t, &classes) {
+            let reads = reads(t, m.body.clone());
             if !reads.is_empty() {
                 out.fact(&Fact::Action {
                     path: file.path.clone(),

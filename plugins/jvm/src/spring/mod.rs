@@ -91,8 +91,9 @@ impl Analyzer for KotlinSpring {
 
 /// Both technologies scan a file the same way (each keeps its own
 /// language's controllers at `link`): the scan runs once per file and the
-/// other technology reuses its output.
-fn shared_scan(file: &SourceFile, out: &mut Output) {
+/// other technology reuses its output (so does JAX-RS, which reads the same
+/// facts).
+pub(crate) fn shared_scan(file: &SourceFile, out: &mut Output) {
     struct Scanned(Output);
     let scanned = file.memo(|f| {
         let mut out = Output::new();

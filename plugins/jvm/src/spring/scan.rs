@@ -9,7 +9,7 @@ use crate::jvm::config::{self, ConfigDoc};
 use crate::jvm::expr::{Part, StrExpr};
 use crate::jvm::lambda::{self, Read};
 use crate::jvm::outline::{self, JFile, Lang};
-use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, split_commas, Kind, Token};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fact {
@@ -144,10 +144,10 @@ pub fn analyze(file: &SourceFile, out: &mut Output) {
         }
     }
     if lang == Lang::Java && c.contains("static ") && c.contains("return new ") {
-        let code = file.code(Syntax::C_LIKE);
-        let t = tokenize(&code);
-        if let Some(class) = top_class(&t) {
-            for b in builder::builders(&t, &class) {
+        let toks = crate::jvm::tokens::of_file(file);
+        let t: &[Token] = &toks.0;
+        if let Some(class) = top_class(t) {
+            for b in builder::builders(t, &class) {
                 out.fact(&Fact::Builder(b));
             }
         }
@@ -174,16 +174,10 @@ fn top_class(t: &[Token]) -> Option<String> {
 
 /// [`Fact::Nest`] and [`Fact::Provide`] facts of a router file.
 fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let kotlin = lang == Lang::Kotlin;
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            &file.content,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, &file.content, kotlin);
     let mut types: Vec<String> = Vec::new();
     let mut nests: Vec<String> = Vec::new();
     // The top-level type, and the return type of the member method being
@@ -226,9 +220,9 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
         }
         // `nest(path("/apis/" + gv), …)`: a prefix with a run-time part.
         if x.is_ident("nest") && t.get(i + 1).is_some_and(|n| n.is('(')) {
-            let close = close_of(&t, i + 1).unwrap_or(t.len());
-            if let Some(first) = split_commas(&t, i + 2, close).into_iter().next() {
-                if let Some(p) = path_call(&t, first, &expr) {
+            let close = close_of(t, i + 1).unwrap_or(t.len());
+            if let Some(first) = split_commas(t, i + 2, close).into_iter().next() {
+                if let Some(p) = path_call(t, first, &expr) {
                     if let [Part::Lit(lit), Part::Ref(var)] = p.parts.as_slice() {
                         if var.starts_with(|c: char| c.is_ascii_lowercase()) && !var.contains('.') {
                             nests.push(lit.clone());
@@ -258,7 +252,7 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
             // `return Helper.of(new X());`: a helper reading X's annotation.
             // (A short statement: the search is bounded.)
             let end = (i + 1..(i + 16).min(t.len())).find(|&k| t[k].is(';'));
-            let via = end.and_then(|e| builder::class_ref_call(&t, i + 1..e));
+            let via = end.and_then(|e| builder::class_ref_call(t, i + 1..e));
             if let (Some(ty), Some(via)) = (&declared, via) {
                 out.fact(&Fact::Provide(Provider {
                     path: file.path.clone(),
@@ -295,12 +289,12 @@ fn registry(file: &SourceFile, lang: Lang, out: &mut Output) {
                 unknown(out);
                 continue;
             }
-            let close = close_of(&t, open).unwrap_or(t.len());
+            let close = close_of(t, open).unwrap_or(t.len());
             if !t.get(close + 1).is_some_and(|n| n.is(';')) {
                 unknown(out);
                 continue;
             }
-            let parts: Option<Vec<StrExpr>> = split_commas(&t, open + 1, close)
+            let parts: Option<Vec<StrExpr>> = split_commas(t, open + 1, close)
                 .into_iter()
                 .map(&expr)
                 .collect();
@@ -331,31 +325,25 @@ const VERBS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTI
 
 /// WebFlux functional routes of a file.
 pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let kotlin = lang == Lang::Kotlin;
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            &file.content,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(kotlin),
-        )
-    };
+    let expr = crate::jvm::expr::range_parser(t, &file.content, kotlin);
     // Prefix scopes: (token range, prefix).
     let mut scopes: Vec<(usize, usize, StrExpr)> = Vec::new();
-    let decls = method_decls(&t);
-    let enclosing = enclosing_parens(&t);
-    let classes = crate::jvm::body::classes(&t);
+    let decls = method_decls(t);
+    let enclosing = enclosing_parens(t);
+    let classes = crate::jvm::body::classes(t);
     for i in 0..t.len() {
         // `nest(path("/x"), …)` / `.nest(RequestPredicates.path("/x"), …)`
         if t[i].is_ident("nest") && t.get(i + 1).is_some_and(|x| x.is('(')) {
-            let close = close_of(&t, i + 1).unwrap_or(t.len());
-            let args = split_commas(&t, i + 2, close);
+            let close = close_of(t, i + 1).unwrap_or(t.len());
+            let args = split_commas(t, i + 2, close);
             if let Some(first) = args.first() {
-                if let Some(p) = path_call(&t, first.clone(), &expr) {
+                if let Some(p) = path_call(t, first.clone(), &expr) {
                     // `nest(path("/x"), scopedRoutes())`: the routes of a
                     // method of this file.
-                    if let Some(body) = args.get(1).and_then(|a| method_body(&t, a.clone(), &decls))
+                    if let Some(body) = args.get(1).and_then(|a| method_body(t, a.clone(), &decls))
                     {
                         scopes.push((body.0, body.1, p.clone()));
                     }
@@ -369,8 +357,8 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             && t[i - 1].is('.')
             && t.get(i + 1).is_some_and(|x| x.is('('))
         {
-            let close = close_of(&t, i + 1).unwrap_or(t.len());
-            let args = split_commas(&t, i + 2, close);
+            let close = close_of(t, i + 1).unwrap_or(t.len());
+            let args = split_commas(t, i + 2, close);
             if args.len() >= 2 {
                 if let Some(p) = expr(args[0].clone()) {
                     scopes.push((i, close, p));
@@ -384,7 +372,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             && t[i - 1].is('.')
             && t.get(i + 1).is_some_and(|x| x.is('{'))
         {
-            let close = close_of(&t, i + 1).unwrap_or(t.len());
+            let close = close_of(t, i + 1).unwrap_or(t.len());
             let prefix = if t[i - 2].kind == Kind::Str {
                 expr(i - 2..i - 1)
             } else if t[i - 2].is(')') {
@@ -397,7 +385,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
                         expr(o + 1..o + 2)
                     } else {
                         // `(path("/x") and accept(…)).nest {`
-                        path_call(&t, o + 1..i - 2, &expr)
+                        path_call(t, o + 1..i - 2, &expr)
                     }
                 })
             } else {
@@ -409,7 +397,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         }
     }
     let mut out = Vec::new();
-    let bodies = method_bodies(&t);
+    let bodies = method_bodies(t);
     for i in 0..t.len() {
         let Some(verb) = VERBS.iter().find(|v| t[i].is_ident(v)) else {
             continue;
@@ -420,8 +408,8 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
         if i > 0 && t[i - 1].is('.') && i > 1 && t[i - 2].is_ident("HttpMethod") {
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let Some(first) = split_commas(&t, i + 2, close).into_iter().next() else {
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let Some(first) = split_commas(t, i + 2, close).into_iter().next() else {
             continue;
         };
         let mut parts: Vec<StrExpr> = scopes
@@ -429,7 +417,7 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             .filter(|(s, e, _)| *s < i && i < *e)
             .map(|(_, _, p)| p.clone())
             .collect();
-        match expr(first.clone()).or_else(|| path_call(&t, first.clone(), &expr)) {
+        match expr(first.clone()).or_else(|| path_call(t, first.clone(), &expr)) {
             Some(pattern) => parts.push(pattern),
             // `nest(path("/posts"), () -> route().GET(this::list, docs))`,
             // `.GET(accept(APPLICATION_JSON), books::list)`: a builder verb
@@ -437,25 +425,25 @@ pub fn routes(file: &SourceFile, lang: Lang) -> Vec<RouterRoute> {
             None if !parts.is_empty()
                 && i > 0
                 && t[i - 1].is('.')
-                && is_handler(&t, i + 2..close) => {}
+                && is_handler(t, i + 2..close) => {}
             None => continue,
         }
         // Kotlin DSL handlers may follow as a trailing lambda:
         // `DELETE("/{id}") { req -> handler.delete(req) }`.
         let end = match t.get(close + 1) {
-            Some(x) if kotlin && x.is('{') => close_of(&t, close + 1).unwrap_or(close),
+            Some(x) if kotlin && x.is('{') => close_of(t, close + 1).unwrap_or(close),
             _ => close,
         };
-        let reads = route_reads(&t, i + 2, end, &bodies);
-        let doc_calls = qualified_calls(&t, i + 2, close, None);
-        let handler = handler_ref(&t, i + 2..end).or_else(|| {
+        let reads = route_reads(t, i + 2, end, &bodies);
+        let doc_calls = qualified_calls(t, i + 2, close, None);
+        let handler = handler_ref(t, i + 2..end).or_else(|| {
             // `route(GET("/x").and(accept(…)), handler::x)`: the handler is
             // the next argument of the call the predicate is given to.
             let open = enclosing[i]?;
-            let call_close = close_of(&t, open)?;
-            let args = split_commas(&t, open + 1, call_close);
+            let call_close = close_of(t, open)?;
+            let args = split_commas(t, open + 1, call_close);
             let at = args.iter().position(|a| a.contains(&i))?;
-            handler_ref(&t, args.get(at + 1)?.clone())
+            handler_ref(t, args.get(at + 1)?.clone())
         });
         out.push(RouterRoute {
             path: file.path.clone(),
@@ -545,11 +533,11 @@ const REQUEST_TYPES: [&str; 11] = [
 /// Methods taking a request object ([`REQUEST_TYPES`]: WebFlux / WebMvc.fn
 /// handlers, controller methods) and what they read.
 fn handlers(file: &SourceFile) -> Vec<HandlerReads> {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
-    let classes = crate::jvm::body::classes(&t);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
+    let classes = crate::jvm::body::classes(t);
     let mut out = Vec::new();
-    for m in crate::jvm::body::methods(&t, &classes) {
+    for m in crate::jvm::body::methods(t, &classes) {
         if m.class.is_empty()
             || !t[m.params.clone()]
                 .iter()
@@ -557,7 +545,7 @@ fn handlers(file: &SourceFile) -> Vec<HandlerReads> {
         {
             continue;
         }
-        let reads = request_reads(&t, m.body.start, m.body.end);
+        let reads = request_reads(t, m.body.start, m.body.end);
         if !reads.is_empty() {
             out.push(HandlerReads {
                 path: file.path.clone(),
@@ -839,8 +827,8 @@ fn qualified_calls(
 /// [`Fact::DocHelper`] facts: methods of the file documenting parameters,
 /// with the class declaring each.
 fn doc_helpers(file: &SourceFile, out: &mut Output) {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     // Type bodies: (name, `{`, `}`).
     let mut types: Vec<(String, usize, usize)> = Vec::new();
     for k in 0..t.len().saturating_sub(2) {
@@ -855,13 +843,13 @@ fn doc_helpers(file: &SourceFile, out: &mut Output) {
                 j += 1;
             }
             if t.get(j).is_some_and(|x| x.is('{')) {
-                if let Some(c) = close_of(&t, j) {
+                if let Some(c) = close_of(t, j) {
                     types.push((t[k + 1].text.clone(), j, c));
                 }
             }
         }
     }
-    for (name, (open, close)) in method_bodies(&t) {
+    for (name, (open, close)) in method_bodies(t) {
         let Some(class) = types
             .iter()
             .filter(|(_, a, b)| *a < open && close <= *b)
@@ -870,8 +858,8 @@ fn doc_helpers(file: &SourceFile, out: &mut Output) {
         else {
             continue;
         };
-        let reads = doc_params(&t, open, close);
-        let calls: Vec<(String, String)> = qualified_calls(&t, open, close, Some(&class))
+        let reads = doc_params(t, open, close);
+        let calls: Vec<(String, String)> = qualified_calls(t, open, close, Some(&class))
             .into_iter()
             .filter(|(c, m)| !(c == &class && m == name))
             .collect();

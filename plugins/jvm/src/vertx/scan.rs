@@ -3,11 +3,10 @@
 
 use portolan_plugin_sdk::prelude::*;
 
-use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::analyze_with_outline;
 use crate::jvm::lambda::{self, Dialect, Mount, MountTarget, Route, RouterKey};
 use crate::jvm::outline::Lang;
-use crate::jvm::tokens::{close_of, dotted, split_commas, tokenize, Kind, Token};
+use crate::jvm::tokens::{close_of, dotted, split_commas, Kind, Token};
 use crate::spring::link::ANY_METHODS as ANY_METHOD;
 
 const VERBS: [&str; 9] = [
@@ -182,17 +181,11 @@ pub(crate) fn var_type(t: &[Token], var: &str) -> String {
 
 /// Routes and mounts of a file.
 fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[Token] = &toks.0;
     let src = file.content.as_str();
-    let expr = |r: std::ops::Range<usize>| {
-        StrExpr::parse(
-            t.get(r)?,
-            src,
-            portolan_plugin_sdk::strexpr::Grammar::jvm(false),
-        )
-    };
-    let methods = methods(&t);
+    let expr = crate::jvm::expr::range_parser(t, src, false);
+    let methods = methods(t);
     let enclosing = |i: usize| {
         methods
             .iter()
@@ -231,12 +224,12 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
             continue;
         }
         let recv = t[i - 2].text.clone();
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let args = split_commas(&t, i + 2, close);
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let args = split_commas(t, i + 2, close);
         if word == "mountSubRouter" && args.len() == 2 {
             let (Some(prefix), Some(tg)) = (
                 expr(args[0].clone()),
-                target(&t, args[1].clone(), enclosing(i), 0),
+                target(t, args[1].clone(), enclosing(i), 0),
             ) else {
                 continue;
             };
@@ -256,7 +249,7 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
             (true, [p]) => expr(p.clone()),
             (false, [p]) => expr(p.clone()),
             (false, [m, p]) => {
-                let Some(m) = http_method(&t, m) else {
+                let Some(m) = http_method(t, m) else {
                     continue;
                 };
                 methods_of.push(m);
@@ -275,18 +268,18 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
         let mut sub: Option<MountTarget> = None;
         let mut k = close + 1;
         while k + 2 < t.len() && t[k].is('.') && t[k + 1].kind == Kind::Ident && t[k + 2].is('(') {
-            let Some(cl) = close_of(&t, k + 2) else {
+            let Some(cl) = close_of(t, k + 2) else {
                 break;
             };
             let inner = k + 3..cl;
             match t[k + 1].text.as_str() {
                 "method" => {
-                    if let Some(m) = http_method(&t, &inner) {
+                    if let Some(m) = http_method(t, &inner) {
                         methods_of.push(m);
                     }
                 }
                 "handler" | "blockingHandler" | "respond" => handlers.push(inner),
-                "subRouter" => sub = target(&t, inner, enclosing(i), 0),
+                "subRouter" => sub = target(t, inner, enclosing(i), 0),
                 _ => {}
             }
             k = cl + 1;
@@ -305,7 +298,7 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
         }
         if methods_of.is_empty() {
             let wildcard = path.literal().is_some_and(|p| p.ends_with('*'));
-            if wildcard || handlers.iter().all(|h| is_framework_handler(&t, h)) {
+            if wildcard || handlers.iter().all(|h| is_framework_handler(t, h)) {
                 continue;
             }
             methods_of = ANY_METHOD.iter().map(|m| m.to_string()).collect();
@@ -313,17 +306,16 @@ fn routes(file: &SourceFile, dsl: &mut lambda::DslFile) {
         let mut reads = Vec::new();
         let mut handler = None;
         for h in &handlers {
-            let (inline, reference) = lambda::handler_of(&t, h.clone());
+            let (inline, reference) = lambda::handler_of(t, h.clone());
             if inline {
-                for r in lambda::reads(&t, h.start, h.end) {
+                for r in lambda::reads(t, h.start, h.end) {
                     if !reads.contains(&r) {
                         reads.push(r);
                     }
                 }
             }
-            if reference.is_some() && !is_framework_handler(&t, h) {
-                handler =
-                    reference.map(|(owner, member)| (owner.map(|o| var_type(&t, &o)), member));
+            if reference.is_some() && !is_framework_handler(t, h) {
+                handler = reference.map(|(owner, member)| (owner.map(|o| var_type(t, &o)), member));
             }
         }
         for m in methods_of {

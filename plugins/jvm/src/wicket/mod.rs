@@ -26,7 +26,7 @@ use crate::jvm::expr::StrExpr;
 use crate::jvm::facts::{analyze_with_outline, split_facts};
 use crate::jvm::index::Index;
 use crate::jvm::outline::Lang;
-use crate::jvm::tokens::{close_of, split_commas, tokenize, Kind};
+use crate::jvm::tokens::{close_of, split_commas, Kind};
 
 pub struct JavaWicket;
 
@@ -171,10 +171,10 @@ fn convert(raw: &str) -> (String, Vec<String>) {
 }
 
 fn scan(file: &SourceFile) -> WFile {
-    let code = file.code(Syntax::C_LIKE);
-    let t = tokenize(&code);
+    let toks = crate::jvm::tokens::of_file(file);
+    let t: &[crate::jvm::tokens::Token] = &toks.0;
     let src = file.content.as_str();
-    let classes = body::classes(&t);
+    let classes = body::classes(t);
     let mut out = WFile {
         path: file.path.clone(),
         ..WFile::default()
@@ -188,18 +188,18 @@ fn scan(file: &SourceFile) -> WFile {
         if !call {
             continue;
         }
-        let close = close_of(&t, i + 1).unwrap_or(t.len());
-        let args = split_commas(&t, i + 2, close);
+        let close = close_of(t, i + 1).unwrap_or(t.len());
+        let args = split_commas(t, i + 2, close);
         if args.len() < 2 {
             continue;
         }
-        let Some(path) = str_expr(&t, args[0].clone(), src, false) else {
+        let Some(path) = str_expr(t, args[0].clone(), src, false) else {
             continue;
         };
         let page = if name == "mountResource" {
             None
         } else {
-            match class_literal(&t, args[1].clone()) {
+            match class_literal(t, args[1].clone()) {
                 Some(c) => Some(c),
                 None => continue,
             }
@@ -212,7 +212,7 @@ fn scan(file: &SourceFile) -> WFile {
     }
     for c in &classes {
         let r = c.open + 1..c.close.min(t.len());
-        let decls = body::declared_types(&t, r.clone());
+        let decls = body::declared_types(t, r.clone());
         let vars: Vec<&String> = decls
             .iter()
             .filter(|(_, ty)| ty == "PageParameters")
@@ -229,7 +229,7 @@ fn scan(file: &SourceFile) -> WFile {
             }
             if i < 2
                 || !member_call(
-                    &t,
+                    t,
                     i,
                     &["get", "getValues", "getString", "getInt", "getLong"],
                 )
@@ -242,8 +242,8 @@ fn scan(file: &SourceFile) -> WFile {
             if !from_params {
                 continue;
             }
-            let (args, _) = body::call_args(&t, i + 1);
-            if let Some(n) = args.first().and_then(|a| str_lit(&t, a)) {
+            let (args, _) = body::call_args(t, i + 1);
+            if let Some(n) = args.first().and_then(|a| str_lit(t, a)) {
                 if !names.contains(&n) {
                     names.push(n);
                 }
