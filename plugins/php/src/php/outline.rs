@@ -18,6 +18,10 @@ pub struct Attr {
     pub name: String,
     pub args: Vec<Val>,
     pub line: u32,
+    /// Namespace qualifier as written (`OA` for `OA\Post`, `Rest` for
+    /// `Rest\Get`, empty for `Route`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ns: String,
 }
 
 impl Attr {
@@ -202,6 +206,13 @@ impl Class {
     }
 }
 
+/// The namespace qualifier of `name` (`OA` for `OA\Post`, empty for `Route`).
+pub fn qualifier(name: &str) -> &str {
+    name.trim_start_matches('\\')
+        .rsplit_once('\\')
+        .map_or("", |(q, _)| q)
+}
+
 pub fn short(name: &str) -> &str {
     name.trim_start_matches('\\')
         .rsplit('\\')
@@ -252,16 +263,27 @@ fn attr_group(toks: &[Token], open: usize, line_of: &dyn Fn(usize) -> u32) -> (V
             name: short(&name.text).to_string(),
             args,
             line: line_of(name.start),
+            ns: qualifier(&name.text).to_string(),
         });
     }
     (out, close + 1)
 }
 
-/// Docblock annotations `@Name(…)` in `src[from..to]`.
+/// Docblock annotations `@Name(…)` of the docblock in `src[from..to]`:
+/// the last `/** … */` (what PHP's `getDocComment()` returns); `//` and
+/// `/* … */` comments (routes commented out) are not read.
 pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) -> u32) -> Vec<Attr> {
-    let Some(doc) = src.get(from..to) else {
+    let Some(gap) = src.get(from..to) else {
         return Vec::new();
     };
+    let Some(open) = gap.rfind("/**") else {
+        return Vec::new();
+    };
+    let Some(len) = gap[open..].find("*/") else {
+        return Vec::new();
+    };
+    let from = from + open;
+    let doc = &gap[open..open + len];
     let bytes = doc.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -281,6 +303,7 @@ pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) ->
             continue;
         }
         let name = short(&doc[i + 1..j]).to_string();
+        let ns = qualifier(&doc[i + 1..j]).to_string();
         // Balanced parentheses, `"…"` strings skipped.
         let mut depth = 0i32;
         let mut k = j;
@@ -328,6 +351,7 @@ pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) ->
             name,
             args,
             line: line_of(from + i),
+            ns,
         });
         i = end + 1;
     }

@@ -10,6 +10,7 @@ use crate::php::expr::Val;
 use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
 use crate::php::normalize_file;
 use crate::php::outline::{Attr, Class};
+use crate::php::request::{Reads, Where};
 
 /// Which controllers an import covers.
 #[derive(Clone, Debug)]
@@ -302,10 +303,18 @@ const VERBS: [(&str, &str); 7] = [
     ("Options", "OPTIONS"),
 ];
 
+/// swagger-php's `OA\Get`/`OA\Post`… (also `OpenApi\Attributes\Post`,
+/// the older `SWG\…`) document an operation for NelmioApiDocBundle: they
+/// are not routes, unlike FOSRest's `Rest\Post`.
+fn is_openapi_doc(a: &Attr) -> bool {
+    let root = a.ns.split('\\').next().unwrap_or("");
+    matches!(root, "OA" | "OpenApi" | "SWG" | "Swagger")
+}
+
 /// A route attribute: its paths and stated methods.
 fn route_of(a: &Attr) -> Option<(Vec<String>, Vec<&'static str>)> {
     let verb = VERBS.iter().find(|(n, _)| *n == a.name).map(|(_, m)| *m);
-    if a.name != "Route" && verb.is_none() {
+    if (a.name != "Route" && verb.is_none()) || is_openapi_doc(a) {
         return None;
     }
     let paths = a
@@ -565,7 +574,7 @@ impl<'a> Linker<'a> {
             if routes.is_empty() {
                 continue;
             }
-            let h = self.index.handler(class, &m.name);
+            let h = with_param_attrs(self.index.handler(class, &m.name), &m.attrs);
             for (paths, ms, line, _) in &routes {
                 for (gpaths, gms, _) in &globals {
                     let methods: Vec<&'static str> = if !ms.is_empty() {
@@ -600,6 +609,37 @@ impl<'a> Linker<'a> {
             }
         }
     }
+}
+
+/// FOSRestBundle's parameter attributes on the action
+/// (`#[Rest\QueryParam(name: 'page')]`, `@Rest\RequestParam(name="title")`,
+/// `FileParam`), read through the `ParamFetcher`: the query string, the
+/// decoded body (`$request->request`) and uploaded files.
+fn with_param_attrs(h: Option<Handler>, attrs: &[Attr]) -> Option<Handler> {
+    let mut reads = Reads::default();
+    for a in attrs {
+        let w = match a.name.as_str() {
+            "QueryParam" => Where::Query,
+            "RequestParam" => Where::Form,
+            "FileParam" => Where::File,
+            _ => continue,
+        };
+        let Some(name) = a
+            .named("name")
+            .or_else(|| a.positional(0))
+            .and_then(|v| v.str())
+        else {
+            continue;
+        };
+        reads.push(w, name);
+    }
+    if reads.items.is_empty() {
+        return h;
+    }
+    let mut out = h.unwrap_or_default();
+    reads.merge(&out.reads);
+    out.reads.items = reads.items;
+    Some(out)
 }
 
 /// Symfony prepends `/` to a route path that lacks one.
