@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::expr::{value, Ctx, Val};
-use super::request::{array_keys, reads, Reads};
+use super::request::{array_keys, forms_used, reads, Reads};
 use super::tokens::{matching, split, tokenize, Kind, Token};
 
 /// An attribute `#[Name(args)]` or a docblock annotation `@Name(args)`.
@@ -194,6 +194,16 @@ pub struct Class {
     /// Eloquent mass-assignable attributes (`protected $fillable = [...]`).
     #[serde(default)]
     pub fillable: Vec<String>,
+    /// A Symfony form type (a `buildForm` or `getParent` method): the
+    /// literal names of its `->add('name', …)` calls (in any method).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub form_fields: Vec<String>,
+    /// Its `getParent()` type (`return TaskType::class;`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub form_parent: String,
+    /// Its `getBlockPrefix()` literal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_prefix: Option<String>,
 }
 
 impl Class {
@@ -467,8 +477,14 @@ pub fn classes(src: &str, toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec
             attrs: doc,
             props: Vec::new(),
             fillable: Vec::new(),
+            form_fields: Vec::new(),
+            form_parent: String::new(),
+            block_prefix: None,
         };
         body(src, toks, k, close, line_of, &mut class);
+        if class.form_parent.is_empty() && !class.methods.iter().any(|m| m.name == "buildForm") {
+            class.form_fields.clear();
+        }
         out.push(class);
         i = close + 1;
     }
@@ -566,7 +582,10 @@ fn body(
             } else {
                 Vec::new()
             };
-            (reads(body), keys, bclose + 1)
+            form_type(&mname, body, class);
+            let mut r = reads(body);
+            r.forms = forms_used(body);
+            (r, keys, bclose + 1)
         } else {
             (Reads::default(), Vec::new(), b + 1)
         };
@@ -586,6 +605,38 @@ fn body(
             is_static,
         });
         j = next;
+    }
+}
+
+/// What a Symfony form type's method declares: `->add('name', …)` fields,
+/// the `getParent()` type, the `getBlockPrefix()` literal.
+fn form_type(method: &str, body: &[Token], class: &mut Class) {
+    for (i, t) in body.iter().enumerate() {
+        if t.is_ident("add")
+            && i > 0
+            && body[i - 1].is("->")
+            && body.get(i + 1).is_some_and(|p| p.is("("))
+        {
+            if let Some(name) = super::request::lit(body.get(i + 2)) {
+                if !name.is_empty() && !class.form_fields.iter().any(|f| f == name) {
+                    class.form_fields.push(name.to_string());
+                }
+            }
+        }
+        if !t.is_ident("return") {
+            continue;
+        }
+        if method.eq_ignore_ascii_case("getParent") {
+            if let [c, sep, kw, ..] = &body[(i + 1).min(body.len())..] {
+                if c.kind == Kind::Ident && sep.is("::") && kw.is_ident("class") {
+                    class.form_parent = short(&c.text).to_string();
+                }
+            }
+        } else if method.eq_ignore_ascii_case("getBlockPrefix") {
+            if let Some(p) = super::request::lit(body.get(i + 1)) {
+                class.block_prefix = Some(p.to_string());
+            }
+        }
     }
 }
 
