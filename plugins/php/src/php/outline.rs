@@ -194,8 +194,9 @@ pub struct Class {
     /// Eloquent mass-assignable attributes (`protected $fillable = [...]`).
     #[serde(default)]
     pub fillable: Vec<String>,
-    /// A Symfony form type (a `buildForm` or `getParent` method): the
-    /// literal names of its `->add('name', …)` calls (in any method).
+    /// A Symfony form type (a `buildForm` or `getParent` method, or
+    /// methods taking a `FormBuilderInterface`): the literal names of its
+    /// `->add('name', …)` calls (in any method).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub form_fields: Vec<String>,
     /// Its `getParent()` type (`return TaskType::class;`).
@@ -482,7 +483,12 @@ pub fn classes(src: &str, toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec
             block_prefix: None,
         };
         body(src, toks, k, close, line_of, &mut class);
-        if class.form_parent.is_empty() && !class.methods.iter().any(|m| m.name == "buildForm") {
+        // A form type, or a base class whose helpers take the builder
+        // (`protected function addFields(FormBuilderInterface $builder)`).
+        let builds_form = class.methods.iter().any(|m| {
+            m.name == "buildForm" || m.params.iter().any(|(ty, _)| ty.starts_with("FormBuilder"))
+        });
+        if class.form_parent.is_empty() && !builds_form {
             class.form_fields.clear();
         }
         out.push(class);
