@@ -668,14 +668,39 @@ impl<'a> Linker<'a> {
     }
 }
 
+/// Where a NelmioApiDocBundle parameter attribute documents its parameter:
+/// `#[OA\Parameter(name: 'page', in: 'query')]`, `#[OA\QueryParameter]`,
+/// `HeaderParameter`, `CookieParameter` (path parameters come from the
+/// route itself).
+fn documented_in(a: &Attr) -> Option<Where> {
+    let place = match a.name.as_str() {
+        "Parameter" => a.named("in").and_then(|v| v.str())?,
+        "QueryParameter" => "query",
+        "HeaderParameter" => "header",
+        "CookieParameter" => "cookie",
+        _ => return None,
+    };
+    match place {
+        "query" => Some(Where::Query),
+        "header" => Some(Where::Header),
+        "cookie" => Some(Where::Cookie),
+        _ => None,
+    }
+}
+
 /// FOSRestBundle's parameter attributes on the action
 /// (`#[Rest\QueryParam(name: 'page')]`, `@Rest\RequestParam(name="title")`,
 /// `FileParam`), read through the `ParamFetcher`: the query string, the
-/// decoded body (`$request->request`) and uploaded files.
+/// decoded body (`$request->request`) and uploaded files; and the query,
+/// header and cookie parameters swagger-php attributes document.
 fn with_param_attrs(h: Option<Handler>, attrs: &[Attr]) -> Option<Handler> {
     let mut reads = Reads::default();
     for a in attrs {
         let w = match a.name.as_str() {
+            _ if is_openapi_doc(a) => match documented_in(a) {
+                Some(w) => w,
+                None => continue,
+            },
             "QueryParam" => Where::Query,
             "RequestParam" => Where::Form,
             "FileParam" => Where::File,
