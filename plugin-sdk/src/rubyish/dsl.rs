@@ -13,6 +13,23 @@ use super::tokens::{Kind, Token};
 use super::tree::Stmt;
 use crate::SourceFile;
 
+/// The verbs of the Ruby-like routing DSLs (Sinatra, Grape, Roda, Padrino,
+/// Kemal, …) with their HTTP method.
+pub const VERBS: [(&str, &str); 7] = [
+    ("get", "GET"),
+    ("post", "POST"),
+    ("put", "PUT"),
+    ("patch", "PATCH"),
+    ("delete", "DELETE"),
+    ("options", "OPTIONS"),
+    ("head", "HEAD"),
+];
+
+/// The HTTP method of a verb call name (see [`VERBS`]).
+pub fn verb(name: &str) -> Option<&'static str> {
+    VERBS.iter().find(|(v, _)| *v == name).map(|(_, m)| *m)
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(bound(deserialize = "R: Deserialize<'de>"))]
 pub struct Node<R> {
@@ -361,4 +378,27 @@ pub fn str_value(v: &Val, consts: &dyn Fn(&str) -> Option<Val>, depth: usize) ->
 pub enum Body {
     Form,
     Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_and_constants() {
+        let consts = |n: &str| (n == "V").then(|| Val::Str("/v1".into(), false));
+        assert_eq!(
+            str_value(&Val::Str("#{V}/users".into(), true), &consts, 0),
+            Some("/v1/users".into())
+        );
+        assert_eq!(str_value(&Val::Const("W".into()), &consts, 0), None);
+        assert_eq!(
+            const_of(&Val::Expr("App.freeze.app".into())),
+            Some("App".into())
+        );
+        assert!(const_matches("V1::Users", "Api::V1::Users"));
+        assert!(!const_matches("Users", "Api::V1::AdminUsers"));
+        assert_eq!(verb("patch"), Some("PATCH"));
+        assert_eq!(verb("route"), None);
+    }
 }

@@ -141,16 +141,4 @@ mod tests {
             Some(vec!["X-Key".to_string()])
         );
     }
-
-    #[test]
-    fn values_and_urls() {
-        let consts = |n: &str| (n == "V").then(|| Val::Str("/v1".into(), false));
-        assert_eq!(
-            str_value(&Val::Str("#{V}/users".into(), true), &consts, 0),
-            Some("/v1/users".into())
-        );
-        assert_eq!(str_value(&Val::Const("W".into()), &consts, 0), None);
-        assert_eq!(join_url(&["/api/", "", "v1", "/users"]), "/api/v1/users");
-        assert_eq!(join_url(&["", "/"]), "/");
-    }
 }

@@ -19,20 +19,7 @@ use portolan_plugin_sdk::lex::Code;
 pub const RULES: tree::Rules = tree::Rules::CRYSTAL;
 
 /// The verbs of the Ruby-like routing DSLs, with their HTTP method.
-pub const VERBS: [(&str, &str); 7] = [
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("patch", "PATCH"),
-    ("delete", "DELETE"),
-    ("options", "OPTIONS"),
-    ("head", "HEAD"),
-];
-
-/// The HTTP method of a verb call name.
-pub fn verb(name: &str) -> Option<&'static str> {
-    VERBS.iter().find(|(v, _)| *v == name).map(|(_, m)| *m)
-}
+pub use portolan_plugin_sdk::rubyish::dsl::{verb, VERBS};
 
 /// Tokenize a Crystal source text (heredocs and macro tags blanked,
 /// regex literals skipped: see [`clean`]).

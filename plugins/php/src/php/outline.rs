@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::expr::{value, Ctx, Val};
-use super::request::{array_keys, reads, Reads};
+use super::request::{array_keys, forms_used, reads, Reads};
 use super::tokens::{matching, split, tokenize, Kind, Token};
 
 /// An attribute `#[Name(args)]` or a docblock annotation `@Name(args)`.
@@ -18,6 +18,10 @@ pub struct Attr {
     pub name: String,
     pub args: Vec<Val>,
     pub line: u32,
+    /// Namespace qualifier as written (`OA` for `OA\Post`, `Rest` for
+    /// `Rest\Get`, empty for `Route`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ns: String,
 }
 
 impl Attr {
@@ -190,6 +194,17 @@ pub struct Class {
     /// Eloquent mass-assignable attributes (`protected $fillable = [...]`).
     #[serde(default)]
     pub fillable: Vec<String>,
+    /// A Symfony form type (a `buildForm` or `getParent` method, or
+    /// methods taking a `FormBuilderInterface`): the literal names of its
+    /// `->add('name', …)` calls (in any method).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub form_fields: Vec<String>,
+    /// Its `getParent()` type (`return TaskType::class;`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub form_parent: String,
+    /// Its `getBlockPrefix()` literal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_prefix: Option<String>,
 }
 
 impl Class {
@@ -200,6 +215,13 @@ impl Class {
             format!("{}\\{}", self.namespace, self.name)
         }
     }
+}
+
+/// The namespace qualifier of `name` (`OA` for `OA\Post`, empty for `Route`).
+pub fn qualifier(name: &str) -> &str {
+    name.trim_start_matches('\\')
+        .rsplit_once('\\')
+        .map_or("", |(q, _)| q)
 }
 
 pub fn short(name: &str) -> &str {
@@ -252,16 +274,27 @@ fn attr_group(toks: &[Token], open: usize, line_of: &dyn Fn(usize) -> u32) -> (V
             name: short(&name.text).to_string(),
             args,
             line: line_of(name.start),
+            ns: qualifier(&name.text).to_string(),
         });
     }
     (out, close + 1)
 }
 
-/// Docblock annotations `@Name(…)` in `src[from..to]`.
+/// Docblock annotations `@Name(…)` of the docblock in `src[from..to]`:
+/// the last `/** … */` (what PHP's `getDocComment()` returns); `//` and
+/// `/* … */` comments (routes commented out) are not read.
 pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) -> u32) -> Vec<Attr> {
-    let Some(doc) = src.get(from..to) else {
+    let Some(gap) = src.get(from..to) else {
         return Vec::new();
     };
+    let Some(open) = gap.rfind("/**") else {
+        return Vec::new();
+    };
+    let Some(len) = gap[open..].find("*/") else {
+        return Vec::new();
+    };
+    let from = from + open;
+    let doc = &gap[open..open + len];
     let bytes = doc.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -281,6 +314,7 @@ pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) ->
             continue;
         }
         let name = short(&doc[i + 1..j]).to_string();
+        let ns = qualifier(&doc[i + 1..j]).to_string();
         // Balanced parentheses, `"…"` strings skipped.
         let mut depth = 0i32;
         let mut k = j;
@@ -328,6 +362,7 @@ pub fn annotations(src: &str, from: usize, to: usize, line_of: &dyn Fn(usize) ->
             name,
             args,
             line: line_of(from + i),
+            ns,
         });
         i = end + 1;
     }
@@ -443,8 +478,19 @@ pub fn classes(src: &str, toks: &[Token], line_of: &dyn Fn(usize) -> u32) -> Vec
             attrs: doc,
             props: Vec::new(),
             fillable: Vec::new(),
+            form_fields: Vec::new(),
+            form_parent: String::new(),
+            block_prefix: None,
         };
         body(src, toks, k, close, line_of, &mut class);
+        // A form type, or a base class whose helpers take the builder
+        // (`protected function addFields(FormBuilderInterface $builder)`).
+        let builds_form = class.methods.iter().any(|m| {
+            m.name == "buildForm" || m.params.iter().any(|(ty, _)| ty.starts_with("FormBuilder"))
+        });
+        if class.form_parent.is_empty() && !builds_form {
+            class.form_fields.clear();
+        }
         out.push(class);
         i = close + 1;
     }
@@ -542,7 +588,10 @@ fn body(
             } else {
                 Vec::new()
             };
-            (reads(body), keys, bclose + 1)
+            form_type(&mname, body, class);
+            let mut r = reads(body);
+            r.forms = forms_used(body);
+            (r, keys, bclose + 1)
         } else {
             (Reads::default(), Vec::new(), b + 1)
         };
@@ -562,6 +611,38 @@ fn body(
             is_static,
         });
         j = next;
+    }
+}
+
+/// What a Symfony form type's method declares: `->add('name', …)` fields,
+/// the `getParent()` type, the `getBlockPrefix()` literal.
+fn form_type(method: &str, body: &[Token], class: &mut Class) {
+    for (i, t) in body.iter().enumerate() {
+        if t.is_ident("add")
+            && i > 0
+            && body[i - 1].is("->")
+            && body.get(i + 1).is_some_and(|p| p.is("("))
+        {
+            if let Some(name) = super::request::lit(body.get(i + 2)) {
+                if !name.is_empty() && !class.form_fields.iter().any(|f| f == name) {
+                    class.form_fields.push(name.to_string());
+                }
+            }
+        }
+        if !t.is_ident("return") {
+            continue;
+        }
+        if method.eq_ignore_ascii_case("getParent") {
+            if let [c, sep, kw, ..] = &body[(i + 1).min(body.len())..] {
+                if c.kind == Kind::Ident && sep.is("::") && kw.is_ident("class") {
+                    class.form_parent = short(&c.text).to_string();
+                }
+            }
+        } else if method.eq_ignore_ascii_case("getBlockPrefix") {
+            if let Some(p) = super::request::lit(body.get(i + 1)) {
+                class.block_prefix = Some(p.to_string());
+            }
+        }
     }
 }
 

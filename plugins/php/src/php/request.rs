@@ -46,6 +46,26 @@ pub struct Reads {
     /// or a variable holding one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returns_bag: Option<Where>,
+    /// Symfony form types the body builds and submits
+    /// (`$this->createForm(XType::class)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forms: Vec<FormUse>,
+}
+
+/// A Symfony form a handler builds from a form type and fills from the
+/// request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormUse {
+    /// The form type's short class name.
+    pub class: String,
+    /// The fields are top-level request keys: `$form->submit($data)`, or
+    /// a form created with an empty name (`createNamedForm('', …)`).
+    /// Otherwise (`handleRequest`) they are nested under the type's block
+    /// prefix (`task[title]`).
+    pub bare: bool,
+    /// Submitted from the decoded JSON body (`submit($request->toArray())`,
+    /// `json_decode($request->getContent(), true)`, `getPayload()`).
+    pub json: bool,
 }
 
 impl Reads {
@@ -58,7 +78,68 @@ impl Reads {
         for (w, n) in &other.items {
             self.push(*w, n);
         }
+        for f in &other.forms {
+            if !self.forms.contains(f) {
+                self.forms.push(f.clone());
+            }
+        }
     }
+}
+
+/// The Symfony forms a method body creates from a form type and fills from
+/// the request: `$this->createForm(XType::class, …)`,
+/// `createNamedForm('', XType::class)`, `$this->formFactory->create(…)` /
+/// `->createNamed(…)` on a receiver named like a form factory. Linear.
+pub fn forms_used(body: &[Token]) -> Vec<FormUse> {
+    let mut submit: Option<bool> = None;
+    for (i, t) in body.iter().enumerate() {
+        if t.is_ident("submit")
+            && i > 0
+            && body[i - 1].is("->")
+            && body.get(i + 1).is_some_and(|p| p.is("("))
+        {
+            let close = matching(body, i + 1).unwrap_or(body.len());
+            let json = body[i + 1..close].iter().any(|a| {
+                ["getContent", "toArray", "getPayload", "json_decode"]
+                    .iter()
+                    .any(|n| a.is_ident(n))
+            });
+            submit = Some(json || submit == Some(true));
+        }
+    }
+    let mut out: Vec<FormUse> = Vec::new();
+    for (i, t) in body.iter().enumerate() {
+        if t.kind != Kind::Ident || i == 0 || !body[i - 1].is("->") {
+            continue;
+        }
+        let named = t.is_ident("createNamedForm") || t.is_ident("createNamed");
+        let factory = (t.is_ident("create") || t.is_ident("createNamed"))
+            && i >= 2
+            && body[i - 2].text.to_ascii_lowercase().contains("form");
+        if !(t.is_ident("createForm") || t.is_ident("createNamedForm") || factory) {
+            continue;
+        }
+        if !body.get(i + 1).is_some_and(|p| p.is("(")) {
+            continue;
+        }
+        let close = matching(body, i + 1).unwrap_or(body.len());
+        let args = &body[i + 2..close.min(body.len())];
+        let Some(k) = (0..args.len().saturating_sub(2)).find(|&k| {
+            args[k].kind == Kind::Ident && args[k + 1].is("::") && args[k + 2].is_ident("class")
+        }) else {
+            continue;
+        };
+        let bare = submit.is_some() || (named && lit(args.first()) == Some(""));
+        let f = FormUse {
+            class: short(&args[k].text).to_string(),
+            bare,
+            json: submit == Some(true),
+        };
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
 }
 
 pub fn lit(t: Option<&Token>) -> Option<&str> {

@@ -10,6 +10,7 @@ use crate::php::expr::Val;
 use crate::php::handler::{http_method, BodyKind, Handler, Index, ANY};
 use crate::php::normalize_file;
 use crate::php::outline::{Attr, Class};
+use crate::php::request::{FormUse, Reads, Where};
 
 /// Which controllers an import covers.
 #[derive(Clone, Debug)]
@@ -302,10 +303,18 @@ const VERBS: [(&str, &str); 7] = [
     ("Options", "OPTIONS"),
 ];
 
+/// swagger-php's `OA\Get`/`OA\Post`… (also `OpenApi\Attributes\Post`,
+/// the older `SWG\…`) document an operation for NelmioApiDocBundle: they
+/// are not routes, unlike FOSRest's `Rest\Post`.
+fn is_openapi_doc(a: &Attr) -> bool {
+    let root = a.ns.split('\\').next().unwrap_or("");
+    matches!(root, "OA" | "OpenApi" | "SWG" | "Swagger")
+}
+
 /// A route attribute: its paths and stated methods.
 fn route_of(a: &Attr) -> Option<(Vec<String>, Vec<&'static str>)> {
     let verb = VERBS.iter().find(|(n, _)| *n == a.name).map(|(_, m)| *m);
-    if a.name != "Route" && verb.is_none() {
+    if (a.name != "Route" && verb.is_none()) || is_openapi_doc(a) {
         return None;
     }
     let paths = a
@@ -493,12 +502,69 @@ impl<'a> Linker<'a> {
 
     fn emit(&mut self, method: &str, url: &str, path: &str, line: u32, h: Option<&Handler>) {
         let mut e = Endpoint::new(method, url).at_path(path, line);
-        if let Some(h) = h {
+        // A form is submitted by POST (or PUT/PATCH); a GET of the same
+        // action only renders it.
+        let submits = !matches!(method, "GET" | "HEAD");
+        let with_forms = h.filter(|h| submits && !h.reads.forms.is_empty()).map(|h| {
+            let mut h = h.clone();
+            for f in &h.reads.forms.clone() {
+                self.form_reads(f, &mut h.reads);
+            }
+            h
+        });
+        if let Some(h) = with_forms.as_ref().or(h) {
             for p in self.index.params(h, method, url, BodyKind::Form) {
                 e.push_param(p);
             }
         }
         self.out.push(e);
+    }
+
+    /// The fields of a Symfony form type (its `->add('x')` calls, those of
+    /// its `getParent()` type and of its PHP ancestors), as the request
+    /// sends them: `block_prefix[field]` for `handleRequest`, the bare
+    /// name for `submit($data)` or an empty block prefix.
+    fn form_reads(&self, f: &FormUse, reads: &mut Reads) {
+        let mut todo = vec![f.class.clone()];
+        let mut seen: Vec<String> = Vec::new();
+        let mut fields: Vec<&str> = Vec::new();
+        let mut prefix: Option<String> = None;
+        while let Some(name) = todo.pop() {
+            if seen.len() >= 8 || seen.contains(&name) {
+                continue;
+            }
+            seen.push(name.clone());
+            let Some((_, c)) = self.index.find(&name) else {
+                continue;
+            };
+            fields.extend(c.form_fields.iter().map(String::as_str));
+            if !c.parent.is_empty() {
+                todo.push(c.parent.clone());
+            }
+            if !c.form_parent.is_empty() {
+                todo.push(c.form_parent.clone());
+            }
+        }
+        // The block prefix is the used type's own `getBlockPrefix()`, or one
+        // inherited through PHP's `extends` (not through `getParent()`).
+        let mut cur = self.index.find(&f.class).map(|(_, c)| c);
+        for _ in 0..8 {
+            let Some(c) = cur else { break };
+            if let Some(p) = &c.block_prefix {
+                prefix = Some(p.clone());
+                break;
+            }
+            cur = self.index.find(&c.parent).map(|(_, c)| c);
+        }
+        let prefix = prefix.unwrap_or_else(|| block_prefix(&f.class));
+        let w = if f.json { Where::Json } else { Where::Form };
+        for field in fields {
+            if f.bare || prefix.is_empty() {
+                reads.push(w, field);
+            } else {
+                reads.push(w, &format!("{prefix}[{field}]"));
+            }
+        }
     }
 
     fn prefixes_of(&self, path: &str, class: &Class) -> Vec<String> {
@@ -565,7 +631,7 @@ impl<'a> Linker<'a> {
             if routes.is_empty() {
                 continue;
             }
-            let h = self.index.handler(class, &m.name);
+            let h = with_param_attrs(self.index.handler(class, &m.name), &m.attrs);
             for (paths, ms, line, _) in &routes {
                 for (gpaths, gms, _) in &globals {
                     let methods: Vec<&'static str> = if !ms.is_empty() {
@@ -602,6 +668,93 @@ impl<'a> Linker<'a> {
     }
 }
 
+/// Where a NelmioApiDocBundle parameter attribute documents its parameter:
+/// `#[OA\Parameter(name: 'page', in: 'query')]`, `#[OA\QueryParameter]`,
+/// `HeaderParameter`, `CookieParameter` (path parameters come from the
+/// route itself).
+fn documented_in(a: &Attr) -> Option<Where> {
+    let place = match a.name.as_str() {
+        "Parameter" => a.named("in").and_then(|v| v.str())?,
+        "QueryParameter" => "query",
+        "HeaderParameter" => "header",
+        "CookieParameter" => "cookie",
+        _ => return None,
+    };
+    match place {
+        "query" => Some(Where::Query),
+        "header" => Some(Where::Header),
+        "cookie" => Some(Where::Cookie),
+        _ => None,
+    }
+}
+
+/// FOSRestBundle's parameter attributes on the action
+/// (`#[Rest\QueryParam(name: 'page')]`, `@Rest\RequestParam(name="title")`,
+/// `FileParam`), read through the `ParamFetcher`: the query string, the
+/// decoded body (`$request->request`) and uploaded files; and the query,
+/// header and cookie parameters swagger-php attributes document.
+fn with_param_attrs(h: Option<Handler>, attrs: &[Attr]) -> Option<Handler> {
+    let mut reads = Reads::default();
+    for a in attrs {
+        let w = match a.name.as_str() {
+            _ if is_openapi_doc(a) => match documented_in(a) {
+                Some(w) => w,
+                None => continue,
+            },
+            "QueryParam" => Where::Query,
+            "RequestParam" => Where::Form,
+            "FileParam" => Where::File,
+            _ => continue,
+        };
+        let Some(name) = a
+            .named("name")
+            .or_else(|| a.positional(0))
+            .and_then(|v| v.str())
+        else {
+            continue;
+        };
+        reads.push(w, name);
+    }
+    if reads.items.is_empty() {
+        return h;
+    }
+    let mut out = h.unwrap_or_default();
+    reads.merge(&out.reads);
+    out.reads.items = reads.items;
+    Some(out)
+}
+
+/// Symfony's default block prefix of a form type
+/// (`StringUtil::fqcnToBlockPrefix`): the short class name without a
+/// trailing `Type`, snake-cased with acronyms kept together (`TaskType` →
+/// `task`, `APIKeyType` → `api_key`, `UserEditForm` → `user_edit_form`).
+fn block_prefix(class: &str) -> String {
+    let stem = match class.len().checked_sub(4) {
+        Some(n)
+            if n > 0 && class.is_char_boundary(n) && class[n..].eq_ignore_ascii_case("type") =>
+        {
+            &class[..n]
+        }
+        _ => class,
+    };
+    let chars: Vec<char> = stem.chars().collect();
+    let mut out = String::new();
+    for (i, c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                out.push('_');
+            }
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
 /// Symfony prepends `/` to a route path that lacks one.
 fn with_slash(p: &str) -> String {
     if p.is_empty() || p.starts_with('/') {
@@ -632,6 +785,20 @@ mod tests {
         assert_eq!(
             super::clean("/p/{id:post}/{slug:post.slug}"),
             "/p/{id}/{slug}"
+        );
+    }
+
+    #[test]
+    fn form_block_prefixes() {
+        assert_eq!(super::block_prefix("TaskType"), "task");
+        assert_eq!(super::block_prefix("APIKeyType"), "api_key");
+        assert_eq!(super::block_prefix("UserEditForm"), "user_edit_form");
+        assert_eq!(super::block_prefix("Type"), "type");
+        assert_eq!(super::block_prefix("Oauth2ClientTYPE"), "oauth2_client");
+        assert_eq!(
+            super::block_prefix("ÉtéType"),
+            "Été",
+            "ASCII only, as PHP 8.2+"
         );
     }
 }

@@ -40,15 +40,7 @@ use crate::rb::request::Options;
 
 pub struct Grape;
 
-pub const VERBS: [(&str, &str); 7] = [
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("patch", "PATCH"),
-    ("delete", "DELETE"),
-    ("head", "HEAD"),
-    ("options", "OPTIONS"),
-];
+pub use portolan_plugin_sdk::rubyish::dsl::VERBS;
 
 pub const OPTIONS: Options = Options {
     bare_headers: true,

@@ -39,15 +39,7 @@ use crate::rb::request::{Options, Reads};
 
 pub struct Roda;
 
-const VERBS: [(&str, &str); 7] = [
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("patch", "PATCH"),
-    ("delete", "DELETE"),
-    ("options", "OPTIONS"),
-    ("head", "HEAD"),
-];
+use portolan_plugin_sdk::rubyish::dsl::VERBS;
 
 const OPTIONS: Options = Options {
     bare_headers: false,

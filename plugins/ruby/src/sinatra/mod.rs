@@ -39,15 +39,7 @@ use crate::rb::request::Options;
 
 pub struct Sinatra;
 
-pub const VERBS: [(&str, &str); 7] = [
-    ("get", "GET"),
-    ("post", "POST"),
-    ("put", "PUT"),
-    ("patch", "PATCH"),
-    ("delete", "DELETE"),
-    ("options", "OPTIONS"),
-    ("head", "HEAD"),
-];
+pub use portolan_plugin_sdk::rubyish::dsl::VERBS;
 
 pub const OPTIONS: Options = Options {
     bare_headers: false,
