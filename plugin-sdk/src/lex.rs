@@ -180,13 +180,11 @@ pub struct Code<'a> {
 impl<'a> Code<'a> {
     pub fn new(src: &'a str, syntax: Syntax) -> Self {
         let class = classify(src.as_bytes(), &syntax);
-        let mut blanked = Vec::with_capacity(src.len());
-        for (b, c) in src.bytes().zip(&class) {
-            blanked.push(if *c == Class::Comment && b != b'\n' && b != b'\r' {
-                b' '
-            } else {
-                b
-            });
+        let mut blanked = src.as_bytes().to_vec();
+        for (b, c) in blanked.iter_mut().zip(&class) {
+            if *c == Class::Comment && *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
         }
         // Blanking replaces whole comments, which start and end on char
         // boundaries, with ASCII spaces: still UTF-8. Fall back to the source
@@ -519,10 +517,19 @@ fn starts(bytes: &[u8], i: usize, pat: &str) -> bool {
 /// Classify every byte.
 fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
     let mut class = vec![Class::Code; bytes.len()];
+    let starters = starters(syn);
     let mut i = 0;
     let mut line_start = true;
     while i < bytes.len() {
         let b = bytes[i];
+        if !starters[usize::from(b)] {
+            // Fast path: a byte that opens nothing (most of them).
+            if !b.is_ascii_whitespace() {
+                line_start = false;
+            }
+            i += 1;
+            continue;
+        }
         if b == b'\n' {
             line_start = true;
             i += 1;
@@ -592,6 +599,48 @@ fn classify(bytes: &[u8], syn: &Syntax) -> Vec<Class> {
         i += 1;
     }
     class
+}
+
+/// The bytes at which [`classify`] may find something other than plain
+/// code: a newline, the first byte of a comment opener, a quote, a string
+/// prefix, `/` (regex literals), `@` (verbatim strings), `r` (Rust raw
+/// strings), `=` (Ruby `=begin`). Every other byte is code and only ends
+/// a line start.
+fn starters(syn: &Syntax) -> [bool; 256] {
+    let mut t = [false; 256];
+    if syn.line_comments.iter().any(|lc| lc.is_empty())
+        || syn.block_comments.iter().any(|(open, _)| open.is_empty())
+    {
+        // An empty opener matches anywhere: no fast path.
+        return [true; 256];
+    }
+    t[usize::from(b'\n')] = true;
+    for lc in syn.line_comments {
+        if let Some(&f) = lc.as_bytes().first() {
+            t[usize::from(f)] = true;
+        }
+    }
+    for (open, _) in syn.block_comments {
+        if let Some(&f) = open.as_bytes().first() {
+            t[usize::from(f)] = true;
+        }
+    }
+    for &q in syn.quotes.iter().chain(syn.prefixes) {
+        t[usize::from(q)] = true;
+    }
+    if syn.regex_literals {
+        t[usize::from(b'/')] = true;
+    }
+    if syn.verbatim_at {
+        t[usize::from(b'@')] = true;
+    }
+    if syn.rust_raw {
+        t[usize::from(b'r')] = true;
+    }
+    if syn.ruby_block_comments {
+        t[usize::from(b'=')] = true;
+    }
+    t
 }
 
 /// Can a `/` at `i` open a regular expression literal? Yes where an

@@ -1,16 +1,7 @@
 use super::*;
 
 fn run(files: &[(&str, &str)]) -> Vec<String> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, src) in files {
-        let mut out = Output::new();
-        Hapi.analyze(&SourceFile::new(*path, *src), &mut out);
-        let (_, f) = out.into_parts();
-        facts.extend(f);
-    }
-    let mut eps: Vec<String> = Hapi
-        .link(&facts)
-        .unwrap_or_default()
+    let mut eps: Vec<String> = crate::js::test_support::linked(&Hapi, files)
         .into_iter()
         .map(|e| {
             let ps: Vec<String> = e

@@ -1,13 +1,13 @@
 //! Test helper shared by the framework modules' unit tests.
 
-use portolan_plugin_sdk::{Analyzer, Facts, Output, SourceFile};
+use portolan_plugin_sdk::{Analyzer, Endpoint, Facts, Output, SourceFile};
 
 /// One linked endpoint: method, URL, line, and `(name, kind)` params.
 pub type Row = (String, String, u32, Vec<(String, String)>);
 
-/// Analyze `files` (path, source) with `analyzer`, link every fact, and
-/// return the endpoints as sorted [`Row`]s.
-pub fn rows(analyzer: &dyn Analyzer, files: &[(&str, &str)]) -> Vec<Row> {
+/// Analyze `files` (path, source) with `analyzer` and link every fact:
+/// the endpoints in link order.
+pub fn linked(analyzer: &dyn Analyzer, files: &[(&str, &str)]) -> Vec<Endpoint> {
     let mut facts = Facts::new(Vec::new());
     for (path, src) in files {
         let mut out = Output::new();
@@ -15,9 +15,12 @@ pub fn rows(analyzer: &dyn Analyzer, files: &[(&str, &str)]) -> Vec<Row> {
         let (_, f) = out.into_parts();
         facts.extend(f);
     }
-    let mut eps: Vec<_> = analyzer
-        .link(&facts)
-        .unwrap_or_default()
+    analyzer.link(&facts).unwrap_or_default()
+}
+
+/// [`linked`], as sorted [`Row`]s.
+pub fn rows(analyzer: &dyn Analyzer, files: &[(&str, &str)]) -> Vec<Row> {
+    let mut eps: Vec<_> = linked(analyzer, files)
         .into_iter()
         .map(|e| {
             let line = e.code_paths[0].line.unwrap_or(0);

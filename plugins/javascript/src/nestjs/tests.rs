@@ -1,6 +1,6 @@
 use super::*;
 
-use crate::js::test_support::{rows, Row};
+use crate::js::test_support::{ps, rows, Row};
 
 fn run_with(an: &Nest, files: &[(&str, &str)]) -> Vec<Row> {
     rows(an, files)
@@ -12,12 +12,6 @@ fn run(files: &[(&str, &str)]) -> Vec<Row> {
 
 fn urls(rows: &[Row]) -> Vec<String> {
     rows.iter().map(|(m, u, _, _)| format!("{m} {u}")).collect()
-}
-
-fn ps(v: &[(&str, &str)]) -> Vec<(String, String)> {
-    v.iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect()
 }
 
 #[test]

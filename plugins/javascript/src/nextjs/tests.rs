@@ -1,6 +1,6 @@
 use super::*;
 
-type Row = (String, String, u32, Vec<(String, String)>);
+use crate::js::test_support::{ps, Row};
 
 fn run(path: &str, src: &str) -> Vec<Row> {
     let mut out = Output::new();
@@ -20,12 +20,6 @@ fn run(path: &str, src: &str) -> Vec<Row> {
                 ps,
             )
         })
-        .collect()
-}
-
-fn ps(v: &[(&str, &str)]) -> Vec<(String, String)> {
-    v.iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect()
 }
 

@@ -1,17 +1,7 @@
-use portolan_plugin_sdk::prelude::*;
-
 use super::NodeHttp;
 
 fn run(files: &[(&str, &str)]) -> Vec<String> {
-    let mut facts = Facts::new(Vec::new());
-    for (path, content) in files {
-        let mut out = Output::new();
-        NodeHttp.analyze(&SourceFile::new(*path, *content), &mut out);
-        facts.extend(out.into_parts().1);
-    }
-    let mut v: Vec<String> = NodeHttp
-        .link(&facts)
-        .unwrap_or_default()
+    let mut v: Vec<String> = crate::js::test_support::linked(&NodeHttp, files)
         .iter()
         .map(|e| {
             let ps: Vec<String> = e
