@@ -87,7 +87,7 @@ pub fn profile_main(analyzers: &[&dyn Analyzer]) {
         }
     }
     let mut slow: Vec<(usize, Duration)> = per_file.into_iter().collect();
-    slow.sort_by(|a, b| b.1.cmp(&a.1));
+    slow.sort_by_key(|b| std::cmp::Reverse(b.1));
     for (i, spent) in slow.iter().take(15) {
         eprintln!(
             "{:>8.3} s  {:>9} bytes  {}",
