@@ -1031,44 +1031,15 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_largest_jobs_run_first_and_results_keep_job_order() {
+    /// Runs `(plugin, bytes)` jobs through [`largest_first`] on one thread:
+    /// the results (each job's number, in job order) and the order the
+    /// jobs started in, as `(plugin, bytes)`.
+    fn run_on_one_thread(jobs: &[(usize, usize)]) -> (Vec<usize>, Vec<(usize, usize)>) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
-        let jobs: Vec<Job> = [5usize, 50, 1, 20]
-            .iter()
-            .enumerate()
-            .map(|(i, &bytes)| Job {
-                plugin: 0,
-                batch: i,
-                files: vec![i],
-                techs: vec![(0, vec![0])],
-                bytes,
-            })
-            .collect();
-        let started = std::sync::Mutex::new(Vec::new());
-        let refs: Vec<(usize, &Job)> = jobs.iter().enumerate().collect();
-        let out = pool.install(|| {
-            largest_first(&refs, |_, j| {
-                started.lock().unwrap().push(j.bytes);
-                j.batch
-            })
-        });
-        assert_eq!(out, vec![0, 1, 2, 3]);
-        assert_eq!(*started.lock().unwrap(), vec![50, 20, 5, 1]);
-    }
-
-    #[test]
-    fn one_plugins_jobs_run_together_the_plugin_with_the_largest_job_first() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        // (plugin, bytes): plugin 1 has the largest job, plugin 2 ties
-        // with plugin 0 on theirs and comes after it.
-        let jobs: Vec<Job> = [(0usize, 30usize), (1, 5), (2, 30), (1, 90), (0, 10), (2, 1)]
+        let jobs: Vec<Job> = jobs
             .iter()
             .enumerate()
             .map(|(i, &(plugin, bytes))| Job {
@@ -1087,9 +1058,25 @@ mod tests {
                 j.batch
             })
         });
+        (out, started.into_inner().unwrap())
+    }
+
+    #[test]
+    fn the_largest_jobs_run_first_and_results_keep_job_order() {
+        let (out, started) = run_on_one_thread(&[(0, 5), (0, 50), (0, 1), (0, 20)]);
+        assert_eq!(out, vec![0, 1, 2, 3]);
+        assert_eq!(started, vec![(0, 50), (0, 20), (0, 5), (0, 1)]);
+    }
+
+    #[test]
+    fn one_plugins_jobs_run_together_the_plugin_with_the_largest_job_first() {
+        // (plugin, bytes): plugin 1 has the largest job, plugin 2 ties
+        // with plugin 0 on theirs and comes after it.
+        let (out, started) =
+            run_on_one_thread(&[(0, 30), (1, 5), (2, 30), (1, 90), (0, 10), (2, 1)]);
         assert_eq!(out, vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(
-            *started.lock().unwrap(),
+            started,
             vec![(1, 90), (1, 5), (0, 30), (0, 10), (2, 30), (2, 1)]
         );
     }
